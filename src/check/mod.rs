@@ -1,0 +1,632 @@
+//! Stage 2: the checker. Finds every error of a set of parsed files in one pass: unknown and
+//! duplicate names, wrong kinds, type errors, `end` outside its level, decisions without options,
+//! characters missing a stat. Its output, [`Checked`], is the symbol table the compiler lowers with.
+
+mod names;
+
+use std::collections::HashMap;
+
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+pub use names::{Decls, FieldKind, Sym};
+
+/// Parsed files that passed the checker, with their symbol table.
+#[derive(Debug)]
+pub struct Checked {
+    pub files: Vec<File>,
+    pub decls: Decls,
+}
+
+/// The type of an expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Int,
+    Bool,
+    Entity,
+    /// An error was already reported for this expression.
+    Error,
+}
+
+impl Ty {
+    fn name(self) -> &'static str {
+        match self {
+            Ty::Int => "a number",
+            Ty::Bool => "a truth value",
+            Ty::Entity => "a character",
+            Ty::Error => "an invalid value",
+        }
+    }
+}
+
+/// Checks the files of one run (a ruleset, then encounters) together.
+pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
+    let mut diags = Vec::new();
+    let decls = names::collect(&files, &mut diags);
+    let mut c = Checker {
+        decls: &decls,
+        diags: &mut diags,
+        scopes: Vec::new(),
+        levels: Vec::new(),
+    };
+    for file in &files {
+        for item in &file.items {
+            c.item(item);
+        }
+    }
+    c.characters(&files);
+    if diags.is_empty() {
+        Ok(Checked { files, decls })
+    } else {
+        Err(diags)
+    }
+}
+
+struct Checker<'a> {
+    decls: &'a Decls,
+    diags: &'a mut Vec<Diag>,
+    /// Entity variables in scope, innermost last.
+    scopes: Vec<String>,
+    /// Names of the enclosing levels, innermost last.
+    levels: Vec<String>,
+}
+
+impl Checker<'_> {
+    fn err(&mut self, d: Diag) {
+        self.diags.push(d);
+    }
+
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Param { value, .. } => {
+                self.expect(value, Ty::Int, "a param");
+            }
+            Item::Stat { default: Some(e), .. } => {
+                self.expect(e, Ty::Int, "a stat's default");
+            }
+            Item::Resource { min, max, .. } => {
+                for e in min.iter().chain(max.iter()) {
+                    self.expect(e, Ty::Int, "a resource limit");
+                    self.no_dice(e, "a resource limit");
+                }
+            }
+            Item::Flag { per: Some(level), .. } if !self.decls.level_names.contains_key(&level.node) => {
+                let d = unknown("level", &level.node, level.span, self.decls.level_names.keys());
+                self.err(d.help(
+                    "a flag `per LEVEL` is cleared as each iteration of that level starts; name a level of `play`",
+                ));
+            }
+            Item::Action(a) => {
+                self.scopes.push(a.actor.node.clone());
+                for c in &a.costs {
+                    self.expect(&c.amount, Ty::Int, "a cost");
+                    self.no_dice(&c.amount, "a cost");
+                    self.field(&c.resource, FieldKind::Resource, "pay a cost in");
+                }
+                if let Some(w) = &a.when {
+                    self.expect(w, Ty::Bool, "an action's `when`");
+                }
+                self.block(&a.body);
+                self.scopes.pop();
+            }
+            Item::Order(o) => {
+                self.scopes.push(o.var.node.clone());
+                for k in &o.keys {
+                    self.expect(&k.value, Ty::Int, "an ordering key");
+                    if k.until_settled && !k.roll {
+                        self.err(
+                            Diag::new("check::settled_without_roll", "`until settled` needs a key that rolls")
+                                .label(k.span, "this key does not roll")
+                                .help("write `roll DICE desc until settled`"),
+                        );
+                    }
+                }
+                self.scopes.pop();
+            }
+            Item::Policy { prefs, .. } => {
+                for (decision, options) in prefs {
+                    if !self.decls.decision_names.contains_key(&decision.node) {
+                        let d = unknown(
+                            "decision",
+                            &decision.node,
+                            decision.span,
+                            self.decls.decision_names.keys(),
+                        );
+                        self.err(d.help("a policy lists options for decisions named by `choose NAME by ...`"));
+                        continue;
+                    }
+                    for o in options {
+                        let known = self.decls.option_names.contains_key(&o.node)
+                            || matches!(self.decls.lookup(&o.node), Some(Sym::Action(_)));
+                        if !known {
+                            let d = unknown("option", &o.node, o.span, self.decls.option_names.keys());
+                            self.err(d.help("name an option of that decision, or an action"));
+                        }
+                    }
+                }
+            }
+            Item::DefaultPolicy(name) => {
+                if !self.decls.policies.contains_key(&name.node) && !is_builtin_policy(&name.node) {
+                    let d = unknown("policy", &name.node, name.span, self.decls.policies.keys());
+                    self.err(d.help("declare it with `policy NAME { ... }`, or use `first` or `random`"));
+                }
+            }
+            Item::Setup(b) => self.block(b),
+            Item::Play(b) => self.block(b),
+            _ => {}
+        }
+    }
+
+    /// Every character: known side and tags, known fields of the right kind, every stat given.
+    fn characters(&mut self, files: &[File]) {
+        for file in files {
+            for item in &file.items {
+                let Item::Character(ch) = item else { continue };
+                if let Some(side) = &ch.side
+                    && !matches!(self.decls.lookup(&side.node), Some(Sym::Side(_)))
+                {
+                    let d = unknown("side", &side.node, side.span, self.decls.sides.iter());
+                    self.err(d.help("declare it in the ruleset with `side NAME`"));
+                }
+                for tag in &ch.tags {
+                    if !matches!(self.decls.lookup(&tag.node), Some(Sym::Tag(_))) {
+                        let d = unknown("tag", &tag.node, tag.span, self.decls.tags.iter());
+                        self.err(d.help("declare it in the ruleset with `tag NAME`"));
+                    }
+                }
+                let mut given: Vec<&str> = Vec::new();
+                for (f, e) in &ch.fields {
+                    if given.contains(&f.node.as_str()) {
+                        self.err(
+                            Diag::new(
+                                "check::duplicate",
+                                format!("`{}` is given twice for {}", f.node, ch.name.node),
+                            )
+                            .label(f.span, "given again here")
+                            .help("keep one of them"),
+                        );
+                    }
+                    given.push(&f.node);
+                    match self.decls.field(&f.node) {
+                        Some((_, FieldKind::Stat | FieldKind::Resource)) => {
+                            self.expect(e, Ty::Int, "a character's stat");
+                        }
+                        Some((_, FieldKind::Flag)) => {
+                            self.expect(e, Ty::Bool, "a character's flag");
+                        }
+                        None => {
+                            let d = unknown("stat", &f.node, f.span, self.decls.field_names());
+                            self.err(d.help("declare it in the ruleset with `stat NAME` or `resource NAME`"));
+                        }
+                    }
+                }
+                for (name, default, span) in &self.decls.stats_without_default {
+                    if !given.contains(&name.as_str()) {
+                        let d = Diag::new("check::missing_stat", format!("{} has no `{}`", ch.name.node, name))
+                            .label(ch.name.span, format!("`{name}` is not given here"))
+                            .label(*span, "the stat is declared here without a default")
+                            .help(format!("add `{name} = N` to this character, or give the stat a default: `stat {name} default N`"));
+                        let _ = default;
+                        self.err(d);
+                    }
+                }
+            }
+        }
+    }
+
+    fn block(&mut self, b: &Block) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Level { name, repeat, body, .. } => {
+                match repeat {
+                    Loop::While(e) | Loop::Until(e) => {
+                        self.expect(e, Ty::Bool, "a loop condition");
+                    }
+                    _ => {}
+                }
+                self.levels.push(name.node.clone());
+                self.block(body);
+                self.levels.pop();
+            }
+            Stmt::Turn { actor, body, .. } => {
+                self.expect(actor, Ty::Entity, "`turn`");
+                self.block(body);
+            }
+            Stmt::ForEach {
+                var,
+                filter,
+                order,
+                body,
+                ..
+            } => {
+                if let Some(o) = order
+                    && !matches!(self.decls.lookup(&o.node), Some(Sym::Order(_)))
+                {
+                    let d = unknown("order", &o.node, o.span, self.decls.orders.iter());
+                    self.err(d.help("declare it with `order NAME(c) { c.stat desc ... }`"));
+                }
+                self.scopes.push(var.node.clone());
+                if let Some(f) = filter {
+                    self.expect(f, Ty::Bool, "a `where` filter");
+                }
+                self.block(body);
+                self.scopes.pop();
+            }
+            Stmt::If {
+                cond, then, otherwise, ..
+            } => {
+                self.expect(cond, Ty::Bool, "an `if` condition");
+                self.block(then);
+                if let Some(o) = otherwise {
+                    self.block(o);
+                }
+            }
+            Stmt::Choose {
+                chooser,
+                options,
+                span,
+                name,
+            } => {
+                self.expect(chooser, Ty::Entity, "the chooser of a decision");
+                if options.is_empty() {
+                    self.err(
+                        Diag::new(
+                            "check::no_options",
+                            format!("the decision `{}` has no options", name.node),
+                        )
+                        .label(*span, "nothing to choose from")
+                        .help("add `option NAME { ... }` lines, or `option action` for the action catalogue"),
+                    );
+                }
+                let mut seen: Vec<&str> = Vec::new();
+                for o in options {
+                    let key = o.name.as_ref().map(|n| n.node.as_str()).unwrap_or("action");
+                    if seen.contains(&key) {
+                        self.err(
+                            Diag::new(
+                                "check::duplicate",
+                                format!("the option `{key}` appears twice in `{}`", name.node),
+                            )
+                            .label(o.span, "again here")
+                            .help("each option of a decision needs its own name"),
+                        );
+                    }
+                    seen.push(key);
+                    if o.name.is_none() && self.decls.actions.is_empty() {
+                        self.err(
+                            Diag::new(
+                                "check::no_actions",
+                                "`option action` offers the action catalogue, but no action is declared",
+                            )
+                            .label(o.span, "offers nothing")
+                            .help("declare actions with `action NAME(c) costs N RESOURCE`"),
+                        );
+                    }
+                    if let Some(w) = &o.when {
+                        self.expect(w, Ty::Bool, "an option's `when`");
+                    }
+                    self.block(&o.body);
+                }
+            }
+            Stmt::End { level: Some(l), .. } => {
+                if !self.levels.iter().any(|n| n == &l.node) {
+                    let mut d = Diag::new(
+                        "check::end_outside",
+                        format!("`end {}` is not inside a level named `{}`", l.node, l.node),
+                    )
+                    .label(l.span, "no enclosing level has this name");
+                    d = if self.levels.is_empty() {
+                        d.help("`end` must be inside the level it ends; `end encounter` ends the whole encounter")
+                    } else {
+                        d.help(format!("the enclosing levels here are: {}", self.levels.join(", ")))
+                    };
+                    self.err(d);
+                }
+            }
+            Stmt::End { level: None, .. } => {}
+            Stmt::Spend { amount, target, .. } => {
+                if let Some(a) = amount {
+                    self.expect(a, Ty::Int, "an amount");
+                }
+                self.target(target, FieldKind::Resource, "spend");
+            }
+            Stmt::Gain { amount, target, .. } => {
+                self.expect(amount, Ty::Int, "an amount");
+                self.target(target, FieldKind::Resource, "gain");
+            }
+            Stmt::Reset { target, value, .. } => {
+                self.expect(value, Ty::Int, "a resource's new value");
+                self.target(target, FieldKind::Resource, "reset");
+            }
+            Stmt::Forfeit { target, .. } => self.target(target, FieldKind::Resource, "forfeit"),
+            Stmt::Set { target, value, .. } => {
+                self.expect(value, Ty::Int, "a stat's new value");
+                self.target(target, FieldKind::Stat, "set");
+            }
+            Stmt::Mark { target, on, .. } => self.target(target, FieldKind::Flag, if *on { "mark" } else { "clear" }),
+        }
+    }
+
+    fn target(&mut self, t: &Target, want: FieldKind, verb: &str) {
+        if !self.scopes.contains(&t.var.node) {
+            let d = unknown("character variable", &t.var.node, t.var.span, self.scopes.iter());
+            self.err(d.help("bind a character first, e.g. `for each c in characters { ... }`"));
+        }
+        self.field(&t.field, want, verb);
+    }
+
+    fn field(&mut self, f: &Ident, want: FieldKind, verb: &str) {
+        match self.decls.field(&f.node) {
+            None => {
+                let d = unknown(want.noun(), &f.node, f.span, self.decls.field_names());
+                self.err(d.help(format!("declare it with `{} {}`", want.keyword(), f.node)));
+            }
+            Some((_, kind)) if kind != want => {
+                self.err(
+                    Diag::new("check::wrong_kind", format!("cannot {verb} `{}`: it is a {}, not a {}", f.node, kind.noun(), want.noun()))
+                        .label(f.span, format!("a {}", kind.noun()))
+                        .help(match want {
+                            FieldKind::Resource => "spend, gain, reset and forfeit work on resources; use `set` for stats, `mark`/`clear` for flags",
+                            FieldKind::Stat => "`set` works on stats; use `reset` for resources, `mark`/`clear` for flags",
+                            FieldKind::Flag => "`mark` and `clear` work on flags",
+                        }),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn no_dice(&mut self, e: &Expr, what: &str) {
+        if let Some(span) = self.decls.rolls(e) {
+            self.err(
+                Diag::new(
+                    "check::rolled",
+                    format!("{what} must be a fixed number, but this rolls dice"),
+                )
+                .label(span, "rolls here")
+                .help("use a number or a param holding a number"),
+            );
+        }
+    }
+
+    fn expect(&mut self, e: &Expr, want: Ty, what: &str) -> Ty {
+        let got = self.expr(e);
+        if got != want && got != Ty::Error {
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!("{what} must be {}, but this is {}", want.name(), got.name()),
+                )
+                .label(e.span, format!("{}", got.name()))
+                .help(match want {
+                    Ty::Bool => "compare it, e.g. `c.ap > 0`, or use a flag",
+                    Ty::Int => "use a number, a stat, a resource, dice or a param",
+                    _ => "use a character variable bound by `for each` or a quantifier",
+                }),
+            );
+        }
+        got
+    }
+
+    fn expr(&mut self, e: &Expr) -> Ty {
+        match &e.node {
+            ExprKind::Int(_) | ExprKind::Dice(_) => Ty::Int,
+            ExprKind::Bool(_) => Ty::Bool,
+            ExprKind::Name(n) => {
+                if self.scopes.contains(n) {
+                    return Ty::Entity;
+                }
+                match self.decls.lookup(n) {
+                    Some(Sym::Param(_)) => Ty::Int,
+                    Some(Sym::Side(_) | Sym::Tag(_)) => {
+                        self.err(
+                            Diag::new("check::membership", format!("`{n}` is a side or tag, not a value"))
+                                .label(e.span, "used as a value")
+                                .help(format!("test membership with `c is {n}`")),
+                        );
+                        Ty::Error
+                    }
+                    Some(Sym::Field(..)) => {
+                        self.err(
+                            Diag::new("check::unqualified", format!("`{n}` belongs to a character: say whose"))
+                                .label(e.span, "whose?")
+                                .help(format!("write `c.{n}` with a character variable `c`")),
+                        );
+                        Ty::Error
+                    }
+                    _ => {
+                        let cands: Vec<String> = self
+                            .scopes
+                            .iter()
+                            .cloned()
+                            .chain(self.decls.params.iter().cloned())
+                            .collect();
+                        let d = unknown("name", n, e.span, cands.iter());
+                        self.err(d.help("a bare name is a param or a character variable"));
+                        Ty::Error
+                    }
+                }
+            }
+            ExprKind::Field(base, f) => {
+                let bt = self.expr(base);
+                if bt != Ty::Entity && bt != Ty::Error {
+                    self.err(
+                        Diag::new(
+                            "check::type",
+                            format!("only a character has fields, but this is {}", bt.name()),
+                        )
+                        .label(base.span, bt.name())
+                        .help("write `c.field` with a character variable `c`"),
+                    );
+                }
+                match self.decls.field(&f.node) {
+                    Some((_, FieldKind::Flag)) => Ty::Bool,
+                    Some(_) => Ty::Int,
+                    None => {
+                        let d = unknown("stat", &f.node, f.span, self.decls.field_names());
+                        self.err(d.help("declare it with `stat`, `resource` or `flag`"));
+                        Ty::Error
+                    }
+                }
+            }
+            ExprKind::Is(base, name) => {
+                self.expect(base, Ty::Entity, "the left of `is`");
+                if !matches!(self.decls.lookup(&name.node), Some(Sym::Side(_) | Sym::Tag(_))) {
+                    let cands: Vec<&String> = self.decls.sides.iter().chain(self.decls.tags.iter()).collect();
+                    let d = unknown("side or tag", &name.node, name.span, cands.into_iter());
+                    self.err(d.help("declare it with `side NAME` or `tag NAME`"));
+                }
+                Ty::Bool
+            }
+            ExprKind::Unary(UnOp::Neg, x) => {
+                self.expect(x, Ty::Int, "the operand of `-`");
+                Ty::Int
+            }
+            ExprKind::Unary(UnOp::Not, x) => {
+                self.expect(x, Ty::Bool, "the operand of `not`");
+                Ty::Bool
+            }
+            ExprKind::Binary(op, l, r) => match op {
+                BinOp::And | BinOp::Or => {
+                    self.expect(l, Ty::Bool, &format!("the left of `{}`", op.symbol()));
+                    self.expect(r, Ty::Bool, &format!("the right of `{}`", op.symbol()));
+                    Ty::Bool
+                }
+                BinOp::Eq | BinOp::Ne => {
+                    let lt = self.expr(l);
+                    let rt = self.expr(r);
+                    if lt != rt && lt != Ty::Error && rt != Ty::Error {
+                        self.err(
+                            Diag::new(
+                                "check::type",
+                                format!("cannot compare {} with {}", lt.name(), rt.name()),
+                            )
+                            .label(l.span, lt.name())
+                            .label(r.span, rt.name())
+                            .help("both sides of `==` and `!=` must be the same kind of value"),
+                        );
+                    }
+                    Ty::Bool
+                }
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                    self.expect(l, Ty::Int, &format!("the left of `{}`", op.symbol()));
+                    self.expect(r, Ty::Int, &format!("the right of `{}`", op.symbol()));
+                    Ty::Bool
+                }
+                _ => {
+                    self.expect(l, Ty::Int, &format!("the left of `{}`", op.symbol()));
+                    self.expect(r, Ty::Int, &format!("the right of `{}`", op.symbol()));
+                    Ty::Int
+                }
+            },
+            ExprKind::Call(name, args) => {
+                let arity = match name.node.as_str() {
+                    "highest" | "lowest" => None,
+                    "abs" => Some(1),
+                    _ => {
+                        let d = unknown("function", &name.node, name.span, FUNCTIONS.iter());
+                        self.err(d.help("the functions are highest(a, b, ...), lowest(a, b, ...) and abs(x)"));
+                        for a in args {
+                            self.expr(a);
+                        }
+                        return Ty::Error;
+                    }
+                };
+                if let Some(n) = arity
+                    && args.len() != n
+                {
+                    self.err(
+                        Diag::new(
+                            "check::arity",
+                            format!("`{}` takes {n} argument(s), not {}", name.node, args.len()),
+                        )
+                        .label(e.span, "here")
+                        .help(format!("call it as `{}(x)`", name.node)),
+                    );
+                }
+                for a in args {
+                    self.expect(a, Ty::Int, &format!("an argument of `{}`", name.node));
+                }
+                Ty::Int
+            }
+            ExprKind::Quant {
+                quant,
+                var,
+                filter,
+                body,
+            } => {
+                self.scopes.push(var.node.clone());
+                if let Some(f) = filter {
+                    self.expect(f, Ty::Bool, "a `where` filter");
+                }
+                let ty = match quant {
+                    Quant::Any | Quant::All | Quant::Count => {
+                        if let Some(b) = body {
+                            self.expect(b, Ty::Bool, "the condition of a quantifier");
+                        }
+                        if *quant == Quant::Count { Ty::Int } else { Ty::Bool }
+                    }
+                    Quant::Sum | Quant::Max | Quant::Min => {
+                        match body {
+                            Some(b) => {
+                                self.expect(b, Ty::Int, "the value of a quantifier");
+                            }
+                            None => self.err(
+                                Diag::new("check::quantifier", "this quantifier needs a value after `:`")
+                                    .label(e.span, "value of what?")
+                                    .help("write e.g. `min c in characters: c.speed`"),
+                            ),
+                        }
+                        Ty::Int
+                    }
+                };
+                self.scopes.pop();
+                ty
+            }
+        }
+    }
+}
+
+const FUNCTIONS: [&str; 3] = ["highest", "lowest", "abs"];
+
+pub fn is_builtin_policy(name: &str) -> bool {
+    matches!(name, "first" | "random")
+}
+
+/// "unknown X `name`", with a "did you mean" label when a close name exists.
+pub fn unknown<'a, I, S>(what: &str, name: &str, span: Span, candidates: I) -> Diag
+where
+    I: Iterator<Item = S>,
+    S: AsRef<str> + 'a,
+{
+    let best = candidates
+        .map(|c| (distance(name, c.as_ref()), c.as_ref().to_string()))
+        .filter(|(d, c)| *d <= 2.max(name.len() / 3) && c != name)
+        .min();
+    let label = match best {
+        Some((_, c)) => format!("did you mean `{c}`?"),
+        None => format!("no {what} is called this"),
+    };
+    Diag::new("check::unknown", format!("unknown {what} `{name}`")).label(span, label)
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = if ca == *cb { 0 } else { 1 };
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[allow(dead_code)]
+fn _unused(_: HashMap<(), ()>) {}

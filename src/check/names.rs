@@ -1,0 +1,324 @@
+//! Collecting declarations: the symbol table ([`Decls`]) every later stage resolves names with.
+
+use std::collections::HashMap;
+
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    Stat,
+    Resource,
+    Flag,
+}
+
+impl FieldKind {
+    pub fn noun(self) -> &'static str {
+        match self {
+            FieldKind::Stat => "stat",
+            FieldKind::Resource => "resource",
+            FieldKind::Flag => "flag",
+        }
+    }
+    pub fn keyword(self) -> &'static str {
+        self.noun()
+    }
+}
+
+/// What a declared name is, with its index among its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sym {
+    Param(u16),
+    Field(u16, FieldKind),
+    Side(u16),
+    Tag(u16),
+    Action(u16),
+    Order(u16),
+}
+
+/// Every declared name of a run, by kind, in declaration order.
+#[derive(Debug, Default)]
+pub struct Decls {
+    pub ruleset_name: Option<String>,
+    pub encounter_name: Option<String>,
+    globals: HashMap<String, (Sym, Span)>,
+    pub params: Vec<String>,
+    /// The expression in force for each param: the last file that sets it wins.
+    pub param_exprs: Vec<Expr>,
+    pub fields: Vec<(String, FieldKind)>,
+    pub sides: Vec<String>,
+    pub tags: Vec<String>,
+    pub actions: Vec<String>,
+    pub orders: Vec<String>,
+    pub policies: HashMap<String, Span>,
+    /// Level names in the order they first appear in `setup` and `play`, with their kind.
+    pub levels: Vec<(String, LevelKind)>,
+    pub level_names: HashMap<String, u16>,
+    pub decisions: Vec<String>,
+    pub decision_names: HashMap<String, u16>,
+    pub options: Vec<String>,
+    pub option_names: HashMap<String, u16>,
+    /// Stats that every character must give, with the span of their declaration.
+    pub stats_without_default: Vec<(String, (), Span)>,
+}
+
+impl Decls {
+    pub fn lookup(&self, name: &str) -> Option<Sym> {
+        self.globals.get(name).map(|(s, _)| *s)
+    }
+
+    pub fn field(&self, name: &str) -> Option<(u16, FieldKind)> {
+        match self.lookup(name) {
+            Some(Sym::Field(i, k)) => Some((i, k)),
+            _ => None,
+        }
+    }
+
+    pub fn field_names(&self) -> impl Iterator<Item = &String> {
+        self.fields.iter().map(|f| &f.0)
+    }
+
+    /// The span of the first dice expression `e` may roll, following params.
+    pub fn rolls(&self, e: &Expr) -> Option<Span> {
+        self.rolls_depth(e, 0)
+    }
+
+    fn rolls_depth(&self, e: &Expr, depth: usize) -> Option<Span> {
+        if depth > 64 {
+            return None;
+        }
+        match &e.node {
+            ExprKind::Dice(_) => Some(e.span),
+            ExprKind::Name(n) => match self.lookup(n) {
+                Some(Sym::Param(i)) => self
+                    .param_exprs
+                    .get(i as usize)
+                    .and_then(|p| self.rolls_depth(p, depth + 1))
+                    .map(|_| e.span),
+                _ => None,
+            },
+            ExprKind::Int(_) | ExprKind::Bool(_) => None,
+            ExprKind::Field(b, _) | ExprKind::Is(b, _) | ExprKind::Unary(_, b) => self.rolls_depth(b, depth + 1),
+            ExprKind::Binary(_, l, r) => self
+                .rolls_depth(l, depth + 1)
+                .or_else(|| self.rolls_depth(r, depth + 1)),
+            ExprKind::Call(_, args) => args.iter().find_map(|a| self.rolls_depth(a, depth + 1)),
+            ExprKind::Quant { filter, body, .. } => filter
+                .as_ref()
+                .and_then(|f| self.rolls_depth(f, depth + 1))
+                .or_else(|| body.as_ref().and_then(|b| self.rolls_depth(b, depth + 1))),
+        }
+    }
+
+    fn declare(&mut self, name: &Ident, sym: Sym, diags: &mut Vec<Diag>) -> bool {
+        if let Some((_, first)) = self.globals.get(&name.node) {
+            diags.push(
+                Diag::new("check::duplicate", format!("`{}` is declared twice", name.node))
+                    .label(name.span, "declared again here")
+                    .label(*first, "first declared here")
+                    .help("every param, stat, resource, flag, side, tag, action and order needs its own name"),
+            );
+            return false;
+        }
+        self.globals.insert(name.node.clone(), (sym, name.span));
+        true
+    }
+}
+
+/// Gathers the declarations of all files, reporting duplicates and cyclic params.
+pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
+    let mut d = Decls::default();
+    for (file_index, file) in files.iter().enumerate() {
+        let mut params_here: HashMap<&str, Span> = HashMap::new();
+        for item in &file.items {
+            match item {
+                Item::Ruleset(n) => d.ruleset_name = Some(n.node.clone()),
+                Item::Encounter(n) => d.encounter_name = Some(n.node.clone()),
+                Item::Param { name, value } => {
+                    if let Some(first) = params_here.get(name.node.as_str()) {
+                        diags.push(
+                            Diag::new(
+                                "check::duplicate",
+                                format!("the param `{}` is set twice in this file", name.node),
+                            )
+                            .label(name.span, "set again here")
+                            .label(*first, "first set here")
+                            .help("keep one; a later file (an encounter) may override a ruleset's param"),
+                        );
+                        continue;
+                    }
+                    params_here.insert(&name.node, name.span);
+                    match d.lookup(&name.node) {
+                        Some(Sym::Param(i)) if file_index > 0 => d.param_exprs[i as usize] = value.clone(),
+                        _ => {
+                            let i = d.params.len() as u16;
+                            if d.declare(name, Sym::Param(i), diags) {
+                                d.params.push(name.node.clone());
+                                d.param_exprs.push(value.clone());
+                            }
+                        }
+                    }
+                }
+                Item::Stat { name, default } => {
+                    if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Stat), diags) {
+                        d.fields.push((name.node.clone(), FieldKind::Stat));
+                        if default.is_none() {
+                            d.stats_without_default.push((name.node.clone(), (), name.span));
+                        }
+                    }
+                }
+                Item::Resource { name, .. } => {
+                    if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Resource), diags) {
+                        d.fields.push((name.node.clone(), FieldKind::Resource));
+                    }
+                }
+                Item::Flag { name, .. } => {
+                    if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Flag), diags) {
+                        d.fields.push((name.node.clone(), FieldKind::Flag));
+                    }
+                }
+                Item::Side(names) => {
+                    for n in names {
+                        if d.declare(n, Sym::Side(d.sides.len() as u16), diags) {
+                            d.sides.push(n.node.clone());
+                        }
+                    }
+                }
+                Item::Tag(names) => {
+                    for n in names {
+                        if d.declare(n, Sym::Tag(d.tags.len() as u16), diags) {
+                            d.tags.push(n.node.clone());
+                        }
+                    }
+                }
+                Item::Action(a) => {
+                    if d.declare(&a.name, Sym::Action(d.actions.len() as u16), diags) {
+                        d.actions.push(a.name.node.clone());
+                    }
+                    walk_block(&a.body, &mut d);
+                }
+                Item::Order(o) => {
+                    if d.declare(&o.name, Sym::Order(d.orders.len() as u16), diags) {
+                        d.orders.push(o.name.node.clone());
+                    }
+                }
+                Item::Policy { name, .. } => {
+                    if let Some(first) = d.policies.get(&name.node) {
+                        diags.push(
+                            Diag::new(
+                                "check::duplicate",
+                                format!("the policy `{}` is declared twice", name.node),
+                            )
+                            .label(name.span, "declared again here")
+                            .label(*first, "first declared here")
+                            .help("give each policy its own name"),
+                        );
+                    } else if crate::check::is_builtin_policy(&name.node) {
+                        diags.push(
+                            Diag::new("check::duplicate", format!("`{}` is a built-in policy", name.node))
+                                .label(name.span, "already means something")
+                                .help("pick another name; `first` and `random` are built in"),
+                        );
+                    } else {
+                        d.policies.insert(name.node.clone(), name.span);
+                    }
+                }
+                Item::Setup(b) | Item::Play(b) => walk_block(b, &mut d),
+                _ => {}
+            }
+        }
+    }
+    // Params may use other params, but not in a cycle.
+    for i in 0..d.params.len() {
+        let mut path = vec![i];
+        if let Some(span) = param_cycle(&d, i, &mut path) {
+            let names: Vec<&str> = path.iter().map(|p| d.params[*p].as_str()).collect();
+            diags.push(
+                Diag::new("check::cycle", format!("the param `{}` depends on itself", d.params[i]))
+                    .label(span, format!("cycle: {}", names.join(" → ")))
+                    .help("a param may use other params, but not in a circle"),
+            );
+            break;
+        }
+    }
+    d
+}
+
+fn param_cycle(d: &Decls, start: usize, path: &mut Vec<usize>) -> Option<Span> {
+    if path.len() > 64 {
+        return None;
+    }
+    let cur = *path.last()?;
+    let mut uses = Vec::new();
+    names_in(&d.param_exprs[cur], &mut uses);
+    for (n, span) in uses {
+        if let Some(Sym::Param(j)) = d.lookup(&n) {
+            let j = j as usize;
+            if j == start {
+                path.push(j);
+                return Some(span);
+            }
+            if !path.contains(&j) {
+                path.push(j);
+                if let Some(s) = param_cycle(d, start, path) {
+                    return Some(s);
+                }
+                path.pop();
+            }
+        }
+    }
+    None
+}
+
+fn names_in(e: &Expr, out: &mut Vec<(String, Span)>) {
+    match &e.node {
+        ExprKind::Name(n) => out.push((n.clone(), e.span)),
+        ExprKind::Field(b, _) | ExprKind::Is(b, _) | ExprKind::Unary(_, b) => names_in(b, out),
+        ExprKind::Binary(_, l, r) => {
+            names_in(l, out);
+            names_in(r, out);
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(|a| names_in(a, out)),
+        ExprKind::Quant { filter, body, .. } => {
+            filter.iter().chain(body.iter()).for_each(|x| names_in(x, out));
+        }
+        _ => {}
+    }
+}
+
+fn walk_block(b: &Block, d: &mut Decls) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Level { kind, name, body, .. } => {
+                if !d.level_names.contains_key(&name.node) {
+                    d.level_names.insert(name.node.clone(), d.levels.len() as u16);
+                    d.levels.push((name.node.clone(), *kind));
+                }
+                walk_block(body, d);
+            }
+            Stmt::Turn { body, .. } | Stmt::ForEach { body, .. } => walk_block(body, d),
+            Stmt::If { then, otherwise, .. } => {
+                walk_block(then, d);
+                if let Some(o) = otherwise {
+                    walk_block(o, d);
+                }
+            }
+            Stmt::Choose { name, options, .. } => {
+                if !d.decision_names.contains_key(&name.node) {
+                    d.decision_names.insert(name.node.clone(), d.decisions.len() as u16);
+                    d.decisions.push(name.node.clone());
+                }
+                for o in options {
+                    if let Some(n) = &o.name
+                        && !d.option_names.contains_key(&n.node)
+                    {
+                        d.option_names.insert(n.node.clone(), d.options.len() as u16);
+                        d.options.push(n.node.clone());
+                    }
+                    walk_block(&o.body, d);
+                }
+            }
+            _ => {}
+        }
+    }
+}

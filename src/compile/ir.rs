@@ -1,0 +1,270 @@
+//! The compiled form: every name resolved to a slot. The runtime reads only this.
+
+use crate::syntax::ast::{BinOp, Dice, LevelKind, Quant, Span};
+
+pub type FieldId = u16;
+pub type LevelId = u16;
+pub type ActionId = u16;
+pub type OrderId = u16;
+pub type DecisionId = u16;
+pub type OptionId = u16;
+pub type LabelId = u16;
+pub type DiceId = u16;
+pub type EntityId = u32;
+/// A local variable's slot in the run's frame.
+pub type Slot = u16;
+
+/// A compiled ruleset plus encounter, ready to run.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub ruleset_name: String,
+    pub encounter_name: String,
+    pub fields: Vec<FieldDef>,
+    pub params: Vec<(String, Ex)>,
+    pub sides: Vec<String>,
+    pub tags: Vec<String>,
+    pub actions: Vec<ActionDef>,
+    pub orders: Vec<OrderDef>,
+    pub levels: Vec<LevelDef>,
+    pub decisions: Vec<String>,
+    pub options: Vec<String>,
+    pub policies: Vec<PolicyDef>,
+    pub default_policy: Option<PolicyRef>,
+    pub characters: Vec<CharacterDef>,
+    /// Labels of rolls: what a roll was for ("ap", "by_ap").
+    pub labels: Vec<String>,
+    pub dice: Vec<(Dice, Span)>,
+    /// `because` texts of `end` statements.
+    pub reasons: Vec<String>,
+    pub setup: Vec<St>,
+    pub play: Vec<St>,
+    /// The outermost level of `play` that repeats without a condition, if any: the default stop.
+    pub outer_level: Option<LevelId>,
+    pub n_locals: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldDef {
+    pub name: String,
+    pub kind: crate::check::FieldKind,
+    pub default: Option<Ex>,
+    pub min: Option<Ex>,
+    pub max: Option<Ex>,
+    /// For flags: cleared as each iteration of this level starts.
+    pub per: Option<LevelId>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ActionDef {
+    pub name: String,
+    pub actor: Slot,
+    pub costs: Vec<(Ex, FieldId)>,
+    pub when: Option<Ex>,
+    pub body: Vec<St>,
+    pub label: LabelId,
+}
+
+#[derive(Debug, Clone)]
+pub struct OrderDef {
+    pub name: String,
+    pub var: Slot,
+    pub keys: Vec<KeyDef>,
+    pub label: LabelId,
+}
+
+#[derive(Debug, Clone)]
+pub struct KeyDef {
+    pub value: Ex,
+    pub roll: bool,
+    pub descending: bool,
+    pub until_settled: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct LevelDef {
+    pub name: String,
+    pub kind: LevelKind,
+    /// Flags cleared as each iteration starts.
+    pub clears: Vec<FieldId>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PolicyRef {
+    First,
+    Random,
+    Declared(u16),
+}
+
+#[derive(Debug, Clone)]
+pub struct PolicyDef {
+    pub name: String,
+    /// For each decision, the options it prefers, best first.
+    pub prefs: Vec<Vec<OptionKey>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CharacterDef {
+    pub name: String,
+    pub side: Option<u16>,
+    pub tags: Vec<u16>,
+    pub fields: Vec<(FieldId, Ex)>,
+}
+
+/// One option of a decision as the runtime offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OptionKey {
+    Named(OptionId),
+    Action(ActionId),
+}
+
+#[derive(Debug, Clone)]
+pub enum Repeat {
+    Once,
+    Forever,
+    While(Ex),
+    Until(Ex),
+}
+
+/// A compiled statement.
+#[derive(Debug, Clone)]
+pub enum St {
+    Level {
+        level: LevelId,
+        repeat: Repeat,
+        body: Vec<St>,
+        span: Span,
+    },
+    Turn {
+        actor: Ex,
+        body: Vec<St>,
+        span: Span,
+    },
+    ForEach {
+        var: Slot,
+        filter: Option<Ex>,
+        order: Option<OrderId>,
+        body: Vec<St>,
+        span: Span,
+    },
+    If {
+        cond: Ex,
+        then: Vec<St>,
+        otherwise: Vec<St>,
+    },
+    Choose {
+        decision: DecisionId,
+        chooser: Ex,
+        options: Vec<OptionDef>,
+        span: Span,
+    },
+    End {
+        level: Option<LevelId>,
+        reason: Option<u16>,
+    },
+    Spend {
+        amount: Option<Ex>,
+        target: Target,
+        span: Span,
+    },
+    Gain {
+        amount: Ex,
+        target: Target,
+        span: Span,
+    },
+    Reset {
+        target: Target,
+        value: Ex,
+        span: Span,
+    },
+    Forfeit {
+        target: Target,
+    },
+    Set {
+        target: Target,
+        value: Ex,
+        span: Span,
+    },
+    Mark {
+        target: Target,
+        on: bool,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub var: Slot,
+    pub field: FieldId,
+    pub label: LabelId,
+}
+
+#[derive(Debug, Clone)]
+pub struct OptionDef {
+    /// `None`: the action catalogue.
+    pub name: Option<OptionId>,
+    pub when: Option<Ex>,
+    pub body: Vec<St>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Func {
+    Highest,
+    Lowest,
+    Abs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Member {
+    Side(u16),
+    Tag(u16),
+}
+
+/// A compiled expression. Numbers, truth values (0/1) and characters (their index) are all `i64`.
+#[derive(Debug, Clone)]
+pub enum Ex {
+    Int(i64),
+    Local(Slot),
+    Param(u16),
+    Field(Box<Ex>, FieldId),
+    Is(Box<Ex>, Member),
+    Dice(DiceId),
+    Neg(Box<Ex>, Span),
+    Not(Box<Ex>),
+    Bin(BinOp, Box<Ex>, Box<Ex>, Span),
+    Call(Func, Vec<Ex>, Span),
+    Quant {
+        quant: Quant,
+        var: Slot,
+        filter: Option<Box<Ex>>,
+        body: Option<Box<Ex>>,
+    },
+}
+
+impl Program {
+    pub fn option_name(&self, key: OptionKey) -> &str {
+        match key {
+            OptionKey::Named(i) => self.options.get(i as usize).map(String::as_str).unwrap_or("?"),
+            OptionKey::Action(i) => self.actions.get(i as usize).map(|a| a.name.as_str()).unwrap_or("?"),
+        }
+    }
+
+    pub fn character_name(&self, id: EntityId) -> &str {
+        self.characters.get(id as usize).map(|c| c.name.as_str()).unwrap_or("?")
+    }
+
+    pub fn level_id(&self, name: &str) -> Option<LevelId> {
+        self.levels.iter().position(|l| l.name == name).map(|i| i as LevelId)
+    }
+
+    pub fn policy(&self, name: &str) -> Option<PolicyRef> {
+        match name {
+            "first" => Some(PolicyRef::First),
+            "random" => Some(PolicyRef::Random),
+            _ => self
+                .policies
+                .iter()
+                .position(|p| p.name == name)
+                .map(|i| PolicyRef::Declared(i as u16)),
+        }
+    }
+}

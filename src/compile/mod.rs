@@ -1,0 +1,439 @@
+//! Stage 3: lowering a checked AST to the [`Program`] the runtime runs: every name becomes a slot.
+
+pub mod ir;
+
+use std::collections::HashMap;
+
+use crate::check::{Checked, Decls, FieldKind, Sym};
+use crate::syntax::ast::{self, Expr, ExprKind, Item, LevelKind, Loop, Stmt, UnOp};
+pub use ir::*;
+
+/// Lowers checked files to a runnable program.
+pub fn compile(checked: &Checked) -> Program {
+    let d = &checked.decls;
+    let mut c = Lower {
+        d,
+        scopes: Vec::new(),
+        max_locals: 0,
+        labels: HashMap::new(),
+        default_policy: None,
+        p: empty_program(d),
+    };
+    c.p.params = d
+        .params
+        .iter()
+        .cloned()
+        .zip(d.param_exprs.iter().map(|e| c.expr(e)))
+        .collect();
+    for file in &checked.files {
+        for item in &file.items {
+            c.item(item);
+        }
+    }
+    c.p.n_locals = c.max_locals;
+    c.p.default_policy = c.default_policy.as_deref().and_then(|n| c.p.policy(n));
+    c.p
+}
+
+fn empty_program(d: &Decls) -> Program {
+    Program {
+        ruleset_name: d.ruleset_name.clone().unwrap_or_else(|| "ruleset".into()),
+        encounter_name: d.encounter_name.clone().unwrap_or_else(|| "encounter".into()),
+        fields: d
+            .fields
+            .iter()
+            .map(|(n, k)| FieldDef {
+                name: n.clone(),
+                kind: *k,
+                default: None,
+                min: None,
+                max: None,
+                per: None,
+            })
+            .collect(),
+        params: Vec::new(),
+        sides: d.sides.clone(),
+        tags: d.tags.clone(),
+        actions: Vec::new(),
+        orders: Vec::new(),
+        levels: d
+            .levels
+            .iter()
+            .map(|(n, k)| LevelDef {
+                name: n.clone(),
+                kind: *k,
+                clears: Vec::new(),
+            })
+            .collect(),
+        decisions: d.decisions.clone(),
+        options: d.options.clone(),
+        policies: Vec::new(),
+        default_policy: None,
+        characters: Vec::new(),
+        labels: Vec::new(),
+        dice: Vec::new(),
+        reasons: Vec::new(),
+        setup: Vec::new(),
+        play: Vec::new(),
+        outer_level: None,
+        n_locals: 0,
+    }
+}
+
+struct Lower<'a> {
+    d: &'a Decls,
+    scopes: Vec<String>,
+    max_locals: usize,
+    labels: HashMap<String, LabelId>,
+    default_policy: Option<String>,
+    p: Program,
+}
+
+impl Lower<'_> {
+    fn label(&mut self, text: &str) -> LabelId {
+        if let Some(l) = self.labels.get(text) {
+            return *l;
+        }
+        let id = self.p.labels.len() as LabelId;
+        self.p.labels.push(text.to_string());
+        self.labels.insert(text.to_string(), id);
+        id
+    }
+
+    fn bind(&mut self, name: &str) -> Slot {
+        self.scopes.push(name.to_string());
+        self.max_locals = self.max_locals.max(self.scopes.len());
+        (self.scopes.len() - 1) as Slot
+    }
+
+    fn local(&self, name: &str) -> Option<Slot> {
+        self.scopes.iter().rposition(|s| s == name).map(|i| i as Slot)
+    }
+
+    fn field_id(&self, name: &str) -> FieldId {
+        self.d.field(name).map(|f| f.0).unwrap_or(0)
+    }
+
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Stat { name, default: Some(e) } => {
+                let f = self.field_id(&name.node) as usize;
+                let ex = self.expr(e);
+                self.p.fields[f].default = Some(ex);
+            }
+            Item::Resource { name, min, max } => {
+                let f = self.field_id(&name.node) as usize;
+                self.p.fields[f].min = min.as_ref().map(|e| self.expr(e));
+                self.p.fields[f].max = max.as_ref().map(|e| self.expr(e));
+            }
+            Item::Flag { name, per: Some(level) } => {
+                let f = self.field_id(&name.node);
+                if let Some(l) = self.d.level_names.get(&level.node) {
+                    self.p.levels[*l as usize].clears.push(f);
+                    self.p.fields[f as usize].per = Some(*l);
+                }
+            }
+            Item::Action(a) => {
+                let actor = self.bind(&a.actor.node);
+                let costs = a
+                    .costs
+                    .iter()
+                    .map(|c| (self.expr(&c.amount), self.field_id(&c.resource.node)))
+                    .collect();
+                let when = a.when.as_ref().map(|w| self.expr(w));
+                let body = self.block(&a.body);
+                self.scopes.pop();
+                let label = self.label(&a.name.node);
+                self.p.actions.push(ActionDef {
+                    name: a.name.node.clone(),
+                    actor,
+                    costs,
+                    when,
+                    body,
+                    label,
+                });
+            }
+            Item::Order(o) => {
+                let var = self.bind(&o.var.node);
+                let keys = o
+                    .keys
+                    .iter()
+                    .map(|k| KeyDef {
+                        value: self.expr(&k.value),
+                        roll: k.roll,
+                        descending: k.descending,
+                        until_settled: k.until_settled,
+                        span: k.span,
+                    })
+                    .collect();
+                self.scopes.pop();
+                let label = self.label(&o.name.node);
+                self.p.orders.push(OrderDef {
+                    name: o.name.node.clone(),
+                    var,
+                    keys,
+                    label,
+                });
+            }
+            Item::Policy { name, prefs } => {
+                let mut table = vec![Vec::new(); self.d.decisions.len()];
+                for (decision, options) in prefs {
+                    let Some(di) = self.d.decision_names.get(&decision.node) else {
+                        continue;
+                    };
+                    table[*di as usize] = options
+                        .iter()
+                        .filter_map(|o| match self.d.option_names.get(&o.node) {
+                            Some(i) => Some(OptionKey::Named(*i)),
+                            None => match self.d.lookup(&o.node) {
+                                Some(Sym::Action(a)) => Some(OptionKey::Action(a)),
+                                _ => None,
+                            },
+                        })
+                        .collect();
+                }
+                self.p.policies.push(PolicyDef {
+                    name: name.node.clone(),
+                    prefs: table,
+                });
+            }
+            Item::DefaultPolicy(name) => self.default_policy = Some(name.node.clone()),
+            Item::Setup(b) => {
+                let body = self.block(b);
+                self.p.setup.extend(body);
+            }
+            Item::Play(b) => {
+                let body = self.block(b);
+                if self.p.outer_level.is_none() {
+                    self.p.outer_level = body.iter().find_map(|s| match s {
+                        St::Level {
+                            level,
+                            repeat: Repeat::Forever | Repeat::While(_) | Repeat::Until(_),
+                            ..
+                        } => Some(*level),
+                        _ => None,
+                    });
+                }
+                self.p.play.extend(body);
+            }
+            Item::Character(ch) => {
+                let side = ch.side.as_ref().and_then(|s| match self.d.lookup(&s.node) {
+                    Some(Sym::Side(i)) => Some(i),
+                    _ => None,
+                });
+                let tags = ch
+                    .tags
+                    .iter()
+                    .filter_map(|t| match self.d.lookup(&t.node) {
+                        Some(Sym::Tag(i)) => Some(i),
+                        _ => None,
+                    })
+                    .collect();
+                let fields = ch
+                    .fields
+                    .iter()
+                    .map(|(f, e)| (self.field_id(&f.node), self.expr(e)))
+                    .collect();
+                self.p.characters.push(CharacterDef {
+                    name: ch.name.node.clone(),
+                    side,
+                    tags,
+                    fields,
+                });
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Lower<'_> {
+    fn block(&mut self, b: &ast::Block) -> Vec<St> {
+        b.stmts.iter().map(|s| self.stmt(s)).collect()
+    }
+
+    fn target(&mut self, t: &ast::Target) -> Target {
+        let label = self.label(&t.field.node);
+        Target {
+            var: self.local(&t.var.node).unwrap_or(0),
+            field: self.field_id(&t.field.node),
+            label,
+        }
+    }
+
+    fn repeat(&mut self, r: &Loop) -> Repeat {
+        match r {
+            Loop::Once => Repeat::Once,
+            Loop::Forever => Repeat::Forever,
+            Loop::While(e) => Repeat::While(self.expr(e)),
+            Loop::Until(e) => Repeat::Until(self.expr(e)),
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> St {
+        match s {
+            Stmt::Level {
+                name,
+                repeat,
+                body,
+                span,
+                ..
+            } => {
+                let level = self.d.level_names.get(&name.node).copied().unwrap_or(0);
+                St::Level {
+                    level,
+                    repeat: self.repeat(repeat),
+                    body: self.block(body),
+                    span: *span,
+                }
+            }
+            Stmt::Turn { actor, body, span } => St::Turn {
+                actor: self.expr(actor),
+                body: self.block(body),
+                span: *span,
+            },
+            Stmt::ForEach {
+                var,
+                filter,
+                order,
+                body,
+                span,
+            } => {
+                let order = order.as_ref().and_then(|o| match self.d.lookup(&o.node) {
+                    Some(Sym::Order(i)) => Some(i),
+                    _ => None,
+                });
+                let slot = self.bind(&var.node);
+                let filter = filter.as_ref().map(|f| self.expr(f));
+                let body = self.block(body);
+                self.scopes.pop();
+                St::ForEach {
+                    var: slot,
+                    filter,
+                    order,
+                    body,
+                    span: *span,
+                }
+            }
+            Stmt::If {
+                cond, then, otherwise, ..
+            } => St::If {
+                cond: self.expr(cond),
+                then: self.block(then),
+                otherwise: otherwise.as_ref().map(|o| self.block(o)).unwrap_or_default(),
+            },
+            Stmt::Choose {
+                name,
+                chooser,
+                options,
+                span,
+            } => St::Choose {
+                decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
+                chooser: self.expr(chooser),
+                options: options
+                    .iter()
+                    .map(|o| OptionDef {
+                        name: o.name.as_ref().and_then(|n| self.d.option_names.get(&n.node).copied()),
+                        when: o.when.as_ref().map(|w| self.expr(w)),
+                        body: self.block(&o.body),
+                    })
+                    .collect(),
+                span: *span,
+            },
+            Stmt::End { level, reason, .. } => {
+                let reason = reason.as_ref().map(|r| {
+                    self.p.reasons.push(r.node.clone());
+                    (self.p.reasons.len() - 1) as u16
+                });
+                St::End {
+                    level: level.as_ref().and_then(|l| self.d.level_names.get(&l.node).copied()),
+                    reason,
+                }
+            }
+            Stmt::Spend { amount, target, span } => St::Spend {
+                amount: amount.as_ref().map(|a| self.expr(a)),
+                target: self.target(target),
+                span: *span,
+            },
+            Stmt::Gain { amount, target, span } => St::Gain {
+                amount: self.expr(amount),
+                target: self.target(target),
+                span: *span,
+            },
+            Stmt::Reset { target, value, span } => St::Reset {
+                target: self.target(target),
+                value: self.expr(value),
+                span: *span,
+            },
+            Stmt::Forfeit { target, .. } => St::Forfeit {
+                target: self.target(target),
+            },
+            Stmt::Set { target, value, span } => St::Set {
+                target: self.target(target),
+                value: self.expr(value),
+                span: *span,
+            },
+            Stmt::Mark { target, on, .. } => St::Mark {
+                target: self.target(target),
+                on: *on,
+            },
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> Ex {
+        match &e.node {
+            ExprKind::Int(i) => Ex::Int(*i),
+            ExprKind::Bool(b) => Ex::Int(*b as i64),
+            ExprKind::Dice(d) => {
+                self.p.dice.push((*d, e.span));
+                Ex::Dice((self.p.dice.len() - 1) as DiceId)
+            }
+            ExprKind::Name(n) => match self.local(n) {
+                Some(slot) => Ex::Local(slot),
+                None => match self.d.lookup(n) {
+                    Some(Sym::Param(i)) => Ex::Param(i),
+                    _ => Ex::Int(0),
+                },
+            },
+            ExprKind::Field(base, f) => Ex::Field(Box::new(self.expr(base)), self.field_id(&f.node)),
+            ExprKind::Is(base, name) => {
+                let m = match self.d.lookup(&name.node) {
+                    Some(Sym::Tag(i)) => Member::Tag(i),
+                    Some(Sym::Side(i)) => Member::Side(i),
+                    _ => Member::Tag(u16::MAX),
+                };
+                Ex::Is(Box::new(self.expr(base)), m)
+            }
+            ExprKind::Unary(UnOp::Neg, x) => Ex::Neg(Box::new(self.expr(x)), e.span),
+            ExprKind::Unary(UnOp::Not, x) => Ex::Not(Box::new(self.expr(x))),
+            ExprKind::Binary(op, l, r) => Ex::Bin(*op, Box::new(self.expr(l)), Box::new(self.expr(r)), e.span),
+            ExprKind::Call(name, args) => {
+                let f = match name.node.as_str() {
+                    "highest" => Func::Highest,
+                    "lowest" => Func::Lowest,
+                    _ => Func::Abs,
+                };
+                Ex::Call(f, args.iter().map(|a| self.expr(a)).collect(), e.span)
+            }
+            ExprKind::Quant {
+                quant,
+                var,
+                filter,
+                body,
+            } => {
+                let slot = self.bind(&var.node);
+                let filter = filter.as_ref().map(|f| Box::new(self.expr(f)));
+                let body = body.as_ref().map(|b| Box::new(self.expr(b)));
+                self.scopes.pop();
+                Ex::Quant {
+                    quant: *quant,
+                    var: slot,
+                    filter,
+                    body,
+                }
+            }
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn _kinds(_: FieldKind, _: LevelKind) {}

@@ -1,0 +1,175 @@
+//! Diagnostics: plain data in every stage, rendered with miette in one place ([`Sources::render`]).
+
+use std::fmt;
+
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+
+use crate::syntax::ast::{FileId, Span};
+
+/// One error found by any stage: a code, a message, labelled spans and a help line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diag {
+    pub code: &'static str,
+    pub message: String,
+    /// The first label is the primary one; its file is the file the report shows.
+    pub labels: Vec<(Span, String)>,
+    pub help: Option<String>,
+}
+
+impl Diag {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Diag {
+            code,
+            message: message.into(),
+            labels: Vec::new(),
+            help: None,
+        }
+    }
+    pub fn label(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.labels.push((span, text.into()));
+        self
+    }
+    pub fn help(mut self, text: impl Into<String>) -> Self {
+        self.help = Some(text.into());
+        self
+    }
+    /// The span of the primary label, if any.
+    pub fn span(&self) -> Option<Span> {
+        self.labels.first().map(|l| l.0)
+    }
+}
+
+/// The source files a run has loaded, by [`FileId`].
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    files: Vec<(String, String)>,
+}
+
+impl Sources {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.files.push((name.into(), text.into()));
+        (self.files.len() - 1) as FileId
+    }
+
+    pub fn name(&self, id: FileId) -> &str {
+        self.files.get(id as usize).map(|f| f.0.as_str()).unwrap_or("<unknown>")
+    }
+
+    pub fn text(&self, id: FileId) -> &str {
+        self.files.get(id as usize).map(|f| f.1.as_str()).unwrap_or("")
+    }
+
+    /// The text a span covers.
+    pub fn slice(&self, span: Span) -> &str {
+        self.text(span.file)
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+    }
+
+    /// 1-based line number of a span's start.
+    pub fn line_of(&self, span: Span) -> usize {
+        let text = self.text(span.file);
+        let end = (span.start as usize).min(text.len());
+        text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
+    }
+
+    /// Renders a diagnostic as miette does, `width` columns wide, with or without colour.
+    pub fn render(&self, diag: &Diag, width: usize, colour: bool) -> String {
+        let report = Report::new(self, diag);
+        let theme = if colour {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        let handler = GraphicalReportHandler::new_themed(theme)
+            .with_width(width)
+            .with_links(false);
+        let mut out = String::new();
+        if handler.render_report(&mut out, &report).is_err() {
+            out = format!("error[{}]: {}\n", diag.code, diag.message);
+        }
+        out
+    }
+
+    /// Renders many diagnostics, one after another.
+    pub fn render_all(&self, diags: &[Diag], width: usize, colour: bool) -> String {
+        diags
+            .iter()
+            .map(|d| self.render(d, width, colour))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// The miette view of a [`Diag`].
+#[derive(Debug)]
+struct Report {
+    code: &'static str,
+    message: String,
+    help: Option<String>,
+    src: Option<NamedSource<String>>,
+    labels: Vec<LabeledSpan>,
+}
+
+impl Report {
+    fn new(sources: &Sources, diag: &Diag) -> Self {
+        let file = diag.span().map(|s| s.file);
+        let src = file.map(|f| NamedSource::new(sources.name(f), sources.text(f).to_string()));
+        let len = file.map(|f| sources.text(f).len()).unwrap_or(0);
+        let labels = diag
+            .labels
+            .iter()
+            .filter(|(s, _)| Some(s.file) == file)
+            .enumerate()
+            .map(|(i, (s, text))| {
+                let start = (s.start as usize).min(len);
+                let end = (s.end as usize).min(len).max(start);
+                let text = if text.is_empty() { None } else { Some(text.clone()) };
+                if i == 0 {
+                    LabeledSpan::new_primary_with_span(text, (start, end - start))
+                } else {
+                    LabeledSpan::new_with_span(text, (start, end - start))
+                }
+            })
+            .collect();
+        Report {
+            code: diag.code,
+            message: diag.message.clone(),
+            help: diag.help.clone(),
+            src,
+            labels,
+        }
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Report {}
+
+impl Diagnostic for Report {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.src.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.labels.iter().cloned()))
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! Every safety bound in one place. Each is reported as a diagnostic, never a panic.
+
+/// Largest source file accepted, in bytes.
+pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
+/// Deepest nesting of `{}` and `()` accepted by the parser.
+pub const MAX_NESTING: usize = 64;
+/// Most binary operators in one expression.
+pub const MAX_EXPR_OPERATORS: usize = 256;
+/// Most `-`/`not` in a row.
+pub const MAX_PREFIX_CHAIN: usize = 16;
+/// Most dice in one dice expression.
+pub const MAX_DICE: u32 = 1000;
+/// Most sides on one die.
+pub const MAX_SIDES: u32 = 1_000_000;
+/// Default step budget of one run (`--max-steps`).
+pub const DEFAULT_MAX_STEPS: u64 = 1_000_000;
+/// Iterations of the outermost level a run makes when neither the ruleset nor `--until` ends it.
+pub const DEFAULT_OUTER_LIMIT: u64 = 10;
+/// Most characters in one encounter.
+pub const MAX_CHARACTERS: usize = 10_000;
+/// Most rolls in one "until settled" tie-break before it is reported as a runaway.
+pub const MAX_TIE_ROLLS: u32 = 1000;

@@ -1,0 +1,122 @@
+//! Deciders: who answers a decision. Scripted answers (tests), then a policy (simulation).
+
+use rand::rngs::ChaCha8Rng;
+
+use super::dice::{policy_rng, roll_die};
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::syntax::ast::Span;
+use crate::trace::DecidedBy;
+
+/// A decision the runtime is asking about.
+pub struct DecisionPoint<'a> {
+    pub decision: DecisionId,
+    pub chooser: EntityId,
+    pub options: &'a [OptionKey],
+    /// The `choose` statement.
+    pub span: Span,
+}
+
+/// Answers decisions with the index of the picked option.
+pub trait Decider {
+    fn decide(&mut self, p: &Program, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag>;
+}
+
+/// A policy: `first`, `random`, or one the ruleset declares (preferred options, else the first).
+pub struct Policy {
+    which: PolicyRef,
+    rng: ChaCha8Rng,
+}
+
+impl Policy {
+    pub fn new(which: PolicyRef, seed: u64) -> Self {
+        Policy {
+            which,
+            rng: policy_rng(seed),
+        }
+    }
+
+    pub fn pick(&mut self, p: &Program, d: &DecisionPoint<'_>) -> usize {
+        match self.which {
+            PolicyRef::First => 0,
+            PolicyRef::Random => (roll_die(&mut self.rng, d.options.len().max(1) as u32) - 1) as usize,
+            PolicyRef::Declared(i) => {
+                let prefs = p
+                    .policies
+                    .get(i as usize)
+                    .and_then(|pol| pol.prefs.get(d.decision as usize));
+                prefs
+                    .and_then(|prefs| prefs.iter().find_map(|want| d.options.iter().position(|o| o == want)))
+                    .unwrap_or(0)
+            }
+        }
+    }
+}
+
+impl Decider for Policy {
+    fn decide(&mut self, p: &Program, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
+        Ok((self.pick(p, d), DecidedBy::Policy))
+    }
+}
+
+/// Answers from a list, in order; when they run out, the policy continues.
+pub struct Scripted {
+    /// Each answer's text, where it came from (for messages), and the options it can name.
+    answers: Vec<(String, String, Vec<OptionKey>)>,
+    next: usize,
+    policy: Policy,
+}
+
+impl Scripted {
+    /// `answers`: (text, where it came from, e.g. "answers.txt:3").
+    pub fn new(p: &Program, answers: Vec<(String, String)>, policy: Policy) -> Self {
+        let answers = answers
+            .into_iter()
+            .map(|(text, origin)| {
+                let mut keys = Vec::new();
+                if let Some(i) = p.options.iter().position(|o| *o == text) {
+                    keys.push(OptionKey::Named(i as OptionId));
+                }
+                if let Some(i) = p.actions.iter().position(|a| a.name == text) {
+                    keys.push(OptionKey::Action(i as ActionId));
+                }
+                (text, origin, keys)
+            })
+            .collect();
+        Scripted {
+            answers,
+            next: 0,
+            policy,
+        }
+    }
+
+    /// How many answers have been used.
+    pub fn used(&self) -> usize {
+        self.next
+    }
+}
+
+impl Decider for Scripted {
+    fn decide(&mut self, p: &Program, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
+        let Some((text, origin, keys)) = self.answers.get(self.next) else {
+            return self.policy.decide(p, d);
+        };
+        self.next += 1;
+        match d.options.iter().position(|o| keys.contains(o)) {
+            Some(i) => Ok((i, DecidedBy::Answer)),
+            None => {
+                let opts: Vec<&str> = d.options.iter().map(|o| p.option_name(*o)).collect();
+                Err(Diag::new(
+                    "run::bad_answer",
+                    format!(
+                        "the answer `{text}` ({origin}) is not an option of `{}` for {}",
+                        p.decisions.get(d.decision as usize).map(String::as_str).unwrap_or("?"),
+                        p.character_name(d.chooser)
+                    ),
+                )
+                .label(d.span, "this decision was being asked")
+                .help(format!("the options here were: {}", opts.join(", "))))
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! The dice stream: one portable seeded generator and our own rejection sampling.
+//!
+//! The generator is ChaCha8 (rand's `chacha` feature, minor version pinned in Cargo.toml), seeded
+//! with `SeedableRng::seed_from_u64`, whose expansion rand_core documents as stable. A die of `s`
+//! sides takes 32-bit words from the stream and rejects those at or above the largest multiple of
+//! `s`, so every face is equally likely and the sequence is the same on every machine.
+
+use std::collections::VecDeque;
+
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng, SeedableRng};
+
+/// Uniform value in `1..=sides` from a stream of 32-bit words, by rejection.
+pub fn roll_die(rng: &mut impl Rng, sides: u32) -> u32 {
+    let sides = sides.max(1);
+    // Largest multiple of `sides` that fits in 2^32; words at or above it are rejected.
+    let zone = (1u64 << 32) - ((1u64 << 32) % sides as u64);
+    loop {
+        let w = rng.next_u32() as u64;
+        if w < zone {
+            return (w % sides as u64) as u32 + 1;
+        }
+    }
+}
+
+/// Where the next die comes from: forced values first (`--rolls`), then the seeded stream.
+pub struct DiceStream {
+    rng: ChaCha8Rng,
+    forced: VecDeque<i64>,
+}
+
+/// A forced value that cannot come up on the die it was given to.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ImpossibleRoll {
+    pub value: i64,
+    pub sides: u32,
+}
+
+impl DiceStream {
+    pub fn new(seed: u64, forced: &[i64]) -> Self {
+        DiceStream {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            forced: forced.iter().copied().collect(),
+        }
+    }
+
+    /// Rolls one die of `sides` faces.
+    pub fn die(&mut self, sides: u32) -> Result<u32, ImpossibleRoll> {
+        match self.forced.pop_front() {
+            Some(v) if v >= 1 && v <= sides as i64 => Ok(v as u32),
+            Some(value) => Err(ImpossibleRoll { value, sides }),
+            None => Ok(roll_die(&mut self.rng, sides)),
+        }
+    }
+
+    /// How many forced values are still waiting.
+    pub fn forced_left(&self) -> usize {
+        self.forced.len()
+    }
+}
+
+/// The generator a policy draws its choices from: the same seed on its own ChaCha stream, so a
+/// policy's choices never shift the dice.
+pub fn policy_rng(seed: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(1);
+    rng
+}

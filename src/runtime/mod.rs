@@ -1,0 +1,858 @@
+//! Stage 4: the runtime. Runs a [`Program`] and emits its trace of events to a [`Sink`].
+//!
+//! A tree-walking interpreter over the compiled form: every name is already a slot, so the run
+//! loop touches no strings and no hash maps. It charges one step per statement and per loop
+//! iteration against a budget, and all arithmetic is checked.
+
+pub mod decide;
+pub mod dice;
+
+use crate::check::FieldKind;
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::limits::{DEFAULT_OUTER_LIMIT, MAX_TIE_ROLLS};
+use crate::syntax::ast::{BinOp, Keep, Quant, Span};
+use crate::trace::{Change, EndReason, Event, Sink};
+use decide::{Decider, DecisionPoint};
+use dice::DiceStream;
+
+/// How to run: the seed, forced rolls, the step budget and where to stop.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub seed: u64,
+    pub rolls: Vec<i64>,
+    pub max_steps: u64,
+    /// Stop after the N-th iteration of a level. `None`: the ruleset's own end, or the default
+    /// limit of [`DEFAULT_OUTER_LIMIT`] iterations of the outermost repeating level.
+    pub until: Option<(LevelId, u64)>,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            seed: 0,
+            rolls: Vec::new(),
+            max_steps: crate::limits::DEFAULT_MAX_STEPS,
+            until: None,
+        }
+    }
+}
+
+/// What a finished run reports besides its trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub reason: EndReason,
+    pub steps: u64,
+    /// Forced rolls never used.
+    pub unused_rolls: usize,
+}
+
+/// Runs an encounter to its end, emitting every event to `sink`. A runtime error stops the run;
+/// the events before it have been emitted.
+pub fn run(p: &Program, cfg: &RunConfig, decider: &mut dyn Decider, sink: &mut dyn Sink) -> Result<Outcome, Diag> {
+    let n_fields = p.fields.len();
+    let (until, until_default) = match cfg.until {
+        Some(u) => (Some(u), false),
+        None => (p.outer_level.map(|l| (l, DEFAULT_OUTER_LIMIT)), true),
+    };
+    let mut m = Machine {
+        p,
+        n_fields,
+        values: vec![0; n_fields * p.characters.len()],
+        limits: vec![(None, None); n_fields],
+        locals: vec![0; p.n_locals.max(1)],
+        counters: vec![0; p.levels.len()],
+        dice: DiceStream::new(cfg.seed, &cfg.rolls),
+        faces: Vec::new(),
+        steps: 0,
+        max_steps: cfg.max_steps,
+        loops: Vec::new(),
+        until,
+        until_default,
+        decider,
+        sink,
+    };
+    m.emit(Event::EncounterStart { seed: cfg.seed });
+    m.init()?;
+    let mut reason = EndReason::Complete;
+    for part in [&p.setup, &p.play] {
+        match m.block(part)? {
+            Flow::Next => {}
+            Flow::End(None, r) => {
+                reason = EndReason::Ended(r);
+                break;
+            }
+            Flow::End(Some(_), r) => {
+                reason = EndReason::Ended(r);
+                break;
+            }
+            Flow::Stop(r) => {
+                reason = r;
+                break;
+            }
+        }
+    }
+    m.emit(Event::EncounterEnd { reason: reason.clone() });
+    Ok(Outcome {
+        reason,
+        steps: m.steps,
+        unused_rolls: m.dice.forced_left(),
+    })
+}
+
+/// How a statement finished.
+enum Flow {
+    Next,
+    /// `end LEVEL` (or `end encounter` with `None`), with the `because` text.
+    End(Option<LevelId>, Option<u16>),
+    /// `--until` or the default limit was reached.
+    Stop(EndReason),
+}
+
+/// Who a roll is for, for the trace.
+#[derive(Clone, Copy)]
+struct Ctx {
+    label: LabelId,
+    actor: Option<EntityId>,
+}
+
+const NO_LABEL: LabelId = LabelId::MAX;
+
+type R<T> = Result<T, Diag>;
+
+struct Machine<'a> {
+    p: &'a Program,
+    n_fields: usize,
+    /// Every character's fields, character-major.
+    values: Vec<i64>,
+    limits: Vec<(Option<i64>, Option<i64>)>,
+    locals: Vec<i64>,
+    counters: Vec<u64>,
+    dice: DiceStream,
+    faces: Vec<u32>,
+    steps: u64,
+    max_steps: u64,
+    /// Spans of the loops being run, innermost last: named by a step-budget error.
+    loops: Vec<Span>,
+    until: Option<(LevelId, u64)>,
+    until_default: bool,
+    decider: &'a mut dyn Decider,
+    sink: &'a mut dyn Sink,
+}
+
+impl Machine<'_> {
+    fn emit(&mut self, e: Event<'_>) {
+        self.sink.event(self.p, &e);
+    }
+
+    fn tick(&mut self, span: Span) -> R<()> {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            let at = self.loops.last().copied().unwrap_or(span);
+            return Err(Diag::new(
+                "run::step_budget",
+                format!("the run took more than {} steps", self.max_steps),
+            )
+            .label(at, "this loop was still running")
+            .help("check that the loop's condition can become false, or raise the budget with --max-steps"));
+        }
+        Ok(())
+    }
+
+    fn get(&self, e: EntityId, f: FieldId) -> i64 {
+        self.values
+            .get(e as usize * self.n_fields + f as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn put(&mut self, e: EntityId, f: FieldId, v: i64) {
+        if let Some(slot) = self.values.get_mut(e as usize * self.n_fields + f as usize) {
+            *slot = v;
+        }
+    }
+
+    fn clamp(&self, f: FieldId, v: i64) -> i64 {
+        let (lo, hi) = self.limits[f as usize];
+        let v = hi.map_or(v, |h| v.min(h));
+        lo.map_or(v, |l| v.max(l))
+    }
+
+    /// Resource limits, then every character's fields in declaration order.
+    fn init(&mut self) -> R<()> {
+        let p = self.p;
+        for (i, f) in p.fields.iter().enumerate() {
+            let ctx = Ctx {
+                label: NO_LABEL,
+                actor: None,
+            };
+            let lo = f.min.as_ref().map(|e| self.eval(e, ctx)).transpose()?;
+            let hi = f.max.as_ref().map(|e| self.eval(e, ctx)).transpose()?;
+            self.limits[i] = (lo, hi);
+        }
+        for (id, ch) in p.characters.iter().enumerate() {
+            let id = id as EntityId;
+            for (fi, f) in p.fields.iter().enumerate() {
+                let given = ch.fields.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
+                let Some(e) = given.or(f.default.as_ref()) else {
+                    continue;
+                };
+                let v = self.eval(
+                    e,
+                    Ctx {
+                        label: NO_LABEL,
+                        actor: Some(id),
+                    },
+                )?;
+                let v = if f.kind == FieldKind::Resource {
+                    self.clamp(fi as FieldId, v)
+                } else {
+                    v
+                };
+                self.put(id, fi as FieldId, v);
+            }
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, stmts: &[St]) -> R<Flow> {
+        for s in stmts {
+            match self.stmt(s)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn stmt(&mut self, s: &St) -> R<Flow> {
+        self.steps += 1;
+        match s {
+            St::Level {
+                level,
+                repeat,
+                body,
+                span,
+            } => self.level(*level, repeat, body, *span),
+            St::Turn { actor, body, span } => {
+                let _ = span;
+                let a = self.eval(
+                    actor,
+                    Ctx {
+                        label: NO_LABEL,
+                        actor: None,
+                    },
+                )? as EntityId;
+                self.emit(Event::TurnStart { actor: a });
+                let flow = self.block(body);
+                self.emit(Event::TurnEnd { actor: a });
+                flow
+            }
+            St::ForEach {
+                var,
+                filter,
+                order,
+                body,
+                span,
+            } => self.for_each(*var, filter.as_ref(), *order, body, *span),
+            St::If { cond, then, otherwise } => {
+                if self.eval(
+                    cond,
+                    Ctx {
+                        label: NO_LABEL,
+                        actor: None,
+                    },
+                )? != 0
+                {
+                    self.block(then)
+                } else {
+                    self.block(otherwise)
+                }
+            }
+            St::Choose {
+                decision,
+                chooser,
+                options,
+                span,
+            } => self.choose(*decision, chooser, options, *span),
+            St::End { level, reason } => Ok(Flow::End(*level, *reason)),
+            St::Spend { amount, target, span } => {
+                let e = self.locals[target.var as usize] as EntityId;
+                let have = self.get(e, target.field);
+                let amount = match amount {
+                    Some(a) => self.eval(
+                        a,
+                        Ctx {
+                            label: target.label,
+                            actor: Some(e),
+                        },
+                    )?,
+                    None => have,
+                };
+                self.spend(e, target.field, amount, *span)?;
+                Ok(Flow::Next)
+            }
+            St::Gain { amount, target, span } => {
+                let e = self.locals[target.var as usize] as EntityId;
+                let amount = self.eval(
+                    amount,
+                    Ctx {
+                        label: target.label,
+                        actor: Some(e),
+                    },
+                )?;
+                let have = self.get(e, target.field);
+                let new = self.clamp(target.field, checked(have.checked_add(amount), *span)?);
+                self.put(e, target.field, new);
+                self.emit(Event::Resource {
+                    change: Change::Gain,
+                    actor: e,
+                    field: target.field,
+                    amount: new - have,
+                    left: new,
+                });
+                Ok(Flow::Next)
+            }
+            St::Reset { target, value, .. } => {
+                let e = self.locals[target.var as usize] as EntityId;
+                let v = self.eval(
+                    value,
+                    Ctx {
+                        label: target.label,
+                        actor: Some(e),
+                    },
+                )?;
+                let v = self.clamp(target.field, v);
+                self.put(e, target.field, v);
+                self.emit(Event::Resource {
+                    change: Change::Reset,
+                    actor: e,
+                    field: target.field,
+                    amount: v,
+                    left: v,
+                });
+                Ok(Flow::Next)
+            }
+            St::Forfeit { target } => {
+                let e = self.locals[target.var as usize] as EntityId;
+                let have = self.get(e, target.field);
+                let floor = self.clamp(target.field, 0);
+                if have != floor {
+                    self.put(e, target.field, floor);
+                    self.emit(Event::Resource {
+                        change: Change::Forfeit,
+                        actor: e,
+                        field: target.field,
+                        amount: have - floor,
+                        left: floor,
+                    });
+                }
+                Ok(Flow::Next)
+            }
+            St::Set { target, value, .. } => {
+                let e = self.locals[target.var as usize] as EntityId;
+                let v = self.eval(
+                    value,
+                    Ctx {
+                        label: target.label,
+                        actor: Some(e),
+                    },
+                )?;
+                self.put(e, target.field, v);
+                self.emit(Event::Resource {
+                    change: Change::Set,
+                    actor: e,
+                    field: target.field,
+                    amount: v,
+                    left: v,
+                });
+                Ok(Flow::Next)
+            }
+            St::Mark { target, on } => {
+                let e = self.locals[target.var as usize] as EntityId;
+                self.put(e, target.field, *on as i64);
+                Ok(Flow::Next)
+            }
+        }
+    }
+
+    fn spend(&mut self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<()> {
+        let have = self.get(e, f);
+        let left = checked(have.checked_sub(amount), span)?;
+        let floor = self.limits[f as usize].0;
+        if amount < 0 || floor.is_some_and(|lo| left < lo) {
+            let p = self.p;
+            return Err(Diag::new(
+                "run::overspend",
+                format!("{} cannot spend {amount} {}: they have {have}", p.character_name(e), p.fields[f as usize].name),
+            )
+            .label(span, "spent here")
+            .help("guard the spend with a condition, or make it the cost of an action so it is offered only when affordable"));
+        }
+        self.put(e, f, left);
+        self.emit(Event::Resource {
+            change: Change::Spend,
+            actor: e,
+            field: f,
+            amount,
+            left,
+        });
+        Ok(())
+    }
+
+    fn level(&mut self, level: LevelId, repeat: &Repeat, body: &[St], span: Span) -> R<Flow> {
+        let ctx = Ctx {
+            label: NO_LABEL,
+            actor: None,
+        };
+        self.counters[level as usize] = 0;
+        self.loops.push(span);
+        let result = loop {
+            if let Repeat::While(c) = repeat
+                && self.eval(c, ctx)? == 0
+            {
+                break Flow::Next;
+            }
+            self.tick(span)?;
+            self.counters[level as usize] += 1;
+            let n = self.counters[level as usize];
+            let p = self.p;
+            for f in &p.levels[level as usize].clears {
+                for e in 0..p.characters.len() {
+                    self.put(e as EntityId, *f, 0);
+                }
+            }
+            self.emit(Event::LevelStart { level, n });
+            match self.block(body)? {
+                Flow::Next => self.emit(Event::LevelEnd { level, n, reason: None }),
+                Flow::End(Some(l), r) if l == level => {
+                    self.emit(Event::LevelEnd {
+                        level,
+                        n,
+                        reason: Some(r),
+                    });
+                    break Flow::Next;
+                }
+                other => {
+                    self.emit(Event::LevelEnd { level, n, reason: None });
+                    break other;
+                }
+            }
+            if self.until == Some((level, n)) {
+                break Flow::Stop(EndReason::Until {
+                    level,
+                    n,
+                    default: self.until_default,
+                });
+            }
+            match repeat {
+                Repeat::Once => break Flow::Next,
+                Repeat::Until(c) if self.eval(c, ctx)? != 0 => break Flow::Next,
+                _ => {}
+            }
+        };
+        self.loops.pop();
+        Ok(result)
+    }
+
+    fn for_each(&mut self, var: Slot, filter: Option<&Ex>, order: Option<OrderId>, body: &[St], span: Span) -> R<Flow> {
+        let n = self.p.characters.len() as EntityId;
+        let mut ids = Vec::with_capacity(n as usize);
+        for e in 0..n {
+            self.locals[var as usize] = e as i64;
+            if let Some(f) = filter
+                && self.eval(
+                    f,
+                    Ctx {
+                        label: NO_LABEL,
+                        actor: Some(e),
+                    },
+                )? == 0
+            {
+                continue;
+            }
+            ids.push(e);
+        }
+        if let Some(o) = order {
+            self.sort(o, &mut ids)?;
+            self.emit(Event::Order { order: o, ids: &ids });
+        }
+        self.loops.push(span);
+        for e in ids {
+            self.tick(span)?;
+            self.locals[var as usize] = e as i64;
+            // Eligibility is checked again when a character's moment comes.
+            if let Some(f) = filter
+                && self.eval(
+                    f,
+                    Ctx {
+                        label: NO_LABEL,
+                        actor: Some(e),
+                    },
+                )? == 0
+            {
+                continue;
+            }
+            match self.block(body)? {
+                Flow::Next => {}
+                other => {
+                    self.loops.pop();
+                    return Ok(other);
+                }
+            }
+        }
+        self.loops.pop();
+        Ok(Flow::Next)
+    }
+
+    /// Sorts by an order's keys; each key splits the groups the earlier keys left tied.
+    fn sort(&mut self, o: OrderId, ids: &mut [EntityId]) -> R<()> {
+        let p = self.p;
+        let order = &p.orders[o as usize];
+        let mut groups = vec![(0usize, ids.len())];
+        let mut keyed: Vec<(i64, EntityId)> = Vec::with_capacity(ids.len());
+        for key in &order.keys {
+            let mut next = Vec::new();
+            let mut work: Vec<(usize, usize)> = groups.iter().rev().copied().collect();
+            let mut rolls = 0u32;
+            while let Some((s, e)) = work.pop() {
+                if e - s <= 1 {
+                    next.push((s, e));
+                    continue;
+                }
+                if key.roll {
+                    rolls += 1;
+                    if rolls > MAX_TIE_ROLLS {
+                        return Err(Diag::new(
+                            "run::unsettled",
+                            format!("a tie was still unsettled after {MAX_TIE_ROLLS} rolls"),
+                        )
+                        .label(key.span, "rolled again and again here")
+                        .help("roll dice with more than one face, or add another key before this one"));
+                    }
+                }
+                keyed.clear();
+                for &id in &ids[s..e] {
+                    self.locals[order.var as usize] = id as i64;
+                    let v = self.eval(
+                        &key.value,
+                        Ctx {
+                            label: order.label,
+                            actor: Some(id),
+                        },
+                    )?;
+                    keyed.push((v, id));
+                }
+                if key.descending {
+                    keyed.sort_by(|a, b| b.0.cmp(&a.0));
+                } else {
+                    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                }
+                let mut runs = Vec::new();
+                let mut start = s;
+                for (i, (_, id)) in keyed.iter().enumerate() {
+                    ids[s + i] = *id;
+                    if i > 0 && keyed[i].0 != keyed[i - 1].0 {
+                        runs.push((start, s + i));
+                        start = s + i;
+                    }
+                }
+                runs.push((start, e));
+                for (rs, re) in runs.into_iter().rev() {
+                    if key.roll && key.until_settled && re - rs > 1 {
+                        work.push((rs, re));
+                    } else {
+                        next.push((rs, re));
+                    }
+                }
+            }
+            next.sort();
+            groups = next;
+        }
+        Ok(())
+    }
+
+    fn choose(&mut self, decision: DecisionId, chooser: &Ex, options: &[OptionDef], span: Span) -> R<Flow> {
+        let p = self.p;
+        let who = self.eval(
+            chooser,
+            Ctx {
+                label: NO_LABEL,
+                actor: None,
+            },
+        )? as EntityId;
+        let mut keys = Vec::new();
+        let mut sources = Vec::new();
+        for (i, o) in options.iter().enumerate() {
+            if let Some(w) = &o.when
+                && self.eval(
+                    w,
+                    Ctx {
+                        label: NO_LABEL,
+                        actor: Some(who),
+                    },
+                )? == 0
+            {
+                continue;
+            }
+            match o.name {
+                Some(n) => {
+                    keys.push(OptionKey::Named(n));
+                    sources.push(i);
+                }
+                None => {
+                    for (ai, a) in p.actions.iter().enumerate() {
+                        if self.affordable(a, who)? {
+                            keys.push(OptionKey::Action(ai as ActionId));
+                            sources.push(i);
+                        }
+                    }
+                }
+            }
+        }
+        if keys.is_empty() {
+            return Err(Diag::new(
+                "run::no_option",
+                format!(
+                    "{} has no option in the decision `{}`",
+                    p.character_name(who),
+                    p.decisions[decision as usize]
+                ),
+            )
+            .label(span, "nothing could be chosen here")
+            .help("add an option that is always available (such as `option pass`), or guard the decision with `if`"));
+        }
+        let point = DecisionPoint {
+            decision,
+            chooser: who,
+            options: &keys,
+            span,
+        };
+        let (picked, by) = self.decider.decide(p, &point)?;
+        if picked >= keys.len() {
+            return Err(
+                Diag::new("run::bad_answer", "the decider picked an option that does not exist")
+                    .label(span, "this decision")
+                    .help("this is a bug in the decider"),
+            );
+        }
+        self.emit(Event::Decision {
+            decision,
+            chooser: who,
+            options: &keys,
+            picked,
+            by,
+        });
+        match keys[picked] {
+            OptionKey::Named(_) => self.block(&options[sources[picked]].body),
+            OptionKey::Action(a) => self.perform(a, who, span),
+        }
+    }
+
+    fn affordable(&mut self, a: &ActionDef, who: EntityId) -> R<bool> {
+        self.locals[a.actor as usize] = who as i64;
+        let ctx = Ctx {
+            label: a.label,
+            actor: Some(who),
+        };
+        if let Some(w) = &a.when
+            && self.eval(w, ctx)? == 0
+        {
+            return Ok(false);
+        }
+        for (amount, f) in &a.costs {
+            let cost = self.eval(amount, ctx)?;
+            let left = self.get(who, *f).saturating_sub(cost);
+            if self.limits[*f as usize].0.is_some_and(|lo| left < lo)
+                || (self.limits[*f as usize].0.is_none() && left < 0)
+            {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn perform(&mut self, a: ActionId, who: EntityId, span: Span) -> R<Flow> {
+        let p = self.p;
+        let def = &p.actions[a as usize];
+        self.emit(Event::Action { actor: who, action: a });
+        self.locals[def.actor as usize] = who as i64;
+        for (amount, f) in &def.costs {
+            let cost = self.eval(
+                amount,
+                Ctx {
+                    label: def.label,
+                    actor: Some(who),
+                },
+            )?;
+            self.spend(who, *f, cost, span)?;
+        }
+        self.locals[def.actor as usize] = who as i64;
+        self.block(&def.body)
+    }
+
+    fn roll(&mut self, d: DiceId, ctx: Ctx) -> R<i64> {
+        let p = self.p;
+        let (dice, span) = p.dice[d as usize];
+        self.faces.clear();
+        for _ in 0..dice.count {
+            match self.dice.die(dice.sides) {
+                Ok(f) => self.faces.push(f),
+                Err(e) => {
+                    return Err(Diag::new(
+                        "run::impossible_roll",
+                        format!("the forced roll {} cannot come up on a d{}", e.value, e.sides),
+                    )
+                    .label(span, format!("this {dice} took it"))
+                    .help(format!(
+                        "forced rolls for a d{} must be between 1 and {}",
+                        e.sides, e.sides
+                    )));
+                }
+            }
+        }
+        let total: i64 = match dice.keep {
+            None => self.faces.iter().map(|f| *f as i64).sum(),
+            Some((keep, k)) => {
+                let mut sorted = self.faces.clone();
+                sorted.sort_unstable();
+                let k = k as usize;
+                match keep {
+                    Keep::Highest => sorted.iter().rev().take(k).map(|f| *f as i64).sum(),
+                    Keep::Lowest => sorted.iter().take(k).map(|f| *f as i64).sum(),
+                }
+            }
+        };
+        let faces = std::mem::take(&mut self.faces);
+        self.emit(Event::Roll {
+            actor: ctx.actor,
+            label: ctx.label,
+            dice: d,
+            faces: &faces,
+            total,
+        });
+        self.faces = faces;
+        Ok(total)
+    }
+
+    fn eval(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
+        Ok(match e {
+            Ex::Int(i) => *i,
+            Ex::Local(s) => self.locals[*s as usize],
+            Ex::Param(i) => {
+                let p = self.p;
+                self.eval(&p.params[*i as usize].1, ctx)?
+            }
+            Ex::Field(base, f) => {
+                let id = self.eval(base, ctx)? as EntityId;
+                self.get(id, *f)
+            }
+            Ex::Is(base, m) => {
+                let id = self.eval(base, ctx)? as usize;
+                let ch = &self.p.characters[id.min(self.p.characters.len().saturating_sub(1))];
+                (match m {
+                    Member::Side(s) => ch.side == Some(*s),
+                    Member::Tag(t) => ch.tags.contains(t),
+                }) as i64
+            }
+            Ex::Dice(d) => self.roll(*d, ctx)?,
+            Ex::Neg(x, span) => checked(self.eval(x, ctx)?.checked_neg(), *span)?,
+            Ex::Not(x) => (self.eval(x, ctx)? == 0) as i64,
+            Ex::Bin(op, l, r, span) => {
+                let a = self.eval(l, ctx)?;
+                match op {
+                    BinOp::And if a == 0 => return Ok(0),
+                    BinOp::Or if a != 0 => return Ok(1),
+                    _ => {}
+                }
+                let b = self.eval(r, ctx)?;
+                match op {
+                    BinOp::And | BinOp::Or => (b != 0) as i64,
+                    BinOp::Eq => (a == b) as i64,
+                    BinOp::Ne => (a != b) as i64,
+                    BinOp::Lt => (a < b) as i64,
+                    BinOp::Le => (a <= b) as i64,
+                    BinOp::Gt => (a > b) as i64,
+                    BinOp::Ge => (a >= b) as i64,
+                    BinOp::Add => checked(a.checked_add(b), *span)?,
+                    BinOp::Sub => checked(a.checked_sub(b), *span)?,
+                    BinOp::Mul => checked(a.checked_mul(b), *span)?,
+                    BinOp::Div => {
+                        if b == 0 {
+                            return Err(Diag::new("run::division_by_zero", "division by zero")
+                                .label(*span, "the right-hand side is 0 here")
+                                .help("guard the division with a condition"));
+                        }
+                        checked(a.checked_div_euclid(b), *span)?
+                    }
+                }
+            }
+            Ex::Call(f, args, span) => {
+                let mut acc: Option<i64> = None;
+                for a in args {
+                    let v = self.eval(a, ctx)?;
+                    acc = Some(match (f, acc) {
+                        (Func::Highest, Some(x)) => x.max(v),
+                        (Func::Lowest, Some(x)) => x.min(v),
+                        (Func::Abs, _) => checked(v.checked_abs(), *span)?,
+                        (_, None) => v,
+                    });
+                }
+                acc.unwrap_or(0)
+            }
+            Ex::Quant {
+                quant,
+                var,
+                filter,
+                body,
+            } => {
+                let n = self.p.characters.len() as EntityId;
+                let saved = self.locals[*var as usize];
+                let mut acc: Option<i64> = None;
+                let mut count = 0i64;
+                for id in 0..n {
+                    self.locals[*var as usize] = id as i64;
+                    if let Some(f) = filter
+                        && self.eval(f, ctx)? == 0
+                    {
+                        continue;
+                    }
+                    let v = match body {
+                        Some(b) => self.eval(b, ctx)?,
+                        None => 1,
+                    };
+                    match quant {
+                        Quant::Any if v != 0 => {
+                            acc = Some(1);
+                            break;
+                        }
+                        Quant::All if v == 0 => {
+                            acc = Some(0);
+                            break;
+                        }
+                        Quant::Count if v != 0 => count += 1,
+                        Quant::Sum => acc = Some(checked(acc.unwrap_or(0).checked_add(v), Span::default())?),
+                        Quant::Max => acc = Some(acc.map_or(v, |a| a.max(v))),
+                        Quant::Min => acc = Some(acc.map_or(v, |a| a.min(v))),
+                        _ => {}
+                    }
+                }
+                self.locals[*var as usize] = saved;
+                match quant {
+                    Quant::Any => acc.unwrap_or(0),
+                    Quant::All => acc.unwrap_or(1),
+                    Quant::Count => count,
+                    _ => acc.unwrap_or(0),
+                }
+            }
+        })
+    }
+}
+
+fn checked(v: Option<i64>, span: Span) -> R<i64> {
+    v.ok_or_else(|| {
+        Diag::new("run::overflow", "arithmetic overflow")
+            .label(span, "the result does not fit in 64 bits")
+            .help("numbers in turnscript are 64-bit integers; check for a runaway value")
+    })
+}

@@ -1,0 +1,356 @@
+//! The spanned abstract syntax tree. Built by [`super::parse`]; pest pairs never leave the parser.
+
+use std::fmt;
+
+/// Which loaded source file a span points into (an index into the [`crate::diag::Sources`]).
+pub type FileId = u16;
+
+/// A byte range in one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Self {
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+    pub fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// A value with the span of the source text it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(node: T, span: Span) -> Self {
+        Spanned { node, span }
+    }
+}
+
+pub type Ident = Spanned<String>;
+
+/// One parsed file: a ruleset, an encounter, or both.
+#[derive(Clone, Debug, Default)]
+pub struct File {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Item {
+    Ruleset(Spanned<String>),
+    Encounter(Spanned<String>),
+    Param {
+        name: Ident,
+        value: Expr,
+    },
+    Stat {
+        name: Ident,
+        default: Option<Expr>,
+    },
+    Resource {
+        name: Ident,
+        min: Option<Expr>,
+        max: Option<Expr>,
+    },
+    Flag {
+        name: Ident,
+        per: Option<Ident>,
+    },
+    Side(Vec<Ident>),
+    Tag(Vec<Ident>),
+    Action(ActionDecl),
+    Order(OrderDecl),
+    Policy {
+        name: Ident,
+        prefs: Vec<(Ident, Vec<Ident>)>,
+    },
+    DefaultPolicy(Ident),
+    Setup(Block),
+    Play(Block),
+    Character(CharacterDecl),
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionDecl {
+    pub name: Ident,
+    pub actor: Ident,
+    pub costs: Vec<Cost>,
+    pub when: Option<Expr>,
+    pub body: Block,
+}
+
+#[derive(Clone, Debug)]
+pub struct Cost {
+    pub amount: Expr,
+    pub resource: Ident,
+}
+
+#[derive(Clone, Debug)]
+pub struct OrderDecl {
+    pub name: Ident,
+    pub var: Ident,
+    pub keys: Vec<OrderKey>,
+}
+
+#[derive(Clone, Debug)]
+pub struct OrderKey {
+    pub value: Expr,
+    /// `roll EXPR ...`: rolled only among the characters still tied.
+    pub roll: bool,
+    pub descending: bool,
+    /// `until settled`: roll again among those still tied.
+    pub until_settled: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CharacterDecl {
+    pub name: Ident,
+    pub side: Option<Ident>,
+    pub tags: Vec<Ident>,
+    pub fields: Vec<(Ident, Expr)>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+/// What a level reports in the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelKind {
+    Level,
+    Phase,
+    Round,
+}
+
+#[derive(Clone, Debug)]
+pub enum Loop {
+    Once,
+    Forever,
+    While(Expr),
+    Until(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Level {
+        kind: LevelKind,
+        name: Ident,
+        repeat: Loop,
+        body: Block,
+        span: Span,
+    },
+    Turn {
+        actor: Expr,
+        body: Block,
+        span: Span,
+    },
+    ForEach {
+        var: Ident,
+        filter: Option<Expr>,
+        order: Option<Ident>,
+        body: Block,
+        span: Span,
+    },
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+        span: Span,
+    },
+    Choose {
+        name: Ident,
+        chooser: Expr,
+        options: Vec<OptionDecl>,
+        span: Span,
+    },
+    End {
+        level: Option<Ident>,
+        reason: Option<Spanned<String>>,
+        span: Span,
+    },
+    Spend {
+        amount: Option<Expr>,
+        target: Target,
+        span: Span,
+    },
+    Gain {
+        amount: Expr,
+        target: Target,
+        span: Span,
+    },
+    Reset {
+        target: Target,
+        value: Expr,
+        span: Span,
+    },
+    Forfeit {
+        target: Target,
+        span: Span,
+    },
+    Set {
+        target: Target,
+        value: Expr,
+        span: Span,
+    },
+    Mark {
+        target: Target,
+        on: bool,
+        span: Span,
+    },
+}
+
+impl Stmt {
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Level { span, .. }
+            | Stmt::Turn { span, .. }
+            | Stmt::ForEach { span, .. }
+            | Stmt::If { span, .. }
+            | Stmt::Choose { span, .. }
+            | Stmt::End { span, .. }
+            | Stmt::Spend { span, .. }
+            | Stmt::Gain { span, .. }
+            | Stmt::Reset { span, .. }
+            | Stmt::Forfeit { span, .. }
+            | Stmt::Set { span, .. }
+            | Stmt::Mark { span, .. } => *span,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct OptionDecl {
+    /// `None` for `option action`: one option per action in the catalogue.
+    pub name: Option<Ident>,
+    pub when: Option<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// `c.ap`: a variable and one of its fields.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub var: Ident,
+    pub field: Ident,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quant {
+    Any,
+    All,
+    Count,
+    Sum,
+    Max,
+    Min,
+}
+
+/// A dice expression: `count` dice of `sides` faces, optionally keeping the highest or lowest few.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dice {
+    pub count: u32,
+    pub sides: u32,
+    pub keep: Option<(Keep, u32)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    Highest,
+    Lowest,
+}
+
+impl fmt::Display for Dice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.count != 1 {
+            write!(f, "{}", self.count)?;
+        }
+        write!(f, "d{}", self.sides)?;
+        match self.keep {
+            Some((Keep::Highest, k)) => write!(f, "kh{k}"),
+            Some((Keep::Lowest, k)) => write!(f, "kl{k}"),
+            None => Ok(()),
+        }
+    }
+}
+
+pub type Expr = Spanned<ExprKind>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    Dice(Dice),
+    /// A bare name: a variable, a parameter, a side or a tag.
+    Name(String),
+    /// `c.ap`
+    Field(Box<Expr>, Ident),
+    Is(Box<Expr>, Ident),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Call(Ident, Vec<Expr>),
+    Quant {
+        quant: Quant,
+        var: Ident,
+        filter: Option<Box<Expr>>,
+        body: Option<Box<Expr>>,
+    },
+}

@@ -1,0 +1,6 @@
+//! Stage 1: source text → spanned AST ([`parse`]).
+
+pub mod ast;
+mod parser;
+
+pub use parser::parse;

@@ -1,0 +1,945 @@
+//! pest → spanned AST. The only module that sees pest's `Pair`s.
+
+use pest::Parser as _;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest_derive::Parser;
+
+use super::ast::*;
+use crate::diag::Diag;
+use crate::limits::{MAX_EXPR_OPERATORS, MAX_NESTING, MAX_PREFIX_CHAIN, MAX_SOURCE_BYTES};
+
+#[derive(Parser)]
+#[grammar = "../grammar/turnscript.pest"]
+struct Grammar;
+
+type R<T> = Result<T, Diag>;
+
+/// Parses one source file into its AST, or returns the syntax error.
+pub fn parse(src: &str, file: FileId) -> Result<File, Vec<Diag>> {
+    if src.len() > MAX_SOURCE_BYTES {
+        return Err(vec![
+            Diag::new(
+                "syntax::too_large",
+                format!("this file is {} bytes; the limit is {MAX_SOURCE_BYTES}", src.len()),
+            )
+            .label(Span::new(file, 0, 0), "file starts here")
+            .help("split the file, or check that it is the file you meant"),
+        ]);
+    }
+    check_nesting(src, file).map_err(|d| vec![d])?;
+    let mut pairs = Grammar::parse(Rule::file, src).map_err(|e| vec![pest_error(e, src, file)])?;
+    let Some(top) = pairs.next() else {
+        return Ok(File::default());
+    };
+    let b = Builder { file, pratt: pratt() };
+    let mut items = Vec::new();
+    for pair in top.into_inner() {
+        if pair.as_rule() == Rule::EOI {
+            continue;
+        }
+        items.push(b.item(pair).map_err(|d| vec![d])?);
+    }
+    Ok(File { items })
+}
+
+/// pest's call limit does not bound stack depth: refuse deep nesting before parsing.
+fn check_nesting(src: &str, file: FileId) -> Result<(), Diag> {
+    let bytes = src.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    let mut in_string = false;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if in_string {
+            if c == b'"' || c == b'\n' {
+                in_string = false;
+            }
+        } else {
+            match c {
+                b'#' => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                    continue;
+                }
+                b'"' => in_string = true,
+                b'(' | b'{' => {
+                    depth += 1;
+                    if depth > MAX_NESTING {
+                        return Err(Diag::new(
+                            "syntax::too_deep",
+                            format!("blocks and parentheses nest more than {MAX_NESTING} deep here"),
+                        )
+                        .label(Span::new(file, i, i + 1), "this one is too deep")
+                        .help("flatten the nesting: split the rule into levels, or name a sub-expression as a param"));
+                    }
+                }
+                b')' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn pratt() -> PrattParser<Rule> {
+    PrattParser::new()
+        .op(Op::infix(Rule::op_or, Assoc::Left))
+        .op(Op::infix(Rule::op_and, Assoc::Left))
+        .op(Op::prefix(Rule::op_not))
+        .op(Op::infix(Rule::op_eq, Assoc::Left)
+            | Op::infix(Rule::op_ne, Assoc::Left)
+            | Op::infix(Rule::op_lt, Assoc::Left)
+            | Op::infix(Rule::op_le, Assoc::Left)
+            | Op::infix(Rule::op_gt, Assoc::Left)
+            | Op::infix(Rule::op_ge, Assoc::Left))
+        .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+        .op(Op::infix(Rule::op_mul, Assoc::Left) | Op::infix(Rule::op_div, Assoc::Left))
+        .op(Op::prefix(Rule::op_neg))
+        .op(Op::postfix(Rule::op_is))
+}
+
+struct Builder {
+    file: FileId,
+    pratt: PrattParser<Rule>,
+}
+
+impl Builder {
+    fn span(&self, pair: &Pair<Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn ident(&self, pair: Pair<Rule>) -> Ident {
+        Spanned::new(pair.as_str().to_string(), self.span(&pair))
+    }
+
+    fn string(&self, pair: Pair<Rule>) -> Spanned<String> {
+        let span = self.span(&pair);
+        let text = pair
+            .into_inner()
+            .next()
+            .map(|p| p.as_str().to_string())
+            .unwrap_or_default();
+        Spanned::new(text, span)
+    }
+
+    fn ident_list(&self, pair: Pair<Rule>) -> Vec<Ident> {
+        pair.into_inner().map(|p| self.ident(p)).collect()
+    }
+
+    fn item(&self, pair: Pair<Rule>) -> R<Item> {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule())).peekable();
+        Ok(match rule {
+            Rule::ruleset_decl => Item::Ruleset(self.string(next(&mut it, span)?)),
+            Rule::encounter_decl => Item::Encounter(self.string(next(&mut it, span)?)),
+            Rule::param_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                Item::Param {
+                    name,
+                    value: self.expr(next(&mut it, span)?)?,
+                }
+            }
+            Rule::stat_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                let default = it.next().map(|p| self.expr(p)).transpose()?;
+                Item::Stat { name, default }
+            }
+            Rule::resource_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                let (mut min, mut max) = (None, None);
+                for p in it {
+                    let r = p.as_rule();
+                    let e = self.expr(last_inner(p, span)?)?;
+                    if r == Rule::res_min {
+                        min = Some(e)
+                    } else {
+                        max = Some(e)
+                    }
+                }
+                Item::Resource { name, min, max }
+            }
+            Rule::flag_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                Item::Flag {
+                    name,
+                    per: it.next().map(|p| self.ident(p)),
+                }
+            }
+            Rule::side_decl => Item::Side(self.ident_list(next(&mut it, span)?)),
+            Rule::tag_decl => Item::Tag(self.ident_list(next(&mut it, span)?)),
+            Rule::action_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                let actor = self.ident(next(&mut it, span)?);
+                let mut decl = ActionDecl {
+                    name,
+                    actor,
+                    costs: Vec::new(),
+                    when: None,
+                    body: Block { stmts: vec![], span },
+                };
+                for p in it {
+                    match p.as_rule() {
+                        Rule::costs => {
+                            for c in p.into_inner().filter(|p| p.as_rule() == Rule::cost) {
+                                let cspan = self.span(&c);
+                                let mut ci = c.into_inner();
+                                let amount = self.expr(next(&mut ci, cspan)?)?;
+                                let resource = self.ident(next(&mut ci, cspan)?);
+                                decl.costs.push(Cost { amount, resource });
+                            }
+                        }
+                        Rule::block => decl.body = self.block(p)?,
+                        _ => decl.when = Some(self.expr(p)?),
+                    }
+                }
+                Item::Action(decl)
+            }
+            Rule::order_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                let var = self.ident(next(&mut it, span)?);
+                let mut keys = Vec::new();
+                for k in it {
+                    let kspan = self.span(&k);
+                    let Some(inner) = k.into_inner().next() else { continue };
+                    let roll = inner.as_rule() == Rule::roll_key;
+                    let mut ki = inner.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                    let value = self.expr(next(&mut ki, kspan)?)?;
+                    let dir = next(&mut ki, kspan)?;
+                    let descending = dir.as_str().trim() == "desc";
+                    let until_settled = ki.next().is_some();
+                    keys.push(OrderKey {
+                        value,
+                        roll,
+                        descending,
+                        until_settled,
+                        span: kspan,
+                    });
+                }
+                Item::Order(OrderDecl { name, var, keys })
+            }
+            Rule::policy_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                let mut prefs = Vec::new();
+                for p in it {
+                    let pspan = self.span(&p);
+                    let mut pi = p.into_inner();
+                    let decision = self.ident(next(&mut pi, pspan)?);
+                    let options = self.ident_list(next(&mut pi, pspan)?);
+                    prefs.push((decision, options));
+                }
+                Item::Policy { name, prefs }
+            }
+            Rule::default_policy => Item::DefaultPolicy(self.ident(next(&mut it, span)?)),
+            Rule::setup_decl => Item::Setup(self.block(next(&mut it, span)?)?),
+            Rule::play_decl => Item::Play(self.block(next(&mut it, span)?)?),
+            Rule::character_decl => {
+                let name_pair = next(&mut it, span)?;
+                let name = match name_pair.clone().into_inner().next() {
+                    Some(p) if p.as_rule() == Rule::string => self.string(p),
+                    Some(p) => self.ident(p),
+                    None => self.ident(name_pair),
+                };
+                let mut decl = CharacterDecl {
+                    name,
+                    side: None,
+                    tags: Vec::new(),
+                    fields: Vec::new(),
+                };
+                for p in it {
+                    let pspan = self.span(&p);
+                    let r = p.as_rule();
+                    let mut pi = p.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                    match r {
+                        Rule::char_side => decl.side = Some(self.ident(next(&mut pi, pspan)?)),
+                        Rule::char_tag => decl.tags.extend(self.ident_list(next(&mut pi, pspan)?)),
+                        _ => {
+                            let f = self.ident(next(&mut pi, pspan)?);
+                            let e = self.expr(next(&mut pi, pspan)?)?;
+                            decl.fields.push((f, e));
+                        }
+                    }
+                }
+                Item::Character(decl)
+            }
+            _ => return Err(internal(span, rule)),
+        })
+    }
+
+    fn block(&self, pair: Pair<Rule>) -> R<Block> {
+        let span = self.span(&pair);
+        let stmts = pair.into_inner().map(|p| self.stmt(p)).collect::<R<Vec<_>>>()?;
+        Ok(Block { stmts, span })
+    }
+
+    fn repeat(&self, pair: Pair<Rule>) -> R<Loop> {
+        let span = self.span(&pair);
+        match pair.into_inner().find(|p| !is_keyword(p.as_rule())) {
+            None => Ok(Loop::Forever),
+            Some(p) => {
+                let r = p.as_rule();
+                let e = self.expr(last_inner(p, span)?)?;
+                Ok(if r == Rule::repeat_while {
+                    Loop::While(e)
+                } else {
+                    Loop::Until(e)
+                })
+            }
+        }
+    }
+
+    fn target(&self, pair: Pair<Rule>) -> R<Target> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner();
+        let var = self.ident(next(&mut it, span)?);
+        let field = self.ident(next(&mut it, span)?);
+        Ok(Target { var, field, span })
+    }
+
+    fn stmt(&self, pair: Pair<Rule>) -> R<Stmt> {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule())).peekable();
+        Ok(match rule {
+            Rule::level_stmt | Rule::phase_stmt | Rule::round_stmt => {
+                let kind = match rule {
+                    Rule::level_stmt => LevelKind::Level,
+                    Rule::phase_stmt => LevelKind::Phase,
+                    _ => LevelKind::Round,
+                };
+                let name = match it.peek() {
+                    Some(p) if p.as_rule() == Rule::level_name => self.ident(next(&mut it, span)?),
+                    _ => Spanned::new(
+                        "round".to_string(),
+                        Span::new(self.file, span.start as usize, span.start as usize + 5),
+                    ),
+                };
+                let mut repeat = Loop::Once;
+                let mut body = Block::default();
+                for p in it {
+                    match p.as_rule() {
+                        Rule::repeat => repeat = self.repeat(p)?,
+                        _ => body = self.block(p)?,
+                    }
+                }
+                Stmt::Level {
+                    kind,
+                    name,
+                    repeat,
+                    body,
+                    span,
+                }
+            }
+            Rule::turn_stmt => {
+                let actor = self.expr(next(&mut it, span)?)?;
+                Stmt::Turn {
+                    actor,
+                    body: self.block(next(&mut it, span)?)?,
+                    span,
+                }
+            }
+            Rule::for_stmt => {
+                let var = self.ident(next(&mut it, span)?);
+                let _collection = next(&mut it, span)?;
+                let (mut filter, mut order, mut body) = (None, None, Block::default());
+                for p in it {
+                    match p.as_rule() {
+                        Rule::expr => filter = Some(self.expr(p)?),
+                        Rule::ident => order = Some(self.ident(p)),
+                        _ => body = self.block(p)?,
+                    }
+                }
+                Stmt::ForEach {
+                    var,
+                    filter,
+                    order,
+                    body,
+                    span,
+                }
+            }
+            Rule::if_stmt => {
+                let cond = self.expr(next(&mut it, span)?)?;
+                let then = self.block(next(&mut it, span)?)?;
+                let otherwise = match it.next() {
+                    None => None,
+                    Some(p) if p.as_rule() == Rule::block => Some(self.block(p)?),
+                    Some(p) => {
+                        let s = self.span(&p);
+                        Some(Block {
+                            stmts: vec![self.stmt(p)?],
+                            span: s,
+                        })
+                    }
+                };
+                Stmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                    span,
+                }
+            }
+            Rule::choose_stmt => {
+                let name = self.ident(next(&mut it, span)?);
+                let chooser = self.expr(next(&mut it, span)?)?;
+                let mut options = Vec::new();
+                for o in it {
+                    let ospan = self.span(&o);
+                    let mut opt = OptionDecl {
+                        name: None,
+                        when: None,
+                        body: Block {
+                            stmts: vec![],
+                            span: ospan,
+                        },
+                        span: ospan,
+                    };
+                    for p in o.into_inner().filter(|p| !is_keyword(p.as_rule())) {
+                        match p.as_rule() {
+                            Rule::ident => opt.name = Some(self.ident(p)),
+                            Rule::action_option => {}
+                            Rule::expr => opt.when = Some(self.expr(p)?),
+                            _ => opt.body = self.block(p)?,
+                        }
+                    }
+                    options.push(opt);
+                }
+                Stmt::Choose {
+                    name,
+                    chooser,
+                    options,
+                    span,
+                }
+            }
+            Rule::end_stmt => {
+                let mut level = None;
+                let mut reason = None;
+                for p in it {
+                    match p.as_rule() {
+                        Rule::level_name => level = Some(self.ident(p)),
+                        Rule::string => reason = Some(self.string(p)),
+                        _ => {}
+                    }
+                }
+                Stmt::End { level, reason, span }
+            }
+            Rule::spend_stmt => {
+                let a = next(&mut it, span)?;
+                let amount = if a.as_rule() == Rule::spend_all {
+                    None
+                } else {
+                    Some(self.expr(a)?)
+                };
+                Stmt::Spend {
+                    amount,
+                    target: self.target(next(&mut it, span)?)?,
+                    span,
+                }
+            }
+            Rule::gain_stmt => {
+                let amount = self.expr(next(&mut it, span)?)?;
+                Stmt::Gain {
+                    amount,
+                    target: self.target(next(&mut it, span)?)?,
+                    span,
+                }
+            }
+            Rule::reset_stmt => {
+                let target = self.target(next(&mut it, span)?)?;
+                Stmt::Reset {
+                    target,
+                    value: self.expr(next(&mut it, span)?)?,
+                    span,
+                }
+            }
+            Rule::forfeit_stmt => Stmt::Forfeit {
+                target: self.target(next(&mut it, span)?)?,
+                span,
+            },
+            Rule::set_stmt => {
+                let target = self.target(next(&mut it, span)?)?;
+                Stmt::Set {
+                    target,
+                    value: self.expr(next(&mut it, span)?)?,
+                    span,
+                }
+            }
+            Rule::mark_stmt => Stmt::Mark {
+                target: self.target(next(&mut it, span)?)?,
+                on: true,
+                span,
+            },
+            Rule::clear_stmt => Stmt::Mark {
+                target: self.target(next(&mut it, span)?)?,
+                on: false,
+                span,
+            },
+            _ => return Err(internal(span, rule)),
+        })
+    }
+
+    fn expr(&self, pair: Pair<Rule>) -> R<Expr> {
+        let span = self.span(&pair);
+        if pair.as_rule() != Rule::expr {
+            return Err(internal(span, pair.as_rule()));
+        }
+        let inner = pair.into_inner();
+        // Bound the shapes that would recurse deeply: long operator chains and prefix runs.
+        let mut infix = 0usize;
+        let mut prefix_run = 0usize;
+        for p in inner.clone() {
+            match p.as_rule() {
+                Rule::op_neg | Rule::op_not => {
+                    prefix_run += 1;
+                    if prefix_run > MAX_PREFIX_CHAIN {
+                        return Err(Diag::new(
+                            "syntax::too_deep",
+                            format!("more than {MAX_PREFIX_CHAIN} `-` or `not` in a row"),
+                        )
+                        .label(self.span(&p), "one too many")
+                        .help("remove the repeated operators: two of them cancel out"));
+                    }
+                }
+                Rule::op_is => {}
+                r if is_infix(r) => {
+                    infix += 1;
+                    prefix_run = 0;
+                    if infix > MAX_EXPR_OPERATORS {
+                        return Err(Diag::new(
+                            "syntax::too_long",
+                            format!("this expression has more than {MAX_EXPR_OPERATORS} operators"),
+                        )
+                        .label(span, "too long")
+                        .help("split it: give parts of it a name with `param`"));
+                    }
+                }
+                _ => prefix_run = 0,
+            }
+        }
+        self.pratt_expr(inner)
+    }
+
+    fn pratt_expr(&self, pairs: Pairs<Rule>) -> R<Expr> {
+        self.pratt
+            .map_primary(|p| self.primary(p))
+            .map_prefix(|op, rhs| {
+                let rhs = rhs?;
+                let s = self.span(&op);
+                let span = Span::new(self.file, s.start as usize, rhs.span.end as usize);
+                let u = if op.as_rule() == Rule::op_neg {
+                    UnOp::Neg
+                } else {
+                    UnOp::Not
+                };
+                Ok(Spanned::new(ExprKind::Unary(u, Box::new(rhs)), span))
+            })
+            .map_postfix(|lhs, op| {
+                let lhs = lhs?;
+                let s = self.span(&op);
+                let span = Span::new(self.file, lhs.span.start as usize, s.end as usize);
+                let name = op
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::ident)
+                    .map(|p| self.ident(p));
+                let name = name.ok_or_else(|| internal(s, Rule::op_is))?;
+                Ok(Spanned::new(ExprKind::Is(Box::new(lhs), name), span))
+            })
+            .map_infix(|lhs, op, rhs| {
+                let (lhs, rhs) = (lhs?, rhs?);
+                let b = match op.as_rule() {
+                    Rule::op_or => BinOp::Or,
+                    Rule::op_and => BinOp::And,
+                    Rule::op_eq => BinOp::Eq,
+                    Rule::op_ne => BinOp::Ne,
+                    Rule::op_lt => BinOp::Lt,
+                    Rule::op_le => BinOp::Le,
+                    Rule::op_gt => BinOp::Gt,
+                    Rule::op_ge => BinOp::Ge,
+                    Rule::op_add => BinOp::Add,
+                    Rule::op_sub => BinOp::Sub,
+                    Rule::op_mul => BinOp::Mul,
+                    _ => BinOp::Div,
+                };
+                let span = Span::new(self.file, lhs.span.start as usize, rhs.span.end as usize);
+                Ok(Spanned::new(ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span))
+            })
+            .parse(pairs)
+    }
+
+    fn primary(&self, pair: Pair<Rule>) -> R<Expr> {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::expr => return self.expr(pair),
+            Rule::number => ExprKind::Int(pair.as_str().parse::<i64>().map_err(|_| {
+                Diag::new("syntax::number", "this number is too large")
+                    .label(span, "does not fit in 64 bits")
+                    .help(format!("numbers go up to {}", i64::MAX))
+            })?),
+            Rule::dice => ExprKind::Dice(parse_dice(pair.as_str()).ok_or_else(|| {
+                Diag::new(
+                    "syntax::dice",
+                    format!("`{}` is not a dice expression turnscript can roll", pair.as_str()),
+                )
+                .label(span, "here")
+                .help("write NdS with 1 to 1000 dice of 2 to 1000000 sides, optionally khK or klK keeping K of them")
+            })?),
+            Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
+            Rule::path => {
+                let mut it = pair.into_inner();
+                let base = self.ident(next(&mut it, span)?);
+                match it.next() {
+                    None => ExprKind::Name(base.node),
+                    Some(f) => {
+                        let bspan = base.span;
+                        ExprKind::Field(Box::new(Spanned::new(ExprKind::Name(base.node), bspan)), self.ident(f))
+                    }
+                }
+            }
+            Rule::call => {
+                let mut it = pair.into_inner();
+                let name = self.ident(next(&mut it, span)?);
+                let args = it.map(|p| self.expr(p)).collect::<R<Vec<_>>>()?;
+                ExprKind::Call(name, args)
+            }
+            Rule::quantifier => {
+                let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let q = next(&mut it, span)?;
+                let quant = match q.as_str() {
+                    "any" => Quant::Any,
+                    "all" => Quant::All,
+                    "count" => Quant::Count,
+                    "sum" => Quant::Sum,
+                    "max" => Quant::Max,
+                    _ => Quant::Min,
+                };
+                let var = self.ident(next(&mut it, span)?);
+                let _collection = next(&mut it, span)?;
+                let rest: Vec<Pair<Rule>> = it.collect();
+                // One expression is the body (after `:`), or the filter when there is no body.
+                let text = span_text_has_colon(&rest);
+                let mut exprs = rest
+                    .into_iter()
+                    .map(|p| self.expr(p))
+                    .collect::<R<Vec<_>>>()?
+                    .into_iter();
+                let (filter, body) = match (exprs.next(), exprs.next()) {
+                    (Some(a), Some(b)) => (Some(Box::new(a)), Some(Box::new(b))),
+                    (Some(a), None) if text => (None, Some(Box::new(a))),
+                    (Some(a), None) => (Some(Box::new(a)), None),
+                    _ => (None, None),
+                };
+                ExprKind::Quant {
+                    quant,
+                    var,
+                    filter,
+                    body,
+                }
+            }
+            r => return Err(internal(span, r)),
+        };
+        Ok(Spanned::new(kind, span))
+    }
+}
+
+/// Whether the single expression after `in characters` came after a `:` (a body) or a `where`.
+fn span_text_has_colon(rest: &[Pair<Rule>]) -> bool {
+    // With two expressions the first is the filter; with one, pest dropped the `where`/`:`
+    // literals, so look at the text just before it.
+    match rest.first() {
+        Some(p) => {
+            let input = p.as_span().get_input();
+            let before = input[..p.as_span().start()].trim_end();
+            before.ends_with(':')
+        }
+        None => false,
+    }
+}
+
+fn parse_dice(text: &str) -> Option<Dice> {
+    let (count, rest) = text.split_once('d')?;
+    let count: u32 = if count.is_empty() { 1 } else { count.parse().ok()? };
+    let (sides, keep) = if let Some((s, k)) = rest.split_once("kh") {
+        (s, Some((Keep::Highest, k.parse().ok()?)))
+    } else if let Some((s, k)) = rest.split_once("kl") {
+        (s, Some((Keep::Lowest, k.parse().ok()?)))
+    } else {
+        (rest, None)
+    };
+    let sides: u32 = sides.parse().ok()?;
+    if !(1..=crate::limits::MAX_DICE).contains(&count) || !(2..=crate::limits::MAX_SIDES).contains(&sides) {
+        return None;
+    }
+    if let Some((_, k)) = keep
+        && (k == 0 || k > count)
+    {
+        return None;
+    }
+    Some(Dice { count, sides, keep })
+}
+
+fn next<'a>(it: &mut impl Iterator<Item = Pair<'a, Rule>>, span: Span) -> R<Pair<'a, Rule>> {
+    it.next()
+        .ok_or_else(|| Diag::new("internal", "the parser met a shape it does not know").label(span, "here"))
+}
+
+fn last_inner(pair: Pair<Rule>, span: Span) -> R<Pair<Rule>> {
+    pair.into_inner()
+        .filter(|p| !is_keyword(p.as_rule()))
+        .last()
+        .ok_or_else(|| internal(span, Rule::expr))
+}
+
+fn internal(span: Span, rule: Rule) -> Diag {
+    Diag::new(
+        "internal",
+        format!("the parser met a shape it does not know ({rule:?})"),
+    )
+    .label(span, "here")
+    .help("this is a bug in turnscript; please report it with this file")
+}
+
+fn is_infix(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::op_or
+            | Rule::op_and
+            | Rule::op_eq
+            | Rule::op_ne
+            | Rule::op_lt
+            | Rule::op_le
+            | Rule::op_gt
+            | Rule::op_ge
+            | Rule::op_add
+            | Rule::op_sub
+            | Rule::op_mul
+            | Rule::op_div
+    )
+}
+
+fn is_keyword(r: Rule) -> bool {
+    keyword_text(r).is_some()
+}
+
+fn keyword_text(r: Rule) -> Option<&'static str> {
+    Some(match r {
+        Rule::kw_ruleset => "ruleset",
+        Rule::kw_encounter => "encounter",
+        Rule::kw_param => "param",
+        Rule::kw_stat => "stat",
+        Rule::kw_resource => "resource",
+        Rule::kw_flag => "flag",
+        Rule::kw_side => "side",
+        Rule::kw_tag => "tag",
+        Rule::kw_action => "action",
+        Rule::kw_order => "order",
+        Rule::kw_policy => "policy",
+        Rule::kw_default => "default",
+        Rule::kw_setup => "setup",
+        Rule::kw_play => "play",
+        Rule::kw_character => "character",
+        Rule::kw_characters => "characters",
+        Rule::kw_level => "level",
+        Rule::kw_phase => "phase",
+        Rule::kw_round => "round",
+        Rule::kw_turn => "turn",
+        Rule::kw_repeat => "repeat",
+        Rule::kw_while => "while",
+        Rule::kw_until => "until",
+        Rule::kw_settled => "settled",
+        Rule::kw_for => "for",
+        Rule::kw_each => "each",
+        Rule::kw_in => "in",
+        Rule::kw_where => "where",
+        Rule::kw_by => "by",
+        Rule::kw_if => "if",
+        Rule::kw_else => "else",
+        Rule::kw_choose => "choose",
+        Rule::kw_option => "option",
+        Rule::kw_end => "end",
+        Rule::kw_because => "because",
+        Rule::kw_spend => "spend",
+        Rule::kw_gain => "gain",
+        Rule::kw_reset => "reset",
+        Rule::kw_to => "to",
+        Rule::kw_forfeit => "forfeit",
+        Rule::kw_set => "set",
+        Rule::kw_mark => "mark",
+        Rule::kw_clear => "clear",
+        Rule::kw_costs => "costs",
+        Rule::kw_when => "when",
+        Rule::kw_per => "per",
+        Rule::kw_min => "min",
+        Rule::kw_max => "max",
+        Rule::kw_roll => "roll",
+        Rule::kw_desc => "desc",
+        Rule::kw_asc => "asc",
+        Rule::kw_not => "not",
+        Rule::kw_and => "and",
+        Rule::kw_or => "or",
+        Rule::kw_is => "is",
+        Rule::kw_true => "true",
+        Rule::kw_false => "false",
+        Rule::kw_any => "any",
+        Rule::kw_all => "all",
+        Rule::kw_count => "count",
+        Rule::kw_sum => "sum",
+        _ => return None,
+    })
+}
+
+/// The human name of every grammar rule, for parse errors.
+fn rule_name(r: Rule) -> String {
+    if let Some(k) = keyword_text(r) {
+        return format!("`{k}`");
+    }
+    match r {
+        Rule::EOI => "end of file",
+        Rule::file => "a file",
+        Rule::ruleset_decl => "`ruleset \"name\"`",
+        Rule::encounter_decl => "`encounter \"name\"`",
+        Rule::param_decl => "a `param` declaration",
+        Rule::stat_decl => "a `stat` declaration",
+        Rule::resource_decl => "a `resource` declaration",
+        Rule::res_min => "`min`",
+        Rule::res_max => "`max`",
+        Rule::flag_decl => "a `flag` declaration",
+        Rule::side_decl => "a `side` declaration",
+        Rule::tag_decl => "a `tag` declaration",
+        Rule::ident_list => "a list of names",
+        Rule::action_decl => "an `action` declaration",
+        Rule::costs => "`costs`",
+        Rule::cost => "a cost such as `2 ap`",
+        Rule::order_decl => "an `order` declaration",
+        Rule::order_key => "an ordering key such as `c.ap desc`",
+        Rule::roll_key => "a roll key such as `roll d6 desc until settled`",
+        Rule::settled => "`until settled`",
+        Rule::value_key => "an ordering key such as `c.ap desc`",
+        Rule::direction => "`desc` or `asc`",
+        Rule::policy_decl => "a `policy` declaration",
+        Rule::preference => "a preference such as `act: attack, pass`",
+        Rule::default_policy => "`default policy NAME`",
+        Rule::setup_decl => "a `setup` block",
+        Rule::play_decl => "a `play` block",
+        Rule::character_decl => "a `character` declaration",
+        Rule::char_side => "`side NAME`",
+        Rule::char_tag => "`tag NAME`",
+        Rule::char_field => "a field such as `finesse = 3`",
+        Rule::name => "a name",
+        Rule::level_name => "a level name",
+        Rule::block => "a block `{ ... }`",
+        Rule::level_stmt => "a `level`",
+        Rule::phase_stmt => "a `phase`",
+        Rule::round_stmt => "a `round`",
+        Rule::repeat => "`repeat`",
+        Rule::repeat_while => "`while CONDITION`",
+        Rule::repeat_until => "`until CONDITION`",
+        Rule::turn_stmt => "a `turn`",
+        Rule::for_stmt => "a `for each` loop",
+        Rule::collection => "`characters`",
+        Rule::if_stmt => "an `if`",
+        Rule::choose_stmt => "a `choose` decision",
+        Rule::option => "an `option`",
+        Rule::action_option => "`action`",
+        Rule::end_stmt => "an `end`",
+        Rule::end_encounter => "`encounter`",
+        Rule::spend_stmt => "a `spend`",
+        Rule::spend_all => "`all`",
+        Rule::gain_stmt => "a `gain`",
+        Rule::reset_stmt => "a `reset`",
+        Rule::forfeit_stmt => "a `forfeit`",
+        Rule::set_stmt => "a `set`",
+        Rule::mark_stmt => "a `mark`",
+        Rule::clear_stmt => "a `clear`",
+        Rule::target => "a field such as `c.ap`",
+        Rule::expr => "an expression",
+        Rule::op_neg => "`-`",
+        Rule::op_not => "`not`",
+        Rule::op_is => "`is NAME`",
+        Rule::op_or
+        | Rule::op_and
+        | Rule::op_eq
+        | Rule::op_ne
+        | Rule::op_le
+        | Rule::op_ge
+        | Rule::op_lt
+        | Rule::op_gt => "a comparison or `and`/`or`",
+        Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div => "an arithmetic operator",
+        Rule::dice => "dice such as `2d6`",
+        Rule::number => "a number",
+        Rule::boolean => "`true` or `false`",
+        Rule::quantifier => "a quantifier such as `any c in characters: c.ap > 0`",
+        Rule::quant => "`any`, `all`, `count`, `sum`, `max` or `min`",
+        Rule::call => "a function call",
+        Rule::path => "a name",
+        Rule::string => "a string in double quotes",
+        Rule::string_in => "string text",
+        Rule::ident => "a name",
+        Rule::keyword => "a keyword",
+        _ => "something else",
+    }
+    .to_string()
+}
+
+fn pest_error(e: pest::error::Error<Rule>, src: &str, file: FileId) -> Diag {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let found_end = src[pos..]
+        .char_indices()
+        .find(|(_, c)| c.is_whitespace())
+        .map(|(i, _)| pos + i)
+        .unwrap_or(src.len())
+        .max(pos + src[pos..].chars().next().map(|c| c.len_utf8()).unwrap_or(0));
+    let found = &src[pos..found_end];
+    let label = if found.is_empty() {
+        "the file ends here".to_string()
+    } else {
+        format!("found `{found}`")
+    };
+    let (message, help) = match e.variant {
+        ErrorVariant::ParsingError { positives, negatives } => {
+            let mut names: Vec<String> = positives.into_iter().map(rule_name).collect();
+            names.sort();
+            names.dedup();
+            let expected = match names.len() {
+                0 => String::new(),
+                1 => names[0].clone(),
+                n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
+            };
+            let message = if !expected.is_empty() {
+                format!("expected {expected}")
+            } else if !negatives.is_empty() {
+                let names: Vec<String> = negatives.into_iter().map(rule_name).collect();
+                format!("unexpected {}", names.join(", "))
+            } else {
+                "this text cannot be parsed".to_string()
+            };
+            let help = if names.iter().any(|n| n == "a name") && is_reserved(found) {
+                format!("`{found}` is a keyword and cannot be used as a name; pick another name")
+            } else {
+                "see docs/language.md for the form of each declaration and statement".to_string()
+            };
+            (message, help)
+        }
+        ErrorVariant::CustomError { message } => (message, "see docs/language.md".to_string()),
+    };
+    Diag::new("syntax::parse", message)
+        .label(Span::new(file, pos, found_end), label)
+        .help(help)
+}
+
+fn is_reserved(word: &str) -> bool {
+    let w: String = word
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    Grammar::parse(Rule::keyword, &w)
+        .map(|p| p.as_str().len() == w.len())
+        .unwrap_or(false)
+        && !w.is_empty()
+}

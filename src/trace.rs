@@ -1,0 +1,402 @@
+//! The trace: the ordered events a run emits, and its views (JSON lines and the GM's text).
+//!
+//! Events carry slots, never strings; the views look names up in the [`Program`].
+
+use std::fmt::Write as _;
+
+use crate::compile::ir::*;
+use crate::syntax::ast::LevelKind;
+
+/// Why an encounter ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// `play` ran to its end.
+    Complete,
+    /// `end encounter`, with its `because` text.
+    Ended(Option<u16>),
+    /// `--until LEVEL=N`, or the default limit on the outermost level.
+    Until { level: LevelId, n: u64, default: bool },
+}
+
+/// How a resource changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    Spend,
+    Gain,
+    Reset,
+    Forfeit,
+    Set,
+}
+
+impl Change {
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::Spend => "spend",
+            Change::Gain => "gain",
+            Change::Reset => "reset",
+            Change::Forfeit => "forfeit",
+            Change::Set => "set",
+        }
+    }
+}
+
+/// Who answered a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecidedBy {
+    Answer,
+    Policy,
+}
+
+/// One event of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event<'a> {
+    EncounterStart {
+        seed: u64,
+    },
+    EncounterEnd {
+        reason: EndReason,
+    },
+    LevelStart {
+        level: LevelId,
+        n: u64,
+    },
+    /// `reason` is set when an `end` statement ended the level early.
+    LevelEnd {
+        level: LevelId,
+        n: u64,
+        reason: Option<Option<u16>>,
+    },
+    Order {
+        order: OrderId,
+        ids: &'a [EntityId],
+    },
+    TurnStart {
+        actor: EntityId,
+    },
+    TurnEnd {
+        actor: EntityId,
+    },
+    Roll {
+        actor: Option<EntityId>,
+        label: LabelId,
+        dice: DiceId,
+        faces: &'a [u32],
+        total: i64,
+    },
+    Decision {
+        decision: DecisionId,
+        chooser: EntityId,
+        options: &'a [OptionKey],
+        picked: usize,
+        by: DecidedBy,
+    },
+    Action {
+        actor: EntityId,
+        action: ActionId,
+    },
+    Resource {
+        change: Change,
+        actor: EntityId,
+        field: FieldId,
+        amount: i64,
+        left: i64,
+    },
+}
+
+/// Receives the events of a run, in order.
+pub trait Sink {
+    fn event(&mut self, program: &Program, event: &Event<'_>);
+}
+
+/// Collects nothing: for runs whose result is all that matters.
+pub struct NullSink;
+
+impl Sink for NullSink {
+    fn event(&mut self, _: &Program, _: &Event<'_>) {}
+}
+
+/// The JSON lines view: one object per event, keys in a fixed order.
+#[derive(Default)]
+pub struct JsonLines {
+    pub out: String,
+}
+
+fn q(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+fn level_kind(k: LevelKind) -> &'static str {
+    match k {
+        LevelKind::Level => "level",
+        LevelKind::Phase => "phase",
+        LevelKind::Round => "round",
+    }
+}
+
+pub fn reason_text(p: &Program, r: &EndReason) -> String {
+    match r {
+        EndReason::Complete => "complete".into(),
+        EndReason::Ended(Some(i)) => p.reasons.get(*i as usize).cloned().unwrap_or_default(),
+        EndReason::Ended(None) => "ended".into(),
+        EndReason::Until { level, n, default } => {
+            let name = p.levels.get(*level as usize).map(|l| l.name.as_str()).unwrap_or("?");
+            if *default {
+                format!("limit {name}={n}")
+            } else {
+                format!("until {name}={n}")
+            }
+        }
+    }
+}
+
+impl Sink for JsonLines {
+    fn event(&mut self, p: &Program, e: &Event<'_>) {
+        let o = &mut self.out;
+        let name = |id: EntityId| q(p.character_name(id));
+        match e {
+            Event::EncounterStart { seed } => {
+                let _ = write!(
+                    o,
+                    r#"{{"event":"encounter_start","ruleset":{},"encounter":{},"seed":{seed}}}"#,
+                    q(&p.ruleset_name),
+                    q(&p.encounter_name)
+                );
+            }
+            Event::EncounterEnd { reason } => {
+                let _ = write!(
+                    o,
+                    r#"{{"event":"encounter_end","reason":{}}}"#,
+                    q(&reason_text(p, reason))
+                );
+            }
+            Event::LevelStart { level, n } | Event::LevelEnd { level, n, .. } => {
+                let def = &p.levels[*level as usize];
+                let kind = level_kind(def.kind);
+                let edge = if matches!(e, Event::LevelStart { .. }) {
+                    "start"
+                } else {
+                    "end"
+                };
+                let _ = match def.kind {
+                    LevelKind::Phase => write!(o, r#"{{"event":"phase_{edge}","phase":{},"n":{n}"#, q(&def.name)),
+                    LevelKind::Round => write!(o, r#"{{"event":"round_{edge}","round":{n},"level":{}"#, q(&def.name)),
+                    LevelKind::Level => write!(o, r#"{{"event":"{kind}_{edge}","level":{},"n":{n}"#, q(&def.name)),
+                };
+                if let Event::LevelEnd { reason: Some(r), .. } = e {
+                    let text = reason_text(p, &EndReason::Ended(*r));
+                    let _ = write!(o, r#","reason":{}"#, q(&text));
+                }
+                o.push('}');
+            }
+            Event::Order { order, ids } => {
+                let names: Vec<String> = ids.iter().map(|i| name(*i)).collect();
+                let _ = write!(
+                    o,
+                    r#"{{"event":"order","by":{},"order":[{}]}}"#,
+                    q(&p.orders[*order as usize].name),
+                    names.join(",")
+                );
+            }
+            Event::TurnStart { actor } => {
+                let _ = write!(o, r#"{{"event":"turn_start","actor":{}}}"#, name(*actor));
+            }
+            Event::TurnEnd { actor } => {
+                let _ = write!(o, r#"{{"event":"turn_end","actor":{}}}"#, name(*actor));
+            }
+            Event::Roll {
+                actor,
+                label,
+                dice,
+                faces,
+                total,
+            } => {
+                o.push_str(r#"{"event":"roll""#);
+                if let Some(a) = actor {
+                    let _ = write!(o, r#","actor":{}"#, name(*a));
+                }
+                let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
+                let _ = write!(
+                    o,
+                    r#","for":{},"dice":{},"faces":[{}],"total":{total}}}"#,
+                    q(&p.labels[*label as usize]),
+                    q(&p.dice[*dice as usize].0.to_string()),
+                    faces.join(",")
+                );
+            }
+            Event::Decision {
+                decision,
+                chooser,
+                options,
+                picked,
+                by,
+            } => {
+                let opts: Vec<String> = options.iter().map(|k| q(p.option_name(*k))).collect();
+                let picked = options.get(*picked).map(|k| p.option_name(*k)).unwrap_or("?");
+                let by = if *by == DecidedBy::Answer { "answer" } else { "policy" };
+                let _ = write!(
+                    o,
+                    r#"{{"event":"decision","actor":{},"decision":{},"chooser":{},"options":[{}],"picked":{},"by":"{by}"}}"#,
+                    name(*chooser),
+                    q(&p.decisions[*decision as usize]),
+                    name(*chooser),
+                    opts.join(","),
+                    q(picked)
+                );
+            }
+            Event::Action { actor, action } => {
+                let _ = write!(
+                    o,
+                    r#"{{"event":"action","actor":{},"action":{}}}"#,
+                    name(*actor),
+                    q(&p.actions[*action as usize].name)
+                );
+            }
+            Event::Resource {
+                change,
+                actor,
+                field,
+                amount,
+                left,
+            } => {
+                let key = if *change == Change::Set { "stat" } else { "resource" };
+                let _ = write!(
+                    o,
+                    r#"{{"event":"{}","actor":{},"{key}":{},"amount":{amount},"left":{left}}}"#,
+                    change.name(),
+                    name(*actor),
+                    q(&p.fields[*field as usize].name)
+                );
+            }
+        }
+        o.push('\n');
+    }
+}
+
+/// The GM's view: compact, aligned, one line per event that matters, indented by level.
+pub struct Text {
+    pub out: String,
+    depth: usize,
+    width: usize,
+}
+
+impl Text {
+    pub fn new(p: &Program) -> Self {
+        let width = p
+            .characters
+            .iter()
+            .map(|c| c.name.chars().count())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        Text {
+            out: String::new(),
+            depth: 0,
+            width,
+        }
+    }
+
+    fn line(&mut self, kind: &str, actor: &str, rest: &str) {
+        let pad = "  ".repeat(self.depth);
+        let line = format!("{pad}{kind:<8} {actor:<w$}  {rest}", w = self.width);
+        self.out.push_str(line.trim_end());
+        self.out.push('\n');
+    }
+}
+
+impl Sink for Text {
+    fn event(&mut self, p: &Program, e: &Event<'_>) {
+        match e {
+            Event::EncounterStart { seed } => {
+                let _ = writeln!(self.out, "{} · {} · seed {seed}", p.ruleset_name, p.encounter_name);
+            }
+            Event::EncounterEnd { reason } => {
+                self.depth = 0;
+                let _ = writeln!(self.out, "end of encounter: {}", reason_text(p, reason));
+            }
+            Event::LevelStart { level, n } => {
+                let def = &p.levels[*level as usize];
+                let pad = "  ".repeat(self.depth);
+                let _ = match def.kind {
+                    LevelKind::Phase => writeln!(self.out, "{pad}{}", def.name),
+                    _ => writeln!(self.out, "{pad}{} {n}", def.name),
+                };
+                self.depth += 1;
+            }
+            Event::LevelEnd { level, reason, .. } => {
+                if let Some(r) = reason {
+                    let text = reason_text(p, &EndReason::Ended(*r));
+                    let name = p.levels[*level as usize].name.clone();
+                    self.line("end", "", &format!("{name}: {text}"));
+                }
+                self.depth = self.depth.saturating_sub(1);
+            }
+            Event::Order { ids, .. } => {
+                let names: Vec<&str> = ids.iter().map(|i| p.character_name(*i)).collect();
+                self.line("order", "", &names.join(", "));
+            }
+            Event::TurnStart { actor } => {
+                let pad = "  ".repeat(self.depth);
+                let _ = writeln!(self.out, "{pad}▸ {}", p.character_name(*actor));
+                self.depth += 1;
+            }
+            Event::TurnEnd { .. } => self.depth = self.depth.saturating_sub(1),
+            Event::Roll {
+                actor,
+                label,
+                dice,
+                faces,
+                total,
+            } => {
+                let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
+                let who = actor.map(|a| p.character_name(a)).unwrap_or("");
+                let rest = format!(
+                    "{:<10} {} [{}] = {total}",
+                    p.labels[*label as usize],
+                    p.dice[*dice as usize].0,
+                    faces.join(" ")
+                );
+                self.line("roll", who, &rest);
+            }
+            Event::Decision {
+                decision,
+                chooser,
+                options,
+                picked,
+                by,
+            } => {
+                let opts: Vec<&str> = options.iter().map(|k| p.option_name(*k)).collect();
+                let picked = options.get(*picked).map(|k| p.option_name(*k)).unwrap_or("?");
+                let by = if *by == DecidedBy::Policy { " (policy)" } else { "" };
+                let rest = format!(
+                    "{:<10} {picked:<8} of {}{by}",
+                    p.decisions[*decision as usize],
+                    opts.join("|")
+                );
+                self.line("choose", p.character_name(*chooser), &rest);
+            }
+            Event::Action { actor, action } => {
+                self.line(
+                    "action",
+                    p.character_name(*actor),
+                    &p.actions[*action as usize].name.clone(),
+                );
+            }
+            Event::Resource {
+                change,
+                actor,
+                field,
+                amount,
+                left,
+            } => {
+                let f = &p.fields[*field as usize].name;
+                let rest = match change {
+                    Change::Spend => format!("{f:<10} -{amount} → {left}"),
+                    Change::Gain => format!("{f:<10} +{amount} → {left}"),
+                    Change::Forfeit => format!("{f:<10} {amount} lost → {left}"),
+                    Change::Reset | Change::Set => format!("{f:<10} = {left}"),
+                };
+                self.line(change.name(), p.character_name(*actor), &rest);
+            }
+        }
+    }
+}
