@@ -1,0 +1,177 @@
+//! One helper for every behaviour test: run files through the same path as `turnscript run`
+//! and read the JSON lines trace back.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use turnscript::cli::{RunOptions, parse_answers, run_texts};
+
+pub const CRISIS_MODE: &str = "rulesets/crisis-mode.turn";
+
+/// A finished run: its events, what it printed to stderr and its exit code.
+pub struct Run {
+    pub events: Vec<Value>,
+    pub stderr: String,
+    pub code: i32,
+}
+
+/// What to run: a ruleset file, an encounter text, forced rolls, answers (one per line), `--until`.
+pub struct Case<'a> {
+    pub ruleset: &'a str,
+    pub encounter: &'a str,
+    pub rolls: &'a [i64],
+    pub answers: &'a str,
+    pub until: Option<&'a str>,
+    pub seed: u64,
+    pub policy: Option<&'a str>,
+}
+
+impl Default for Case<'_> {
+    fn default() -> Self {
+        Case {
+            ruleset: CRISIS_MODE,
+            encounter: "",
+            rolls: &[],
+            answers: "",
+            until: None,
+            seed: 0,
+            policy: None,
+        }
+    }
+}
+
+pub fn run(case: Case<'_>) -> Run {
+    let ruleset = std::fs::read_to_string(case.ruleset).expect("bundled ruleset is readable");
+    let texts = vec![
+        (case.ruleset.to_string(), ruleset),
+        ("encounter.turn".to_string(), case.encounter.to_string()),
+    ];
+    let opts = RunOptions {
+        seed: case.seed,
+        rolls: case.rolls.to_vec(),
+        until: case.until.map(str::to_string),
+        policy: case.policy.map(str::to_string),
+        jsonl: true,
+        ..RunOptions::default()
+    };
+    let (out, stderr, code) = run_texts(&texts, parse_answers(case.answers, "answers"), &opts, false);
+    let events = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every trace line is JSON"))
+        .collect();
+    Run { events, stderr, code }
+}
+
+impl Run {
+    /// The run finished without error.
+    pub fn ok(self) -> Self {
+        assert_eq!(self.code, 0, "run failed:\n{}", self.stderr);
+        self
+    }
+
+    pub fn of(&self, kind: &str) -> Vec<&Value> {
+        self.events.iter().filter(|e| e["event"] == kind).collect()
+    }
+
+    /// Actors of every `turn_start`, in order.
+    pub fn turns(&self) -> Vec<String> {
+        self.of("turn_start").iter().map(|e| s(&e["actor"])).collect()
+    }
+
+    /// Actors of the turns in each round, one list per round, in order.
+    pub fn rounds(&self) -> Vec<Vec<String>> {
+        let mut out: Vec<Vec<String>> = Vec::new();
+        for e in &self.events {
+            match e["event"].as_str() {
+                Some("round_start") => out.push(Vec::new()),
+                Some("turn_start") => {
+                    if let Some(r) = out.last_mut() {
+                        r.push(s(&e["actor"]))
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Every `order` event's names.
+    pub fn orders(&self) -> Vec<Vec<String>> {
+        self.of("order").iter().map(|e| names(&e["order"])).collect()
+    }
+
+    /// The value a resource was last left at for a character.
+    pub fn left(&self, actor: &str, resource: &str) -> i64 {
+        self.events
+            .iter()
+            .rev()
+            .find(|e| e["actor"] == actor && e["resource"] == resource)
+            .and_then(|e| e["left"].as_i64())
+            .unwrap_or_else(|| panic!("no change of {resource} for {actor}"))
+    }
+
+    /// Compact lines `event actor detail` for exact sequence assertions.
+    pub fn lines(&self, kinds: &[&str]) -> Vec<String> {
+        self.events
+            .iter()
+            .filter(|e| kinds.contains(&e["event"].as_str().unwrap_or("")))
+            .map(compact)
+            .collect()
+    }
+
+    /// Events after the first one matching `kind` and `key == value`.
+    pub fn after(&self, kind: &str, key: &str, value: &str) -> Run {
+        let i = self
+            .events
+            .iter()
+            .position(|e| e["event"] == kind && e[key] == value)
+            .unwrap_or_else(|| panic!("no {kind} with {key}={value}"));
+        Run {
+            events: self.events[i + 1..].to_vec(),
+            stderr: self.stderr.clone(),
+            code: self.code,
+        }
+    }
+}
+
+pub fn s(v: &Value) -> String {
+    v.as_str().unwrap_or("").to_string()
+}
+
+pub fn names(v: &Value) -> Vec<String> {
+    v.as_array().map(|a| a.iter().map(s).collect()).unwrap_or_default()
+}
+
+/// One event as a short line: `spend Ana ap 2 4`, `decision Ana act attack`, `roll Ana ap 9`.
+pub fn compact(e: &Value) -> String {
+    let kind = s(&e["event"]);
+    let actor = s(&e["actor"]);
+    let tail = match kind.as_str() {
+        "spend" | "gain" | "reset" | "forfeit" => format!("{} {} {}", s(&e["resource"]), e["amount"], e["left"]),
+        "decision" => format!("{} {}", s(&e["decision"]), s(&e["picked"])),
+        "roll" => format!("{} {}", s(&e["for"]), e["total"]),
+        "action" => s(&e["action"]),
+        "order" => names(&e["order"]).join(","),
+        "phase_start" | "phase_end" => {
+            let r = s(&e["reason"]);
+            if r.is_empty() {
+                s(&e["phase"])
+            } else {
+                format!("{} ({r})", s(&e["phase"]))
+            }
+        }
+        "round_start" | "round_end" => e["round"].to_string(),
+        "encounter_end" => s(&e["reason"]),
+        _ => String::new(),
+    };
+    [kind, actor, tail]
+        .iter()
+        .filter(|x| !x.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `vec!["a", "b"]` as owned strings.
+pub fn v(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
