@@ -144,11 +144,11 @@ impl Checker<'_> {
                     }
                 }
             }
-            Item::DefaultPolicy(name) => {
-                if !self.decls.policies.contains_key(&name.node) && !is_builtin_policy(&name.node) {
-                    let d = unknown("policy", &name.node, name.span, self.decls.policies.keys());
-                    self.err(d.help("declare it with `policy NAME { ... }`, or use `first` or `random`"));
-                }
+            Item::DefaultPolicy(name)
+                if !self.decls.policies.contains_key(&name.node) && !is_builtin_policy(&name.node) =>
+            {
+                let d = unknown("policy", &name.node, name.span, self.decls.policies.keys());
+                self.err(d.help("declare it with `policy NAME { ... }`, or use `first` or `random`"));
             }
             Item::Setup(b) => self.block(b),
             Item::Play(b) => self.block(b),
@@ -401,7 +401,7 @@ impl Checker<'_> {
                     "check::type",
                     format!("{what} must be {}, but this is {}", want.name(), got.name()),
                 )
-                .label(e.span, format!("{}", got.name()))
+                .label(e.span, got.name())
                 .help(match want {
                     Ty::Bool => "compare it, e.g. `c.ap > 0`, or use a flag",
                     Ty::Int => "use a number, a stat, a resource, dice or a param",

@@ -544,9 +544,9 @@ impl Machine<'_> {
                     keyed.push((v, id));
                 }
                 if key.descending {
-                    keyed.sort_by(|a, b| b.0.cmp(&a.0));
+                    keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
                 } else {
-                    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                    keyed.sort_by_key(|k| k.0);
                 }
                 let mut runs = Vec::new();
                 let mut start = s;

@@ -512,7 +512,7 @@ impl Builder {
                             "syntax::too_long",
                             format!("this expression has more than {MAX_EXPR_OPERATORS} operators"),
                         )
-                        .label(span, "too long")
+                        .label(self.span(&p), "one operator too many")
                         .help("split it: give parts of it a name with `param`"));
                     }
                 }
@@ -919,7 +919,9 @@ fn pest_error(e: pest::error::Error<Rule>, src: &str, file: FileId) -> Diag {
             } else {
                 "this text cannot be parsed".to_string()
             };
-            let help = if names.iter().any(|n| n == "a name") && is_reserved(found) {
+            let help = if found.is_empty() {
+                "the file ended early: is a closing `}` missing?".to_string()
+            } else if names.iter().any(|n| n == "a name") && is_reserved(found) {
                 format!("`{found}` is a keyword and cannot be used as a name; pick another name")
             } else {
                 "see docs/language.md for the form of each declaration and statement".to_string()
