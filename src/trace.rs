@@ -218,7 +218,7 @@ impl Sink for JsonLines {
                 let _ = write!(
                     o,
                     r#","for":{},"dice":{},"faces":[{}],"total":{total}}}"#,
-                    q(&p.labels[*label as usize]),
+                    q(p.labels.get(*label as usize).map(String::as_str).unwrap_or("roll")),
                     q(&p.dice[*dice as usize].0.to_string()),
                     faces.join(",")
                 );
@@ -351,7 +351,7 @@ impl Sink for Text {
                 let who = actor.map(|a| p.character_name(a)).unwrap_or("");
                 let rest = format!(
                     "{:<10} {} [{}] = {total}",
-                    p.labels[*label as usize],
+                    p.labels.get(*label as usize).map(String::as_str).unwrap_or("roll"),
                     p.dice[*dice as usize].0,
                     faces.join(" ")
                 );

@@ -82,7 +82,7 @@ fn empty_program(d: &Decls) -> Program {
 
 struct Lower<'a> {
     d: &'a Decls,
-    scopes: Vec<String>,
+    scopes: Vec<(String, Slot)>,
     max_locals: usize,
     labels: HashMap<String, LabelId>,
     default_policy: Option<String>,
@@ -100,14 +100,16 @@ impl Lower<'_> {
         id
     }
 
+    /// Every binder gets its own slot: an action's or an order's variable never shares a slot
+    /// with the loop it is used inside (nothing in the language recurses, so this is enough).
     fn bind(&mut self, name: &str) -> Slot {
-        self.scopes.push(name.to_string());
-        self.max_locals = self.max_locals.max(self.scopes.len());
-        (self.scopes.len() - 1) as Slot
+        self.scopes.push((name.to_string(), self.max_locals as Slot));
+        self.max_locals += 1;
+        (self.max_locals - 1) as Slot
     }
 
     fn local(&self, name: &str) -> Option<Slot> {
-        self.scopes.iter().rposition(|s| s == name).map(|i| i as Slot)
+        self.scopes.iter().rev().find(|s| s.0 == name).map(|s| s.1)
     }
 
     fn field_id(&self, name: &str) -> FieldId {

@@ -287,7 +287,7 @@ impl Machine<'_> {
                             actor: Some(e),
                         },
                     )?,
-                    None => have,
+                    None => have - self.limits[target.field as usize].0.unwrap_or(0).min(have),
                 };
                 self.spend(e, target.field, amount, *span)?;
                 Ok(Flow::Next)
@@ -431,6 +431,13 @@ impl Machine<'_> {
                         n,
                         reason: Some(r),
                     });
+                    if self.until == Some((level, n)) {
+                        break Flow::Stop(EndReason::Until {
+                            level,
+                            n,
+                            default: self.until_default,
+                        });
+                    }
                     break Flow::Next;
                 }
                 other => {
@@ -645,7 +652,10 @@ impl Machine<'_> {
         });
         match keys[picked] {
             OptionKey::Named(_) => self.block(&options[sources[picked]].body),
-            OptionKey::Action(a) => self.perform(a, who, span),
+            OptionKey::Action(a) => match self.perform(a, who, span)? {
+                Flow::Next => self.block(&options[sources[picked]].body),
+                other => Ok(other),
+            },
         }
     }
 
@@ -663,9 +673,7 @@ impl Machine<'_> {
         for (amount, f) in &a.costs {
             let cost = self.eval(amount, ctx)?;
             let left = self.get(who, *f).saturating_sub(cost);
-            if self.limits[*f as usize].0.is_some_and(|lo| left < lo)
-                || (self.limits[*f as usize].0.is_none() && left < 0)
-            {
+            if cost < 0 || self.limits[*f as usize].0.is_some_and(|lo| left < lo) {
                 return Ok(false);
             }
         }

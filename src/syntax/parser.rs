@@ -256,7 +256,7 @@ impl Builder {
                     let mut pi = p.into_inner().filter(|p| !is_keyword(p.as_rule()));
                     match r {
                         Rule::char_side => decl.side = Some(self.ident(next(&mut pi, pspan)?)),
-                        Rule::char_tag => decl.tags.extend(self.ident_list(next(&mut pi, pspan)?)),
+                        Rule::char_tag => decl.tags.extend(pi.map(|p| self.ident(p))),
                         _ => {
                             let f = self.ident(next(&mut pi, pspan)?);
                             let e = self.expr(next(&mut pi, pspan)?)?;

@@ -1,0 +1,84 @@
+//! Language behaviours that no bundled ruleset exercises, each through a small inline ruleset.
+
+use turnscript::cli::{RunOptions, check_texts, run_texts};
+
+fn run(src: &str, rolls: &[i64], answers: &[&str], until: Option<&str>) -> (String, String, i32) {
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let answers = answers.iter().map(|a| (a.to_string(), "answers".to_string())).collect();
+    let opts = RunOptions {
+        rolls: rolls.to_vec(),
+        until: until.map(str::to_string),
+        ..RunOptions::default()
+    };
+    run_texts(&files, answers, &opts, false)
+}
+
+#[test]
+fn dice_outside_a_resource_change_are_traced_as_a_roll() {
+    let src = "stat x default d6\ncharacter A { }\nplay { if d6 > 3 { end encounter because \"high\" } }\n";
+    let (out, err, code) = run(src, &[2, 5], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("roll     A     roll       d6 [2] = 2"), "{out}");
+    assert!(out.contains("roll           roll       d6 [5] = 5"), "{out}");
+    assert!(out.ends_with("end of encounter: high\n"), "{out}");
+}
+
+#[test]
+fn an_order_inside_a_loop_keeps_the_loop_variable() {
+    let src = "stat speed default 1\nresource n\norder fast(o) { o.speed desc }\n\
+               character A { speed = 1 }\ncharacter B { speed = 2 }\n\
+               play { for each c in characters { for each d in characters by fast { } gain 1 c.n } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let gains: Vec<&str> = out.lines().filter(|l| l.starts_with("gain")).collect();
+    assert_eq!(
+        gains,
+        vec!["gain     A     n          +1 → 1", "gain     B     n          +1 → 1"]
+    );
+}
+
+#[test]
+fn option_action_runs_its_block_after_the_action() {
+    let src = "resource ap min 0\nresource done\naction hit(c) costs 1 ap\ncharacter A { ap = 2 }\n\
+               play { for each c in characters { choose act by c { option action { gain 1 c.done } option pass } } }\n";
+    let (out, err, code) = run(src, &[], &["hit"], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("action") || l.starts_with("spend") || l.starts_with("gain"))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            "action   A     hit",
+            "spend    A     ap         -1 → 1",
+            "gain     A     done       +1 → 1"
+        ]
+    );
+}
+
+#[test]
+fn until_stops_a_level_iteration_that_an_end_closed() {
+    let src = "resource n\ncharacter A { }\nplay { level turn repeat { for each c in characters { gain 1 c.n } end turn } }\n";
+    let (out, err, code) = run(src, &[], &[], Some("turn=1"));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with("end of encounter: until turn=1\n"), "{out}");
+}
+
+#[test]
+fn tags_and_fields_mix_in_a_character() {
+    let src = "tag solo, big\nstat speed\ncharacter A { tag solo, big, speed = 3 }\n";
+    assert_eq!(
+        check_texts(&[("t.turn".into(), src.into())], false),
+        (String::new(), true)
+    );
+}
+
+#[test]
+fn keywords_that_start_with_other_keywords_are_reserved() {
+    for word in ["forfeit", "characters"] {
+        let src = format!("stat {word}\n");
+        let (report, clean) = check_texts(&[("t.turn".into(), src)], false);
+        assert!(!clean && report.contains("is a keyword"), "{word}: {report}");
+    }
+}
