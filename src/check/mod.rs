@@ -4,8 +4,6 @@
 
 mod names;
 
-use std::collections::HashMap;
-
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 pub use names::{Decls, FieldKind, Sym};
@@ -199,13 +197,12 @@ impl Checker<'_> {
                         }
                     }
                 }
-                for (name, default, span) in &self.decls.stats_without_default {
+                for (name, span) in &self.decls.stats_without_default {
                     if !given.contains(&name.as_str()) {
                         let d = Diag::new("check::missing_stat", format!("{} has no `{}`", ch.name.node, name))
                             .label(ch.name.span, format!("`{name}` is not given here"))
                             .label(*span, "the stat is declared here without a default")
                             .help(format!("add `{name} = N` to this character, or give the stat a default: `stat {name} default N`"));
-                        let _ = default;
                         self.err(d);
                     }
                 }
@@ -363,7 +360,7 @@ impl Checker<'_> {
         match self.decls.field(&f.node) {
             None => {
                 let d = unknown(want.noun(), &f.node, f.span, self.decls.field_names());
-                self.err(d.help(format!("declare it with `{} {}`", want.keyword(), f.node)));
+                self.err(d.help(format!("declare it with `{} {}`", want.noun(), f.node)));
             }
             Some((_, kind)) if kind != want => {
                 self.err(
@@ -403,7 +400,7 @@ impl Checker<'_> {
                 )
                 .label(e.span, got.name())
                 .help(match want {
-                    Ty::Bool => "compare it, e.g. `c.ap > 0`, or use a flag",
+                    Ty::Bool => "compare it, e.g. `c.FIELD > 0`, or use a flag",
                     Ty::Int => "use a number, a stat, a resource, dice or a param",
                     _ => "use a character variable bound by `for each` or a quantifier",
                 }),
@@ -578,7 +575,7 @@ impl Checker<'_> {
                             None => self.err(
                                 Diag::new("check::quantifier", "this quantifier needs a value after `:`")
                                     .label(e.span, "value of what?")
-                                    .help("write e.g. `min c in characters: c.speed`"),
+                                    .help("write e.g. `min c in characters: c.STAT`"),
                             ),
                         }
                         Ty::Int
@@ -627,6 +624,3 @@ fn distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
-
-#[allow(dead_code)]
-fn _unused(_: HashMap<(), ()>) {}

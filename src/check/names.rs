@@ -22,9 +22,6 @@ impl FieldKind {
             FieldKind::Flag => "flag",
         }
     }
-    pub fn keyword(self) -> &'static str {
-        self.noun()
-    }
 }
 
 /// What a declared name is, with its index among its kind.
@@ -61,7 +58,7 @@ pub struct Decls {
     pub options: Vec<String>,
     pub option_names: HashMap<String, u16>,
     /// Stats that every character must give, with the span of their declaration.
-    pub stats_without_default: Vec<(String, (), Span)>,
+    pub stats_without_default: Vec<(String, Span)>,
 }
 
 impl Decls {
@@ -165,7 +162,7 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                     if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Stat), diags) {
                         d.fields.push((name.node.clone(), FieldKind::Stat));
                         if default.is_none() {
-                            d.stats_without_default.push((name.node.clone(), (), name.span));
+                            d.stats_without_default.push((name.node.clone(), name.span));
                         }
                     }
                 }

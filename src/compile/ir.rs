@@ -31,7 +31,7 @@ pub struct Program {
     pub policies: Vec<PolicyDef>,
     pub default_policy: Option<PolicyRef>,
     pub characters: Vec<CharacterDef>,
-    /// Labels of rolls: what a roll was for ("ap", "by_ap").
+    /// Labels of rolls: what a roll was for (the field being set, the order being made).
     pub labels: Vec<String>,
     pub dice: Vec<(Dice, Span)>,
     /// `because` texts of `end` statements.
@@ -138,7 +138,6 @@ pub enum St {
     Turn {
         actor: Ex,
         body: Vec<St>,
-        span: Span,
     },
     ForEach {
         var: Slot,

@@ -4,8 +4,8 @@ pub mod ir;
 
 use std::collections::HashMap;
 
-use crate::check::{Checked, Decls, FieldKind, Sym};
-use crate::syntax::ast::{self, Expr, ExprKind, Item, LevelKind, Loop, Stmt, UnOp};
+use crate::check::{Checked, Decls, Sym};
+use crate::syntax::ast::{self, Expr, ExprKind, Item, Loop, Stmt, UnOp};
 pub use ir::*;
 
 /// Lowers checked files to a runnable program.
@@ -288,10 +288,9 @@ impl Lower<'_> {
                     span: *span,
                 }
             }
-            Stmt::Turn { actor, body, span } => St::Turn {
+            Stmt::Turn { actor, body, .. } => St::Turn {
                 actor: self.expr(actor),
                 body: self.block(body),
-                span: *span,
             },
             Stmt::ForEach {
                 var,
@@ -436,6 +435,3 @@ impl Lower<'_> {
         }
     }
 }
-
-#[allow(dead_code)]
-fn _kinds(_: FieldKind, _: LevelKind) {}

@@ -78,11 +78,8 @@ pub fn run(p: &Program, cfg: &RunConfig, decider: &mut dyn Decider, sink: &mut d
     for part in [&p.setup, &p.play] {
         match m.block(part)? {
             Flow::Next => {}
-            Flow::End(None, r) => {
-                reason = EndReason::Ended(r);
-                break;
-            }
-            Flow::End(Some(_), r) => {
+            // `end encounter`, or an `end` of a level that `play` is not inside: the run is over.
+            Flow::End(_, r) => {
                 reason = EndReason::Ended(r);
                 break;
             }
@@ -234,8 +231,7 @@ impl Machine<'_> {
                 body,
                 span,
             } => self.level(*level, repeat, body, *span),
-            St::Turn { actor, body, span } => {
-                let _ = span;
+            St::Turn { actor, body } => {
                 let a = self.eval(
                     actor,
                     Ctx {
@@ -627,7 +623,7 @@ impl Machine<'_> {
                 ),
             )
             .label(span, "nothing could be chosen here")
-            .help("add an option that is always available (such as `option pass`), or guard the decision with `if`"));
+            .help("add an option without `when`, which is always available, or guard the decision with `if`"));
         }
         let point = DecisionPoint {
             decision,

@@ -245,7 +245,7 @@ pub struct OptionDecl {
     pub span: Span,
 }
 
-/// `c.ap`: a variable and one of its fields.
+/// `c.FIELD`: a variable and one of its fields.
 #[derive(Clone, Debug)]
 pub struct Target {
     pub var: Ident,
@@ -341,7 +341,7 @@ pub enum ExprKind {
     Dice(Dice),
     /// A bare name: a variable, a parameter, a side or a tag.
     Name(String),
-    /// `c.ap`
+    /// `c.FIELD`
     Field(Box<Expr>, Ident),
     Is(Box<Expr>, Ident),
     Unary(UnOp, Box<Expr>),

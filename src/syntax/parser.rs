@@ -617,20 +617,16 @@ impl Builder {
                 };
                 let var = self.ident(next(&mut it, span)?);
                 let _collection = next(&mut it, span)?;
-                let rest: Vec<Pair<Rule>> = it.collect();
-                // One expression is the body (after `:`), or the filter when there is no body.
-                let text = span_text_has_colon(&rest);
-                let mut exprs = rest
-                    .into_iter()
-                    .map(|p| self.expr(p))
-                    .collect::<R<Vec<_>>>()?
-                    .into_iter();
-                let (filter, body) = match (exprs.next(), exprs.next()) {
-                    (Some(a), Some(b)) => (Some(Box::new(a)), Some(Box::new(b))),
-                    (Some(a), None) if text => (None, Some(Box::new(a))),
-                    (Some(a), None) => (Some(Box::new(a)), None),
-                    _ => (None, None),
-                };
+                let (mut filter, mut body) = (None, None);
+                for p in it {
+                    let r = p.as_rule();
+                    let e = Box::new(self.expr(last_inner(p, span)?)?);
+                    if r == Rule::quant_where {
+                        filter = Some(e)
+                    } else {
+                        body = Some(e)
+                    }
+                }
                 ExprKind::Quant {
                     quant,
                     var,
@@ -641,20 +637,6 @@ impl Builder {
             r => return Err(internal(span, r)),
         };
         Ok(Spanned::new(kind, span))
-    }
-}
-
-/// Whether the single expression after `in characters` came after a `:` (a body) or a `where`.
-fn span_text_has_colon(rest: &[Pair<Rule>]) -> bool {
-    // With two expressions the first is the filter; with one, pest dropped the `where`/`:`
-    // literals, so look at the text just before it.
-    match rest.first() {
-        Some(p) => {
-            let input = p.as_span().get_input();
-            let before = input[..p.as_span().start()].trim_end();
-            before.ends_with(':')
-        }
-        None => false,
     }
 }
 
@@ -811,22 +793,22 @@ fn rule_name(r: Rule) -> String {
         Rule::ident_list => "a list of names",
         Rule::action_decl => "an `action` declaration",
         Rule::costs => "`costs`",
-        Rule::cost => "a cost such as `2 ap`",
+        Rule::cost => "a cost such as `2 RESOURCE`",
         Rule::order_decl => "an `order` declaration",
-        Rule::order_key => "an ordering key such as `c.ap desc`",
+        Rule::order_key => "an ordering key such as `c.STAT desc`",
         Rule::roll_key => "a roll key such as `roll d6 desc until settled`",
         Rule::settled => "`until settled`",
-        Rule::value_key => "an ordering key such as `c.ap desc`",
+        Rule::value_key => "an ordering key such as `c.STAT desc`",
         Rule::direction => "`desc` or `asc`",
         Rule::policy_decl => "a `policy` declaration",
-        Rule::preference => "a preference such as `act: attack, pass`",
+        Rule::preference => "a preference such as `DECISION: OPTION, OPTION`",
         Rule::default_policy => "`default policy NAME`",
         Rule::setup_decl => "a `setup` block",
         Rule::play_decl => "a `play` block",
         Rule::character_decl => "a `character` declaration",
         Rule::char_side => "`side NAME`",
         Rule::char_tag => "`tag NAME`",
-        Rule::char_field => "a field such as `finesse = 3`",
+        Rule::char_field => "a field such as `STAT = 3`",
         Rule::name => "a name",
         Rule::level_name => "a level name",
         Rule::block => "a block `{ ... }`",
@@ -853,7 +835,7 @@ fn rule_name(r: Rule) -> String {
         Rule::set_stmt => "a `set`",
         Rule::mark_stmt => "a `mark`",
         Rule::clear_stmt => "a `clear`",
-        Rule::target => "a field such as `c.ap`",
+        Rule::target => "a field such as `c.FIELD`",
         Rule::expr => "an expression",
         Rule::op_neg => "`-`",
         Rule::op_not => "`not`",
@@ -870,8 +852,10 @@ fn rule_name(r: Rule) -> String {
         Rule::dice => "dice such as `2d6`",
         Rule::number => "a number",
         Rule::boolean => "`true` or `false`",
-        Rule::quantifier => "a quantifier such as `any c in characters: c.ap > 0`",
+        Rule::quantifier => "a quantifier such as `any c in characters: c.FIELD > 0`",
         Rule::quant => "`any`, `all`, `count`, `sum`, `max` or `min`",
+        Rule::quant_where => "`where CONDITION`",
+        Rule::quant_body => "`: EXPRESSION`",
         Rule::call => "a function call",
         Rule::path => "a name",
         Rule::string => "a string in double quotes",
