@@ -85,7 +85,7 @@ pub enum Event<'a> {
     },
     Decision {
         decision: DecisionId,
-        chooser: EntityId,
+        chooser: Who,
         options: &'a [OptionKey],
         picked: usize,
         by: DecidedBy,
@@ -100,6 +100,32 @@ pub enum Event<'a> {
         field: FieldId,
         amount: i64,
         left: i64,
+    },
+    /// `transfer`: `amount` moved from one character's resource to another's (or the same's).
+    Transfer {
+        from: (EntityId, FieldId),
+        to: (EntityId, FieldId),
+        amount: i64,
+        /// What the giver has left, and what the receiver now has.
+        left: i64,
+        total: i64,
+    },
+    /// `raise`: a trigger with its arguments (characters).
+    Trigger {
+        trigger: TriggerId,
+        args: &'a [i64],
+    },
+    ReactionStart {
+        actor: EntityId,
+    },
+    ReactionEnd {
+        actor: EntityId,
+    },
+    /// `elapse`: the game clock moved on; `clock` is the total, in the base unit.
+    Time {
+        amount: i64,
+        unit: UnitId,
+        clock: i64,
     },
 }
 
@@ -131,6 +157,10 @@ fn level_kind(k: LevelKind) -> &'static str {
         LevelKind::Phase => "phase",
         LevelKind::Round => "round",
     }
+}
+
+fn unit_name(p: &Program, u: UnitId) -> &str {
+    p.units.get(u as usize).map(|u| u.0.as_str()).unwrap_or("time")
 }
 
 pub fn reason_text(p: &Program, r: &EndReason) -> String {
@@ -233,12 +263,11 @@ impl Sink for JsonLines {
                 let opts: Vec<String> = options.iter().map(|k| q(p.option_name(*k))).collect();
                 let picked = options.get(*picked).map(|k| p.option_name(*k)).unwrap_or("?");
                 let by = if *by == DecidedBy::Answer { "answer" } else { "policy" };
+                let who = q(p.who_name(*chooser));
                 let _ = write!(
                     o,
-                    r#"{{"event":"decision","actor":{},"decision":{},"chooser":{},"options":[{}],"picked":{},"by":"{by}"}}"#,
-                    name(*chooser),
+                    r#"{{"event":"decision","actor":{who},"decision":{},"chooser":{who},"options":[{}],"picked":{},"by":"{by}"}}"#,
                     q(&p.decisions[*decision as usize]),
-                    name(*chooser),
                     opts.join(","),
                     q(picked)
                 );
@@ -265,6 +294,45 @@ impl Sink for JsonLines {
                     change.name(),
                     name(*actor),
                     q(&p.fields[*field as usize].name)
+                );
+            }
+            Event::Transfer {
+                from,
+                to,
+                amount,
+                left,
+                total,
+            } => {
+                let _ = write!(
+                    o,
+                    r#"{{"event":"transfer","actor":{},"resource":{},"amount":{amount},"left":{left},"to":{},"to_resource":{},"to_left":{total}}}"#,
+                    name(from.0),
+                    q(&p.fields[from.1 as usize].name),
+                    name(to.0),
+                    q(&p.fields[to.1 as usize].name)
+                );
+            }
+            Event::Trigger { trigger, args } => {
+                let names: Vec<String> = args.iter().map(|a| name(*a as EntityId)).collect();
+                let _ = write!(
+                    o,
+                    r#"{{"event":"trigger","trigger":{},"args":[{}]}}"#,
+                    q(&p.triggers[*trigger as usize].name),
+                    names.join(",")
+                );
+            }
+            Event::ReactionStart { actor } => {
+                let _ = write!(o, r#"{{"event":"reaction_start","actor":{}}}"#, name(*actor));
+            }
+            Event::ReactionEnd { actor } => {
+                let _ = write!(o, r#"{{"event":"reaction_end","actor":{}}}"#, name(*actor));
+            }
+            Event::Time { amount, unit, clock } => {
+                let _ = write!(
+                    o,
+                    r#"{{"event":"time","amount":{amount},"unit":{},"clock":{clock},"clock_unit":{}}}"#,
+                    q(unit_name(p, *unit)),
+                    q(unit_name(p, 0))
                 );
             }
         }
@@ -372,7 +440,7 @@ impl Sink for Text {
                     p.decisions[*decision as usize],
                     opts.join("|")
                 );
-                self.line("choose", p.character_name(*chooser), &rest);
+                self.line("choose", p.who_name(*chooser), &rest);
             }
             Event::Action { actor, action } => {
                 self.line(
@@ -396,6 +464,39 @@ impl Sink for Text {
                     Change::Reset | Change::Set => format!("{f:<10} = {left}"),
                 };
                 self.line(change.name(), p.character_name(*actor), &rest);
+            }
+            Event::Transfer {
+                from,
+                to,
+                amount,
+                left,
+                total,
+            } => {
+                let f = &p.fields[from.1 as usize].name;
+                let t = &p.fields[to.1 as usize].name;
+                let rest = if from.0 == to.0 {
+                    format!("{f:<10} -{amount} → {left}, {t} +{amount} → {total}")
+                } else {
+                    let other = p.character_name(to.0);
+                    format!("{f:<10} -{amount} → {left}, {other}'s {t} +{amount} → {total}")
+                };
+                self.line("transfer", p.character_name(from.0), &rest);
+            }
+            Event::Trigger { trigger, args } => {
+                let names: Vec<&str> = args.iter().map(|a| p.character_name(*a as EntityId)).collect();
+                let who = names.first().copied().unwrap_or("");
+                let rest = format!("{}({})", p.triggers[*trigger as usize].name, names.join(", "));
+                self.line("trigger", who, &rest);
+            }
+            Event::ReactionStart { actor } => {
+                let pad = "  ".repeat(self.depth);
+                let _ = writeln!(self.out, "{pad}↳ {} reacts", p.character_name(*actor));
+                self.depth += 1;
+            }
+            Event::ReactionEnd { .. } => self.depth = self.depth.saturating_sub(1),
+            Event::Time { amount, unit, clock } => {
+                let rest = format!("+{amount} {} → {clock} {}", unit_name(p, *unit), unit_name(p, 0));
+                self.line("time", "", &rest);
             }
         }
     }

@@ -21,6 +21,9 @@ pub enum Ty {
     Int,
     Bool,
     Entity,
+    Side,
+    /// A decider who is not a character (`role gm`).
+    Role,
     /// An error was already reported for this expression.
     Error,
 }
@@ -31,6 +34,8 @@ impl Ty {
             Ty::Int => "a number",
             Ty::Bool => "a truth value",
             Ty::Entity => "a character",
+            Ty::Side => "a side",
+            Ty::Role => "a role",
             Ty::Error => "an invalid value",
         }
     }
@@ -45,6 +50,7 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         diags: &mut diags,
         scopes: Vec::new(),
         levels: Vec::new(),
+        repeats: 0,
     };
     for file in &files {
         for item in &file.items {
@@ -66,6 +72,8 @@ struct Checker<'a> {
     scopes: Vec<String>,
     /// Names of the enclosing levels, innermost last.
     levels: Vec<String>,
+    /// How many `repeat` loops enclose the statement being checked.
+    repeats: usize,
 }
 
 impl Checker<'_> {
@@ -150,8 +158,99 @@ impl Checker<'_> {
             }
             Item::Setup(b) => self.block(b),
             Item::Play(b) => self.block(b),
+            Item::Hook(h) => self.hook(h),
+            Item::Trigger { name, params } if params.len() > crate::limits::MAX_TRIGGER_ARGS => {
+                self.err(
+                    Diag::new(
+                        "check::arity",
+                        format!(
+                            "the trigger `{}` has {} arguments; the most is {}",
+                            name.node,
+                            params.len(),
+                            crate::limits::MAX_TRIGGER_ARGS
+                        ),
+                    )
+                    .label(name.span, "too many arguments")
+                    .help("pass fewer characters; the hook can find the others with a quantifier"),
+                );
+            }
             _ => {}
         }
+    }
+
+    fn hook(&mut self, h: &HookDecl) {
+        match &h.on {
+            HookOn::LevelStart(l) | HookOn::LevelEnd(l) if !self.decls.level_names.contains_key(&l.node) => {
+                let d = unknown("level", &l.node, l.span, self.decls.level_names.keys());
+                self.err(d.help("a hook `on start of LEVEL` names a level of `setup` or `play`"));
+            }
+            HookOn::Trigger(t) => match self.decls.lookup(&t.node) {
+                Some(Sym::Trigger(i)) => {
+                    let want = self.decls.triggers[i as usize].1;
+                    if want != h.vars.len() {
+                        self.err(
+                            Diag::new(
+                                "check::arity",
+                                format!("the trigger `{}` has {want} argument(s), not {}", t.node, h.vars.len()),
+                            )
+                            .label(t.span, "bound here")
+                            .help("bind one variable per argument the trigger declares"),
+                        );
+                    }
+                }
+                _ => {
+                    let names: Vec<&String> = self.decls.triggers.iter().map(|t| &t.0).collect();
+                    let d = unknown("trigger", &t.node, t.span, names.into_iter());
+                    self.err(d.help("declare it with `trigger NAME(c)`; raise it with `raise NAME(c)`"));
+                }
+            },
+            _ => {}
+        }
+        let depth = self.scopes.len();
+        self.scopes.extend(h.vars.iter().map(|v| v.node.clone()));
+        let (levels, repeats) = (
+            std::mem::take(&mut self.levels),
+            std::mem::replace(&mut self.repeats, 0),
+        );
+        if let Some(f) = &h.filter {
+            self.expect(f, Ty::Bool, "a hook's `where`");
+        }
+        self.block(&h.body);
+        self.levels = levels;
+        self.repeats = repeats;
+        self.scopes.truncate(depth);
+    }
+
+    fn collection(&mut self, coll: &Collection) {
+        if let Collection::Ranked(o) = coll {
+            self.order(o);
+        }
+    }
+
+    fn order(&mut self, o: &Ident) {
+        if !matches!(self.decls.lookup(&o.node), Some(Sym::Order(_))) {
+            let d = unknown("order", &o.node, o.span, self.decls.orders.iter());
+            self.err(d.help("declare it with `order NAME(c) { c.stat desc ... }`"));
+        }
+    }
+
+    /// The chooser of a decision: a character or a role.
+    fn chooser(&mut self, e: &Expr) -> Ty {
+        let t = self.expr(e);
+        if !matches!(t, Ty::Entity | Ty::Role | Ty::Error) {
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!(
+                        "the chooser of a decision must be a character or a role, but this is {}",
+                        t.name()
+                    ),
+                )
+                .label(e.span, t.name())
+                .help("name a character variable, or a role declared with `role NAME`"),
+            );
+        }
+        t
     }
 
     /// Every character: known side and tags, known fields of the right kind, every stat given.
@@ -235,16 +334,15 @@ impl Checker<'_> {
             }
             Stmt::ForEach {
                 var,
+                coll,
                 filter,
                 order,
                 body,
                 ..
             } => {
-                if let Some(o) = order
-                    && !matches!(self.decls.lookup(&o.node), Some(Sym::Order(_)))
-                {
-                    let d = unknown("order", &o.node, o.span, self.decls.orders.iter());
-                    self.err(d.help("declare it with `order NAME(c) { c.stat desc ... }`"));
+                self.collection(coll);
+                if let Some(o) = order {
+                    self.order(o);
                 }
                 self.scopes.push(var.node.clone());
                 if let Some(f) = filter {
@@ -268,7 +366,7 @@ impl Checker<'_> {
                 span,
                 name,
             } => {
-                self.expect(chooser, Ty::Entity, "the chooser of a decision");
+                let who = self.chooser(chooser);
                 if options.is_empty() {
                     self.err(
                         Diag::new(
@@ -293,6 +391,25 @@ impl Checker<'_> {
                         );
                     }
                     seen.push(key);
+                    if o.name.is_none() && who == Ty::Role {
+                        self.err(
+                            Diag::new(
+                                "check::role_action",
+                                "a role cannot take an action: actions belong to characters",
+                            )
+                            .label(o.span, "offered to a role")
+                            .help("let a character choose the action, e.g. `choose act by c { option action }`"),
+                        );
+                    }
+                    for k in &o.kinds {
+                        if self.decls.kind(&k.node).is_none() {
+                            let d = unknown("kind of action", &k.node, k.span, self.decls.kinds.iter());
+                            self.err(d.help("give actions a kind with `action NAME(c) kind K costs ...`"));
+                        }
+                    }
+                    if let Some(u) = &o.using {
+                        self.field(u, FieldKind::Resource, "pay costs from");
+                    }
                     if o.name.is_none() && self.decls.actions.is_empty() {
                         self.err(
                             Diag::new(
@@ -325,6 +442,93 @@ impl Checker<'_> {
                 }
             }
             Stmt::End { level: None, .. } => {}
+            Stmt::ChooseFrom {
+                chooser,
+                var,
+                coll,
+                filter,
+                order,
+                body,
+                ..
+            } => {
+                self.chooser(chooser);
+                self.collection(coll);
+                if let Some(o) = order {
+                    self.order(o);
+                }
+                self.scopes.push(var.node.clone());
+                if let Some(f) = filter {
+                    self.expect(f, Ty::Bool, "a `where` filter");
+                }
+                self.block(body);
+                self.scopes.pop();
+            }
+            Stmt::Repeat { repeat, body, .. } => {
+                if let Loop::While(e) | Loop::Until(e) = repeat {
+                    self.expect(e, Ty::Bool, "a loop condition");
+                }
+                self.repeats += 1;
+                self.block(body);
+                self.repeats -= 1;
+            }
+            Stmt::EndRepeat { span } => {
+                if self.repeats == 0 {
+                    self.err(
+                        Diag::new("check::end_outside", "`end repeat` is not inside a `repeat` loop")
+                            .label(*span, "no loop to leave")
+                            .help("`end repeat` leaves the innermost `repeat { ... }`; levels end with `end LEVEL`"),
+                    );
+                }
+            }
+            Stmt::Rank { order, .. } => self.order(order),
+            Stmt::Transfer { amount, from, to, .. } => {
+                if let Some(a) = amount {
+                    self.expect(a, Ty::Int, "an amount");
+                }
+                self.target(from, FieldKind::Resource, "transfer");
+                self.target(to, FieldKind::Resource, "transfer");
+            }
+            Stmt::Raise { trigger, args, span } => {
+                match self.decls.lookup(&trigger.node) {
+                    Some(Sym::Trigger(i)) => {
+                        let want = self.decls.triggers[i as usize].1;
+                        if want != args.len() {
+                            self.err(
+                                Diag::new(
+                                    "check::arity",
+                                    format!(
+                                        "the trigger `{}` takes {want} argument(s), not {}",
+                                        trigger.node,
+                                        args.len()
+                                    ),
+                                )
+                                .label(*span, "raised here")
+                                .help("pass one character per argument the trigger declares"),
+                            );
+                        }
+                    }
+                    _ => {
+                        let names: Vec<&String> = self.decls.triggers.iter().map(|t| &t.0).collect();
+                        let d = unknown("trigger", &trigger.node, trigger.span, names.into_iter());
+                        self.err(d.help("declare it with `trigger NAME(c)`"));
+                    }
+                }
+                for a in args {
+                    self.expect(a, Ty::Entity, "a trigger's argument");
+                }
+            }
+            Stmt::React { actor, body, .. } => {
+                self.expect(actor, Ty::Entity, "`react`");
+                self.block(body);
+            }
+            Stmt::Elapse { amount, unit, .. } => {
+                self.expect(amount, Ty::Int, "an amount of time");
+                if self.decls.unit(&unit.node).is_none() {
+                    let names: Vec<&String> = self.decls.units.iter().map(|u| &u.0).collect();
+                    let d = unknown("unit", &unit.node, unit.span, names.into_iter());
+                    self.err(d.help("declare the clock's units: `unit second`, `unit minute = 60 seconds`"));
+                }
+            }
             Stmt::Spend { amount, target, .. } => {
                 if let Some(a) = amount {
                     self.expect(a, Ty::Int, "an amount");
@@ -400,6 +604,9 @@ impl Checker<'_> {
                 )
                 .label(e.span, got.name())
                 .help(match want {
+                    Ty::Bool if got == Ty::Side => {
+                        "test membership with `c is SIDE`, or compare sides: `a.side == b.side`"
+                    }
                     Ty::Bool => "compare it, e.g. `c.FIELD > 0`, or use a flag",
                     Ty::Int => "use a number, a stat, a resource, dice or a param",
                     _ => "use a character variable bound by `for each` or a quantifier",
@@ -419,9 +626,11 @@ impl Checker<'_> {
                 }
                 match self.decls.lookup(n) {
                     Some(Sym::Param(_)) => Ty::Int,
-                    Some(Sym::Side(_) | Sym::Tag(_)) => {
+                    Some(Sym::Side(_)) => Ty::Side,
+                    Some(Sym::Role(_)) => Ty::Role,
+                    Some(Sym::Tag(_)) => {
                         self.err(
-                            Diag::new("check::membership", format!("`{n}` is a side or tag, not a value"))
+                            Diag::new("check::membership", format!("`{n}` is a tag, not a value"))
                                 .label(e.span, "used as a value")
                                 .help(format!("test membership with `c is {n}`")),
                         );
@@ -449,7 +658,24 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Field(base, f) => {
+                if let ExprKind::Name(n) = &base.node
+                    && !self.scopes.contains(n)
+                    && self.decls.level_names.contains_key(n)
+                {
+                    if f.node != "number" {
+                        self.err(
+                            Diag::new("check::unknown", format!("a level has no `{}`", f.node))
+                                .label(f.span, "not a property of a level")
+                                .help(format!("`{n}.number` is the level's current iteration, from 1")),
+                        );
+                        return Ty::Error;
+                    }
+                    return Ty::Int;
+                }
                 let bt = self.expr(base);
+                if f.node == "side" && matches!(bt, Ty::Entity | Ty::Error) {
+                    return Ty::Side;
+                }
                 if bt != Ty::Entity && bt != Ty::Error {
                     self.err(
                         Diag::new(
@@ -550,12 +776,32 @@ impl Checker<'_> {
                 }
                 Ty::Int
             }
+            ExprKind::If(c, a, b) => {
+                self.expect(c, Ty::Bool, "the condition of `if`");
+                let at = self.expr(a);
+                let bt = self.expr(b);
+                if at != bt && at != Ty::Error && bt != Ty::Error {
+                    self.err(
+                        Diag::new(
+                            "check::type",
+                            format!("the branches of `if` differ: {} and {}", at.name(), bt.name()),
+                        )
+                        .label(a.span, at.name())
+                        .label(b.span, bt.name())
+                        .help("both branches must give the same kind of value"),
+                    );
+                    return Ty::Error;
+                }
+                if at == Ty::Error { bt } else { at }
+            }
             ExprKind::Quant {
                 quant,
                 var,
+                coll,
                 filter,
                 body,
             } => {
+                self.collection(coll);
                 self.scopes.push(var.node.clone());
                 if let Some(f) = filter {
                     self.expect(f, Ty::Bool, "a `where` filter");

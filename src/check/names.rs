@@ -33,6 +33,9 @@ pub enum Sym {
     Tag(u16),
     Action(u16),
     Order(u16),
+    Role(u16),
+    Trigger(u16),
+    Unit(u16),
 }
 
 /// Every declared name of a run, by kind, in declaration order.
@@ -59,6 +62,13 @@ pub struct Decls {
     pub option_names: HashMap<String, u16>,
     /// Stats that every character must give, with the span of their declaration.
     pub stats_without_default: Vec<(String, Span)>,
+    pub roles: Vec<String>,
+    /// Each trigger's name and number of arguments.
+    pub triggers: Vec<(String, usize)>,
+    /// Units of the game clock: name and size in the base unit.
+    pub units: Vec<(String, i64)>,
+    /// Kinds of action (`kind K`), in the order they first appear.
+    pub kinds: Vec<String>,
 }
 
 impl Decls {
@@ -71,6 +81,19 @@ impl Decls {
             Some(Sym::Field(i, k)) => Some((i, k)),
             _ => None,
         }
+    }
+
+    /// A unit by its name or its plural (`minute`, `minutes`).
+    pub fn unit(&self, name: &str) -> Option<u16> {
+        let find = |n: &str| match self.lookup(n) {
+            Some(Sym::Unit(i)) => Some(i),
+            _ => None,
+        };
+        find(name).or_else(|| name.strip_suffix('s').and_then(find))
+    }
+
+    pub fn kind(&self, name: &str) -> Option<u16> {
+        self.kinds.iter().position(|k| k == name).map(|i| i as u16)
     }
 
     pub fn field_names(&self) -> impl Iterator<Item = &String> {
@@ -106,6 +129,7 @@ impl Decls {
                 .as_ref()
                 .and_then(|f| self.rolls_depth(f, depth + 1))
                 .or_else(|| body.as_ref().and_then(|b| self.rolls_depth(b, depth + 1))),
+            ExprKind::If(c, a, b) => [c, a, b].iter().find_map(|x| self.rolls_depth(x, depth + 1)),
         }
     }
 
@@ -115,7 +139,7 @@ impl Decls {
                 Diag::new("check::duplicate", format!("`{}` is declared twice", name.node))
                     .label(name.span, "declared again here")
                     .label(*first, "first declared here")
-                    .help("every param, stat, resource, flag, side, tag, action and order needs its own name"),
+                    .help("every param, stat, resource, flag, side, tag, action, order, role, trigger and unit needs its own name"),
             );
             return false;
         }
@@ -194,8 +218,63 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                     if d.declare(&a.name, Sym::Action(d.actions.len() as u16), diags) {
                         d.actions.push(a.name.node.clone());
                     }
+                    for k in &a.kinds {
+                        if d.kind(&k.node).is_none() {
+                            d.kinds.push(k.node.clone());
+                        }
+                    }
                     walk_block(&a.body, &mut d);
                 }
+                Item::Role(names) => {
+                    for n in names {
+                        if d.declare(n, Sym::Role(d.roles.len() as u16), diags) {
+                            d.roles.push(n.node.clone());
+                        }
+                    }
+                }
+                Item::Trigger { name, params } => {
+                    if d.declare(name, Sym::Trigger(d.triggers.len() as u16), diags) {
+                        d.triggers.push((name.node.clone(), params.len()));
+                    }
+                }
+                Item::Unit { name, of } => {
+                    let size = match of {
+                        None if d.units.is_empty() => Some(1),
+                        None => {
+                            diags.push(
+                                Diag::new("check::unit", format!("`{}` would be a second base unit", name.node))
+                                    .label(name.span, "no size given")
+                                    .help(format!(
+                                        "the first unit, `{}`, is the base; give this one a size: `unit {} = N {}`",
+                                        d.units[0].0, name.node, d.units[0].0
+                                    )),
+                            );
+                            None
+                        }
+                        Some((n, u)) => match d.unit(&u.node) {
+                            Some(i) => d.units[i as usize].1.checked_mul(*n).filter(|s| *s > 0).or_else(|| {
+                                diags.push(
+                                    Diag::new("check::unit", format!("`{}` has no usable size", name.node))
+                                        .label(name.span, "its size is zero, negative or too large")
+                                        .help("give a positive size that fits in 64 bits"),
+                                );
+                                None
+                            }),
+                            None => {
+                                let names: Vec<&String> = d.units.iter().map(|u| &u.0).collect();
+                                let diag = crate::check::unknown("unit", &u.node, u.span, names.into_iter());
+                                diags.push(diag.help("a unit is a multiple of a unit declared before it"));
+                                None
+                            }
+                        },
+                    };
+                    if let Some(size) = size
+                        && d.declare(name, Sym::Unit(d.units.len() as u16), diags)
+                    {
+                        d.units.push((name.node.clone(), size));
+                    }
+                }
+                Item::Hook(h) => walk_block(&h.body, &mut d),
                 Item::Order(o) => {
                     if d.declare(&o.name, Sym::Order(d.orders.len() as u16), diags) {
                         d.orders.push(o.name.node.clone());
@@ -281,6 +360,7 @@ fn names_in(e: &Expr, out: &mut Vec<(String, Span)>) {
         ExprKind::Quant { filter, body, .. } => {
             filter.iter().chain(body.iter()).for_each(|x| names_in(x, out));
         }
+        ExprKind::If(c, a, b) => [c, a, b].iter().for_each(|x| names_in(x, out)),
         _ => {}
     }
 }
@@ -295,7 +375,17 @@ fn walk_block(b: &Block, d: &mut Decls) {
                 }
                 walk_block(body, d);
             }
-            Stmt::Turn { body, .. } | Stmt::ForEach { body, .. } => walk_block(body, d),
+            Stmt::Turn { body, .. }
+            | Stmt::ForEach { body, .. }
+            | Stmt::Repeat { body, .. }
+            | Stmt::React { body, .. } => walk_block(body, d),
+            Stmt::ChooseFrom { name, body, .. } => {
+                if !d.decision_names.contains_key(&name.node) {
+                    d.decision_names.insert(name.node.clone(), d.decisions.len() as u16);
+                    d.decisions.push(name.node.clone());
+                }
+                walk_block(body, d);
+            }
             Stmt::If { then, otherwise, .. } => {
                 walk_block(then, d);
                 if let Some(o) = otherwise {

@@ -10,6 +10,11 @@ pub type DecisionId = u16;
 pub type OptionId = u16;
 pub type LabelId = u16;
 pub type DiceId = u16;
+pub type HookId = u16;
+pub type TriggerId = u16;
+pub type RoleId = u16;
+pub type UnitId = u16;
+pub type KindId = u16;
 pub type EntityId = u32;
 /// A local variable's slot in the run's frame.
 pub type Slot = u16;
@@ -38,9 +43,35 @@ pub struct Program {
     pub reasons: Vec<String>,
     pub setup: Vec<St>,
     pub play: Vec<St>,
-    /// The outermost level of `play` that repeats without a condition, if any: the default stop.
+    /// The innermost level of `play` that repeats without a condition, if any: the default stop.
     pub outer_level: Option<LevelId>,
     pub n_locals: usize,
+    pub roles: Vec<String>,
+    pub triggers: Vec<TriggerDef>,
+    /// Units of the game clock with their size in the base unit (the first).
+    pub units: Vec<(String, i64)>,
+    pub kinds: Vec<String>,
+    pub hooks: Vec<HookDef>,
+    /// Hooks run at the start and at the end of every turn.
+    pub turn_start: Vec<HookId>,
+    pub turn_end: Vec<HookId>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TriggerDef {
+    pub name: String,
+    /// The hooks answering it, in declaration order.
+    pub hooks: Vec<HookId>,
+}
+
+/// A hook: the slots its variables are bound to, an optional filter, and its body.
+#[derive(Debug, Clone)]
+pub struct HookDef {
+    pub vars: Vec<Slot>,
+    pub filter: Option<Ex>,
+    pub body: Vec<St>,
+    /// Every slot the hook binds, saved and restored around it so hooks may nest.
+    pub frame: (Slot, Slot),
 }
 
 #[derive(Debug, Clone)]
@@ -58,10 +89,13 @@ pub struct FieldDef {
 pub struct ActionDef {
     pub name: String,
     pub actor: Slot,
+    pub kinds: Vec<KindId>,
     pub costs: Vec<(Ex, FieldId)>,
     pub when: Option<Ex>,
     pub body: Vec<St>,
     pub label: LabelId,
+    /// Every slot the action binds, saved and restored around it so actions may nest.
+    pub frame: (Slot, Slot),
 }
 
 #[derive(Debug, Clone)]
@@ -87,6 +121,9 @@ pub struct LevelDef {
     pub kind: LevelKind,
     /// Flags cleared as each iteration starts.
     pub clears: Vec<FieldId>,
+    /// Hooks run as each iteration starts and as it ends.
+    pub on_start: Vec<HookId>,
+    pub on_end: Vec<HookId>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +153,29 @@ pub struct CharacterDef {
 pub enum OptionKey {
     Named(OptionId),
     Action(ActionId),
+    Character(EntityId),
+}
+
+/// Who makes a decision: a character or a role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Who {
+    Character(EntityId),
+    Role(RoleId),
+}
+
+/// A chooser as written: a role, or an expression giving a character.
+#[derive(Debug, Clone)]
+pub enum ChooserEx {
+    Role(RoleId),
+    Character(Ex),
+}
+
+/// What a loop walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coll {
+    Characters,
+    /// The order kept by the last `rank` of this order.
+    Ranked(OrderId),
 }
 
 #[derive(Debug, Clone)]
@@ -141,6 +201,7 @@ pub enum St {
     },
     ForEach {
         var: Slot,
+        coll: Coll,
         filter: Option<Ex>,
         order: Option<OrderId>,
         body: Vec<St>,
@@ -153,8 +214,47 @@ pub enum St {
     },
     Choose {
         decision: DecisionId,
-        chooser: Ex,
+        chooser: ChooserEx,
         options: Vec<OptionDef>,
+        span: Span,
+    },
+    ChooseFrom {
+        decision: DecisionId,
+        chooser: ChooserEx,
+        var: Slot,
+        coll: Coll,
+        filter: Option<Ex>,
+        order: Option<OrderId>,
+        body: Vec<St>,
+        span: Span,
+    },
+    Repeat {
+        repeat: Repeat,
+        body: Vec<St>,
+        span: Span,
+    },
+    EndRepeat,
+    Rank {
+        order: OrderId,
+    },
+    Transfer {
+        amount: Option<Ex>,
+        from: Target,
+        to: Target,
+        span: Span,
+    },
+    Raise {
+        trigger: TriggerId,
+        args: Vec<Ex>,
+        span: Span,
+    },
+    React {
+        actor: Ex,
+        body: Vec<St>,
+    },
+    Elapse {
+        amount: Ex,
+        unit: UnitId,
         span: Span,
     },
     End {
@@ -201,6 +301,10 @@ pub struct Target {
 pub struct OptionDef {
     /// `None`: the action catalogue.
     pub name: Option<OptionId>,
+    /// For the catalogue: only actions of these kinds (empty: all).
+    pub kinds: Vec<KindId>,
+    /// For the catalogue: pay every cost from this resource.
+    pub using: Option<FieldId>,
     pub when: Option<Ex>,
     pub body: Vec<St>,
 }
@@ -234,9 +338,15 @@ pub enum Ex {
     Quant {
         quant: Quant,
         var: Slot,
+        coll: Coll,
         filter: Option<Box<Ex>>,
         body: Option<Box<Ex>>,
     },
+    If(Box<Ex>, Box<Ex>, Box<Ex>),
+    /// A character's side (its index), or -1 for none.
+    SideOf(Box<Ex>),
+    /// The current iteration of a level, from 1 (0 before it first runs).
+    LevelNumber(LevelId),
 }
 
 impl Program {
@@ -244,6 +354,14 @@ impl Program {
         match key {
             OptionKey::Named(i) => self.options.get(i as usize).map(String::as_str).unwrap_or("?"),
             OptionKey::Action(i) => self.actions.get(i as usize).map(|a| a.name.as_str()).unwrap_or("?"),
+            OptionKey::Character(e) => self.character_name(e),
+        }
+    }
+
+    pub fn who_name(&self, who: Who) -> &str {
+        match who {
+            Who::Character(e) => self.character_name(e),
+            Who::Role(r) => self.roles.get(r as usize).map(String::as_str).unwrap_or("?"),
         }
     }
 

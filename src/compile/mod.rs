@@ -5,7 +5,7 @@ pub mod ir;
 use std::collections::HashMap;
 
 use crate::check::{Checked, Decls, Sym};
-use crate::syntax::ast::{self, Expr, ExprKind, Item, Loop, Stmt, UnOp};
+use crate::syntax::ast::{self, Collection, Expr, ExprKind, HookOn, Item, Loop, Stmt, UnOp};
 pub use ir::*;
 
 /// Lowers checked files to a runnable program.
@@ -30,6 +30,7 @@ pub fn compile(checked: &Checked) -> Program {
             c.item(item);
         }
     }
+    c.p.outer_level = innermost_endless(&c.p.play, 0);
     c.p.n_locals = c.max_locals;
     c.p.default_policy = c.default_policy.as_deref().and_then(|n| c.p.policy(n));
     c.p
@@ -63,6 +64,8 @@ fn empty_program(d: &Decls) -> Program {
                 name: n.clone(),
                 kind: *k,
                 clears: Vec::new(),
+                on_start: Vec::new(),
+                on_end: Vec::new(),
             })
             .collect(),
         decisions: d.decisions.clone(),
@@ -77,7 +80,44 @@ fn empty_program(d: &Decls) -> Program {
         play: Vec::new(),
         outer_level: None,
         n_locals: 0,
+        roles: d.roles.clone(),
+        triggers: d
+            .triggers
+            .iter()
+            .map(|(n, _)| TriggerDef {
+                name: n.clone(),
+                hooks: Vec::new(),
+            })
+            .collect(),
+        units: d.units.clone(),
+        kinds: d.kinds.clone(),
+        hooks: Vec::new(),
+        turn_start: Vec::new(),
+        turn_end: Vec::new(),
     }
+}
+
+/// The innermost level that repeats without a condition: where a run with no natural end stops.
+fn innermost_endless(body: &[St], depth: usize) -> Option<LevelId> {
+    if depth > crate::limits::MAX_NESTING {
+        return None;
+    }
+    body.iter().find_map(|s| {
+        let inner = |b: &[St]| innermost_endless(b, depth + 1);
+        match s {
+            St::Level {
+                level, repeat, body, ..
+            } => inner(body).or(matches!(repeat, Repeat::Forever).then_some(*level)),
+            St::Turn { body, .. }
+            | St::ForEach { body, .. }
+            | St::ChooseFrom { body, .. }
+            | St::Repeat { body, .. }
+            | St::React { body, .. } => inner(body),
+            St::If { then, otherwise, .. } => inner(then).or_else(|| inner(otherwise)),
+            St::Choose { options, .. } => options.iter().find_map(|o| inner(&o.body)),
+            _ => None,
+        }
+    })
 }
 
 struct Lower<'a> {
@@ -101,7 +141,8 @@ impl Lower<'_> {
     }
 
     /// Every binder gets its own slot: an action's or an order's variable never shares a slot
-    /// with the loop it is used inside (nothing in the language recurses, so this is enough).
+    /// with the loop it is used inside. Actions and hooks can nest (a reaction inside an action),
+    /// so each records its frame of slots, which the runtime saves and restores around it.
     fn bind(&mut self, name: &str) -> Slot {
         self.scopes.push((name.to_string(), self.max_locals as Slot));
         self.max_locals += 1;
@@ -136,6 +177,7 @@ impl Lower<'_> {
                 }
             }
             Item::Action(a) => {
+                let lo = self.max_locals as Slot;
                 let actor = self.bind(&a.actor.node);
                 let costs = a
                     .costs
@@ -146,14 +188,51 @@ impl Lower<'_> {
                 let body = self.block(&a.body);
                 self.scopes.pop();
                 let label = self.label(&a.name.node);
+                let kinds = a.kinds.iter().filter_map(|k| self.d.kind(&k.node)).collect();
                 self.p.actions.push(ActionDef {
                     name: a.name.node.clone(),
                     actor,
+                    kinds,
                     costs,
                     when,
                     body,
                     label,
+                    frame: (lo, self.max_locals as Slot),
                 });
+            }
+            Item::Hook(h) => {
+                let lo = self.max_locals as Slot;
+                let vars = h.vars.iter().map(|v| self.bind(&v.node)).collect::<Vec<_>>();
+                let filter = h.filter.as_ref().map(|f| self.expr(f));
+                let body = self.block(&h.body);
+                self.scopes.truncate(self.scopes.len() - vars.len());
+                let id = self.p.hooks.len() as HookId;
+                self.p.hooks.push(HookDef {
+                    vars,
+                    filter,
+                    body,
+                    frame: (lo, self.max_locals as Slot),
+                });
+                let level = |l: &ast::Ident| self.d.level_names.get(&l.node).copied().map(usize::from);
+                match &h.on {
+                    HookOn::TurnStart => self.p.turn_start.push(id),
+                    HookOn::TurnEnd => self.p.turn_end.push(id),
+                    HookOn::LevelStart(l) => {
+                        if let Some(l) = level(l) {
+                            self.p.levels[l].on_start.push(id);
+                        }
+                    }
+                    HookOn::LevelEnd(l) => {
+                        if let Some(l) = level(l) {
+                            self.p.levels[l].on_end.push(id);
+                        }
+                    }
+                    HookOn::Trigger(t) => {
+                        if let Some(Sym::Trigger(i)) = self.d.lookup(&t.node) {
+                            self.p.triggers[i as usize].hooks.push(id);
+                        }
+                    }
+                }
             }
             Item::Order(o) => {
                 let var = self.bind(&o.var.node);
@@ -206,16 +285,6 @@ impl Lower<'_> {
             }
             Item::Play(b) => {
                 let body = self.block(b);
-                if self.p.outer_level.is_none() {
-                    self.p.outer_level = body.iter().find_map(|s| match s {
-                        St::Level {
-                            level,
-                            repeat: Repeat::Forever | Repeat::While(_) | Repeat::Until(_),
-                            ..
-                        } => Some(*level),
-                        _ => None,
-                    });
-                }
                 self.p.play.extend(body);
             }
             Item::Character(ch) => {
@@ -262,6 +331,30 @@ impl Lower<'_> {
         }
     }
 
+    fn coll(&self, c: &Collection) -> Coll {
+        match c {
+            Collection::Characters => Coll::Characters,
+            Collection::Ranked(o) => Coll::Ranked(self.order_id(o)),
+        }
+    }
+
+    fn order_id(&self, o: &ast::Ident) -> OrderId {
+        match self.d.lookup(&o.node) {
+            Some(Sym::Order(i)) => i,
+            _ => 0,
+        }
+    }
+
+    fn chooser(&mut self, e: &Expr) -> ChooserEx {
+        if let ExprKind::Name(n) = &e.node
+            && self.local(n).is_none()
+            && let Some(Sym::Role(r)) = self.d.lookup(n)
+        {
+            return ChooserEx::Role(r);
+        }
+        ChooserEx::Character(self.expr(e))
+    }
+
     fn repeat(&mut self, r: &Loop) -> Repeat {
         match r {
             Loop::Once => Repeat::Once,
@@ -294,21 +387,20 @@ impl Lower<'_> {
             },
             Stmt::ForEach {
                 var,
+                coll,
                 filter,
                 order,
                 body,
                 span,
             } => {
-                let order = order.as_ref().and_then(|o| match self.d.lookup(&o.node) {
-                    Some(Sym::Order(i)) => Some(i),
-                    _ => None,
-                });
+                let order = order.as_ref().map(|o| self.order_id(o));
                 let slot = self.bind(&var.node);
                 let filter = filter.as_ref().map(|f| self.expr(f));
                 let body = self.block(body);
                 self.scopes.pop();
                 St::ForEach {
                     var: slot,
+                    coll: self.coll(coll),
                     filter,
                     order,
                     body,
@@ -329,11 +421,13 @@ impl Lower<'_> {
                 span,
             } => St::Choose {
                 decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
-                chooser: self.expr(chooser),
+                chooser: self.chooser(chooser),
                 options: options
                     .iter()
                     .map(|o| OptionDef {
                         name: o.name.as_ref().and_then(|n| self.d.option_names.get(&n.node).copied()),
+                        kinds: o.kinds.iter().filter_map(|k| self.d.kind(&k.node)).collect(),
+                        using: o.using.as_ref().map(|u| self.field_id(&u.node)),
                         when: o.when.as_ref().map(|w| self.expr(w)),
                         body: self.block(&o.body),
                     })
@@ -377,6 +471,64 @@ impl Lower<'_> {
                 target: self.target(target),
                 on: *on,
             },
+            Stmt::ChooseFrom {
+                name,
+                chooser,
+                var,
+                coll,
+                filter,
+                order,
+                body,
+                span,
+            } => {
+                let chooser = self.chooser(chooser);
+                let slot = self.bind(&var.node);
+                let filter = filter.as_ref().map(|f| self.expr(f));
+                let body = self.block(body);
+                self.scopes.pop();
+                St::ChooseFrom {
+                    decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
+                    chooser,
+                    var: slot,
+                    coll: self.coll(coll),
+                    filter,
+                    order: order.as_ref().map(|o| self.order_id(o)),
+                    body,
+                    span: *span,
+                }
+            }
+            Stmt::Repeat { repeat, body, span } => St::Repeat {
+                repeat: self.repeat(repeat),
+                body: self.block(body),
+                span: *span,
+            },
+            Stmt::EndRepeat { .. } => St::EndRepeat,
+            Stmt::Rank { order, .. } => St::Rank {
+                order: self.order_id(order),
+            },
+            Stmt::Transfer { amount, from, to, span } => St::Transfer {
+                amount: amount.as_ref().map(|a| self.expr(a)),
+                from: self.target(from),
+                to: self.target(to),
+                span: *span,
+            },
+            Stmt::Raise { trigger, args, span } => St::Raise {
+                trigger: match self.d.lookup(&trigger.node) {
+                    Some(Sym::Trigger(i)) => i,
+                    _ => 0,
+                },
+                args: args.iter().map(|a| self.expr(a)).collect(),
+                span: *span,
+            },
+            Stmt::React { actor, body, .. } => St::React {
+                actor: self.expr(actor),
+                body: self.block(body),
+            },
+            Stmt::Elapse { amount, unit, span } => St::Elapse {
+                amount: self.expr(amount),
+                unit: self.d.unit(&unit.node).unwrap_or(0),
+                span: *span,
+            },
         }
     }
 
@@ -392,10 +544,24 @@ impl Lower<'_> {
                 Some(slot) => Ex::Local(slot),
                 None => match self.d.lookup(n) {
                     Some(Sym::Param(i)) => Ex::Param(i),
+                    Some(Sym::Side(i)) => Ex::Int(i as i64),
                     _ => Ex::Int(0),
                 },
             },
-            ExprKind::Field(base, f) => Ex::Field(Box::new(self.expr(base)), self.field_id(&f.node)),
+            ExprKind::Field(base, f) => {
+                if let ExprKind::Name(n) = &base.node
+                    && self.local(n).is_none()
+                    && let Some(l) = self.d.level_names.get(n)
+                {
+                    return Ex::LevelNumber(*l);
+                }
+                let b = Box::new(self.expr(base));
+                if f.node == "side" {
+                    return Ex::SideOf(b);
+                }
+                Ex::Field(b, self.field_id(&f.node))
+            }
+            ExprKind::If(c, a, b) => Ex::If(Box::new(self.expr(c)), Box::new(self.expr(a)), Box::new(self.expr(b))),
             ExprKind::Is(base, name) => {
                 let m = match self.d.lookup(&name.node) {
                     Some(Sym::Tag(i)) => Member::Tag(i),
@@ -418,6 +584,7 @@ impl Lower<'_> {
             ExprKind::Quant {
                 quant,
                 var,
+                coll,
                 filter,
                 body,
             } => {
@@ -428,6 +595,7 @@ impl Lower<'_> {
                 Ex::Quant {
                     quant: *quant,
                     var: slot,
+                    coll: self.coll(coll),
                     filter,
                     body,
                 }

@@ -11,7 +11,7 @@ use crate::trace::DecidedBy;
 /// A decision the runtime is asking about.
 pub struct DecisionPoint<'a> {
     pub decision: DecisionId,
-    pub chooser: EntityId,
+    pub chooser: Who,
     pub options: &'a [OptionKey],
     /// The `choose` statement.
     pub span: Span,
@@ -80,6 +80,9 @@ impl Scripted {
                 if let Some(i) = p.actions.iter().position(|a| a.name == text) {
                     keys.push(OptionKey::Action(i as ActionId));
                 }
+                if let Some(i) = p.characters.iter().position(|c| c.name == text) {
+                    keys.push(OptionKey::Character(i as EntityId));
+                }
                 (text, origin, keys)
             })
             .collect();
@@ -111,7 +114,7 @@ impl Decider for Scripted {
                     format!(
                         "the answer `{text}` ({origin}) is not an option of `{}` for {}",
                         p.decisions.get(d.decision as usize).map(String::as_str).unwrap_or("?"),
-                        p.character_name(d.chooser)
+                        p.who_name(d.chooser)
                     ),
                 )
                 .label(d.span, "this decision was being asked")

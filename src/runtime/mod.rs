@@ -10,7 +10,7 @@ pub mod dice;
 use crate::check::FieldKind;
 use crate::compile::ir::*;
 use crate::diag::Diag;
-use crate::limits::{DEFAULT_OUTER_LIMIT, MAX_TIE_ROLLS};
+use crate::limits::{DEFAULT_OUTER_LIMIT, MAX_CALL_DEPTH, MAX_TIE_ROLLS, MAX_TRIGGER_ARGS};
 use crate::syntax::ast::{BinOp, Keep, Quant, Span};
 use crate::trace::{Change, EndReason, Event, Sink};
 use decide::{Decider, DecisionPoint};
@@ -71,13 +71,17 @@ pub fn run(p: &Program, cfg: &RunConfig, decider: &mut dyn Decider, sink: &mut d
         until_default,
         decider,
         sink,
+        ranked: vec![Vec::new(); p.orders.len()],
+        clock: 0,
+        saved: Vec::new(),
+        depth: 0,
     };
     m.emit(Event::EncounterStart { seed: cfg.seed });
     m.init()?;
     let mut reason = EndReason::Complete;
     for part in [&p.setup, &p.play] {
         match m.block(part)? {
-            Flow::Next => {}
+            Flow::Next | Flow::EndRepeat => {}
             // `end encounter`, or an `end` of a level that `play` is not inside: the run is over.
             Flow::End(_, r) => {
                 reason = EndReason::Ended(r);
@@ -104,6 +108,8 @@ enum Flow {
     End(Option<LevelId>, Option<u16>),
     /// `--until` or the default limit was reached.
     Stop(EndReason),
+    /// `end repeat`: leave the innermost `repeat` loop.
+    EndRepeat,
 }
 
 /// Who a roll is for, for the trace.
@@ -135,7 +141,20 @@ struct Machine<'a> {
     until_default: bool,
     decider: &'a mut dyn Decider,
     sink: &'a mut dyn Sink,
+    /// Each order's kept ranking, from its last `rank`.
+    ranked: Vec<Vec<EntityId>>,
+    /// The game clock, in the base unit.
+    clock: i64,
+    /// Slots saved by the actions and hooks running, so they may nest.
+    saved: Vec<i64>,
+    /// How many actions and hooks are running.
+    depth: u32,
 }
+
+const NO_CTX: Ctx = Ctx {
+    label: NO_LABEL,
+    actor: None,
+};
 
 impl Machine<'_> {
     fn emit(&mut self, e: Event<'_>) {
@@ -232,25 +251,112 @@ impl Machine<'_> {
                 span,
             } => self.level(*level, repeat, body, *span),
             St::Turn { actor, body } => {
-                let a = self.eval(
-                    actor,
-                    Ctx {
-                        label: NO_LABEL,
-                        actor: None,
-                    },
-                )? as EntityId;
+                let a = self.eval(actor, NO_CTX)? as EntityId;
+                let p = self.p;
                 self.emit(Event::TurnStart { actor: a });
-                let flow = self.block(body);
+                let mut flow = self.hooks(&p.turn_start, &[a as i64])?;
+                if let Flow::Next = flow {
+                    flow = self.block(body)?;
+                }
+                // The turn is over, whether it ran to its end or an `end` cut it short.
+                if let Flow::Next | Flow::End(..) = flow {
+                    match self.hooks(&p.turn_end, &[a as i64])? {
+                        Flow::Next => {}
+                        other => flow = other,
+                    }
+                }
                 self.emit(Event::TurnEnd { actor: a });
-                flow
+                Ok(flow)
             }
             St::ForEach {
                 var,
+                coll,
                 filter,
                 order,
                 body,
                 span,
-            } => self.for_each(*var, filter.as_ref(), *order, body, *span),
+            } => self.for_each(*var, *coll, filter.as_ref(), *order, body, *span),
+            St::ChooseFrom {
+                decision,
+                chooser,
+                var,
+                coll,
+                filter,
+                order,
+                body,
+                span,
+            } => {
+                let who = self.who(chooser)?;
+                let mut ids = self.gather(*var, *coll, filter.as_ref())?;
+                if ids.is_empty() {
+                    return Ok(Flow::Next);
+                }
+                if let Some(o) = order {
+                    self.sort(*o, &mut ids)?;
+                }
+                let keys: Vec<OptionKey> = ids.iter().map(|e| OptionKey::Character(*e)).collect();
+                let picked = self.ask(*decision, who, &keys, *span)?;
+                self.locals[*var as usize] = ids[picked] as i64;
+                self.block(body)
+            }
+            St::Repeat { repeat, body, span } => self.repeat(repeat, body, *span),
+            St::EndRepeat => Ok(Flow::EndRepeat),
+            St::Rank { order } => {
+                let mut ids: Vec<EntityId> = (0..self.p.characters.len() as EntityId).collect();
+                self.sort(*order, &mut ids)?;
+                self.emit(Event::Order {
+                    order: *order,
+                    ids: &ids,
+                });
+                self.ranked[*order as usize] = ids;
+                Ok(Flow::Next)
+            }
+            St::Transfer { amount, from, to, span } => {
+                self.transfer(amount.as_ref(), from, to, *span)?;
+                Ok(Flow::Next)
+            }
+            St::Raise { trigger, args, span } => {
+                let mut vals = [0i64; MAX_TRIGGER_ARGS];
+                let n = args.len().min(MAX_TRIGGER_ARGS);
+                for (v, a) in vals.iter_mut().zip(args) {
+                    *v = self.eval(a, NO_CTX)?;
+                }
+                self.emit(Event::Trigger {
+                    trigger: *trigger,
+                    args: &vals[..n],
+                });
+                if self.depth >= MAX_CALL_DEPTH {
+                    return Err(too_deep(*span));
+                }
+                let p = self.p;
+                self.hooks(&p.triggers[*trigger as usize].hooks, &vals[..n])
+            }
+            St::React { actor, body } => {
+                let a = self.eval(actor, NO_CTX)? as EntityId;
+                self.emit(Event::ReactionStart { actor: a });
+                let flow = self.block(body)?;
+                self.emit(Event::ReactionEnd { actor: a });
+                Ok(flow)
+            }
+            St::Elapse { amount, unit, span } => {
+                let n = self.eval(amount, NO_CTX)?;
+                let size = self.p.units.get(*unit as usize).map_or(1, |u| u.1);
+                let base = checked(n.checked_mul(size), *span)?;
+                if base < 0 {
+                    return Err(
+                        Diag::new("run::negative_time", format!("time cannot run backwards ({n})"))
+                            .label(*span, "a negative amount")
+                            .help("elapse a zero or positive amount"),
+                    );
+                }
+                self.clock = checked(self.clock.checked_add(base), *span)?;
+                self.emit(Event::Time {
+                    amount: n,
+                    unit: *unit,
+                    clock: self.clock,
+                });
+                Ok(Flow::Next)
+            }
             St::If { cond, then, otherwise } => {
                 if self.eval(
                     cond,
@@ -372,7 +478,8 @@ impl Machine<'_> {
         }
     }
 
-    fn spend(&mut self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<()> {
+    /// What is left after taking `amount` from a resource, or the error if it cannot be taken.
+    fn take(&self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<i64> {
         let have = self.get(e, f);
         let left = checked(have.checked_sub(amount), span)?;
         let floor = self.limits[f as usize].0;
@@ -385,6 +492,171 @@ impl Machine<'_> {
             .label(span, "spent here")
             .help("guard the spend with a condition, or make it the cost of an action so it is offered only when affordable"));
         }
+        Ok(left)
+    }
+
+    fn transfer(&mut self, amount: Option<&Ex>, from: &Target, to: &Target, span: Span) -> R<()> {
+        let a = self.locals[from.var as usize] as EntityId;
+        let b = self.locals[to.var as usize] as EntityId;
+        let have = self.get(a, from.field);
+        let amount = match amount {
+            Some(x) => self.eval(
+                x,
+                Ctx {
+                    label: from.label,
+                    actor: Some(a),
+                },
+            )?,
+            None => have - self.limits[from.field as usize].0.unwrap_or(0).min(have),
+        };
+        let left = self.take(a, from.field, amount, span)?;
+        self.put(a, from.field, left);
+        let had = self.get(b, to.field);
+        let got = checked(had.checked_add(amount), span)?;
+        if let Some(hi) = self.limits[to.field as usize].1
+            && got > hi
+        {
+            self.put(a, from.field, have);
+            let p = self.p;
+            return Err(Diag::new(
+                "run::overfill",
+                format!(
+                    "{} cannot take {amount} more {}: they have {had} and the most is {hi}",
+                    p.character_name(b),
+                    p.fields[to.field as usize].name
+                ),
+            )
+            .label(span, "transferred here")
+            .help("guard the transfer with a condition on what the receiver already has"));
+        }
+        self.put(b, to.field, got);
+        self.emit(Event::Transfer {
+            from: (a, from.field),
+            to: (b, to.field),
+            amount,
+            left,
+            total: got,
+        });
+        Ok(())
+    }
+
+    /// Runs hooks in order, each with its variables bound to `args`.
+    fn hooks(&mut self, ids: &[HookId], args: &[i64]) -> R<Flow> {
+        let p = self.p;
+        for &id in ids {
+            let h = &p.hooks[id as usize];
+            let (lo, hi) = (h.frame.0 as usize, h.frame.1 as usize);
+            let mark = self.saved.len();
+            self.saved.extend_from_slice(&self.locals[lo..hi]);
+            self.depth += 1;
+            for (slot, v) in h.vars.iter().zip(args) {
+                self.locals[*slot as usize] = *v;
+            }
+            let run = match &h.filter {
+                Some(f) => self.eval(f, NO_CTX).map(|v| v != 0),
+                None => Ok(true),
+            };
+            let flow = match run {
+                Ok(true) => self.block(&h.body),
+                Ok(false) => Ok(Flow::Next),
+                Err(e) => Err(e),
+            };
+            self.depth -= 1;
+            self.locals[lo..hi].copy_from_slice(&self.saved[mark..]);
+            self.saved.truncate(mark);
+            match flow? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn repeat(&mut self, repeat: &Repeat, body: &[St], span: Span) -> R<Flow> {
+        self.loops.push(span);
+        let result = loop {
+            if let Repeat::While(c) = repeat
+                && self.eval(c, NO_CTX)? == 0
+            {
+                break Flow::Next;
+            }
+            self.tick(span)?;
+            match self.block(body)? {
+                Flow::Next => {}
+                Flow::EndRepeat => break Flow::Next,
+                other => break other,
+            }
+            match repeat {
+                Repeat::Once => break Flow::Next,
+                Repeat::Until(c) if self.eval(c, NO_CTX)? != 0 => break Flow::Next,
+                _ => {}
+            }
+        };
+        self.loops.pop();
+        Ok(result)
+    }
+
+    fn who(&mut self, chooser: &ChooserEx) -> R<Who> {
+        Ok(match chooser {
+            ChooserEx::Role(r) => Who::Role(*r),
+            ChooserEx::Character(e) => Who::Character(self.eval(e, NO_CTX)? as EntityId),
+        })
+    }
+
+    /// Asks the decider and records the decision; returns the index picked.
+    fn ask(&mut self, decision: DecisionId, who: Who, keys: &[OptionKey], span: Span) -> R<usize> {
+        let p = self.p;
+        let point = DecisionPoint {
+            decision,
+            chooser: who,
+            options: keys,
+            span,
+        };
+        let (picked, by) = self.decider.decide(p, &point)?;
+        if picked >= keys.len() {
+            return Err(
+                Diag::new("run::bad_answer", "the decider picked an option that does not exist")
+                    .label(span, "this decision")
+                    .help("this is a bug in the decider"),
+            );
+        }
+        self.emit(Event::Decision {
+            decision,
+            chooser: who,
+            options: keys,
+            picked,
+            by,
+        });
+        Ok(picked)
+    }
+
+    /// The characters of a collection that pass a filter, in the collection's order.
+    fn gather(&mut self, var: Slot, coll: Coll, filter: Option<&Ex>) -> R<Vec<EntityId>> {
+        let all: Vec<EntityId> = match coll {
+            Coll::Characters => (0..self.p.characters.len() as EntityId).collect(),
+            Coll::Ranked(o) => self.ranked[o as usize].clone(),
+        };
+        let mut ids = Vec::with_capacity(all.len());
+        for e in all {
+            self.locals[var as usize] = e as i64;
+            if let Some(f) = filter
+                && self.eval(
+                    f,
+                    Ctx {
+                        label: NO_LABEL,
+                        actor: Some(e),
+                    },
+                )? == 0
+            {
+                continue;
+            }
+            ids.push(e);
+        }
+        Ok(ids)
+    }
+
+    fn spend(&mut self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<()> {
+        let left = self.take(e, f, amount, span)?;
         self.put(e, f, left);
         self.emit(Event::Resource {
             change: Change::Spend,
@@ -419,7 +691,23 @@ impl Machine<'_> {
                 }
             }
             self.emit(Event::LevelStart { level, n });
-            match self.block(body)? {
+            let def = &p.levels[level as usize];
+            let mut flow = self.hooks(&def.on_start, &[])?;
+            if let Flow::Next = flow {
+                flow = self.block(body)?;
+            }
+            let ends_here = match flow {
+                Flow::Next => true,
+                Flow::End(Some(l), _) => l == level,
+                _ => false,
+            };
+            if ends_here {
+                match self.hooks(&def.on_end, &[])? {
+                    Flow::Next => {}
+                    other => flow = other,
+                }
+            }
+            match flow {
                 Flow::Next => self.emit(Event::LevelEnd { level, n, reason: None }),
                 Flow::End(Some(l), r) if l == level => {
                     self.emit(Event::LevelEnd {
@@ -458,24 +746,16 @@ impl Machine<'_> {
         Ok(result)
     }
 
-    fn for_each(&mut self, var: Slot, filter: Option<&Ex>, order: Option<OrderId>, body: &[St], span: Span) -> R<Flow> {
-        let n = self.p.characters.len() as EntityId;
-        let mut ids = Vec::with_capacity(n as usize);
-        for e in 0..n {
-            self.locals[var as usize] = e as i64;
-            if let Some(f) = filter
-                && self.eval(
-                    f,
-                    Ctx {
-                        label: NO_LABEL,
-                        actor: Some(e),
-                    },
-                )? == 0
-            {
-                continue;
-            }
-            ids.push(e);
-        }
+    fn for_each(
+        &mut self,
+        var: Slot,
+        coll: Coll,
+        filter: Option<&Ex>,
+        order: Option<OrderId>,
+        body: &[St],
+        span: Span,
+    ) -> R<Flow> {
+        let mut ids = self.gather(var, coll, filter)?;
         if let Some(o) = order {
             self.sort(o, &mut ids)?;
             self.emit(Event::Order { order: o, ids: &ids });
@@ -575,42 +855,36 @@ impl Machine<'_> {
         Ok(())
     }
 
-    fn choose(&mut self, decision: DecisionId, chooser: &Ex, options: &[OptionDef], span: Span) -> R<Flow> {
+    fn choose(&mut self, decision: DecisionId, chooser: &ChooserEx, options: &[OptionDef], span: Span) -> R<Flow> {
         let p = self.p;
-        let who = self.eval(
-            chooser,
-            Ctx {
-                label: NO_LABEL,
-                actor: None,
-            },
-        )? as EntityId;
+        let who = self.who(chooser)?;
+        let actor = match who {
+            Who::Character(e) => Some(e),
+            Who::Role(_) => None,
+        };
         let mut keys = Vec::new();
         let mut sources = Vec::new();
         for (i, o) in options.iter().enumerate() {
             if let Some(w) = &o.when
-                && self.eval(
-                    w,
-                    Ctx {
-                        label: NO_LABEL,
-                        actor: Some(who),
-                    },
-                )? == 0
+                && self.eval(w, Ctx { label: NO_LABEL, actor })? == 0
             {
                 continue;
             }
-            match o.name {
-                Some(n) => {
+            match (o.name, actor) {
+                (Some(n), _) => {
                     keys.push(OptionKey::Named(n));
                     sources.push(i);
                 }
-                None => {
+                (None, Some(e)) => {
                     for (ai, a) in p.actions.iter().enumerate() {
-                        if self.affordable(a, who)? {
+                        let of_kind = o.kinds.is_empty() || a.kinds.iter().any(|k| o.kinds.contains(k));
+                        if of_kind && self.affordable(a, e, o.using)? {
                             keys.push(OptionKey::Action(ai as ActionId));
                             sources.push(i);
                         }
                     }
                 }
+                (None, None) => {}
             }
         }
         if keys.is_empty() {
@@ -618,45 +892,36 @@ impl Machine<'_> {
                 "run::no_option",
                 format!(
                     "{} has no option in the decision `{}`",
-                    p.character_name(who),
+                    p.who_name(who),
                     p.decisions[decision as usize]
                 ),
             )
             .label(span, "nothing could be chosen here")
             .help("add an option without `when`, which is always available, or guard the decision with `if`"));
         }
-        let point = DecisionPoint {
-            decision,
-            chooser: who,
-            options: &keys,
-            span,
-        };
-        let (picked, by) = self.decider.decide(p, &point)?;
-        if picked >= keys.len() {
-            return Err(
-                Diag::new("run::bad_answer", "the decider picked an option that does not exist")
-                    .label(span, "this decision")
-                    .help("this is a bug in the decider"),
-            );
-        }
-        self.emit(Event::Decision {
-            decision,
-            chooser: who,
-            options: &keys,
-            picked,
-            by,
-        });
-        match keys[picked] {
-            OptionKey::Named(_) => self.block(&options[sources[picked]].body),
-            OptionKey::Action(a) => match self.perform(a, who, span)? {
-                Flow::Next => self.block(&options[sources[picked]].body),
+        let picked = self.ask(decision, who, &keys, span)?;
+        let option = &options[sources[picked]];
+        match (keys[picked], actor) {
+            (OptionKey::Action(a), Some(e)) => match self.perform(a, e, option.using, span)? {
+                Flow::Next => self.block(&option.body),
                 other => Ok(other),
             },
+            _ => self.block(&option.body),
         }
     }
 
-    fn affordable(&mut self, a: &ActionDef, who: EntityId) -> R<bool> {
-        self.locals[a.actor as usize] = who as i64;
+    /// Whether `who` may take action `a` now: its `when` holds and every cost can be paid
+    /// (from `using`, when the option says so).
+    fn affordable(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<bool> {
+        let slot = a.actor as usize;
+        let saved = self.locals[slot];
+        self.locals[slot] = who as i64;
+        let ok = self.can_pay(a, who, using);
+        self.locals[slot] = saved;
+        ok
+    }
+
+    fn can_pay(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<bool> {
         let ctx = Ctx {
             label: a.label,
             actor: Some(who),
@@ -665,6 +930,19 @@ impl Machine<'_> {
             && self.eval(w, ctx)? == 0
         {
             return Ok(false);
+        }
+        if let Some(f) = using {
+            // Every cost comes out of the one resource: they must be affordable together.
+            let mut total = 0i64;
+            for (amount, _) in &a.costs {
+                let cost = self.eval(amount, ctx)?;
+                if cost < 0 {
+                    return Ok(false);
+                }
+                total = total.saturating_add(cost);
+            }
+            let left = self.get(who, f).saturating_sub(total);
+            return Ok(!self.limits[f as usize].0.is_some_and(|lo| left < lo));
         }
         for (amount, f) in &a.costs {
             let cost = self.eval(amount, ctx)?;
@@ -676,11 +954,26 @@ impl Machine<'_> {
         Ok(true)
     }
 
-    fn perform(&mut self, a: ActionId, who: EntityId, span: Span) -> R<Flow> {
+    fn perform(&mut self, a: ActionId, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {
         let p = self.p;
         let def = &p.actions[a as usize];
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(too_deep(span));
+        }
         self.emit(Event::Action { actor: who, action: a });
+        let (lo, hi) = (def.frame.0 as usize, def.frame.1 as usize);
+        let mark = self.saved.len();
+        self.saved.extend_from_slice(&self.locals[lo..hi]);
+        self.depth += 1;
         self.locals[def.actor as usize] = who as i64;
+        let flow = self.pay_and_run(def, who, using, span);
+        self.depth -= 1;
+        self.locals[lo..hi].copy_from_slice(&self.saved[mark..]);
+        self.saved.truncate(mark);
+        flow
+    }
+
+    fn pay_and_run(&mut self, def: &ActionDef, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {
         for (amount, f) in &def.costs {
             let cost = self.eval(
                 amount,
@@ -689,9 +982,8 @@ impl Machine<'_> {
                     actor: Some(who),
                 },
             )?;
-            self.spend(who, *f, cost, span)?;
+            self.spend(who, using.unwrap_or(*f), cost, span)?;
         }
-        self.locals[def.actor as usize] = who as i64;
         self.block(&def.body)
     }
 
@@ -804,17 +1096,37 @@ impl Machine<'_> {
                 }
                 acc.unwrap_or(0)
             }
+            Ex::If(c, a, b) => {
+                if self.eval(c, ctx)? != 0 {
+                    self.eval(a, ctx)?
+                } else {
+                    self.eval(b, ctx)?
+                }
+            }
+            Ex::SideOf(base) => {
+                let id = self.eval(base, ctx)? as usize;
+                self.p.characters.get(id).and_then(|c| c.side).map_or(-1, i64::from)
+            }
+            Ex::LevelNumber(l) => self.counters[*l as usize] as i64,
             Ex::Quant {
                 quant,
                 var,
+                coll,
                 filter,
                 body,
             } => {
-                let n = self.p.characters.len() as EntityId;
+                let n = match coll {
+                    Coll::Characters => self.p.characters.len(),
+                    Coll::Ranked(o) => self.ranked[*o as usize].len(),
+                };
                 let saved = self.locals[*var as usize];
                 let mut acc: Option<i64> = None;
                 let mut count = 0i64;
-                for id in 0..n {
+                for i in 0..n {
+                    let id = match coll {
+                        Coll::Characters => i as EntityId,
+                        Coll::Ranked(o) => self.ranked[*o as usize][i],
+                    };
                     self.locals[*var as usize] = id as i64;
                     if let Some(f) = filter
                         && self.eval(f, ctx)? == 0
@@ -851,6 +1163,15 @@ impl Machine<'_> {
             }
         })
     }
+}
+
+fn too_deep(span: Span) -> Diag {
+    Diag::new(
+        "run::too_deep",
+        format!("actions and hooks nest more than {MAX_CALL_DEPTH} deep"),
+    )
+    .label(span, "one level too deep here")
+    .help("a reaction keeps triggering itself: add a condition (a flag, a resource) that stops it")
 }
 
 fn checked(v: Option<i64>, span: Span) -> R<i64> {

@@ -83,12 +83,54 @@ pub enum Item {
     Setup(Block),
     Play(Block),
     Character(CharacterDecl),
+    /// `unit NAME [= N UNIT]`: a unit of the game clock.
+    Unit {
+        name: Ident,
+        of: Option<(i64, Ident)>,
+    },
+    /// `role NAME, ...`: deciders who are not characters.
+    Role(Vec<Ident>),
+    /// `trigger NAME(a, b)`: a happening that hooks answer.
+    Trigger {
+        name: Ident,
+        params: Vec<Ident>,
+    },
+    Hook(HookDecl),
+}
+
+/// `on start of turn(c)`, `on end of LEVEL`, `on TRIGGER(a, b)`: when a hook runs.
+#[derive(Clone, Debug)]
+pub enum HookOn {
+    TurnStart,
+    TurnEnd,
+    LevelStart(Ident),
+    LevelEnd(Ident),
+    Trigger(Ident),
+}
+
+#[derive(Clone, Debug)]
+pub struct HookDecl {
+    pub on: HookOn,
+    /// The variables the hook binds: the turn's character, or the trigger's arguments.
+    pub vars: Vec<Ident>,
+    pub filter: Option<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// What a loop walks: every character, or a kept order (`rank NAME`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Collection {
+    Characters,
+    Ranked(Ident),
 }
 
 #[derive(Clone, Debug)]
 pub struct ActionDecl {
     pub name: Ident,
     pub actor: Ident,
+    /// `kind K, ...`: what sort of activity this is (options can offer one kind only).
+    pub kinds: Vec<Ident>,
     pub costs: Vec<Cost>,
     pub when: Option<Expr>,
     pub body: Block,
@@ -164,6 +206,7 @@ pub enum Stmt {
     },
     ForEach {
         var: Ident,
+        coll: Collection,
         filter: Option<Expr>,
         order: Option<Ident>,
         body: Block,
@@ -179,6 +222,56 @@ pub enum Stmt {
         name: Ident,
         chooser: Expr,
         options: Vec<OptionDecl>,
+        span: Span,
+    },
+    /// `choose NAME by WHO from c in COLL [where C] [by ORDER] { ... }`: pick a character.
+    ChooseFrom {
+        name: Ident,
+        chooser: Expr,
+        var: Ident,
+        coll: Collection,
+        filter: Option<Expr>,
+        order: Option<Ident>,
+        body: Block,
+        span: Span,
+    },
+    /// `repeat [while C | until C] { ... }`: a loop that is not a level; `end repeat` leaves it.
+    Repeat {
+        repeat: Loop,
+        body: Block,
+        span: Span,
+    },
+    EndRepeat {
+        span: Span,
+    },
+    /// `rank ORDER`: sort every character now and keep the result.
+    Rank {
+        order: Ident,
+        span: Span,
+    },
+    /// `transfer N|all from a.RES to b.RES`.
+    Transfer {
+        amount: Option<Expr>,
+        from: Target,
+        to: Target,
+        span: Span,
+    },
+    /// `raise TRIGGER(args)`: run the hooks answering it, now.
+    Raise {
+        trigger: Ident,
+        args: Vec<Expr>,
+        span: Span,
+    },
+    /// `react c { ... }`: an out-of-order window for `c`.
+    React {
+        actor: Expr,
+        body: Block,
+        span: Span,
+    },
+    /// `elapse N UNIT`: the game clock moves on.
+    Elapse {
+        amount: Expr,
+        unit: Ident,
         span: Span,
     },
     End {
@@ -225,6 +318,14 @@ impl Stmt {
             | Stmt::ForEach { span, .. }
             | Stmt::If { span, .. }
             | Stmt::Choose { span, .. }
+            | Stmt::ChooseFrom { span, .. }
+            | Stmt::Repeat { span, .. }
+            | Stmt::EndRepeat { span }
+            | Stmt::Rank { span, .. }
+            | Stmt::Transfer { span, .. }
+            | Stmt::Raise { span, .. }
+            | Stmt::React { span, .. }
+            | Stmt::Elapse { span, .. }
             | Stmt::End { span, .. }
             | Stmt::Spend { span, .. }
             | Stmt::Gain { span, .. }
@@ -240,6 +341,10 @@ impl Stmt {
 pub struct OptionDecl {
     /// `None` for `option action`: one option per action in the catalogue.
     pub name: Option<Ident>,
+    /// `option action of kind K, ...`: only actions of these kinds.
+    pub kinds: Vec<Ident>,
+    /// `option action using RES`: every cost is paid from this resource instead.
+    pub using: Option<Ident>,
     pub when: Option<Expr>,
     pub body: Block,
     pub span: Span,
@@ -350,7 +455,10 @@ pub enum ExprKind {
     Quant {
         quant: Quant,
         var: Ident,
+        coll: Collection,
         filter: Option<Box<Expr>>,
         body: Option<Box<Expr>>,
     },
+    /// `if C then A else B`
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
 }

@@ -178,6 +178,7 @@ impl Builder {
                 let mut decl = ActionDecl {
                     name,
                     actor,
+                    kinds: Vec::new(),
                     costs: Vec::new(),
                     when: None,
                     body: Block { stmts: vec![], span },
@@ -192,6 +193,11 @@ impl Builder {
                                 let resource = self.ident(next(&mut ci, cspan)?);
                                 decl.costs.push(Cost { amount, resource });
                             }
+                        }
+                        Rule::kinds => {
+                            let pspan = self.span(&p);
+                            let list = last_inner(p, pspan)?;
+                            decl.kinds = self.ident_list(list);
                         }
                         Rule::block => decl.body = self.block(p)?,
                         _ => decl.when = Some(self.expr(p)?),
@@ -266,8 +272,78 @@ impl Builder {
                 }
                 Item::Character(decl)
             }
+            Rule::unit_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                let of = match it.next() {
+                    None => None,
+                    Some(n) => {
+                        let nspan = self.span(&n);
+                        let factor = n.as_str().parse::<i64>().map_err(|_| too_large(nspan))?;
+                        Some((factor, self.ident(next(&mut it, span)?)))
+                    }
+                };
+                Item::Unit { name, of }
+            }
+            Rule::role_decl => Item::Role(self.ident_list(next(&mut it, span)?)),
+            Rule::trigger_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                Item::Trigger {
+                    name,
+                    params: self.ident_list(next(&mut it, span)?),
+                }
+            }
+            Rule::hook_decl => {
+                let what = next(&mut it, span)?;
+                let wspan = self.span(&what);
+                let (on, vars) = if what.as_rule() == Rule::hook_edge {
+                    let mut wi = what.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                    let start = next(&mut wi, wspan)?.as_rule() == Rule::hook_start;
+                    let target = next(&mut wi, wspan)?;
+                    if target.as_rule() == Rule::hook_turn {
+                        let tspan = self.span(&target);
+                        let var = self.ident(last_inner(target, tspan)?);
+                        let on = if start { HookOn::TurnStart } else { HookOn::TurnEnd };
+                        (on, vec![var])
+                    } else {
+                        let level = self.ident(target);
+                        let on = if start {
+                            HookOn::LevelStart(level)
+                        } else {
+                            HookOn::LevelEnd(level)
+                        };
+                        (on, Vec::new())
+                    }
+                } else {
+                    let mut wi = what.into_inner();
+                    let trigger = self.ident(next(&mut wi, wspan)?);
+                    let vars = self.ident_list(next(&mut wi, wspan)?);
+                    (HookOn::Trigger(trigger), vars)
+                };
+                let mut filter = None;
+                let mut body = Block::default();
+                for p in it {
+                    match p.as_rule() {
+                        Rule::block => body = self.block(p)?,
+                        _ => filter = Some(self.expr(p)?),
+                    }
+                }
+                Item::Hook(HookDecl {
+                    on,
+                    vars,
+                    filter,
+                    body,
+                    span,
+                })
+            }
             _ => return Err(internal(span, rule)),
         })
+    }
+
+    fn collection(&self, pair: Pair<Rule>) -> Collection {
+        match pair.into_inner().find(|p| p.as_rule() == Rule::ident) {
+            Some(p) => Collection::Ranked(self.ident(p)),
+            None => Collection::Characters,
+        }
     }
 
     fn block(&self, pair: Pair<Rule>) -> R<Block> {
@@ -344,7 +420,7 @@ impl Builder {
             }
             Rule::for_stmt => {
                 let var = self.ident(next(&mut it, span)?);
-                let _collection = next(&mut it, span)?;
+                let coll = self.collection(next(&mut it, span)?);
                 let (mut filter, mut order, mut body) = (None, None, Block::default());
                 for p in it {
                     match p.as_rule() {
@@ -355,6 +431,7 @@ impl Builder {
                 }
                 Stmt::ForEach {
                     var,
+                    coll,
                     filter,
                     order,
                     body,
@@ -385,11 +462,38 @@ impl Builder {
             Rule::choose_stmt => {
                 let name = self.ident(next(&mut it, span)?);
                 let chooser = self.expr(next(&mut it, span)?)?;
+                if it.peek().is_some_and(|p| p.as_rule() == Rule::choose_from) {
+                    let from = next(&mut it, span)?;
+                    let fspan = self.span(&from);
+                    let mut fi = from.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                    let var = self.ident(next(&mut fi, fspan)?);
+                    let coll = self.collection(next(&mut fi, fspan)?);
+                    let (mut filter, mut order, mut body) = (None, None, Block::default());
+                    for p in fi {
+                        match p.as_rule() {
+                            Rule::expr => filter = Some(self.expr(p)?),
+                            Rule::ident => order = Some(self.ident(p)),
+                            _ => body = self.block(p)?,
+                        }
+                    }
+                    return Ok(Stmt::ChooseFrom {
+                        name,
+                        chooser,
+                        var,
+                        coll,
+                        filter,
+                        order,
+                        body,
+                        span,
+                    });
+                }
                 let mut options = Vec::new();
                 for o in it {
                     let ospan = self.span(&o);
                     let mut opt = OptionDecl {
                         name: None,
+                        kinds: Vec::new(),
+                        using: None,
                         when: None,
                         body: Block {
                             stmts: vec![],
@@ -400,7 +504,18 @@ impl Builder {
                     for p in o.into_inner().filter(|p| !is_keyword(p.as_rule())) {
                         match p.as_rule() {
                             Rule::ident => opt.name = Some(self.ident(p)),
-                            Rule::action_option => {}
+                            Rule::action_option => {
+                                for q in p.into_inner().filter(|p| !is_keyword(p.as_rule())) {
+                                    let qspan = self.span(&q);
+                                    let r = q.as_rule();
+                                    let last = last_inner(q, qspan)?;
+                                    if r == Rule::of_kind {
+                                        opt.kinds = self.ident_list(last);
+                                    } else {
+                                        opt.using = Some(self.ident(last));
+                                    }
+                                }
+                            }
                             Rule::expr => opt.when = Some(self.expr(p)?),
                             _ => opt.body = self.block(p)?,
                         }
@@ -421,6 +536,7 @@ impl Builder {
                     match p.as_rule() {
                         Rule::level_name => level = Some(self.ident(p)),
                         Rule::string => reason = Some(self.string(p)),
+                        Rule::end_repeat => return Ok(Stmt::EndRepeat { span }),
                         _ => {}
                     }
                 }
@@ -477,6 +593,57 @@ impl Builder {
                 on: false,
                 span,
             },
+            Rule::repeat_stmt => {
+                let repeat = self.repeat(next(&mut it, span)?)?;
+                Stmt::Repeat {
+                    repeat,
+                    body: self.block(next(&mut it, span)?)?,
+                    span,
+                }
+            }
+            Rule::rank_stmt => Stmt::Rank {
+                order: self.ident(next(&mut it, span)?),
+                span,
+            },
+            Rule::transfer_stmt => {
+                let a = next(&mut it, span)?;
+                let amount = if a.as_rule() == Rule::spend_all {
+                    None
+                } else {
+                    Some(self.expr(a)?)
+                };
+                let from = self.target(next(&mut it, span)?)?;
+                Stmt::Transfer {
+                    amount,
+                    from,
+                    to: self.target(next(&mut it, span)?)?,
+                    span,
+                }
+            }
+            Rule::raise_stmt => {
+                let trigger = self.ident(next(&mut it, span)?);
+                Stmt::Raise {
+                    trigger,
+                    args: it.map(|p| self.expr(p)).collect::<R<Vec<_>>>()?,
+                    span,
+                }
+            }
+            Rule::react_stmt => {
+                let actor = self.expr(next(&mut it, span)?)?;
+                Stmt::React {
+                    actor,
+                    body: self.block(next(&mut it, span)?)?,
+                    span,
+                }
+            }
+            Rule::elapse_stmt => {
+                let amount = self.expr(next(&mut it, span)?)?;
+                Stmt::Elapse {
+                    amount,
+                    unit: self.ident(next(&mut it, span)?),
+                    span,
+                }
+            }
             _ => return Err(internal(span, rule)),
         })
     }
@@ -573,11 +740,14 @@ impl Builder {
         let span = self.span(&pair);
         let kind = match pair.as_rule() {
             Rule::expr => return self.expr(pair),
-            Rule::number => ExprKind::Int(pair.as_str().parse::<i64>().map_err(|_| {
-                Diag::new("syntax::number", "this number is too large")
-                    .label(span, "does not fit in 64 bits")
-                    .help(format!("numbers go up to {}", i64::MAX))
-            })?),
+            Rule::number => ExprKind::Int(pair.as_str().parse::<i64>().map_err(|_| too_large(span))?),
+            Rule::if_expr => {
+                let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let c = self.expr(next(&mut it, span)?)?;
+                let a = self.expr(next(&mut it, span)?)?;
+                let b = self.expr(next(&mut it, span)?)?;
+                ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+            }
             Rule::dice => ExprKind::Dice(parse_dice(pair.as_str()).ok_or_else(|| {
                 Diag::new(
                     "syntax::dice",
@@ -616,7 +786,7 @@ impl Builder {
                     _ => Quant::Min,
                 };
                 let var = self.ident(next(&mut it, span)?);
-                let _collection = next(&mut it, span)?;
+                let coll = self.collection(next(&mut it, span)?);
                 let (mut filter, mut body) = (None, None);
                 for p in it {
                     let r = p.as_rule();
@@ -630,6 +800,7 @@ impl Builder {
                 ExprKind::Quant {
                     quant,
                     var,
+                    coll,
                     filter,
                     body,
                 }
@@ -638,6 +809,12 @@ impl Builder {
         };
         Ok(Spanned::new(kind, span))
     }
+}
+
+fn too_large(span: Span) -> Diag {
+    Diag::new("syntax::number", "this number is too large")
+        .label(span, "does not fit in 64 bits")
+        .help(format!("numbers go up to {}", i64::MAX))
 }
 
 fn parse_dice(text: &str) -> Option<Dice> {
@@ -768,6 +945,21 @@ fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_all => "all",
         Rule::kw_count => "count",
         Rule::kw_sum => "sum",
+        Rule::kw_then => "then",
+        Rule::kw_unit => "unit",
+        Rule::kw_role => "role",
+        Rule::kw_trigger => "trigger",
+        Rule::kw_on => "on",
+        Rule::kw_start => "start",
+        Rule::kw_of => "of",
+        Rule::kw_kind => "kind",
+        Rule::kw_using => "using",
+        Rule::kw_from => "from",
+        Rule::kw_rank => "rank",
+        Rule::kw_transfer => "transfer",
+        Rule::kw_raise => "raise",
+        Rule::kw_react => "react",
+        Rule::kw_elapse => "elapse",
         _ => return None,
     })
 }
@@ -820,7 +1012,7 @@ fn rule_name(r: Rule) -> String {
         Rule::repeat_until => "`until CONDITION`",
         Rule::turn_stmt => "a `turn`",
         Rule::for_stmt => "a `for each` loop",
-        Rule::collection => "`characters`",
+        Rule::collection => "`characters` or a ranked order",
         Rule::if_stmt => "an `if`",
         Rule::choose_stmt => "a `choose` decision",
         Rule::option => "an `option`",
@@ -862,6 +1054,29 @@ fn rule_name(r: Rule) -> String {
         Rule::string_in => "string text",
         Rule::ident => "a name",
         Rule::keyword => "a keyword",
+        Rule::kinds => "`kind NAME`",
+        Rule::unit_decl => "a `unit` declaration",
+        Rule::role_decl => "a `role` declaration",
+        Rule::trigger_decl => "a `trigger` declaration",
+        Rule::hook_decl => "a hook `on ...`",
+        Rule::hook_edge => "`start of` or `end of`",
+        Rule::hook_start => "`start`",
+        Rule::hook_end => "`end`",
+        Rule::hook_turn => "`turn(c)`",
+        Rule::hook_trigger => "a trigger such as `NAME(c)`",
+        Rule::choose_from => "`from c in characters`",
+        Rule::of_kind => "`of kind NAME`",
+        Rule::using => "`using RESOURCE`",
+        Rule::end_repeat => "`repeat`",
+        Rule::repeat_stmt => "a `repeat` loop",
+        Rule::rank_stmt => "a `rank`",
+        Rule::transfer_stmt => "a `transfer`",
+        Rule::raise_stmt => "a `raise`",
+        Rule::react_stmt => "a `react`",
+        Rule::elapse_stmt => "an `elapse`",
+        Rule::if_expr => "`if C then A else B`",
+        Rule::path_level => "a level name",
+        Rule::field_name => "a field name",
         _ => "something else",
     }
     .to_string()
