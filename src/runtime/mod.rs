@@ -942,7 +942,7 @@ impl Machine<'_> {
                 total = total.saturating_add(cost);
             }
             let left = self.get(who, f).saturating_sub(total);
-            return Ok(!self.limits[f as usize].0.is_some_and(|lo| left < lo));
+            return Ok(self.limits[f as usize].0.is_none_or(|lo| left >= lo));
         }
         for (amount, f) in &a.costs {
             let cost = self.eval(amount, ctx)?;
