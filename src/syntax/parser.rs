@@ -107,9 +107,10 @@ struct Builder {
 }
 
 impl Builder {
+    /// The pair's span, without the whitespace and comments pest lets a rule end with.
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
-        Span::new(self.file, s.start(), s.end())
+        Span::new(self.file, s.start(), s.start() + trimmed_len(pair.as_str()))
     }
 
     fn ident(&self, pair: Pair<Rule>) -> Ident {
@@ -811,6 +812,28 @@ impl Builder {
     }
 }
 
+/// The length of `text` without trailing whitespace and trailing `#` comments.
+fn trimmed_len(text: &str) -> usize {
+    let mut t = text.trim_end();
+    loop {
+        let line_start = t.rfind('\n').map_or(0, |i| i + 1);
+        let line = &t[line_start..];
+        let mut in_string = false;
+        let comment = line.char_indices().find_map(|(i, c)| match c {
+            '"' => {
+                in_string = !in_string;
+                None
+            }
+            '#' if !in_string => Some(i),
+            _ => None,
+        });
+        match comment {
+            Some(i) => t = t[..line_start + i].trim_end(),
+            None => return t.len(),
+        }
+    }
+}
+
 fn too_large(span: Span) -> Diag {
     Diag::new("syntax::number", "this number is too large")
         .label(span, "does not fit in 64 bits")
@@ -1121,7 +1144,11 @@ fn pest_error(e: pest::error::Error<Rule>, src: &str, file: FileId) -> Diag {
             let help = if found.is_empty() {
                 "the file ended early: is a closing `}` missing?".to_string()
             } else if names.iter().any(|n| n == "a name") && is_reserved(found) {
-                format!("`{found}` is a keyword and cannot be used as a name; pick another name")
+                let word: String = found
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                format!("`{word}` is a keyword and cannot be used as a name; pick another name")
             } else {
                 "see docs/language.md for the form of each declaration and statement".to_string()
             };

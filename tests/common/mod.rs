@@ -6,6 +6,7 @@ use serde_json::Value;
 use turnscript::cli::{RunOptions, parse_answers, run_texts};
 
 pub const CRISIS_MODE: &str = "rulesets/crisis-mode.turn";
+pub const FLOW_OF_TIME: &str = "rulesets/flow-of-time.turn";
 
 /// A finished run: its events, what it printed to stderr and its exit code.
 pub struct Run {
@@ -104,8 +105,15 @@ impl Run {
         self.events
             .iter()
             .rev()
-            .find(|e| e["actor"] == actor && e["resource"] == resource)
-            .and_then(|e| e["left"].as_i64())
+            .find_map(|e| {
+                if e["actor"] == actor && e["resource"] == resource {
+                    e["left"].as_i64()
+                } else if e["to"] == actor && e["to_resource"] == resource {
+                    e["to_left"].as_i64()
+                } else {
+                    None
+                }
+            })
             .unwrap_or_else(|| panic!("no change of {resource} for {actor}"))
     }
 
@@ -161,6 +169,18 @@ pub fn compact(e: &Value) -> String {
         }
         "round_start" | "round_end" => e["round"].to_string(),
         "encounter_end" => s(&e["reason"]),
+        "transfer" => format!(
+            "{} {} {} -> {} {} {}",
+            s(&e["resource"]),
+            e["amount"],
+            e["left"],
+            s(&e["to"]),
+            s(&e["to_resource"]),
+            e["to_left"]
+        ),
+        "trigger" => format!("{}({})", s(&e["trigger"]), names(&e["args"]).join(",")),
+        "time" => format!("{} {} {}", e["amount"], s(&e["unit"]), e["clock"]),
+        "set" => format!("{} {}", s(&e["stat"]), e["left"]),
         _ => String::new(),
     };
     [kind, actor, tail]
