@@ -1,20 +1,31 @@
-//! Any input gets a result or a diagnostic, never a panic: every prefix of the bundled ruleset,
+//! Any input gets a result or a diagnostic, never a panic: every prefix of each bundled ruleset,
 //! and byte-level mutations of it, go through the whole pipeline.
 
 use turnscript::cli::{RunOptions, check_texts, run_texts};
 
-const RULESET: &str = include_str!("../rulesets/crisis-mode.turn");
-const ENCOUNTER: &str = include_str!("../rulesets/encounters/crisis-mode.turn");
+/// Each bundled ruleset, its example encounter, and how far to run it.
+const BUNDLED: &[(&str, &str, &str)] = &[
+    (
+        include_str!("../rulesets/crisis-mode.turn"),
+        include_str!("../rulesets/encounters/crisis-mode.turn"),
+        "turn=1",
+    ),
+    (
+        include_str!("../rulesets/flow-of-time.turn"),
+        include_str!("../rulesets/encounters/flow-of-time.turn"),
+        "round=1",
+    ),
+];
 
-fn pipeline(text: &str) {
+fn pipeline(text: &str, encounter: &str, until: &str) {
     let files = vec![
         ("r.turn".to_string(), text.to_string()),
-        ("e.turn".to_string(), ENCOUNTER.to_string()),
+        ("e.turn".to_string(), encounter.to_string()),
     ];
     let (report, clean) = check_texts(&files[..1], false);
     assert!(clean || !report.is_empty(), "a failed check must say why");
     let opts = RunOptions {
-        until: Some("turn=1".into()),
+        until: Some(until.into()),
         max_steps: 20_000,
         ..RunOptions::default()
     };
@@ -23,13 +34,15 @@ fn pipeline(text: &str) {
 }
 
 #[test]
-fn every_prefix_of_the_ruleset_is_handled() {
-    let cuts: Vec<usize> = (0..RULESET.len())
-        .step_by(13)
-        .filter(|i| RULESET.is_char_boundary(*i))
-        .collect();
-    for cut in cuts {
-        pipeline(&RULESET[..cut]);
+fn every_prefix_of_the_rulesets_is_handled() {
+    for (ruleset, encounter, until) in BUNDLED {
+        let cuts: Vec<usize> = (0..ruleset.len())
+            .step_by(13)
+            .filter(|i| ruleset.is_char_boundary(*i))
+            .collect();
+        for cut in cuts {
+            pipeline(&ruleset[..cut], encounter, until);
+        }
     }
 }
 
@@ -44,8 +57,9 @@ fn mutated_rulesets_are_handled() {
         state
     };
     let alphabet = b"{}()=:,.#\"+-*/<>!0123456789 \nabcdxyz_";
-    for _ in 0..300 {
-        let mut bytes = RULESET.as_bytes().to_vec();
+    for i in 0..600 {
+        let (ruleset, encounter, until) = BUNDLED[i % BUNDLED.len()];
+        let mut bytes = ruleset.as_bytes().to_vec();
         for _ in 0..(next() % 4 + 1) {
             let at = (next() % bytes.len() as u64) as usize;
             match next() % 3 {
@@ -57,7 +71,7 @@ fn mutated_rulesets_are_handled() {
             }
         }
         if let Ok(text) = String::from_utf8(bytes) {
-            pipeline(&text);
+            pipeline(&text, encounter, until);
         }
     }
 }
