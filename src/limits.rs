@@ -24,3 +24,7 @@ pub const MAX_TIE_ROLLS: u32 = 1000;
 pub const MAX_CALL_DEPTH: u32 = 64;
 /// The most arguments a trigger may take.
 pub const MAX_TRIGGER_ARGS: usize = 8;
+/// How deeply blocks may nest while running, counting through actions and hooks.
+pub const MAX_RUN_NESTING: u32 = 1024;
+/// The stack the interpreter runs on: enough for MAX_RUN_NESTING nested blocks in a debug build.
+pub const RUN_STACK_BYTES: usize = 256 * 1024 * 1024;

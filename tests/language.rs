@@ -82,3 +82,48 @@ fn keywords_that_start_with_other_keywords_are_reserved() {
         assert!(!clean && report.contains("is a keyword"), "{word}: {report}");
     }
 }
+
+#[test]
+fn costs_in_one_resource_are_paid_together() {
+    // `big` costs 2 + 2 AP; with 3 AP only `small` is affordable.
+    let src = "resource ap min 0\naction big(c) costs 2 ap, 2 ap\naction small(c) costs 1 ap\n\
+               character X { ap = 3 }\nplay { for each c in characters { choose a by c { option action } } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("choose   X     a          small    of small (policy)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn end_hooks_run_however_a_turn_or_level_ends() {
+    let src = "resource ap min 0\non end of turn(c) { gain 1 c.ap }\n\
+               on end of inner { for each c in characters { gain 100 c.ap } }\ncharacter X { }\n\
+               play { for each c in characters {\n  repeat { turn c { end repeat } }\n\
+               repeat { level inner { end repeat } } } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let gains: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("gain")).collect();
+    assert_eq!(
+        gains,
+        vec![
+            "  gain     X     ap         +1 → 1",
+            "  gain     X     ap         +100 → 101"
+        ]
+    );
+}
+
+#[test]
+fn the_default_stop_catches_whichever_endless_level_runs_on() {
+    // The inner round always ends the combat, so only the scene reaches ten iterations.
+    let src = "character X { }\nplay { level scene repeat { level combat { round repeat { end combat } } } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with("end of encounter: limit scene=10\n"), "{out}");
+    // Here the round is endless and is stopped at its tenth iteration.
+    let src = "character X { }\nplay { level scene repeat { round repeat { } } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.ends_with("end of encounter: limit round=10\n"), "{out}");
+}

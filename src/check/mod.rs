@@ -234,10 +234,16 @@ impl Checker<'_> {
         }
     }
 
-    /// The chooser of a decision: a character or a role.
+    /// The chooser of a decision: a character, or a role named directly.
     fn chooser(&mut self, e: &Expr) -> Ty {
+        if let ExprKind::Name(n) = &e.node
+            && !self.scopes.contains(n)
+            && let Some(Sym::Role(_)) = self.decls.lookup(n)
+        {
+            return Ty::Role;
+        }
         let t = self.expr(e);
-        if !matches!(t, Ty::Entity | Ty::Role | Ty::Error) {
+        if !matches!(t, Ty::Entity | Ty::Error) {
             self.err(
                 Diag::new(
                     "check::type",
@@ -627,7 +633,16 @@ impl Checker<'_> {
                 match self.decls.lookup(n) {
                     Some(Sym::Param(_)) => Ty::Int,
                     Some(Sym::Side(_)) => Ty::Side,
-                    Some(Sym::Role(_)) => Ty::Role,
+                    Some(Sym::Role(_)) => {
+                        self.err(
+                            Diag::new("check::type", format!("the role `{n}` can only make decisions"))
+                                .label(e.span, "used as a value")
+                                .help(format!(
+                                    "name it as the chooser of a decision: `choose NAME by {n} {{ ... }}`"
+                                )),
+                        );
+                        Ty::Error
+                    }
                     Some(Sym::Tag(_)) => {
                         self.err(
                             Diag::new("check::membership", format!("`{n}` is a tag, not a value"))
@@ -685,6 +700,7 @@ impl Checker<'_> {
                         .label(base.span, bt.name())
                         .help("write `c.field` with a character variable `c`"),
                     );
+                    return Ty::Error;
                 }
                 match self.decls.field(&f.node) {
                     Some((_, FieldKind::Flag)) => Ty::Bool,

@@ -251,6 +251,15 @@ pub fn run_texts(
     opts: &RunOptions,
     colour: bool,
 ) -> (String, String, i32) {
+    crate::runtime::on_run_stack(|| run_texts_here(texts, answers, opts, colour))
+}
+
+fn run_texts_here(
+    texts: &[(String, String)],
+    answers: Vec<(String, String)>,
+    opts: &RunOptions,
+    colour: bool,
+) -> (String, String, i32) {
     let mut sources = Sources::new();
     let program = match build(&mut sources, texts) {
         Ok(p) => p,

@@ -43,8 +43,6 @@ pub struct Program {
     pub reasons: Vec<String>,
     pub setup: Vec<St>,
     pub play: Vec<St>,
-    /// The innermost level of `play` that repeats without a condition, if any: the default stop.
-    pub outer_level: Option<LevelId>,
     pub n_locals: usize,
     pub roles: Vec<String>,
     pub triggers: Vec<TriggerDef>,
@@ -198,6 +196,7 @@ pub enum St {
     Turn {
         actor: Ex,
         body: Vec<St>,
+        span: Span,
     },
     ForEach {
         var: Slot,

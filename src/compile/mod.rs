@@ -30,7 +30,6 @@ pub fn compile(checked: &Checked) -> Program {
             c.item(item);
         }
     }
-    c.p.outer_level = innermost_endless(&c.p.play, 0);
     c.p.n_locals = c.max_locals;
     c.p.default_policy = c.default_policy.as_deref().and_then(|n| c.p.policy(n));
     c.p
@@ -78,7 +77,6 @@ fn empty_program(d: &Decls) -> Program {
         reasons: Vec::new(),
         setup: Vec::new(),
         play: Vec::new(),
-        outer_level: None,
         n_locals: 0,
         roles: d.roles.clone(),
         triggers: d
@@ -95,29 +93,6 @@ fn empty_program(d: &Decls) -> Program {
         turn_start: Vec::new(),
         turn_end: Vec::new(),
     }
-}
-
-/// The innermost level that repeats without a condition: where a run with no natural end stops.
-fn innermost_endless(body: &[St], depth: usize) -> Option<LevelId> {
-    if depth > crate::limits::MAX_NESTING {
-        return None;
-    }
-    body.iter().find_map(|s| {
-        let inner = |b: &[St]| innermost_endless(b, depth + 1);
-        match s {
-            St::Level {
-                level, repeat, body, ..
-            } => inner(body).or(matches!(repeat, Repeat::Forever).then_some(*level)),
-            St::Turn { body, .. }
-            | St::ForEach { body, .. }
-            | St::ChooseFrom { body, .. }
-            | St::Repeat { body, .. }
-            | St::React { body, .. } => inner(body),
-            St::If { then, otherwise, .. } => inner(then).or_else(|| inner(otherwise)),
-            St::Choose { options, .. } => options.iter().find_map(|o| inner(&o.body)),
-            _ => None,
-        }
-    })
 }
 
 struct Lower<'a> {
@@ -381,9 +356,10 @@ impl Lower<'_> {
                     span: *span,
                 }
             }
-            Stmt::Turn { actor, body, .. } => St::Turn {
+            Stmt::Turn { actor, body, span } => St::Turn {
                 actor: self.expr(actor),
                 body: self.block(body),
+                span: *span,
             },
             Stmt::ForEach {
                 var,

@@ -10,11 +10,28 @@ pub mod dice;
 use crate::check::FieldKind;
 use crate::compile::ir::*;
 use crate::diag::Diag;
-use crate::limits::{DEFAULT_OUTER_LIMIT, MAX_CALL_DEPTH, MAX_TIE_ROLLS, MAX_TRIGGER_ARGS};
+use crate::limits::{DEFAULT_OUTER_LIMIT, MAX_CALL_DEPTH, MAX_RUN_NESTING, MAX_TIE_ROLLS, MAX_TRIGGER_ARGS};
 use crate::syntax::ast::{BinOp, Keep, Quant, Span};
 use crate::trace::{Change, EndReason, Event, Sink};
 use decide::{Decider, DecisionPoint};
 use dice::DiceStream;
+
+/// Runs `f` on a thread with [`crate::limits::RUN_STACK_BYTES`] of stack, so the deepest nesting
+/// the limits allow is an error, never a stack overflow. (Only the pages used are ever touched.)
+pub fn on_run_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("turnscript-run".into())
+            .stack_size(crate::limits::RUN_STACK_BYTES)
+            .spawn_scoped(scope, f);
+        match spawned.map(|h| h.join()) {
+            Ok(Ok(v)) => v,
+            Ok(Err(panic)) => std::panic::resume_unwind(panic),
+            // No thread could be made: nothing else can be done here.
+            Err(e) => panic!("cannot start the run thread: {e}"),
+        }
+    })
+}
 
 /// How to run: the seed, forced rolls, the step budget and where to stop.
 #[derive(Clone, Debug)]
@@ -23,7 +40,8 @@ pub struct RunConfig {
     pub rolls: Vec<i64>,
     pub max_steps: u64,
     /// Stop after the N-th iteration of a level. `None`: the ruleset's own end, or the default
-    /// limit of [`DEFAULT_OUTER_LIMIT`] iterations of the outermost repeating level.
+    /// stop: the first level repeating with no condition to finish [`DEFAULT_OUTER_LIMIT`]
+    /// iterations.
     pub until: Option<(LevelId, u64)>,
 }
 
@@ -51,10 +69,7 @@ pub struct Outcome {
 /// the events before it have been emitted.
 pub fn run(p: &Program, cfg: &RunConfig, decider: &mut dyn Decider, sink: &mut dyn Sink) -> Result<Outcome, Diag> {
     let n_fields = p.fields.len();
-    let (until, until_default) = match cfg.until {
-        Some(u) => (Some(u), false),
-        None => (p.outer_level.map(|l| (l, DEFAULT_OUTER_LIMIT)), true),
-    };
+    let (until, until_default) = (cfg.until, cfg.until.is_none());
     let mut m = Machine {
         p,
         n_fields,
@@ -75,6 +90,7 @@ pub fn run(p: &Program, cfg: &RunConfig, decider: &mut dyn Decider, sink: &mut d
         clock: 0,
         saved: Vec::new(),
         depth: 0,
+        nesting: 0,
     };
     m.emit(Event::EncounterStart { seed: cfg.seed });
     m.init()?;
@@ -149,6 +165,8 @@ struct Machine<'a> {
     saved: Vec<i64>,
     /// How many actions and hooks are running.
     depth: u32,
+    /// How many blocks are running, one inside another.
+    nesting: u32,
 }
 
 const NO_CTX: Ctx = Ctx {
@@ -232,7 +250,19 @@ impl Machine<'_> {
     }
 
     fn block(&mut self, stmts: &[St]) -> R<Flow> {
+        self.nesting += 1;
+        let flow = self.block_inner(stmts);
+        self.nesting -= 1;
+        flow
+    }
+
+    fn block_inner(&mut self, stmts: &[St]) -> R<Flow> {
         for s in stmts {
+            if self.nesting > MAX_RUN_NESTING
+                && let Some(span) = stmt_span(s)
+            {
+                return Err(too_deep(span));
+            }
             match self.stmt(s)? {
                 Flow::Next => {}
                 other => return Ok(other),
@@ -250,17 +280,17 @@ impl Machine<'_> {
                 body,
                 span,
             } => self.level(*level, repeat, body, *span),
-            St::Turn { actor, body } => {
+            St::Turn { actor, body, span } => {
                 let a = self.eval(actor, NO_CTX)? as EntityId;
                 let p = self.p;
                 self.emit(Event::TurnStart { actor: a });
-                let mut flow = self.hooks(&p.turn_start, &[a as i64])?;
+                let mut flow = self.hooks(&p.turn_start, &[a as i64], *span)?;
                 if let Flow::Next = flow {
                     flow = self.block(body)?;
                 }
-                // The turn is over, whether it ran to its end or an `end` cut it short.
-                if let Flow::Next | Flow::End(..) = flow {
-                    match self.hooks(&p.turn_end, &[a as i64])? {
+                // The turn is over, however it ended, unless the run itself is stopping.
+                if !matches!(flow, Flow::Stop(_)) {
+                    match self.hooks(&p.turn_end, &[a as i64], *span)? {
                         Flow::Next => {}
                         other => flow = other,
                     }
@@ -325,11 +355,8 @@ impl Machine<'_> {
                     trigger: *trigger,
                     args: &vals[..n],
                 });
-                if self.depth >= MAX_CALL_DEPTH {
-                    return Err(too_deep(*span));
-                }
                 let p = self.p;
-                self.hooks(&p.triggers[*trigger as usize].hooks, &vals[..n])
+                self.hooks(&p.triggers[*trigger as usize].hooks, &vals[..n], *span)
             }
             St::React { actor, body } => {
                 let a = self.eval(actor, NO_CTX)? as EntityId;
@@ -540,9 +567,12 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// Runs hooks in order, each with its variables bound to `args`.
-    fn hooks(&mut self, ids: &[HookId], args: &[i64]) -> R<Flow> {
+    /// Runs hooks in order, each with its variables bound to `args`. `span`: what ran them.
+    fn hooks(&mut self, ids: &[HookId], args: &[i64], span: Span) -> R<Flow> {
         let p = self.p;
+        if !ids.is_empty() && self.depth >= MAX_CALL_DEPTH {
+            return Err(too_deep(span));
+        }
         for &id in ids {
             let h = &p.hooks[id as usize];
             let (lo, hi) = (h.frame.0 as usize, h.frame.1 as usize);
@@ -692,17 +722,13 @@ impl Machine<'_> {
             }
             self.emit(Event::LevelStart { level, n });
             let def = &p.levels[level as usize];
-            let mut flow = self.hooks(&def.on_start, &[])?;
+            let mut flow = self.hooks(&def.on_start, &[], span)?;
             if let Flow::Next = flow {
                 flow = self.block(body)?;
             }
-            let ends_here = match flow {
-                Flow::Next => true,
-                Flow::End(Some(l), _) => l == level,
-                _ => false,
-            };
-            if ends_here {
-                match self.hooks(&def.on_end, &[])? {
+            // The iteration is over, however it ended, unless the run itself is stopping.
+            if !matches!(flow, Flow::Stop(_)) {
+                match self.hooks(&def.on_end, &[], span)? {
                     Flow::Next => {}
                     other => flow = other,
                 }
@@ -715,7 +741,7 @@ impl Machine<'_> {
                         n,
                         reason: Some(r),
                     });
-                    if self.until == Some((level, n)) {
+                    if self.stops_after(level, n, repeat) {
                         break Flow::Stop(EndReason::Until {
                             level,
                             n,
@@ -729,7 +755,7 @@ impl Machine<'_> {
                     break other;
                 }
             }
-            if self.until == Some((level, n)) {
+            if self.stops_after(level, n, repeat) {
                 break Flow::Stop(EndReason::Until {
                     level,
                     n,
@@ -744,6 +770,15 @@ impl Machine<'_> {
         };
         self.loops.pop();
         Ok(result)
+    }
+
+    /// Whether the run stops after iteration `n` of `level`: `--until`, or the default stop (the
+    /// 10th iteration of a level repeating with no condition).
+    fn stops_after(&self, level: LevelId, n: u64, repeat: &Repeat) -> bool {
+        match self.until {
+            Some(u) => u == (level, n),
+            None => matches!(repeat, Repeat::Forever) && n == DEFAULT_OUTER_LIMIT,
+        }
     }
 
     fn for_each(
@@ -944,10 +979,23 @@ impl Machine<'_> {
             let left = self.get(who, f).saturating_sub(total);
             return Ok(self.limits[f as usize].0.is_none_or(|lo| left >= lo));
         }
-        for (amount, f) in &a.costs {
-            let cost = self.eval(amount, ctx)?;
-            let left = self.get(who, *f).saturating_sub(cost);
-            if cost < 0 || self.limits[*f as usize].0.is_some_and(|lo| left < lo) {
+        // Costs in the same resource are paid together: check each resource once, for its total.
+        for (i, (_, f)) in a.costs.iter().enumerate() {
+            if a.costs[..i].iter().any(|(_, g)| g == f) {
+                continue;
+            }
+            let mut total = 0i64;
+            for (amount, g) in &a.costs[i..] {
+                if g == f {
+                    let cost = self.eval(amount, ctx)?;
+                    if cost < 0 {
+                        return Ok(false);
+                    }
+                    total = total.saturating_add(cost);
+                }
+            }
+            let left = self.get(who, *f).saturating_sub(total);
+            if self.limits[*f as usize].0.is_some_and(|lo| left < lo) {
                 return Ok(false);
             }
         }
@@ -1165,13 +1213,32 @@ impl Machine<'_> {
     }
 }
 
+fn stmt_span(s: &St) -> Option<Span> {
+    match s {
+        St::Level { span, .. }
+        | St::Turn { span, .. }
+        | St::ForEach { span, .. }
+        | St::Choose { span, .. }
+        | St::ChooseFrom { span, .. }
+        | St::Repeat { span, .. }
+        | St::Transfer { span, .. }
+        | St::Raise { span, .. }
+        | St::Elapse { span, .. }
+        | St::Spend { span, .. }
+        | St::Gain { span, .. }
+        | St::Reset { span, .. }
+        | St::Set { span, .. } => Some(*span),
+        _ => None,
+    }
+}
+
 fn too_deep(span: Span) -> Diag {
     Diag::new(
         "run::too_deep",
-        format!("actions and hooks nest more than {MAX_CALL_DEPTH} deep"),
+        format!("actions and hooks nest more than {MAX_CALL_DEPTH} deep, or blocks more than {MAX_RUN_NESTING}"),
     )
     .label(span, "one level too deep here")
-    .help("a reaction keeps triggering itself: add a condition (a flag, a resource) that stops it")
+    .help("something keeps triggering itself (a hook, a reaction): add a condition (a flag, a resource) that stops it")
 }
 
 fn checked(v: Option<i64>, span: Span) -> R<i64> {
