@@ -352,7 +352,9 @@ impl Text {
         let width = p
             .characters
             .iter()
-            .map(|c| c.name.chars().count())
+            .map(|c| &c.name)
+            .chain(p.roles.iter())
+            .map(|n| n.chars().count())
             .max()
             .unwrap_or(4)
             .max(4);

@@ -127,3 +127,31 @@ fn the_default_stop_catches_whichever_endless_level_runs_on() {
     assert_eq!(code, 0, "{err}");
     assert!(out.ends_with("end of encounter: limit round=10\n"), "{out}");
 }
+
+#[test]
+fn a_character_choice_can_be_declined() {
+    let src = "role director\ntag npc\nresource hp\n\
+               character A { tag npc }\ncharacter B { tag npc }\ncharacter C { }\n\
+               play {\n  choose bring_in by director from n in characters where n is npc {\n    gain 1 n.hp\n  } or pass { gain 5 n2.hp }\n}\n";
+    // `n2` is unknown inside the decline block: the block is outside the choice's variable.
+    let (_, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown character variable `n2`"), "{err}");
+    let src = "role director\ntag npc\nresource hp\n\
+               character A { tag npc }\ncharacter B { tag npc }\ncharacter C { }\n\
+               play {\n  choose bring_in by director from n in characters where n is npc {\n    gain 1 n.hp\n  } or pass\n\
+               choose bring_in by director from n in characters where n is npc { gain 1 n.hp } or pass\n\
+               choose nobody by director from n in characters where n.hp > 5 { gain 1 n.hp } or pass\n}\n";
+    let (out, err, code) = run(src, &[], &["B", "pass"], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "choose   director  bring_in   B        of A|B|pass",
+            "gain     B         hp         +1 → 1",
+            "choose   director  bring_in   pass     of A|B|pass",
+            "end of encounter: complete"
+        ]
+    );
+}

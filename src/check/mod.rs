@@ -455,9 +455,13 @@ impl Checker<'_> {
                 filter,
                 order,
                 body,
+                decline,
                 ..
             } => {
                 self.chooser(chooser);
+                if let Some((_, block)) = decline.as_deref() {
+                    self.block(block);
+                }
                 self.collection(coll);
                 if let Some(o) = order {
                     self.order(o);

@@ -379,12 +379,21 @@ fn walk_block(b: &Block, d: &mut Decls) {
             | Stmt::ForEach { body, .. }
             | Stmt::Repeat { body, .. }
             | Stmt::React { body, .. } => walk_block(body, d),
-            Stmt::ChooseFrom { name, body, .. } => {
+            Stmt::ChooseFrom {
+                name, body, decline, ..
+            } => {
                 if !d.decision_names.contains_key(&name.node) {
                     d.decision_names.insert(name.node.clone(), d.decisions.len() as u16);
                     d.decisions.push(name.node.clone());
                 }
                 walk_block(body, d);
+                if let Some((option, block)) = decline.as_deref() {
+                    if !d.option_names.contains_key(&option.node) {
+                        d.option_names.insert(option.node.clone(), d.options.len() as u16);
+                        d.options.push(option.node.clone());
+                    }
+                    walk_block(block, d);
+                }
             }
             Stmt::If { then, otherwise, .. } => {
                 walk_block(then, d);

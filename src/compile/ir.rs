@@ -225,6 +225,7 @@ pub enum St {
         filter: Option<Ex>,
         order: Option<OrderId>,
         body: Vec<St>,
+        decline: Option<(OptionId, Vec<St>)>,
         span: Span,
     },
     Repeat {

@@ -455,8 +455,13 @@ impl Lower<'_> {
                 filter,
                 order,
                 body,
+                decline,
                 span,
             } => {
+                let decline = decline.as_deref().map(|(o, b)| {
+                    let id = self.d.option_names.get(&o.node).copied().unwrap_or(0);
+                    (id, self.block(b))
+                });
                 let chooser = self.chooser(chooser);
                 let slot = self.bind(&var.node);
                 let filter = filter.as_ref().map(|f| self.expr(f));
@@ -470,6 +475,7 @@ impl Lower<'_> {
                     filter,
                     order: order.as_ref().map(|o| self.order_id(o)),
                     body,
+                    decline,
                     span: *span,
                 }
             }

@@ -314,6 +314,7 @@ impl Machine<'_> {
                 filter,
                 order,
                 body,
+                decline,
                 span,
             } => {
                 let who = self.who(chooser)?;
@@ -324,10 +325,19 @@ impl Machine<'_> {
                 if let Some(o) = order {
                     self.sort(*o, &mut ids)?;
                 }
-                let keys: Vec<OptionKey> = ids.iter().map(|e| OptionKey::Character(*e)).collect();
+                let mut keys: Vec<OptionKey> = ids.iter().map(|e| OptionKey::Character(*e)).collect();
+                if let Some((option, _)) = decline {
+                    keys.push(OptionKey::Named(*option));
+                }
                 let picked = self.ask(*decision, who, &keys, *span)?;
-                self.locals[*var as usize] = ids[picked] as i64;
-                self.block(body)
+                match (ids.get(picked), decline) {
+                    (Some(e), _) => {
+                        self.locals[*var as usize] = *e as i64;
+                        self.block(body)
+                    }
+                    (None, Some((_, block))) => self.block(block),
+                    (None, None) => Ok(Flow::Next),
+                }
             }
             St::Repeat { repeat, body, span } => self.repeat(repeat, body, *span),
             St::EndRepeat => Ok(Flow::EndRepeat),

@@ -233,6 +233,8 @@ pub enum Stmt {
         filter: Option<Expr>,
         order: Option<Ident>,
         body: Block,
+        /// `or NAME [{ ... }]`: the option that declines, and what it does.
+        decline: Option<Box<(Ident, Block)>>,
         span: Span,
     },
     /// `repeat [while C | until C] { ... }`: a loop that is not a level; `end repeat` leaves it.

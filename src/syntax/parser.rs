@@ -469,11 +469,24 @@ impl Builder {
                     let mut fi = from.into_inner().filter(|p| !is_keyword(p.as_rule()));
                     let var = self.ident(next(&mut fi, fspan)?);
                     let coll = self.collection(next(&mut fi, fspan)?);
-                    let (mut filter, mut order, mut body) = (None, None, Block::default());
+                    let (mut filter, mut order, mut body, mut decline) = (None, None, Block::default(), None);
                     for p in fi {
                         match p.as_rule() {
                             Rule::expr => filter = Some(self.expr(p)?),
                             Rule::ident => order = Some(self.ident(p)),
+                            Rule::decline => {
+                                let dspan = self.span(&p);
+                                let mut di = p.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                                let option = self.ident(next(&mut di, dspan)?);
+                                let block = match di.next() {
+                                    Some(b) => self.block(b)?,
+                                    None => Block {
+                                        stmts: Vec::new(),
+                                        span: dspan,
+                                    },
+                                };
+                                decline = Some(Box::new((option, block)));
+                            }
                             _ => body = self.block(p)?,
                         }
                     }
@@ -485,6 +498,7 @@ impl Builder {
                         filter,
                         order,
                         body,
+                        decline,
                         span,
                     });
                 }
@@ -1088,6 +1102,7 @@ fn rule_name(r: Rule) -> String {
         Rule::hook_turn => "`turn(c)`",
         Rule::hook_trigger => "a trigger such as `NAME(c)`",
         Rule::choose_from => "`from c in characters`",
+        Rule::decline => "`or NAME`",
         Rule::of_kind => "`of kind NAME`",
         Rule::using => "`using RESOURCE`",
         Rule::end_repeat => "`repeat`",
