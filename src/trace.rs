@@ -288,11 +288,14 @@ impl Sink for JsonLines {
                 left,
             } => {
                 let key = if *change == Change::Set { "stat" } else { "resource" };
+                let _ = write!(o, r#"{{"event":"{}","#, change.name());
+                // A global belongs to the table: no actor.
+                if *actor != TABLE {
+                    let _ = write!(o, r#""actor":{},"#, name(*actor));
+                }
                 let _ = write!(
                     o,
-                    r#"{{"event":"{}","actor":{},"{key}":{},"amount":{amount},"left":{left}}}"#,
-                    change.name(),
-                    name(*actor),
+                    r#""{key}":{},"amount":{amount},"left":{left}}}"#,
                     q(&p.fields[*field as usize].name)
                 );
             }
@@ -465,7 +468,8 @@ impl Sink for Text {
                     Change::Forfeit => format!("{f:<10} {amount} lost → {left}"),
                     Change::Reset | Change::Set => format!("{f:<10} = {left}"),
                 };
-                self.line(change.name(), p.character_name(*actor), &rest);
+                let who = if *actor == TABLE { "" } else { p.character_name(*actor) };
+                self.line(change.name(), who, &rest);
             }
             Event::Transfer {
                 from,

@@ -155,3 +155,28 @@ fn a_character_choice_can_be_declined() {
         ]
     );
 }
+
+#[test]
+fn globals_belong_to_the_table() {
+    let src = "stat speed default 5\nside pcs\nglobal party_metres min 0\nglobal doom default 3 max 5\n\
+               character A { side pcs, speed = 6 }\ncharacter B { side pcs, speed = 4 }\n\
+               play {\n  gain 5 * (min c in characters where c is pcs: c.speed) party_metres\n  gain 9 doom\n\
+               if doom == 5 { set party_metres = party_metres + 1 }\n}\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        jsonl: true,
+        ..RunOptions::default()
+    };
+    let (out, err, code) = run_texts(&files, Vec::new(), &opts, false);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        vec![
+            r#"{"event":"gain","resource":"party_metres","amount":20,"left":20}"#,
+            r#"{"event":"gain","resource":"doom","amount":2,"left":5}"#,
+            r#"{"event":"set","stat":"party_metres","amount":21,"left":21}"#,
+            r#"{"event":"encounter_end","reason":"complete"}"#,
+        ]
+    );
+}

@@ -95,6 +95,15 @@ impl Checker<'_> {
                     self.no_dice(e, "a resource limit");
                 }
             }
+            Item::Global { default, min, max, .. } => {
+                if let Some(e) = default {
+                    self.expect(e, Ty::Int, "a global's default");
+                }
+                for e in min.iter().chain(max.iter()) {
+                    self.expect(e, Ty::Int, "a global's limit");
+                    self.no_dice(e, "a global's limit");
+                }
+            }
             Item::Flag { per: Some(level), .. } if !self.decls.level_names.contains_key(&level.node) => {
                 let d = unknown("level", &level.node, level.span, self.decls.level_names.keys());
                 self.err(d.help(
@@ -295,6 +304,16 @@ impl Checker<'_> {
                         }
                         Some((_, FieldKind::Flag)) => {
                             self.expect(e, Ty::Bool, "a character's flag");
+                        }
+                        Some((_, FieldKind::Global)) => {
+                            self.err(
+                                Diag::new(
+                                    "check::wrong_kind",
+                                    format!("`{}` is a global: it belongs to no character", f.node),
+                                )
+                                .label(f.span, "a global")
+                                .help("set a global's start with `default` in its declaration, or in `setup`"),
+                            );
                         }
                         None => {
                             let d = unknown("stat", &f.node, f.span, self.decls.field_names());
@@ -563,11 +582,55 @@ impl Checker<'_> {
     }
 
     fn target(&mut self, t: &Target, want: FieldKind, verb: &str) {
-        if !self.scopes.contains(&t.var.node) {
-            let d = unknown("character variable", &t.var.node, t.var.span, self.scopes.iter());
-            self.err(d.help("bind a character first, e.g. `for each c in characters { ... }`"));
+        let f = &t.field;
+        match (&t.var, self.decls.field(&f.node)) {
+            (Some(v), field) => {
+                if !self.scopes.contains(&v.node) {
+                    let d = unknown("character variable", &v.node, v.span, self.scopes.iter());
+                    self.err(d.help("bind a character first, e.g. `for each c in characters { ... }`"));
+                }
+                if let Some((_, FieldKind::Global)) = field {
+                    self.err(
+                        Diag::new(
+                            "check::wrong_kind",
+                            format!("`{}` is a global: it belongs to no character", f.node),
+                        )
+                        .label(t.span, "a global")
+                        .help(format!("write it alone: `{verb} ... {}`", f.node)),
+                    );
+                } else {
+                    self.field(f, want, verb);
+                }
+            }
+            (None, Some((_, FieldKind::Global))) if want != FieldKind::Flag => {}
+            (None, Some((_, FieldKind::Global))) => {
+                self.err(
+                    Diag::new(
+                        "check::wrong_kind",
+                        format!("cannot {verb} `{}`: it is a global, not a flag", f.node),
+                    )
+                    .label(f.span, "a global")
+                    .help("`mark` and `clear` work on flags; give a global a value with `set` or `reset`"),
+                );
+            }
+            (None, Some(_)) => {
+                self.err(
+                    Diag::new(
+                        "check::unqualified",
+                        format!("`{}` belongs to a character: say whose", f.node),
+                    )
+                    .label(f.span, "whose?")
+                    .help(format!("write `c.{}` with a character variable `c`", f.node)),
+                );
+            }
+            (None, None) => {
+                let d = unknown("global", &f.node, f.span, self.decls.field_names());
+                self.err(d.help(format!(
+                    "declare it with `global {}`, or write `c.{}` for a character's",
+                    f.node, f.node
+                )));
+            }
         }
-        self.field(&t.field, want, verb);
     }
 
     fn field(&mut self, f: &Ident, want: FieldKind, verb: &str) {
@@ -584,6 +647,7 @@ impl Checker<'_> {
                             FieldKind::Resource => "spend, gain, reset and forfeit work on resources; use `set` for stats, `mark`/`clear` for flags",
                             FieldKind::Stat => "`set` works on stats; use `reset` for resources, `mark`/`clear` for flags",
                             FieldKind::Flag => "`mark` and `clear` work on flags",
+                            FieldKind::Global => "a global is written alone, without `c.`",
                         }),
                 );
             }
@@ -636,6 +700,7 @@ impl Checker<'_> {
                 }
                 match self.decls.lookup(n) {
                     Some(Sym::Param(_)) => Ty::Int,
+                    Some(Sym::Field(_, FieldKind::Global)) => Ty::Int,
                     Some(Sym::Side(_)) => Ty::Side,
                     Some(Sym::Role(_)) => {
                         self.err(
@@ -708,6 +773,17 @@ impl Checker<'_> {
                 }
                 match self.decls.field(&f.node) {
                     Some((_, FieldKind::Flag)) => Ty::Bool,
+                    Some((_, FieldKind::Global)) => {
+                        self.err(
+                            Diag::new(
+                                "check::wrong_kind",
+                                format!("`{}` is a global: it belongs to no character", f.node),
+                            )
+                            .label(e.span, "a global")
+                            .help(format!("write it alone: `{}`", f.node)),
+                        );
+                        Ty::Error
+                    }
                     Some(_) => Ty::Int,
                     None => {
                         let d = unknown("stat", &f.node, f.span, self.decls.field_names());

@@ -12,6 +12,8 @@ pub enum FieldKind {
     Stat,
     Resource,
     Flag,
+    /// A number of the table (`global`), not of a character.
+    Global,
 }
 
 impl FieldKind {
@@ -20,6 +22,7 @@ impl FieldKind {
             FieldKind::Stat => "stat",
             FieldKind::Resource => "resource",
             FieldKind::Flag => "flag",
+            FieldKind::Global => "global",
         }
     }
 }
@@ -193,6 +196,11 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                 Item::Resource { name, .. } => {
                     if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Resource), diags) {
                         d.fields.push((name.node.clone(), FieldKind::Resource));
+                    }
+                }
+                Item::Global { name, .. } => {
+                    if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Global), diags) {
+                        d.fields.push((name.node.clone(), FieldKind::Global));
                     }
                 }
                 Item::Flag { name, .. } => {

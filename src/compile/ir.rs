@@ -16,6 +16,8 @@ pub type RoleId = u16;
 pub type UnitId = u16;
 pub type KindId = u16;
 pub type EntityId = u32;
+/// The owner of globals: the table, which is no character.
+pub const TABLE: EntityId = EntityId::MAX;
 /// A local variable's slot in the run's frame.
 pub type Slot = u16;
 
@@ -292,7 +294,8 @@ pub enum St {
 
 #[derive(Debug, Clone)]
 pub struct Target {
-    pub var: Slot,
+    /// The character variable; `None` for a global.
+    pub var: Option<Slot>,
     pub field: FieldId,
     pub label: LabelId,
 }
@@ -366,6 +369,9 @@ impl Program {
     }
 
     pub fn character_name(&self, id: EntityId) -> &str {
+        if id == TABLE {
+            return "the table";
+        }
         self.characters.get(id as usize).map(|c| c.name.as_str()).unwrap_or("?")
     }
 

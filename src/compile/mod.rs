@@ -139,6 +139,17 @@ impl Lower<'_> {
                 let ex = self.expr(e);
                 self.p.fields[f].default = Some(ex);
             }
+            Item::Global {
+                name,
+                default,
+                min,
+                max,
+            } => {
+                let f = self.field_id(&name.node) as usize;
+                self.p.fields[f].default = default.as_ref().map(|e| self.expr(e));
+                self.p.fields[f].min = min.as_ref().map(|e| self.expr(e));
+                self.p.fields[f].max = max.as_ref().map(|e| self.expr(e));
+            }
             Item::Resource { name, min, max } => {
                 let f = self.field_id(&name.node) as usize;
                 self.p.fields[f].min = min.as_ref().map(|e| self.expr(e));
@@ -300,7 +311,7 @@ impl Lower<'_> {
     fn target(&mut self, t: &ast::Target) -> Target {
         let label = self.label(&t.field.node);
         Target {
-            var: self.local(&t.var.node).unwrap_or(0),
+            var: t.var.as_ref().map(|v| self.local(&v.node).unwrap_or(0)),
             field: self.field_id(&t.field.node),
             label,
         }
@@ -526,6 +537,7 @@ impl Lower<'_> {
                 Some(slot) => Ex::Local(slot),
                 None => match self.d.lookup(n) {
                     Some(Sym::Param(i)) => Ex::Param(i),
+                    Some(Sym::Field(f, _)) => Ex::Field(Box::new(Ex::Int(TABLE as i64)), f),
                     Some(Sym::Side(i)) => Ex::Int(i as i64),
                     _ => Ex::Int(0),
                 },

@@ -74,6 +74,7 @@ pub fn run(p: &Program, cfg: &RunConfig, decider: &mut dyn Decider, sink: &mut d
         p,
         n_fields,
         values: vec![0; n_fields * p.characters.len()],
+        globals: vec![0; n_fields],
         limits: vec![(None, None); n_fields],
         locals: vec![0; p.n_locals.max(1)],
         counters: vec![0; p.levels.len()],
@@ -144,6 +145,8 @@ struct Machine<'a> {
     n_fields: usize,
     /// Every character's fields, character-major.
     values: Vec<i64>,
+    /// The table's globals, by field id.
+    globals: Vec<i64>,
     limits: Vec<(Option<i64>, Option<i64>)>,
     locals: Vec<i64>,
     counters: Vec<u64>,
@@ -193,7 +196,15 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// Whose field a target names: a character's, or the table's (a global).
+    fn owner(&self, t: &Target) -> EntityId {
+        t.var.map_or(TABLE, |s| self.locals[s as usize] as EntityId)
+    }
+
     fn get(&self, e: EntityId, f: FieldId) -> i64 {
+        if e == TABLE {
+            return self.globals.get(f as usize).copied().unwrap_or(0);
+        }
         self.values
             .get(e as usize * self.n_fields + f as usize)
             .copied()
@@ -201,6 +212,12 @@ impl Machine<'_> {
     }
 
     fn put(&mut self, e: EntityId, f: FieldId, v: i64) {
+        if e == TABLE {
+            if let Some(slot) = self.globals.get_mut(f as usize) {
+                *slot = v;
+            }
+            return;
+        }
         if let Some(slot) = self.values.get_mut(e as usize * self.n_fields + f as usize) {
             *slot = v;
         }
@@ -224,9 +241,21 @@ impl Machine<'_> {
             let hi = f.max.as_ref().map(|e| self.eval(e, ctx)).transpose()?;
             self.limits[i] = (lo, hi);
         }
+        for (i, f) in p.fields.iter().enumerate() {
+            if f.kind == FieldKind::Global
+                && let Some(e) = &f.default
+            {
+                let v = self.eval(e, NO_CTX)?;
+                let v = self.clamp(i as FieldId, v);
+                self.put(TABLE, i as FieldId, v);
+            }
+        }
         for (id, ch) in p.characters.iter().enumerate() {
             let id = id as EntityId;
             for (fi, f) in p.fields.iter().enumerate() {
+                if f.kind == FieldKind::Global {
+                    continue;
+                }
                 let given = ch.fields.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
                 let Some(e) = given.or(f.default.as_ref()) else {
                     continue;
@@ -416,7 +445,7 @@ impl Machine<'_> {
             } => self.choose(*decision, chooser, options, *span),
             St::End { level, reason } => Ok(Flow::End(*level, *reason)),
             St::Spend { amount, target, span } => {
-                let e = self.locals[target.var as usize] as EntityId;
+                let e = self.owner(target);
                 let have = self.get(e, target.field);
                 let amount = match amount {
                     Some(a) => self.eval(
@@ -432,7 +461,7 @@ impl Machine<'_> {
                 Ok(Flow::Next)
             }
             St::Gain { amount, target, span } => {
-                let e = self.locals[target.var as usize] as EntityId;
+                let e = self.owner(target);
                 let amount = self.eval(
                     amount,
                     Ctx {
@@ -453,7 +482,7 @@ impl Machine<'_> {
                 Ok(Flow::Next)
             }
             St::Reset { target, value, .. } => {
-                let e = self.locals[target.var as usize] as EntityId;
+                let e = self.owner(target);
                 let v = self.eval(
                     value,
                     Ctx {
@@ -473,7 +502,7 @@ impl Machine<'_> {
                 Ok(Flow::Next)
             }
             St::Forfeit { target } => {
-                let e = self.locals[target.var as usize] as EntityId;
+                let e = self.owner(target);
                 let have = self.get(e, target.field);
                 let floor = self.clamp(target.field, 0);
                 if have != floor {
@@ -489,7 +518,7 @@ impl Machine<'_> {
                 Ok(Flow::Next)
             }
             St::Set { target, value, .. } => {
-                let e = self.locals[target.var as usize] as EntityId;
+                let e = self.owner(target);
                 let v = self.eval(
                     value,
                     Ctx {
@@ -508,7 +537,7 @@ impl Machine<'_> {
                 Ok(Flow::Next)
             }
             St::Mark { target, on } => {
-                let e = self.locals[target.var as usize] as EntityId;
+                let e = self.owner(target);
                 self.put(e, target.field, *on as i64);
                 Ok(Flow::Next)
             }
@@ -533,8 +562,8 @@ impl Machine<'_> {
     }
 
     fn transfer(&mut self, amount: Option<&Ex>, from: &Target, to: &Target, span: Span) -> R<()> {
-        let a = self.locals[from.var as usize] as EntityId;
-        let b = self.locals[to.var as usize] as EntityId;
+        let a = self.owner(from);
+        let b = self.owner(to);
         let have = self.get(a, from.field);
         let amount = match amount {
             Some(x) => self.eval(

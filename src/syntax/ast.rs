@@ -96,6 +96,13 @@ pub enum Item {
         params: Vec<Ident>,
     },
     Hook(HookDecl),
+    /// `global NAME [default E] [min E] [max E]`: a number of the table.
+    Global {
+        name: Ident,
+        default: Option<Expr>,
+        min: Option<Expr>,
+        max: Option<Expr>,
+    },
 }
 
 /// `on start of turn(c)`, `on end of LEVEL`, `on TRIGGER(a, b)`: when a hook runs.
@@ -352,10 +359,10 @@ pub struct OptionDecl {
     pub span: Span,
 }
 
-/// `c.FIELD`: a variable and one of its fields.
+/// `c.FIELD`: a variable and one of its fields; or `NAME`, a global (`var` is `None`).
 #[derive(Clone, Debug)]
 pub struct Target {
-    pub var: Ident,
+    pub var: Option<Ident>,
     pub field: Ident,
     pub span: Span,
 }

@@ -286,6 +286,25 @@ impl Builder {
                 Item::Unit { name, of }
             }
             Rule::role_decl => Item::Role(self.ident_list(next(&mut it, span)?)),
+            Rule::global_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                let (mut default, mut min, mut max) = (None, None, None);
+                for p in it {
+                    let r = p.as_rule();
+                    let e = Some(self.expr(last_inner(p, span)?)?);
+                    match r {
+                        Rule::res_default => default = e,
+                        Rule::res_min => min = e,
+                        _ => max = e,
+                    }
+                }
+                Item::Global {
+                    name,
+                    default,
+                    min,
+                    max,
+                }
+            }
             Rule::trigger_decl => {
                 let name = self.ident(next(&mut it, span)?);
                 Item::Trigger {
@@ -372,9 +391,19 @@ impl Builder {
     fn target(&self, pair: Pair<Rule>) -> R<Target> {
         let span = self.span(&pair);
         let mut it = pair.into_inner();
-        let var = self.ident(next(&mut it, span)?);
-        let field = self.ident(next(&mut it, span)?);
-        Ok(Target { var, field, span })
+        let first = self.ident(next(&mut it, span)?);
+        Ok(match it.next() {
+            Some(f) => Target {
+                var: Some(first),
+                field: self.ident(f),
+                span,
+            },
+            None => Target {
+                var: None,
+                field: first,
+                span,
+            },
+        })
     }
 
     fn stmt(&self, pair: Pair<Rule>) -> R<Stmt> {
@@ -997,6 +1026,7 @@ fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_raise => "raise",
         Rule::kw_react => "react",
         Rule::kw_elapse => "elapse",
+        Rule::kw_global => "global",
         _ => return None,
     })
 }
@@ -1064,7 +1094,7 @@ fn rule_name(r: Rule) -> String {
         Rule::set_stmt => "a `set`",
         Rule::mark_stmt => "a `mark`",
         Rule::clear_stmt => "a `clear`",
-        Rule::target => "a field such as `c.FIELD`",
+        Rule::target => "a field such as `c.FIELD`, or a global",
         Rule::expr => "an expression",
         Rule::op_neg => "`-`",
         Rule::op_not => "`not`",
@@ -1092,6 +1122,8 @@ fn rule_name(r: Rule) -> String {
         Rule::ident => "a name",
         Rule::keyword => "a keyword",
         Rule::kinds => "`kind NAME`",
+        Rule::global_decl => "a `global` declaration",
+        Rule::res_default => "`default`",
         Rule::unit_decl => "a `unit` declaration",
         Rule::role_decl => "a `role` declaration",
         Rule::trigger_decl => "a `trigger` declaration",
