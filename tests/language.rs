@@ -180,3 +180,24 @@ fn globals_belong_to_the_table() {
         ]
     );
 }
+
+#[test]
+fn a_routine_runs_where_it_is_done_and_may_run_itself() {
+    let src = "resource hp\ncharacter A { }\ncharacter B { }\n\
+               play {\n  for each c in characters { do heal(c, c) }\n}\n\
+               routine heal(c, d) { gain 1 c.hp  if c.hp < 3 { do heal(c, d) } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let gains: Vec<&str> = out.lines().filter(|l| l.starts_with("gain")).collect();
+    assert_eq!(
+        gains,
+        vec![
+            "gain     A     hp         +1 → 1",
+            "gain     A     hp         +1 → 2",
+            "gain     A     hp         +1 → 3",
+            "gain     B     hp         +1 → 1",
+            "gain     B     hp         +1 → 2",
+            "gain     B     hp         +1 → 3"
+        ]
+    );
+}

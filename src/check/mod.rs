@@ -168,22 +168,35 @@ impl Checker<'_> {
             Item::Setup(b) => self.block(b),
             Item::Play(b) => self.block(b),
             Item::Hook(h) => self.hook(h),
-            Item::Trigger { name, params } if params.len() > crate::limits::MAX_TRIGGER_ARGS => {
-                self.err(
-                    Diag::new(
-                        "check::arity",
-                        format!(
-                            "the trigger `{}` has {} arguments; the most is {}",
-                            name.node,
-                            params.len(),
-                            crate::limits::MAX_TRIGGER_ARGS
-                        ),
-                    )
-                    .label(name.span, "too many arguments")
-                    .help("pass fewer characters; the hook can find the others with a quantifier"),
+            Item::Routine { name, params, body } => {
+                self.arg_count("routine", name, params.len());
+                let depth = self.scopes.len();
+                self.scopes.extend(params.iter().map(|v| v.node.clone()));
+                let (levels, repeats) = (
+                    std::mem::take(&mut self.levels),
+                    std::mem::replace(&mut self.repeats, 0),
                 );
+                self.block(body);
+                self.levels = levels;
+                self.repeats = repeats;
+                self.scopes.truncate(depth);
             }
+            Item::Trigger { name, params } => self.arg_count("trigger", name, params.len()),
             _ => {}
+        }
+    }
+
+    fn arg_count(&mut self, what: &str, name: &Ident, n: usize) {
+        let most = crate::limits::MAX_TRIGGER_ARGS;
+        if n > most {
+            self.err(
+                Diag::new(
+                    "check::arity",
+                    format!("the {what} `{}` has {n} parameters; the most is {most}", name.node),
+                )
+                .label(name.span, "too many parameters")
+                .help("pass fewer characters; the body can find the others with a quantifier"),
+            );
         }
     }
 
@@ -544,6 +557,35 @@ impl Checker<'_> {
                 }
                 for a in args {
                     self.expect(a, Ty::Entity, "a trigger's argument");
+                }
+            }
+            Stmt::Do { routine, args, span } => {
+                match self.decls.lookup(&routine.node) {
+                    Some(Sym::Routine(i)) => {
+                        let want = self.decls.routines[i as usize].1;
+                        if want != args.len() {
+                            self.err(
+                                Diag::new(
+                                    "check::arity",
+                                    format!(
+                                        "the routine `{}` takes {want} argument(s), not {}",
+                                        routine.node,
+                                        args.len()
+                                    ),
+                                )
+                                .label(*span, "run here")
+                                .help("pass one character per parameter the routine declares"),
+                            );
+                        }
+                    }
+                    _ => {
+                        let names: Vec<&String> = self.decls.routines.iter().map(|t| &t.0).collect();
+                        let d = unknown("routine", &routine.node, routine.span, names.into_iter());
+                        self.err(d.help("declare it with `routine NAME(c) { ... }`"));
+                    }
+                }
+                for a in args {
+                    self.expect(a, Ty::Entity, "a routine's argument");
                 }
             }
             Stmt::React { actor, body, .. } => {

@@ -39,6 +39,7 @@ pub enum Sym {
     Role(u16),
     Trigger(u16),
     Unit(u16),
+    Routine(u16),
 }
 
 /// Every declared name of a run, by kind, in declaration order.
@@ -72,6 +73,8 @@ pub struct Decls {
     pub units: Vec<(String, i64)>,
     /// Kinds of action (`kind K`), in the order they first appear.
     pub kinds: Vec<String>,
+    /// Each routine's name and number of parameters.
+    pub routines: Vec<(String, usize)>,
 }
 
 impl Decls {
@@ -142,7 +145,7 @@ impl Decls {
                 Diag::new("check::duplicate", format!("`{}` is declared twice", name.node))
                     .label(name.span, "declared again here")
                     .label(*first, "first declared here")
-                    .help("every param, stat, resource, flag, side, tag, action, order, role, trigger and unit needs its own name"),
+                    .help("every param, stat, resource, flag, side, tag, action, order, role, trigger, unit, global and routine needs its own name"),
             );
             return false;
         }
@@ -283,6 +286,12 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                     }
                 }
                 Item::Hook(h) => walk_block(&h.body, &mut d),
+                Item::Routine { name, params, body } => {
+                    if d.declare(name, Sym::Routine(d.routines.len() as u16), diags) {
+                        d.routines.push((name.node.clone(), params.len()));
+                    }
+                    walk_block(body, &mut d);
+                }
                 Item::Order(o) => {
                     if d.declare(&o.name, Sym::Order(d.orders.len() as u16), diags) {
                         d.orders.push(o.name.node.clone());

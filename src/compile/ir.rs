@@ -52,6 +52,8 @@ pub struct Program {
     pub units: Vec<(String, i64)>,
     pub kinds: Vec<String>,
     pub hooks: Vec<HookDef>,
+    /// Each routine's body, as a hook run only by `do`.
+    pub routines: Vec<HookId>,
     /// Hooks run at the start and at the end of every turn.
     pub turn_start: Vec<HookId>,
     pub turn_end: Vec<HookId>,
@@ -253,6 +255,11 @@ pub enum St {
     React {
         actor: Ex,
         body: Vec<St>,
+    },
+    Do {
+        hook: HookId,
+        args: Vec<Ex>,
+        span: Span,
     },
     Elapse {
         amount: Ex,

@@ -25,6 +25,16 @@ pub fn compile(checked: &Checked) -> Program {
         .cloned()
         .zip(d.param_exprs.iter().map(|e| c.expr(e)))
         .collect();
+    // Routines get their hook ids first, so `do` may come before (or inside) the routine.
+    for i in 0..d.routines.len() {
+        c.p.routines[i] = c.p.hooks.len() as HookId;
+        c.p.hooks.push(HookDef {
+            vars: Vec::new(),
+            filter: None,
+            body: Vec::new(),
+            frame: (0, 0),
+        });
+    }
     for file in &checked.files {
         for item in &file.items {
             c.item(item);
@@ -90,6 +100,7 @@ fn empty_program(d: &Decls) -> Program {
         units: d.units.clone(),
         kinds: d.kinds.clone(),
         hooks: Vec::new(),
+        routines: vec![0; d.routines.len()],
         turn_start: Vec::new(),
         turn_end: Vec::new(),
     }
@@ -186,19 +197,17 @@ impl Lower<'_> {
                     frame: (lo, self.max_locals as Slot),
                 });
             }
+            Item::Routine { name, params, body } => {
+                if let Some(Sym::Routine(i)) = self.d.lookup(&name.node) {
+                    let id = self.p.routines[i as usize];
+                    let def = self.callable(params, None, body);
+                    self.p.hooks[id as usize] = def;
+                }
+            }
             Item::Hook(h) => {
-                let lo = self.max_locals as Slot;
-                let vars = h.vars.iter().map(|v| self.bind(&v.node)).collect::<Vec<_>>();
-                let filter = h.filter.as_ref().map(|f| self.expr(f));
-                let body = self.block(&h.body);
-                self.scopes.truncate(self.scopes.len() - vars.len());
+                let def = self.callable(&h.vars, h.filter.as_ref(), &h.body);
                 let id = self.p.hooks.len() as HookId;
-                self.p.hooks.push(HookDef {
-                    vars,
-                    filter,
-                    body,
-                    frame: (lo, self.max_locals as Slot),
-                });
+                self.p.hooks.push(def);
                 let level = |l: &ast::Ident| self.d.level_names.get(&l.node).copied().map(usize::from);
                 match &h.on {
                     HookOn::TurnStart => self.p.turn_start.push(id),
@@ -314,6 +323,21 @@ impl Lower<'_> {
             var: t.var.as_ref().map(|v| self.local(&v.node).unwrap_or(0)),
             field: self.field_id(&t.field.node),
             label,
+        }
+    }
+
+    /// Lowers a hook or a routine: its variables, filter and body, with the frame of slots it binds.
+    fn callable(&mut self, vars: &[ast::Ident], filter: Option<&Expr>, body: &ast::Block) -> HookDef {
+        let lo = self.max_locals as Slot;
+        let vars = vars.iter().map(|v| self.bind(&v.node)).collect::<Vec<_>>();
+        let filter = filter.map(|f| self.expr(f));
+        let body = self.block(body);
+        self.scopes.truncate(self.scopes.len() - vars.len());
+        HookDef {
+            vars,
+            filter,
+            body,
+            frame: (lo, self.max_locals as Slot),
         }
     }
 
@@ -508,6 +532,14 @@ impl Lower<'_> {
             Stmt::Raise { trigger, args, span } => St::Raise {
                 trigger: match self.d.lookup(&trigger.node) {
                     Some(Sym::Trigger(i)) => i,
+                    _ => 0,
+                },
+                args: args.iter().map(|a| self.expr(a)).collect(),
+                span: *span,
+            },
+            Stmt::Do { routine, args, span } => St::Do {
+                hook: match self.d.lookup(&routine.node) {
+                    Some(Sym::Routine(i)) => self.p.routines.get(i as usize).copied().unwrap_or(0),
                     _ => 0,
                 },
                 args: args.iter().map(|a| self.expr(a)).collect(),

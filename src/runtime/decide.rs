@@ -118,7 +118,14 @@ impl Decider for Scripted {
                     ),
                 )
                 .label(d.span, "this decision was being asked")
-                .help(format!("the options here were: {}", opts.join(", "))))
+                .help(if keys.iter().any(|k| matches!(k, OptionKey::Character(_))) {
+                    format!(
+                        "`{text}` is a character, but not one that could be chosen here (the `where` of the choice excludes it); the options were: {}",
+                        opts.join(", ")
+                    )
+                } else {
+                    format!("the options here were: {}", opts.join(", "))
+                }))
             }
         }
     }

@@ -397,6 +397,14 @@ impl Machine<'_> {
                 let p = self.p;
                 self.hooks(&p.triggers[*trigger as usize].hooks, &vals[..n], *span)
             }
+            St::Do { hook, args, span } => {
+                let mut vals = [0i64; MAX_TRIGGER_ARGS];
+                let n = args.len().min(MAX_TRIGGER_ARGS);
+                for (v, a) in vals.iter_mut().zip(args) {
+                    *v = self.eval(a, NO_CTX)?;
+                }
+                self.hooks(&[*hook], &vals[..n], *span)
+            }
             St::React { actor, body } => {
                 let a = self.eval(actor, NO_CTX)? as EntityId;
                 self.emit(Event::ReactionStart { actor: a });
@@ -1262,6 +1270,7 @@ fn stmt_span(s: &St) -> Option<Span> {
         | St::Repeat { span, .. }
         | St::Transfer { span, .. }
         | St::Raise { span, .. }
+        | St::Do { span, .. }
         | St::Elapse { span, .. }
         | St::Spend { span, .. }
         | St::Gain { span, .. }

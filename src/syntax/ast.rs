@@ -96,6 +96,12 @@ pub enum Item {
         params: Vec<Ident>,
     },
     Hook(HookDecl),
+    /// `routine NAME(a, b) { ... }`: a named block, run by `do NAME(x, y)`.
+    Routine {
+        name: Ident,
+        params: Vec<Ident>,
+        body: Block,
+    },
     /// `global NAME [default E] [min E] [max E]`: a number of the table.
     Global {
         name: Ident,
@@ -271,6 +277,12 @@ pub enum Stmt {
         args: Vec<Expr>,
         span: Span,
     },
+    /// `do ROUTINE(args)`: run a routine here.
+    Do {
+        routine: Ident,
+        args: Vec<Expr>,
+        span: Span,
+    },
     /// `react c { ... }`: an out-of-order window for `c`.
     React {
         actor: Expr,
@@ -333,6 +345,7 @@ impl Stmt {
             | Stmt::Rank { span, .. }
             | Stmt::Transfer { span, .. }
             | Stmt::Raise { span, .. }
+            | Stmt::Do { span, .. }
             | Stmt::React { span, .. }
             | Stmt::Elapse { span, .. }
             | Stmt::End { span, .. }

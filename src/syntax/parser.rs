@@ -286,6 +286,15 @@ impl Builder {
                 Item::Unit { name, of }
             }
             Rule::role_decl => Item::Role(self.ident_list(next(&mut it, span)?)),
+            Rule::routine_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                let params = self.ident_list(next(&mut it, span)?);
+                Item::Routine {
+                    name,
+                    params,
+                    body: self.block(next(&mut it, span)?)?,
+                }
+            }
             Rule::global_decl => {
                 let name = self.ident(next(&mut it, span)?);
                 let (mut default, mut min, mut max) = (None, None, None);
@@ -672,6 +681,14 @@ impl Builder {
                     span,
                 }
             }
+            Rule::do_stmt => {
+                let routine = self.ident(next(&mut it, span)?);
+                Stmt::Do {
+                    routine,
+                    args: it.map(|p| self.expr(p)).collect::<R<Vec<_>>>()?,
+                    span,
+                }
+            }
             Rule::react_stmt => {
                 let actor = self.expr(next(&mut it, span)?)?;
                 Stmt::React {
@@ -1027,6 +1044,8 @@ fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_react => "react",
         Rule::kw_elapse => "elapse",
         Rule::kw_global => "global",
+        Rule::kw_routine => "routine",
+        Rule::kw_do => "do",
         _ => return None,
     })
 }
@@ -1123,6 +1142,8 @@ fn rule_name(r: Rule) -> String {
         Rule::keyword => "a keyword",
         Rule::kinds => "`kind NAME`",
         Rule::global_decl => "a `global` declaration",
+        Rule::routine_decl => "a `routine` declaration",
+        Rule::do_stmt => "a `do`",
         Rule::res_default => "`default`",
         Rule::unit_decl => "a `unit` declaration",
         Rule::role_decl => "a `role` declaration",
