@@ -15,6 +15,11 @@ const BUNDLED: &[(&str, &str, &str)] = &[
         include_str!("../rulesets/encounters/flow-of-time.turn"),
         "round=1",
     ),
+    (
+        include_str!("../rulesets/legacy.turn"),
+        include_str!("../rulesets/encounters/legacy.turn"),
+        "round=1",
+    ),
 ];
 
 fn pipeline(text: &str, encounter: &str, until: &str) {
@@ -57,7 +62,7 @@ fn mutated_rulesets_are_handled() {
         state
     };
     let alphabet = b"{}()=:,.#\"+-*/<>!0123456789 \nabcdxyz_";
-    for i in 0..600 {
+    for i in 0..900 {
         let (ruleset, encounter, until) = BUNDLED[i % BUNDLED.len()];
         let mut bytes = ruleset.as_bytes().to_vec();
         for _ in 0..(next() % 4 + 1) {
