@@ -201,3 +201,27 @@ fn a_routine_runs_where_it_is_done_and_may_run_itself() {
         ]
     );
 }
+
+#[test]
+fn popcorn_initiative_whoever_acted_picks_the_next() {
+    let src = "role gm\nflag acted per round\nflag up\ncharacter A { }\ncharacter B { }\ncharacter C { }\n\
+               play {\n  round repeat {\n    choose opener by gm from c in characters { mark c.up }\n\
+               repeat while any c in characters: c.up {\n      for each c in characters where c.up {\n\
+               clear c.up\n        turn c { }\n        mark c.acted\n\
+               choose next by c from n in characters where not n.acted { mark n.up }\n      }\n    }\n  }\n}\n";
+    let (out, err, code) = run(src, &[], &["B", "C", "A"], Some("round=1"));
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().skip(2).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "  choose   gm    opener     B        of A|B|C",
+            "  ▸ B",
+            "  choose   B     next       C        of A|C",
+            "  ▸ C",
+            "  choose   C     next       A        of A",
+            "  ▸ A",
+            "end of encounter: until round=1"
+        ]
+    );
+}
