@@ -121,6 +121,16 @@ pub enum Event<'a> {
     ReactionEnd {
         actor: EntityId,
     },
+    EffectStart {
+        effect: FieldId,
+        target: EntityId,
+        count: i64,
+        at: Anchor,
+    },
+    EffectEnd {
+        effect: FieldId,
+        target: EntityId,
+    },
     /// `elapse`: the game clock moved on; `clock` is the total, in the base unit.
     Time {
         amount: i64,
@@ -156,6 +166,22 @@ fn level_kind(k: LevelKind) -> &'static str {
         LevelKind::Level => "level",
         LevelKind::Phase => "phase",
         LevelKind::Round => "round",
+    }
+}
+
+/// Where a duration is counted, in words: `place 2 of initiative`, `start of Ana's turn`.
+pub fn anchor_text(p: &Program, a: Anchor) -> String {
+    let level = |l: LevelId| p.levels.get(l as usize).map(|l| l.name.as_str()).unwrap_or("?");
+    match a {
+        Anchor::Place(o, i) => format!(
+            "place {} of {}",
+            i + 1,
+            p.orders.get(o as usize).map_or("?", |o| o.name.as_str())
+        ),
+        Anchor::TurnStart(e) => format!("start of {}'s turn", p.character_name(e)),
+        Anchor::TurnEnd(e) => format!("end of {}'s turn", p.character_name(e)),
+        Anchor::LevelStart(l) => format!("start of {}", level(l)),
+        Anchor::LevelEnd(l) => format!("end of {}", level(l)),
     }
 }
 
@@ -326,6 +352,28 @@ impl Sink for JsonLines {
             }
             Event::ReactionStart { actor } => {
                 let _ = write!(o, r#"{{"event":"reaction_start","actor":{}}}"#, name(*actor));
+            }
+            Event::EffectStart {
+                effect,
+                target,
+                count,
+                at,
+            } => {
+                let _ = write!(
+                    o,
+                    r#"{{"event":"effect_start","actor":{},"effect":{},"for":{count},"counted_at":{}}}"#,
+                    name(*target),
+                    q(&p.fields[*effect as usize].name),
+                    q(&anchor_text(p, *at))
+                );
+            }
+            Event::EffectEnd { effect, target } => {
+                let _ = write!(
+                    o,
+                    r#"{{"event":"effect_end","actor":{},"effect":{}}}"#,
+                    name(*target),
+                    q(&p.fields[*effect as usize].name)
+                );
             }
             Event::ReactionEnd { actor } => {
                 let _ = write!(o, r#"{{"event":"reaction_end","actor":{}}}"#, name(*actor));
@@ -500,6 +548,23 @@ impl Sink for Text {
                 self.depth += 1;
             }
             Event::ReactionEnd { .. } => self.depth = self.depth.saturating_sub(1),
+            Event::EffectStart {
+                effect,
+                target,
+                count,
+                at,
+            } => {
+                let rest = format!(
+                    "{:<10} for {count}, counted at {}",
+                    p.fields[*effect as usize].name,
+                    anchor_text(p, *at)
+                );
+                self.line("effect", p.character_name(*target), &rest);
+            }
+            Event::EffectEnd { effect, target } => {
+                let rest = format!("{:<10} ends", p.fields[*effect as usize].name);
+                self.line("effect", p.character_name(*target), &rest);
+            }
             Event::Time { amount, unit, clock } => {
                 let rest = format!("+{amount} {} → {clock} {}", unit_name(p, *unit), unit_name(p, 0));
                 self.line("time", "", &rest);

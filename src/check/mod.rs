@@ -51,6 +51,7 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         scopes: Vec::new(),
         levels: Vec::new(),
         repeats: 0,
+        nums: Vec::new(),
     };
     for file in &files {
         for item in &file.items {
@@ -74,6 +75,8 @@ struct Checker<'a> {
     levels: Vec<String>,
     /// How many `repeat` loops enclose the statement being checked.
     repeats: usize,
+    /// Number arguments in scope (inside a `param NAME(a, b)`).
+    nums: Vec<String>,
 }
 
 impl Checker<'_> {
@@ -83,8 +86,11 @@ impl Checker<'_> {
 
     fn item(&mut self, item: &Item) {
         match item {
-            Item::Param { value, .. } => {
+            Item::Param { name, args, value } => {
+                self.arg_count("param", name, args.len());
+                self.nums = args.iter().map(|a| a.node.clone()).collect();
                 self.expect(value, Ty::Int, "a param");
+                self.nums.clear();
             }
             Item::Stat { default: Some(e), .. } => {
                 self.expect(e, Ty::Int, "a stat's default");
@@ -126,7 +132,21 @@ impl Checker<'_> {
             Item::Order(o) => {
                 self.scopes.push(o.var.node.clone());
                 for k in &o.keys {
-                    self.expect(&k.value, Ty::Int, "an ordering key");
+                    // A truth value sorts false before true: `c.surprised asc` puts the surprised last.
+                    let t = self.expr(&k.value);
+                    if !matches!(t, Ty::Int | Ty::Bool | Ty::Error) {
+                        self.err(
+                            Diag::new(
+                                "check::type",
+                                format!(
+                                    "an ordering key must be a number or a truth value, but this is {}",
+                                    t.name()
+                                ),
+                            )
+                            .label(k.value.span, t.name())
+                            .help("sort by a stat, a resource, a flag or an expression of them"),
+                        );
+                    }
                     if k.until_settled && !k.roll {
                         self.err(
                             Diag::new("check::settled_without_roll", "`until settled` needs a key that rolls")
@@ -183,6 +203,20 @@ impl Checker<'_> {
             }
             Item::Trigger { name, params } => self.arg_count("trigger", name, params.len()),
             _ => {}
+        }
+    }
+
+    fn effect(&mut self, e: &Ident) {
+        if !matches!(self.decls.field(&e.node), Some((_, FieldKind::Effect))) {
+            let names: Vec<&String> = self
+                .decls
+                .fields
+                .iter()
+                .filter(|f| f.1 == FieldKind::Effect)
+                .map(|f| &f.0)
+                .collect();
+            let d = unknown("effect", &e.node, e.span, names.into_iter());
+            self.err(d.help(format!("declare it with `effect {}`", e.node)));
         }
     }
 
@@ -326,6 +360,16 @@ impl Checker<'_> {
                                 )
                                 .label(f.span, "a global")
                                 .help("set a global's start with `default` in its declaration, or in `setup`"),
+                            );
+                        }
+                        Some((_, FieldKind::Effect)) => {
+                            self.err(
+                                Diag::new(
+                                    "check::wrong_kind",
+                                    format!("`{}` is an effect: it is begun in play", f.node),
+                                )
+                                .label(f.span, "an effect")
+                                .help(format!("begin it with `begin {} on c for N counted at ...`", f.node)),
                             );
                         }
                         None => {
@@ -559,6 +603,43 @@ impl Checker<'_> {
                     self.expect(a, Ty::Entity, "a trigger's argument");
                 }
             }
+            Stmt::Begin {
+                effect,
+                target,
+                count,
+                at,
+                ..
+            } => {
+                self.effect(effect);
+                self.expect(target, Ty::Entity, "the character an effect is on");
+                self.expect(count, Ty::Int, "a duration");
+                match at {
+                    CountAt::Place(who, order) => {
+                        self.expect(who, Ty::Entity, "the character whose place counts a duration");
+                        self.order(order);
+                    }
+                    CountAt::TurnStart(who) | CountAt::TurnEnd(who) => {
+                        self.expect(who, Ty::Entity, "the character whose turn counts a duration");
+                    }
+                    CountAt::LevelStart(l) | CountAt::LevelEnd(l) => {
+                        if !self.decls.level_names.contains_key(&l.node) {
+                            let d = unknown("level", &l.node, l.span, self.decls.level_names.keys());
+                            self.err(d.help("count a duration at the start or end of a level of `play`"));
+                        }
+                    }
+                }
+            }
+            Stmt::Stop { effect, target, .. } => {
+                self.effect(effect);
+                self.expect(target, Ty::Entity, "the character an effect is on");
+            }
+            Stmt::Place { who, to, order, .. } => {
+                self.expect(who, Ty::Entity, "the character `place` moves");
+                if let PlaceTo::Before(x) | PlaceTo::After(x) = to {
+                    self.expect(x, Ty::Entity, "the character `place` moves next to");
+                }
+                self.order(order);
+            }
             Stmt::Do { routine, args, span } => {
                 match self.decls.lookup(&routine.node) {
                     Some(Sym::Routine(i)) => {
@@ -690,6 +771,7 @@ impl Checker<'_> {
                             FieldKind::Stat => "`set` works on stats; use `reset` for resources, `mark`/`clear` for flags",
                             FieldKind::Flag => "`mark` and `clear` work on flags",
                             FieldKind::Global => "a global is written alone, without `c.`",
+                            FieldKind::Effect => "effects are begun with `begin` and ended with `stop`",
                         }),
                 );
             }
@@ -737,11 +819,26 @@ impl Checker<'_> {
             ExprKind::Int(_) | ExprKind::Dice(_) => Ty::Int,
             ExprKind::Bool(_) => Ty::Bool,
             ExprKind::Name(n) => {
+                if self.nums.contains(n) {
+                    return Ty::Int;
+                }
                 if self.scopes.contains(n) {
                     return Ty::Entity;
                 }
                 match self.decls.lookup(n) {
-                    Some(Sym::Param(_)) => Ty::Int,
+                    Some(Sym::Param(i)) => {
+                        let args = &self.decls.param_args[i as usize];
+                        if !args.is_empty() {
+                            let list = args.join(", ");
+                            self.err(
+                                Diag::new("check::arity", format!("the param `{n}` takes arguments: ({list})"))
+                                    .label(e.span, "used without them")
+                                    .help(format!("call it: `{n}({list})`")),
+                            );
+                            return Ty::Error;
+                        }
+                        Ty::Int
+                    }
                     Some(Sym::Field(_, FieldKind::Global)) => Ty::Int,
                     Some(Sym::Side(_)) => Ty::Side,
                     Some(Sym::Role(_)) => {
@@ -814,7 +911,7 @@ impl Checker<'_> {
                     return Ty::Error;
                 }
                 match self.decls.field(&f.node) {
-                    Some((_, FieldKind::Flag)) => Ty::Bool,
+                    Some((_, FieldKind::Flag | FieldKind::Effect)) => Ty::Bool,
                     Some((_, FieldKind::Global)) => {
                         self.err(
                             Diag::new(
@@ -884,13 +981,61 @@ impl Checker<'_> {
                     Ty::Int
                 }
             },
+            ExprKind::Call(name, args) if name.node == "position" => {
+                let ok = args.len() == 2;
+                if let Some(a) = args.first() {
+                    self.expect(a, Ty::Entity, "the first argument of `position`");
+                }
+                match args.get(1).map(|a| &a.node) {
+                    Some(ExprKind::Name(o)) if matches!(self.decls.lookup(o), Some(Sym::Order(_))) => {}
+                    _ => {
+                        let at = args.get(1).map_or(e.span, |a| a.span);
+                        self.err(
+                            Diag::new("check::arity", "`position` takes a character and a ranked order")
+                                .label(at, "not an order")
+                                .help("write `position(c, ORDER)`: c's place in the order `rank ORDER` kept, from 1"),
+                        );
+                        return Ty::Error;
+                    }
+                }
+                if !ok {
+                    self.err(
+                        Diag::new("check::arity", "`position` takes exactly two arguments")
+                            .label(e.span, "here")
+                            .help("write `position(c, ORDER)`"),
+                    );
+                }
+                Ty::Int
+            }
+            ExprKind::Call(name, args) if matches!(self.decls.lookup(&name.node), Some(Sym::Param(_))) => {
+                let want = match self.decls.lookup(&name.node) {
+                    Some(Sym::Param(i)) => self.decls.param_args[i as usize].len(),
+                    _ => 0,
+                };
+                if want != args.len() {
+                    self.err(
+                        Diag::new(
+                            "check::arity",
+                            format!("the param `{}` takes {want} argument(s), not {}", name.node, args.len()),
+                        )
+                        .label(e.span, "here")
+                        .help("pass one number per argument the param declares"),
+                    );
+                }
+                for a in args {
+                    self.expect(a, Ty::Int, &format!("an argument of `{}`", name.node));
+                }
+                Ty::Int
+            }
             ExprKind::Call(name, args) => {
                 let arity = match name.node.as_str() {
                     "highest" | "lowest" => None,
                     "abs" => Some(1),
                     _ => {
                         let d = unknown("function", &name.node, name.span, FUNCTIONS.iter());
-                        self.err(d.help("the functions are highest(a, b, ...), lowest(a, b, ...) and abs(x)"));
+                        self.err(d.help(
+                            "the functions are highest(a, b, ...), lowest(a, b, ...), abs(x), position(c, ORDER) and params declared with arguments",
+                        ));
                         for a in args {
                             self.expr(a);
                         }
@@ -972,7 +1117,7 @@ impl Checker<'_> {
     }
 }
 
-const FUNCTIONS: [&str; 3] = ["highest", "lowest", "abs"];
+const FUNCTIONS: [&str; 4] = ["highest", "lowest", "abs", "position"];
 
 pub fn is_builtin_policy(name: &str) -> bool {
     matches!(name, "first" | "random")

@@ -14,6 +14,8 @@ pub enum FieldKind {
     Flag,
     /// A number of the table (`global`), not of a character.
     Global,
+    /// An effect: true on a character while an instance is active.
+    Effect,
 }
 
 impl FieldKind {
@@ -23,6 +25,7 @@ impl FieldKind {
             FieldKind::Resource => "resource",
             FieldKind::Flag => "flag",
             FieldKind::Global => "global",
+            FieldKind::Effect => "effect",
         }
     }
 }
@@ -51,6 +54,8 @@ pub struct Decls {
     pub params: Vec<String>,
     /// The expression in force for each param: the last file that sets it wins.
     pub param_exprs: Vec<Expr>,
+    /// The argument names of each param (empty for a plain param).
+    pub param_args: Vec<Vec<String>>,
     pub fields: Vec<(String, FieldKind)>,
     pub sides: Vec<String>,
     pub tags: Vec<String>,
@@ -130,7 +135,17 @@ impl Decls {
             ExprKind::Binary(_, l, r) => self
                 .rolls_depth(l, depth + 1)
                 .or_else(|| self.rolls_depth(r, depth + 1)),
-            ExprKind::Call(_, args) => args.iter().find_map(|a| self.rolls_depth(a, depth + 1)),
+            ExprKind::Call(f, args) => args
+                .iter()
+                .find_map(|a| self.rolls_depth(a, depth + 1))
+                .or_else(|| match self.lookup(&f.node) {
+                    Some(Sym::Param(i)) => self
+                        .param_exprs
+                        .get(i as usize)
+                        .and_then(|p| self.rolls_depth(p, depth + 1))
+                        .map(|_| e.span),
+                    _ => None,
+                }),
             ExprKind::Quant { filter, body, .. } => filter
                 .as_ref()
                 .and_then(|f| self.rolls_depth(f, depth + 1))
@@ -163,7 +178,7 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
             match item {
                 Item::Ruleset(n) => d.ruleset_name = Some(n.node.clone()),
                 Item::Encounter(n) => d.encounter_name = Some(n.node.clone()),
-                Item::Param { name, value } => {
+                Item::Param { name, args, value } => {
                     if let Some(first) = params_here.get(name.node.as_str()) {
                         diags.push(
                             Diag::new(
@@ -178,12 +193,30 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                     }
                     params_here.insert(&name.node, name.span);
                     match d.lookup(&name.node) {
-                        Some(Sym::Param(i)) if file_index > 0 => d.param_exprs[i as usize] = value.clone(),
+                        Some(Sym::Param(i)) if file_index > 0 => {
+                            let want = &d.param_args[i as usize];
+                            if want.len() != args.len() || want.iter().zip(args).any(|(a, b)| *a != b.node) {
+                                diags.push(
+                                    Diag::new(
+                                        "check::arity",
+                                        format!(
+                                            "`{}` is overridden with other arguments than the ruleset's",
+                                            name.node
+                                        ),
+                                    )
+                                    .label(name.span, "overridden here")
+                                    .help(format!("keep its arguments: ({})", want.join(", "))),
+                                );
+                            } else {
+                                d.param_exprs[i as usize] = value.clone();
+                            }
+                        }
                         _ => {
                             let i = d.params.len() as u16;
                             if d.declare(name, Sym::Param(i), diags) {
                                 d.params.push(name.node.clone());
                                 d.param_exprs.push(value.clone());
+                                d.param_args.push(args.iter().map(|a| a.node.clone()).collect());
                             }
                         }
                     }
@@ -199,6 +232,13 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                 Item::Resource { name, .. } => {
                     if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Resource), diags) {
                         d.fields.push((name.node.clone(), FieldKind::Resource));
+                    }
+                }
+                Item::Effect(names) => {
+                    for n in names {
+                        if d.declare(n, Sym::Field(d.fields.len() as u16, FieldKind::Effect), diags) {
+                            d.fields.push((n.node.clone(), FieldKind::Effect));
+                        }
                     }
                 }
                 Item::Global { name, .. } => {
@@ -373,7 +413,10 @@ fn names_in(e: &Expr, out: &mut Vec<(String, Span)>) {
             names_in(l, out);
             names_in(r, out);
         }
-        ExprKind::Call(_, args) => args.iter().for_each(|a| names_in(a, out)),
+        ExprKind::Call(f, args) => {
+            out.push((f.node.clone(), f.span));
+            args.iter().for_each(|a| names_in(a, out));
+        }
         ExprKind::Quant { filter, body, .. } => {
             filter.iter().chain(body.iter()).for_each(|x| names_in(x, out));
         }

@@ -28,6 +28,8 @@ pub struct Program {
     pub encounter_name: String,
     pub fields: Vec<FieldDef>,
     pub params: Vec<(String, Ex)>,
+    /// The slots of each param's arguments (empty for a plain param).
+    pub param_slots: Vec<Vec<Slot>>,
     pub sides: Vec<String>,
     pub tags: Vec<String>,
     pub actions: Vec<ActionDef>,
@@ -172,6 +174,36 @@ pub enum ChooserEx {
     Character(Ex),
 }
 
+/// Where an effect's duration is counted down, as written.
+#[derive(Debug, Clone)]
+pub enum CountEx {
+    Place(Ex, OrderId),
+    TurnStart(Ex),
+    TurnEnd(Ex),
+    LevelStart(LevelId),
+    LevelEnd(LevelId),
+}
+
+/// Where a running effect's duration is counted down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    /// Each time a walk of the kept order reaches this place (0-based).
+    Place(OrderId, usize),
+    TurnStart(EntityId),
+    TurnEnd(EntityId),
+    LevelStart(LevelId),
+    LevelEnd(LevelId),
+}
+
+/// Where `place` puts a character.
+#[derive(Debug, Clone)]
+pub enum PlaceAt {
+    First,
+    Last,
+    Before(Ex),
+    After(Ex),
+}
+
 /// What a loop walks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Coll {
@@ -205,6 +237,7 @@ pub enum St {
     ForEach {
         var: Slot,
         coll: Coll,
+        backwards: bool,
         filter: Option<Ex>,
         order: Option<OrderId>,
         body: Vec<St>,
@@ -255,6 +288,23 @@ pub enum St {
     React {
         actor: Ex,
         body: Vec<St>,
+    },
+    Begin {
+        effect: FieldId,
+        target: Ex,
+        count: Ex,
+        at: CountEx,
+        span: Span,
+    },
+    Stop {
+        effect: FieldId,
+        target: Ex,
+    },
+    Place {
+        who: Ex,
+        to: PlaceAt,
+        order: OrderId,
+        span: Span,
     },
     Do {
         hook: HookId,
@@ -357,6 +407,10 @@ pub enum Ex {
     SideOf(Box<Ex>),
     /// The current iteration of a level, from 1 (0 before it first runs).
     LevelNumber(LevelId),
+    /// A param with arguments, called.
+    ParamCall(u16, Vec<Ex>),
+    /// A character's place in a kept order, from 1 (0 when absent).
+    Position(Box<Ex>, OrderId),
 }
 
 impl Program {

@@ -4,8 +4,9 @@ pub mod ir;
 
 use std::collections::HashMap;
 
+use crate::check::FieldKind;
 use crate::check::{Checked, Decls, Sym};
-use crate::syntax::ast::{self, Collection, Expr, ExprKind, HookOn, Item, Loop, Stmt, UnOp};
+use crate::syntax::ast::{self, Collection, CountAt, Expr, ExprKind, HookOn, Item, Loop, PlaceTo, Stmt, UnOp};
 pub use ir::*;
 
 /// Lowers checked files to a runnable program.
@@ -19,12 +20,13 @@ pub fn compile(checked: &Checked) -> Program {
         default_policy: None,
         p: empty_program(d),
     };
-    c.p.params = d
-        .params
-        .iter()
-        .cloned()
-        .zip(d.param_exprs.iter().map(|e| c.expr(e)))
-        .collect();
+    for (i, name) in d.params.iter().enumerate() {
+        let slots: Vec<Slot> = d.param_args[i].iter().map(|a| c.bind(a)).collect();
+        let body = c.expr(&d.param_exprs[i]);
+        c.scopes.truncate(c.scopes.len() - slots.len());
+        c.p.params.push((name.clone(), body));
+        c.p.param_slots.push(slots);
+    }
     // Routines get their hook ids first, so `do` may come before (or inside) the routine.
     for i in 0..d.routines.len() {
         c.p.routines[i] = c.p.hooks.len() as HookId;
@@ -62,6 +64,7 @@ fn empty_program(d: &Decls) -> Program {
             })
             .collect(),
         params: Vec::new(),
+        param_slots: Vec::new(),
         sides: d.sides.clone(),
         tags: d.tags.clone(),
         actions: Vec::new(),
@@ -399,6 +402,7 @@ impl Lower<'_> {
             Stmt::ForEach {
                 var,
                 coll,
+                backwards,
                 filter,
                 order,
                 body,
@@ -412,6 +416,7 @@ impl Lower<'_> {
                 St::ForEach {
                     var: slot,
                     coll: self.coll(coll),
+                    backwards: *backwards,
                     filter,
                     order,
                     body,
@@ -537,6 +542,44 @@ impl Lower<'_> {
                 args: args.iter().map(|a| self.expr(a)).collect(),
                 span: *span,
             },
+            Stmt::Begin {
+                effect,
+                target,
+                count,
+                at,
+                span,
+            } => {
+                let level = |l: &ast::Ident| self.d.level_names.get(&l.node).copied().unwrap_or(0);
+                let at = match at {
+                    CountAt::Place(who, o) => CountEx::Place(self.expr(who), self.order_id(o)),
+                    CountAt::TurnStart(who) => CountEx::TurnStart(self.expr(who)),
+                    CountAt::TurnEnd(who) => CountEx::TurnEnd(self.expr(who)),
+                    CountAt::LevelStart(l) => CountEx::LevelStart(level(l)),
+                    CountAt::LevelEnd(l) => CountEx::LevelEnd(level(l)),
+                };
+                St::Begin {
+                    effect: self.field_id(&effect.node),
+                    target: self.expr(target),
+                    count: self.expr(count),
+                    at,
+                    span: *span,
+                }
+            }
+            Stmt::Stop { effect, target, .. } => St::Stop {
+                effect: self.field_id(&effect.node),
+                target: self.expr(target),
+            },
+            Stmt::Place { who, to, order, span } => St::Place {
+                who: self.expr(who),
+                to: match to {
+                    PlaceTo::First => PlaceAt::First,
+                    PlaceTo::Last => PlaceAt::Last,
+                    PlaceTo::Before(x) => PlaceAt::Before(self.expr(x)),
+                    PlaceTo::After(x) => PlaceAt::After(self.expr(x)),
+                },
+                order: self.order_id(order),
+                span: *span,
+            },
             Stmt::Do { routine, args, span } => St::Do {
                 hook: match self.d.lookup(&routine.node) {
                     Some(Sym::Routine(i)) => self.p.routines.get(i as usize).copied().unwrap_or(0),
@@ -585,7 +628,12 @@ impl Lower<'_> {
                 if f.node == "side" {
                     return Ex::SideOf(b);
                 }
-                Ex::Field(b, self.field_id(&f.node))
+                let field = Ex::Field(b, self.field_id(&f.node));
+                // An effect's field counts its active instances: it holds while there is one.
+                if let Some((_, FieldKind::Effect)) = self.d.field(&f.node) {
+                    return Ex::Bin(ast::BinOp::Gt, Box::new(field), Box::new(Ex::Int(0)), e.span);
+                }
+                field
             }
             ExprKind::If(c, a, b) => Ex::If(Box::new(self.expr(c)), Box::new(self.expr(a)), Box::new(self.expr(b))),
             ExprKind::Is(base, name) => {
@@ -599,6 +647,24 @@ impl Lower<'_> {
             ExprKind::Unary(UnOp::Neg, x) => Ex::Neg(Box::new(self.expr(x)), e.span),
             ExprKind::Unary(UnOp::Not, x) => Ex::Not(Box::new(self.expr(x))),
             ExprKind::Binary(op, l, r) => Ex::Bin(*op, Box::new(self.expr(l)), Box::new(self.expr(r)), e.span),
+            ExprKind::Call(name, args) if name.node == "position" => {
+                let order = match args.get(1).map(|a| &a.node) {
+                    Some(ExprKind::Name(o)) => match self.d.lookup(o) {
+                        Some(Sym::Order(i)) => i,
+                        _ => 0,
+                    },
+                    _ => 0,
+                };
+                let who = args.first().map(|a| self.expr(a)).unwrap_or(Ex::Int(0));
+                Ex::Position(Box::new(who), order)
+            }
+            ExprKind::Call(name, args) if matches!(self.d.lookup(&name.node), Some(Sym::Param(_))) => {
+                let i = match self.d.lookup(&name.node) {
+                    Some(Sym::Param(i)) => i,
+                    _ => 0,
+                };
+                Ex::ParamCall(i, args.iter().map(|a| self.expr(a)).collect())
+            }
             ExprKind::Call(name, args) => {
                 let f = match name.node.as_str() {
                     "highest" => Func::Highest,

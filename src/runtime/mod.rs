@@ -92,6 +92,7 @@ pub fn run(p: &Program, cfg: &RunConfig, decider: &mut dyn Decider, sink: &mut d
         saved: Vec::new(),
         depth: 0,
         nesting: 0,
+        effects: Vec::new(),
     };
     m.emit(Event::EncounterStart { seed: cfg.seed });
     m.init()?;
@@ -170,6 +171,16 @@ struct Machine<'a> {
     depth: u32,
     /// How many blocks are running, one inside another.
     nesting: u32,
+    /// The effects running, in the order they began.
+    effects: Vec<Active>,
+}
+
+/// An effect running on a character, and how many more counts it lasts.
+struct Active {
+    effect: FieldId,
+    target: EntityId,
+    left: i64,
+    anchor: Anchor,
 }
 
 const NO_CTX: Ctx = Ctx {
@@ -313,6 +324,7 @@ impl Machine<'_> {
                 let a = self.eval(actor, NO_CTX)? as EntityId;
                 let p = self.p;
                 self.emit(Event::TurnStart { actor: a });
+                self.count_down(Anchor::TurnStart(a));
                 let mut flow = self.hooks(&p.turn_start, &[a as i64], *span)?;
                 if let Flow::Next = flow {
                     flow = self.block(body)?;
@@ -323,6 +335,7 @@ impl Machine<'_> {
                         Flow::Next => {}
                         other => flow = other,
                     }
+                    self.count_down(Anchor::TurnEnd(a));
                 }
                 self.emit(Event::TurnEnd { actor: a });
                 Ok(flow)
@@ -330,11 +343,113 @@ impl Machine<'_> {
             St::ForEach {
                 var,
                 coll,
+                backwards,
                 filter,
                 order,
                 body,
                 span,
-            } => self.for_each(*var, *coll, filter.as_ref(), *order, body, *span),
+            } => self.for_each(*var, *coll, *backwards, filter.as_ref(), *order, body, *span),
+            St::Begin {
+                effect,
+                target,
+                count,
+                at,
+                span,
+            } => {
+                let t = self.eval(target, NO_CTX)? as EntityId;
+                let n = self.eval(count, NO_CTX)?;
+                let anchor = match at {
+                    CountEx::Place(who, o) => {
+                        let e = self.eval(who, NO_CTX)? as EntityId;
+                        match self.ranked[*o as usize].iter().position(|x| *x == e) {
+                            Some(i) => Anchor::Place(*o, i),
+                            None => {
+                                let p = self.p;
+                                return Err(Diag::new(
+                                    "run::not_ranked",
+                                    format!(
+                                        "{} has no place in the order `{}`",
+                                        p.character_name(e),
+                                        p.orders[*o as usize].name
+                                    ),
+                                )
+                                .label(*span, "counted at their place here")
+                                .help("`rank` the order before counting a duration at a place in it"));
+                            }
+                        }
+                    }
+                    CountEx::TurnStart(who) => Anchor::TurnStart(self.eval(who, NO_CTX)? as EntityId),
+                    CountEx::TurnEnd(who) => Anchor::TurnEnd(self.eval(who, NO_CTX)? as EntityId),
+                    CountEx::LevelStart(l) => Anchor::LevelStart(*l),
+                    CountEx::LevelEnd(l) => Anchor::LevelEnd(*l),
+                };
+                let had = self.get(t, *effect);
+                self.put(t, *effect, had.saturating_add(1));
+                self.emit(Event::EffectStart {
+                    effect: *effect,
+                    target: t,
+                    count: n,
+                    at: anchor,
+                });
+                if n <= 0 {
+                    self.end_effect(*effect, t);
+                } else {
+                    self.effects.push(Active {
+                        effect: *effect,
+                        target: t,
+                        left: n,
+                        anchor,
+                    });
+                }
+                Ok(Flow::Next)
+            }
+            St::Stop { effect, target } => {
+                let t = self.eval(target, NO_CTX)? as EntityId;
+                let mut i = 0;
+                while i < self.effects.len() {
+                    if self.effects[i].effect == *effect && self.effects[i].target == t {
+                        self.effects.remove(i);
+                        self.end_effect(*effect, t);
+                    } else {
+                        i += 1;
+                    }
+                }
+                Ok(Flow::Next)
+            }
+            St::Place { who, to, order, span } => {
+                let e = self.eval(who, NO_CTX)? as EntityId;
+                let anchor = match to {
+                    PlaceAt::Before(x) | PlaceAt::After(x) => Some(self.eval(x, NO_CTX)? as EntityId),
+                    _ => None,
+                };
+                let list = &mut self.ranked[*order as usize];
+                list.retain(|x| *x != e);
+                let at = match (to, anchor) {
+                    (PlaceAt::First, _) => Some(0),
+                    (PlaceAt::Last, _) => Some(list.len()),
+                    (PlaceAt::Before(_), Some(a)) => list.iter().position(|x| *x == a),
+                    (PlaceAt::After(_), Some(a)) => list.iter().position(|x| *x == a).map(|i| i + 1),
+                    _ => None,
+                };
+                let Some(at) = at else {
+                    let p = self.p;
+                    let other = anchor.map_or("?", |a| p.character_name(a));
+                    return Err(Diag::new(
+                        "run::not_ranked",
+                        format!("{other} is not in the order `{}`", p.orders[*order as usize].name),
+                    )
+                    .label(*span, "placed next to them here")
+                    .help("`rank` the order first, or place next to a character who is in it"));
+                };
+                list.insert(at, e);
+                let ids = std::mem::take(&mut self.ranked[*order as usize]);
+                self.emit(Event::Order {
+                    order: *order,
+                    ids: &ids,
+                });
+                self.ranked[*order as usize] = ids;
+                Ok(Flow::Next)
+            }
             St::ChooseFrom {
                 decision,
                 chooser,
@@ -769,6 +884,7 @@ impl Machine<'_> {
             }
             self.emit(Event::LevelStart { level, n });
             let def = &p.levels[level as usize];
+            self.count_down(Anchor::LevelStart(level));
             let mut flow = self.hooks(&def.on_start, &[], span)?;
             if let Flow::Next = flow {
                 flow = self.block(body)?;
@@ -779,6 +895,7 @@ impl Machine<'_> {
                     Flow::Next => {}
                     other => flow = other,
                 }
+                self.count_down(Anchor::LevelEnd(level));
             }
             match flow {
                 Flow::Next => self.emit(Event::LevelEnd { level, n, reason: None }),
@@ -828,10 +945,12 @@ impl Machine<'_> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn for_each(
         &mut self,
         var: Slot,
         coll: Coll,
+        backwards: bool,
         filter: Option<&Ex>,
         order: Option<OrderId>,
         body: &[St],
@@ -842,32 +961,99 @@ impl Machine<'_> {
             self.sort(o, &mut ids)?;
             self.emit(Event::Order { order: o, ids: &ids });
         }
+        if backwards {
+            ids.reverse();
+        }
+        // A forward walk of a kept order, unsorted, passes each of its places in turn: durations
+        // counted at a place tick as the walk reaches it, whoever stands there now.
+        let places = match (coll, order, backwards) {
+            (Coll::Ranked(o), None, false) if !self.effects.is_empty() => Some((o, self.ranked[o as usize].clone())),
+            _ => None,
+        };
         self.loops.push(span);
-        for e in ids {
-            self.tick(span)?;
-            self.locals[var as usize] = e as i64;
-            // Eligibility is checked again when a character's moment comes.
-            if let Some(f) = filter
-                && self.eval(
-                    f,
-                    Ctx {
-                        label: NO_LABEL,
-                        actor: Some(e),
-                    },
-                )? == 0
-            {
-                continue;
-            }
-            match self.block(body)? {
+        let flow = match places {
+            Some((o, snapshot)) => self.walk_places(o, &snapshot, &ids, var, filter, body, span),
+            None => self.walk(&ids, var, filter, body, span),
+        };
+        self.loops.pop();
+        flow
+    }
+
+    fn walk(&mut self, ids: &[EntityId], var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+        for &e in ids {
+            match self.visit(e, var, filter, body, span)? {
                 Flow::Next => {}
-                other => {
-                    self.loops.pop();
-                    return Ok(other);
-                }
+                other => return Ok(other),
             }
         }
-        self.loops.pop();
         Ok(Flow::Next)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk_places(
+        &mut self,
+        o: OrderId,
+        snapshot: &[EntityId],
+        ids: &[EntityId],
+        var: Slot,
+        filter: Option<&Ex>,
+        body: &[St],
+        span: Span,
+    ) -> R<Flow> {
+        for (place, e) in snapshot.iter().enumerate() {
+            self.count_down(Anchor::Place(o, place));
+            if !ids.contains(e) {
+                continue;
+            }
+            match self.visit(*e, var, filter, body, span)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// One character's moment in a `for each`: eligibility is checked again, then the body runs.
+    fn visit(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+        self.tick(span)?;
+        self.locals[var as usize] = e as i64;
+        if let Some(f) = filter
+            && self.eval(
+                f,
+                Ctx {
+                    label: NO_LABEL,
+                    actor: Some(e),
+                },
+            )? == 0
+        {
+            return Ok(Flow::Next);
+        }
+        self.block(body)
+    }
+
+    /// Ticks every effect counted at `anchor`; those that reach zero end now.
+    fn count_down(&mut self, anchor: Anchor) {
+        let mut i = 0;
+        while i < self.effects.len() {
+            let fx = &mut self.effects[i];
+            if fx.anchor != anchor {
+                i += 1;
+                continue;
+            }
+            fx.left -= 1;
+            if fx.left > 0 {
+                i += 1;
+                continue;
+            }
+            let fx = self.effects.remove(i);
+            self.end_effect(fx.effect, fx.target);
+        }
+    }
+
+    fn end_effect(&mut self, effect: FieldId, target: EntityId) {
+        let n = self.get(target, effect);
+        self.put(target, effect, (n - 1).max(0));
+        self.emit(Event::EffectEnd { effect, target });
     }
 
     /// Sorts by an order's keys; each key splits the groups the earlier keys left tied.
@@ -1203,6 +1389,25 @@ impl Machine<'_> {
                 self.p.characters.get(id).and_then(|c| c.side).map_or(-1, i64::from)
             }
             Ex::LevelNumber(l) => self.counters[*l as usize] as i64,
+            Ex::ParamCall(i, args) => {
+                let p = self.p;
+                let slots = &p.param_slots[*i as usize];
+                let mut vals = [0i64; MAX_TRIGGER_ARGS];
+                for (v, a) in vals.iter_mut().zip(args) {
+                    *v = self.eval(a, ctx)?;
+                }
+                for (s, v) in slots.iter().zip(vals) {
+                    self.locals[*s as usize] = v;
+                }
+                self.eval(&p.params[*i as usize].1, ctx)?
+            }
+            Ex::Position(who, o) => {
+                let e = self.eval(who, ctx)? as EntityId;
+                self.ranked[*o as usize]
+                    .iter()
+                    .position(|x| *x == e)
+                    .map_or(0, |i| i as i64 + 1)
+            }
             Ex::Quant {
                 quant,
                 var,
@@ -1271,6 +1476,8 @@ fn stmt_span(s: &St) -> Option<Span> {
         | St::Transfer { span, .. }
         | St::Raise { span, .. }
         | St::Do { span, .. }
+        | St::Place { span, .. }
+        | St::Begin { span, .. }
         | St::Elapse { span, .. }
         | St::Spend { span, .. }
         | St::Gain { span, .. }

@@ -56,6 +56,8 @@ pub enum Item {
     Encounter(Spanned<String>),
     Param {
         name: Ident,
+        /// `param on(stat) = stat - d12`: a param with number arguments, used as `on(c.dex)`.
+        args: Vec<Ident>,
         value: Expr,
     },
     Stat {
@@ -102,6 +104,8 @@ pub enum Item {
         params: Vec<Ident>,
         body: Block,
     },
+    /// `effect NAME, ...`
+    Effect(Vec<Ident>),
     /// `global NAME [default E] [min E] [max E]`: a number of the table.
     Global {
         name: Ident,
@@ -129,6 +133,26 @@ pub struct HookDecl {
     pub filter: Option<Expr>,
     pub body: Block,
     pub span: Span,
+}
+
+/// Where an effect's duration is counted down.
+#[derive(Clone, Debug)]
+pub enum CountAt {
+    /// Each time a walk of the kept order reaches the place `c` holds now.
+    Place(Expr, Ident),
+    TurnStart(Expr),
+    TurnEnd(Expr),
+    LevelStart(Ident),
+    LevelEnd(Ident),
+}
+
+/// Where `place` puts a character.
+#[derive(Clone, Debug)]
+pub enum PlaceTo {
+    First,
+    Last,
+    Before(Expr),
+    After(Expr),
 }
 
 /// What a loop walks: every character, or a kept order (`rank NAME`).
@@ -220,6 +244,8 @@ pub enum Stmt {
     ForEach {
         var: Ident,
         coll: Collection,
+        /// `backwards`: walk the list from its end.
+        backwards: bool,
         filter: Option<Expr>,
         order: Option<Ident>,
         body: Block,
@@ -275,6 +301,27 @@ pub enum Stmt {
     Raise {
         trigger: Ident,
         args: Vec<Expr>,
+        span: Span,
+    },
+    /// `place c first|last|before x|after x in ORDER`: move a character within a kept order.
+    Place {
+        who: Expr,
+        to: PlaceTo,
+        order: Ident,
+        span: Span,
+    },
+    /// `begin EFFECT on c for N counted at ...`
+    Begin {
+        effect: Ident,
+        target: Expr,
+        count: Expr,
+        at: CountAt,
+        span: Span,
+    },
+    /// `stop EFFECT on c`: end every instance of the effect on `c` now.
+    Stop {
+        effect: Ident,
+        target: Expr,
         span: Span,
     },
     /// `do ROUTINE(args)`: run a routine here.
@@ -346,6 +393,9 @@ impl Stmt {
             | Stmt::Transfer { span, .. }
             | Stmt::Raise { span, .. }
             | Stmt::Do { span, .. }
+            | Stmt::Place { span, .. }
+            | Stmt::Begin { span, .. }
+            | Stmt::Stop { span, .. }
             | Stmt::React { span, .. }
             | Stmt::Elapse { span, .. }
             | Stmt::End { span, .. }

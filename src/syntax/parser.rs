@@ -140,8 +140,13 @@ impl Builder {
             Rule::encounter_decl => Item::Encounter(self.string(next(&mut it, span)?)),
             Rule::param_decl => {
                 let name = self.ident(next(&mut it, span)?);
+                let args = match it.peek() {
+                    Some(p) if p.as_rule() == Rule::ident_list => self.ident_list(next(&mut it, span)?),
+                    _ => Vec::new(),
+                };
                 Item::Param {
                     name,
+                    args,
                     value: self.expr(next(&mut it, span)?)?,
                 }
             }
@@ -286,6 +291,7 @@ impl Builder {
                 Item::Unit { name, of }
             }
             Rule::role_decl => Item::Role(self.ident_list(next(&mut it, span)?)),
+            Rule::effect_decl => Item::Effect(self.ident_list(next(&mut it, span)?)),
             Rule::routine_decl => {
                 let name = self.ident(next(&mut it, span)?);
                 let params = self.ident_list(next(&mut it, span)?);
@@ -460,17 +466,19 @@ impl Builder {
             Rule::for_stmt => {
                 let var = self.ident(next(&mut it, span)?);
                 let coll = self.collection(next(&mut it, span)?);
-                let (mut filter, mut order, mut body) = (None, None, Block::default());
+                let (mut filter, mut order, mut body, mut backwards) = (None, None, Block::default(), false);
                 for p in it {
                     match p.as_rule() {
                         Rule::expr => filter = Some(self.expr(p)?),
                         Rule::ident => order = Some(self.ident(p)),
+                        Rule::backwards => backwards = true,
                         _ => body = self.block(p)?,
                     }
                 }
                 Stmt::ForEach {
                     var,
                     coll,
+                    backwards,
                     filter,
                     order,
                     body,
@@ -678,6 +686,69 @@ impl Builder {
                 Stmt::Raise {
                     trigger,
                     args: it.map(|p| self.expr(p)).collect::<R<Vec<_>>>()?,
+                    span,
+                }
+            }
+            Rule::begin_stmt => {
+                let effect = self.ident(next(&mut it, span)?);
+                let target = self.expr(next(&mut it, span)?)?;
+                let count = self.expr(next(&mut it, span)?)?;
+                let at_pair = next(&mut it, span)?;
+                let aspan = self.span(&at_pair);
+                let rule = at_pair.as_rule();
+                let mut ai = at_pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let at = if rule == Rule::count_place {
+                    let who = self.expr(next(&mut ai, aspan)?)?;
+                    CountAt::Place(who, self.ident(next(&mut ai, aspan)?))
+                } else {
+                    let start = next(&mut ai, aspan)?.as_rule() == Rule::hook_start;
+                    let what = next(&mut ai, aspan)?;
+                    if what.as_rule() == Rule::count_turn {
+                        let wspan = self.span(&what);
+                        let who = self.expr(last_inner(what, wspan)?)?;
+                        if start {
+                            CountAt::TurnStart(who)
+                        } else {
+                            CountAt::TurnEnd(who)
+                        }
+                    } else {
+                        let level = self.ident(what);
+                        if start {
+                            CountAt::LevelStart(level)
+                        } else {
+                            CountAt::LevelEnd(level)
+                        }
+                    }
+                };
+                Stmt::Begin {
+                    effect,
+                    target,
+                    count,
+                    at,
+                    span,
+                }
+            }
+            Rule::stop_stmt => {
+                let effect = self.ident(next(&mut it, span)?);
+                Stmt::Stop {
+                    effect,
+                    target: self.expr(next(&mut it, span)?)?,
+                    span,
+                }
+            }
+            Rule::place_stmt => {
+                let who = self.expr(next(&mut it, span)?)?;
+                let how = next(&mut it, span)?;
+                let to = match how.as_rule() {
+                    Rule::place_first => PlaceTo::First,
+                    Rule::place_last => PlaceTo::Last,
+                    Rule::place_before => PlaceTo::Before(self.expr(next(&mut it, span)?)?),
+                    _ => PlaceTo::After(self.expr(next(&mut it, span)?)?),
+                };
+                Stmt::Place {
+                    who,
+                    to,
+                    order: self.ident(next(&mut it, span)?),
                     span,
                 }
             }
@@ -1046,6 +1117,17 @@ fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_global => "global",
         Rule::kw_routine => "routine",
         Rule::kw_do => "do",
+        Rule::kw_backwards => "backwards",
+        Rule::kw_effect => "effect",
+        Rule::kw_begin => "begin",
+        Rule::kw_counted => "counted",
+        Rule::kw_at => "at",
+        Rule::kw_stop => "stop",
+        Rule::kw_place => "place",
+        Rule::kw_first => "first",
+        Rule::kw_last => "last",
+        Rule::kw_before => "before",
+        Rule::kw_after => "after",
         _ => return None,
     })
 }
@@ -1144,6 +1226,18 @@ fn rule_name(r: Rule) -> String {
         Rule::global_decl => "a `global` declaration",
         Rule::routine_decl => "a `routine` declaration",
         Rule::do_stmt => "a `do`",
+        Rule::backwards => "`backwards`",
+        Rule::effect_decl => "an `effect` declaration",
+        Rule::begin_stmt => "a `begin`",
+        Rule::count_place => "`place of c in ORDER`",
+        Rule::count_edge => "`start of ...` or `end of ...`",
+        Rule::count_turn => "`turn(c)`",
+        Rule::stop_stmt => "a `stop`",
+        Rule::place_stmt => "a `place`",
+        Rule::place_first => "`first`",
+        Rule::place_last => "`last`",
+        Rule::place_before => "`before`",
+        Rule::place_after => "`after`",
         Rule::res_default => "`default`",
         Rule::unit_decl => "a `unit` declaration",
         Rule::role_decl => "a `role` declaration",
