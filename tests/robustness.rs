@@ -20,6 +20,11 @@ const BUNDLED: &[(&str, &str, &str)] = &[
         include_str!("../rulesets/encounters/legacy.turn"),
         "round=1",
     ),
+    (
+        include_str!("../rulesets/legends.turn"),
+        include_str!("../rulesets/encounters/legends.turn"),
+        "round=2",
+    ),
 ];
 
 fn pipeline(text: &str, encounter: &str, until: &str) {
@@ -62,7 +67,7 @@ fn mutated_rulesets_are_handled() {
         state
     };
     let alphabet = b"{}()=:,.#\"+-*/<>!0123456789 \nabcdxyz_";
-    for i in 0..900 {
+    for i in 0..1200 {
         let (ruleset, encounter, until) = BUNDLED[i % BUNDLED.len()];
         let mut bytes = ruleset.as_bytes().to_vec();
         for _ in 0..(next() % 4 + 1) {

@@ -52,6 +52,8 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         levels: Vec::new(),
         repeats: 0,
         nums: Vec::new(),
+        param_tys: vec![None; decls.params.len()],
+        silent: false,
     };
     for file in &files {
         for item in &file.items {
@@ -77,20 +79,76 @@ struct Checker<'a> {
     repeats: usize,
     /// Number arguments in scope (inside a `param NAME(a, b)`).
     nums: Vec<String>,
+    /// The type each param with arguments gives, once worked out.
+    param_tys: Vec<Option<Ty>>,
+    /// Working out a type: report nothing.
+    silent: bool,
 }
 
 impl Checker<'_> {
     fn err(&mut self, d: Diag) {
-        self.diags.push(d);
+        if !self.silent {
+            self.diags.push(d);
+        }
+    }
+
+    /// Puts a param's arguments in scope (numbers, or characters), returning what was there.
+    fn bind_args(&mut self, args: impl Iterator<Item = (String, bool)>) -> (Vec<String>, Vec<String>) {
+        let (nums, scopes) = (std::mem::take(&mut self.nums), std::mem::take(&mut self.scopes));
+        for (a, character) in args {
+            if character {
+                self.scopes.push(a);
+            } else {
+                self.nums.push(a);
+            }
+        }
+        (nums, scopes)
+    }
+
+    /// The type a param with arguments gives (its body's), worked out once, silently.
+    fn param_type(&mut self, i: usize) -> Ty {
+        if let Some(t) = self.param_tys.get(i).copied().flatten() {
+            return t;
+        }
+        let Some(body) = self.decls.param_exprs.get(i) else {
+            return Ty::Error;
+        };
+        let body = body.clone();
+        self.param_tys[i] = Some(Ty::Error); // a cycle (reported elsewhere) gives an error type
+        let args = self.decls.param_args[i].clone();
+        let silent = std::mem::replace(&mut self.silent, true);
+        let (nums, scopes) = self.bind_args(args.into_iter());
+        let t = if self.decls.param_args[i].is_empty() {
+            Ty::Int
+        } else {
+            self.expr(&body)
+        };
+        self.nums = nums;
+        self.scopes = scopes;
+        self.silent = silent;
+        self.param_tys[i] = Some(t);
+        t
     }
 
     fn item(&mut self, item: &Item) {
         match item {
             Item::Param { name, args, value } => {
                 self.arg_count("param", name, args.len());
-                self.nums = args.iter().map(|a| a.node.clone()).collect();
-                self.expect(value, Ty::Int, "a param");
-                self.nums.clear();
+                if args.is_empty() {
+                    self.expect(value, Ty::Int, "a param");
+                } else {
+                    let (nums, scopes) = self.bind_args(args.iter().map(|(a, c)| (a.node.clone(), *c)));
+                    let t = self.expr(value);
+                    if matches!(t, Ty::Role) {
+                        self.err(
+                            Diag::new("check::type", "a param cannot give a role")
+                                .label(value.span, "a role")
+                                .help("a param with arguments gives a number, a truth value, a character or a side"),
+                        );
+                    }
+                    self.nums = nums;
+                    self.scopes = scopes;
+                }
             }
             Item::Stat { default: Some(e), .. } => {
                 self.expect(e, Ty::Int, "a stat's default");
@@ -532,6 +590,7 @@ impl Checker<'_> {
                 order,
                 body,
                 decline,
+                refusals,
                 ..
             } => {
                 self.chooser(chooser);
@@ -545,6 +604,14 @@ impl Checker<'_> {
                 self.scopes.push(var.node.clone());
                 if let Some(f) = filter {
                     self.expect(f, Ty::Bool, "a `where` filter");
+                }
+                for r in refusals {
+                    self.expect(&r.cond, Ty::Bool, "an `unless` condition");
+                    for part in &r.message {
+                        if let Part::Name(e) = part {
+                            self.expect(e, Ty::Entity, "a name in a message");
+                        }
+                    }
                 }
                 self.block(body);
                 self.scopes.pop();
@@ -764,8 +831,8 @@ impl Checker<'_> {
             }
             Some((_, kind)) if kind != want => {
                 self.err(
-                    Diag::new("check::wrong_kind", format!("cannot {verb} `{}`: it is a {}, not a {}", f.node, kind.noun(), want.noun()))
-                        .label(f.span, format!("a {}", kind.noun()))
+                    Diag::new("check::wrong_kind", format!("cannot {verb} `{}`: it is {}, not {}", f.node, kind.a(), want.a()))
+                        .label(f.span, kind.a())
                         .help(match want {
                             FieldKind::Resource => "spend, gain, reset and forfeit work on resources; use `set` for stats, `mark`/`clear` for flags",
                             FieldKind::Stat => "`set` works on stats; use `reset` for resources, `mark`/`clear` for flags",
@@ -829,7 +896,7 @@ impl Checker<'_> {
                     Some(Sym::Param(i)) => {
                         let args = &self.decls.param_args[i as usize];
                         if !args.is_empty() {
-                            let list = args.join(", ");
+                            let list = args.iter().map(|a| a.0.as_str()).collect::<Vec<_>>().join(", ");
                             self.err(
                                 Diag::new("check::arity", format!("the param `{n}` takes arguments: ({list})"))
                                     .label(e.span, "used without them")
@@ -1007,11 +1074,31 @@ impl Checker<'_> {
                 }
                 Ty::Int
             }
+            ExprKind::Call(name, args) if name.node == "below" => {
+                if let Some(a) = args.first() {
+                    self.expect(a, Ty::Entity, "the first argument of `below`");
+                }
+                match args.get(1).map(|a| &a.node) {
+                    Some(ExprKind::Name(o))
+                        if args.len() == 2 && matches!(self.decls.lookup(o), Some(Sym::Order(_))) => {}
+                    _ => {
+                        self.err(
+                            Diag::new("check::arity", "`below` takes a character and a ranked order")
+                                .label(e.span, "here")
+                                .help("write `below(c, ORDER)`: the character right below c in the kept order"),
+                        );
+                        return Ty::Error;
+                    }
+                }
+                Ty::Entity
+            }
             ExprKind::Call(name, args) if matches!(self.decls.lookup(&name.node), Some(Sym::Param(_))) => {
-                let want = match self.decls.lookup(&name.node) {
-                    Some(Sym::Param(i)) => self.decls.param_args[i as usize].len(),
+                let index = match self.decls.lookup(&name.node) {
+                    Some(Sym::Param(i)) => i as usize,
                     _ => 0,
                 };
+                let kinds: Vec<bool> = self.decls.param_args[index].iter().map(|a| a.1).collect();
+                let want = kinds.len();
                 if want != args.len() {
                     self.err(
                         Diag::new(
@@ -1022,10 +1109,11 @@ impl Checker<'_> {
                         .help("pass one number per argument the param declares"),
                     );
                 }
-                for a in args {
-                    self.expect(a, Ty::Int, &format!("an argument of `{}`", name.node));
+                for (a, character) in args.iter().zip(kinds.iter().chain(std::iter::repeat(&false))) {
+                    let t = if *character { Ty::Entity } else { Ty::Int };
+                    self.expect(a, t, &format!("an argument of `{}`", name.node));
                 }
-                Ty::Int
+                self.param_type(index)
             }
             ExprKind::Call(name, args) => {
                 let arity = match name.node.as_str() {
@@ -1034,7 +1122,7 @@ impl Checker<'_> {
                     _ => {
                         let d = unknown("function", &name.node, name.span, FUNCTIONS.iter());
                         self.err(d.help(
-                            "the functions are highest(a, b, ...), lowest(a, b, ...), abs(x), position(c, ORDER) and params declared with arguments",
+                            "the functions are highest(a, b, ...), lowest(a, b, ...), abs(x), position(c, ORDER), below(c, ORDER) and params declared with arguments",
                         ));
                         for a in args {
                             self.expr(a);
@@ -1117,7 +1205,7 @@ impl Checker<'_> {
     }
 }
 
-const FUNCTIONS: [&str; 4] = ["highest", "lowest", "abs", "position"];
+const FUNCTIONS: [&str; 5] = ["highest", "lowest", "abs", "position", "below"];
 
 pub fn is_builtin_policy(name: &str) -> bool {
     matches!(name, "first" | "random")

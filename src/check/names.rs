@@ -19,6 +19,14 @@ pub enum FieldKind {
 }
 
 impl FieldKind {
+    /// The noun with its article: "a stat", "an effect".
+    pub fn a(self) -> String {
+        match self {
+            FieldKind::Effect => "an effect".into(),
+            k => format!("a {}", k.noun()),
+        }
+    }
+
     pub fn noun(self) -> &'static str {
         match self {
             FieldKind::Stat => "stat",
@@ -54,8 +62,8 @@ pub struct Decls {
     pub params: Vec<String>,
     /// The expression in force for each param: the last file that sets it wins.
     pub param_exprs: Vec<Expr>,
-    /// The argument names of each param (empty for a plain param).
-    pub param_args: Vec<Vec<String>>,
+    /// The arguments of each param (empty for a plain param): name, and whether a character.
+    pub param_args: Vec<Vec<(String, bool)>>,
     pub fields: Vec<(String, FieldKind)>,
     pub sides: Vec<String>,
     pub tags: Vec<String>,
@@ -195,7 +203,10 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                     match d.lookup(&name.node) {
                         Some(Sym::Param(i)) if file_index > 0 => {
                             let want = &d.param_args[i as usize];
-                            if want.len() != args.len() || want.iter().zip(args).any(|(a, b)| *a != b.node) {
+                            if want.len() != args.len()
+                                || want.iter().zip(args).any(|(a, b)| a.0 != b.0.node || a.1 != b.1)
+                            {
+                                let list: Vec<&str> = want.iter().map(|a| a.0.as_str()).collect();
                                 diags.push(
                                     Diag::new(
                                         "check::arity",
@@ -205,7 +216,7 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                                         ),
                                     )
                                     .label(name.span, "overridden here")
-                                    .help(format!("keep its arguments: ({})", want.join(", "))),
+                                    .help(format!("keep its arguments: ({})", list.join(", "))),
                                 );
                             } else {
                                 d.param_exprs[i as usize] = value.clone();
@@ -216,7 +227,8 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                             if d.declare(name, Sym::Param(i), diags) {
                                 d.params.push(name.node.clone());
                                 d.param_exprs.push(value.clone());
-                                d.param_args.push(args.iter().map(|a| a.node.clone()).collect());
+                                d.param_args
+                                    .push(args.iter().map(|a| (a.0.node.clone(), a.1)).collect());
                             }
                         }
                     }

@@ -174,6 +174,14 @@ pub enum ChooserEx {
     Character(Ex),
 }
 
+/// `unless C because "..."`: the condition, and the message's parts (text, or a character's name).
+#[derive(Debug, Clone)]
+pub struct RefusalDef {
+    pub cond: Ex,
+    pub message: Vec<Result<String, Ex>>,
+    pub span: Span,
+}
+
 /// Where an effect's duration is counted down, as written.
 #[derive(Debug, Clone)]
 pub enum CountEx {
@@ -263,6 +271,7 @@ pub enum St {
         order: Option<OrderId>,
         body: Vec<St>,
         decline: Option<(OptionId, Vec<St>)>,
+        refusals: Vec<RefusalDef>,
         span: Span,
     },
     Repeat {
@@ -411,6 +420,8 @@ pub enum Ex {
     ParamCall(u16, Vec<Ex>),
     /// A character's place in a kept order, from 1 (0 when absent).
     Position(Box<Ex>, OrderId),
+    /// The character right below one in a kept order (itself when last or absent).
+    Below(Box<Ex>, OrderId),
 }
 
 impl Program {

@@ -21,7 +21,7 @@ pub fn compile(checked: &Checked) -> Program {
         p: empty_program(d),
     };
     for (i, name) in d.params.iter().enumerate() {
-        let slots: Vec<Slot> = d.param_args[i].iter().map(|a| c.bind(a)).collect();
+        let slots: Vec<Slot> = d.param_args[i].iter().map(|a| c.bind(&a.0)).collect();
         let body = c.expr(&d.param_exprs[i]);
         c.scopes.truncate(c.scopes.len() - slots.len());
         c.p.params.push((name.clone(), body));
@@ -496,6 +496,7 @@ impl Lower<'_> {
                 order,
                 body,
                 decline,
+                refusals,
                 span,
             } => {
                 let decline = decline.as_deref().map(|(o, b)| {
@@ -505,9 +506,25 @@ impl Lower<'_> {
                 let chooser = self.chooser(chooser);
                 let slot = self.bind(&var.node);
                 let filter = filter.as_ref().map(|f| self.expr(f));
+                let refusals = refusals
+                    .iter()
+                    .map(|r| RefusalDef {
+                        cond: self.expr(&r.cond),
+                        message: r
+                            .message
+                            .iter()
+                            .map(|part| match part {
+                                ast::Part::Text(t) => Ok(t.clone()),
+                                ast::Part::Name(e) => Err(self.expr(e)),
+                            })
+                            .collect(),
+                        span: r.span,
+                    })
+                    .collect();
                 let body = self.block(body);
                 self.scopes.pop();
                 St::ChooseFrom {
+                    refusals,
                     decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
                     chooser,
                     var: slot,
@@ -647,6 +664,17 @@ impl Lower<'_> {
             ExprKind::Unary(UnOp::Neg, x) => Ex::Neg(Box::new(self.expr(x)), e.span),
             ExprKind::Unary(UnOp::Not, x) => Ex::Not(Box::new(self.expr(x))),
             ExprKind::Binary(op, l, r) => Ex::Bin(*op, Box::new(self.expr(l)), Box::new(self.expr(r)), e.span),
+            ExprKind::Call(name, args) if name.node == "below" => {
+                let order = match args.get(1).map(|a| &a.node) {
+                    Some(ExprKind::Name(o)) => match self.d.lookup(o) {
+                        Some(Sym::Order(i)) => i,
+                        _ => 0,
+                    },
+                    _ => 0,
+                };
+                let who = args.first().map(|a| self.expr(a)).unwrap_or(Ex::Int(0));
+                Ex::Below(Box::new(who), order)
+            }
             ExprKind::Call(name, args) if name.node == "position" => {
                 let order = match args.get(1).map(|a| &a.node) {
                     Some(ExprKind::Name(o)) => match self.d.lookup(o) {

@@ -13,6 +13,9 @@ pub struct DecisionPoint<'a> {
     pub decision: DecisionId,
     pub chooser: Who,
     pub options: &'a [OptionKey],
+    /// Candidates a rule refuses (`unless ... because`): never offered. A decider that is told
+    /// one of them (an answer naming it) returns `options.len() + j` for `refused[j]`.
+    pub refused: &'a [OptionKey],
     /// The `choose` statement.
     pub span: Span,
 }
@@ -105,9 +108,11 @@ impl Decider for Scripted {
             return self.policy.decide(p, d);
         };
         self.next += 1;
-        match d.options.iter().position(|o| keys.contains(o)) {
-            Some(i) => Ok((i, DecidedBy::Answer)),
-            None => {
+        let refused = d.refused.iter().position(|o| keys.contains(o));
+        match (d.options.iter().position(|o| keys.contains(o)), refused) {
+            (Some(i), _) => Ok((i, DecidedBy::Answer)),
+            (None, Some(j)) => Ok((d.options.len() + j, DecidedBy::Answer)),
+            (None, None) => {
                 let opts: Vec<&str> = d.options.iter().map(|o| p.option_name(*o)).collect();
                 Err(Diag::new(
                     "run::bad_answer",

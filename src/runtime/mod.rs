@@ -323,6 +323,8 @@ impl Machine<'_> {
             St::Turn { actor, body, span } => {
                 let a = self.eval(actor, NO_CTX)? as EntityId;
                 let p = self.p;
+                // Durations counted at a place end right before a turn begins at that place.
+                self.count_down_places(a);
                 self.emit(Event::TurnStart { actor: a });
                 self.count_down(Anchor::TurnStart(a));
                 let mut flow = self.hooks(&p.turn_start, &[a as i64], *span)?;
@@ -459,10 +461,31 @@ impl Machine<'_> {
                 order,
                 body,
                 decline,
+                refusals,
                 span,
             } => {
                 let who = self.who(chooser)?;
                 let mut ids = self.gather(*var, *coll, filter.as_ref())?;
+                // Candidates a rule refuses are not offered; remember which rule refused each.
+                let mut refused: Vec<(EntityId, usize)> = Vec::new();
+                if !refusals.is_empty() {
+                    let mut kept = Vec::with_capacity(ids.len());
+                    for e in ids {
+                        self.locals[*var as usize] = e as i64;
+                        let mut by = None;
+                        for (r, rule) in refusals.iter().enumerate() {
+                            if self.eval(&rule.cond, NO_CTX)? != 0 {
+                                by = Some(r);
+                                break;
+                            }
+                        }
+                        match by {
+                            Some(r) => refused.push((e, r)),
+                            None => kept.push(e),
+                        }
+                    }
+                    ids = kept;
+                }
                 if ids.is_empty() {
                     return Ok(Flow::Next);
                 }
@@ -473,7 +496,14 @@ impl Machine<'_> {
                 if let Some((option, _)) = decline {
                     keys.push(OptionKey::Named(*option));
                 }
-                let picked = self.ask(*decision, who, &keys, *span)?;
+                let refused_keys: Vec<OptionKey> = refused.iter().map(|(e, _)| OptionKey::Character(*e)).collect();
+                let picked = match self.ask_refusing(*decision, who, &keys, &refused_keys, *span)? {
+                    Ok(i) => i,
+                    Err(j) => {
+                        let (e, r) = refused[j];
+                        return Err(self.refusal(*var, e, &refusals[r], *span));
+                    }
+                };
                 match (ids.get(picked), decline) {
                     (Some(e), _) => {
                         self.locals[*var as usize] = *e as i64;
@@ -797,14 +827,37 @@ impl Machine<'_> {
 
     /// Asks the decider and records the decision; returns the index picked.
     fn ask(&mut self, decision: DecisionId, who: Who, keys: &[OptionKey], span: Span) -> R<usize> {
+        match self.ask_refusing(decision, who, keys, &[], span)? {
+            Ok(i) => Ok(i),
+            Err(_) => Err(
+                Diag::new("run::bad_answer", "the decider picked an option that does not exist")
+                    .label(span, "this decision")
+                    .help("this is a bug in the decider"),
+            ),
+        }
+    }
+
+    /// Asks the decider; `Err(j)` when it named `refused[j]`, a candidate a rule refuses.
+    fn ask_refusing(
+        &mut self,
+        decision: DecisionId,
+        who: Who,
+        keys: &[OptionKey],
+        refused: &[OptionKey],
+        span: Span,
+    ) -> R<Result<usize, usize>> {
         let p = self.p;
         let point = DecisionPoint {
             decision,
             chooser: who,
             options: keys,
+            refused,
             span,
         };
         let (picked, by) = self.decider.decide(p, &point)?;
+        if picked >= keys.len() && picked - keys.len() < refused.len() {
+            return Ok(Err(picked - keys.len()));
+        }
         if picked >= keys.len() {
             return Err(
                 Diag::new("run::bad_answer", "the decider picked an option that does not exist")
@@ -819,7 +872,30 @@ impl Machine<'_> {
             picked,
             by,
         });
-        Ok(picked)
+        Ok(Ok(picked))
+    }
+
+    /// The error for an answer naming a candidate a rule refuses: the rule's text, names filled in.
+    fn refusal(&mut self, var: Slot, e: EntityId, rule: &RefusalDef, span: Span) -> Diag {
+        let p = self.p;
+        self.locals[var as usize] = e as i64;
+        let mut text = String::new();
+        for part in &rule.message {
+            match part {
+                Ok(t) => text.push_str(t),
+                Err(x) => match self.eval(x, NO_CTX) {
+                    Ok(id) => text.push_str(p.character_name(id as EntityId)),
+                    Err(_) => text.push('?'),
+                },
+            }
+        }
+        Diag::new("run::refused", text)
+            .label(rule.span, "refused by this rule")
+            .label(span, "while this was being decided")
+            .help(format!(
+                "{} could not be chosen here; the answer was refused",
+                p.character_name(e)
+            ))
     }
 
     /// The characters of a collection that pass a filter, in the collection's order.
@@ -964,17 +1040,8 @@ impl Machine<'_> {
         if backwards {
             ids.reverse();
         }
-        // A forward walk of a kept order, unsorted, passes each of its places in turn: durations
-        // counted at a place tick as the walk reaches it, whoever stands there now.
-        let places = match (coll, order, backwards) {
-            (Coll::Ranked(o), None, false) if !self.effects.is_empty() => Some((o, self.ranked[o as usize].clone())),
-            _ => None,
-        };
         self.loops.push(span);
-        let flow = match places {
-            Some((o, snapshot)) => self.walk_places(o, &snapshot, &ids, var, filter, body, span),
-            None => self.walk(&ids, var, filter, body, span),
-        };
+        let flow = self.walk(&ids, var, filter, body, span);
         self.loops.pop();
         flow
     }
@@ -982,30 +1049,6 @@ impl Machine<'_> {
     fn walk(&mut self, ids: &[EntityId], var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
         for &e in ids {
             match self.visit(e, var, filter, body, span)? {
-                Flow::Next => {}
-                other => return Ok(other),
-            }
-        }
-        Ok(Flow::Next)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn walk_places(
-        &mut self,
-        o: OrderId,
-        snapshot: &[EntityId],
-        ids: &[EntityId],
-        var: Slot,
-        filter: Option<&Ex>,
-        body: &[St],
-        span: Span,
-    ) -> R<Flow> {
-        for (place, e) in snapshot.iter().enumerate() {
-            self.count_down(Anchor::Place(o, place));
-            if !ids.contains(e) {
-                continue;
-            }
-            match self.visit(*e, var, filter, body, span)? {
                 Flow::Next => {}
                 other => return Ok(other),
             }
@@ -1037,6 +1080,29 @@ impl Machine<'_> {
         while i < self.effects.len() {
             let fx = &mut self.effects[i];
             if fx.anchor != anchor {
+                i += 1;
+                continue;
+            }
+            fx.left -= 1;
+            if fx.left > 0 {
+                i += 1;
+                continue;
+            }
+            let fx = self.effects.remove(i);
+            self.end_effect(fx.effect, fx.target);
+        }
+    }
+
+    /// Ticks the effects counted at the place `a` holds now, in any kept order.
+    fn count_down_places(&mut self, a: EntityId) {
+        let mut i = 0;
+        while i < self.effects.len() {
+            let fx = &mut self.effects[i];
+            let here = match fx.anchor {
+                Anchor::Place(o, place) => self.ranked[o as usize].get(place) == Some(&a),
+                _ => false,
+            };
+            if !here {
                 i += 1;
                 continue;
             }
@@ -1400,6 +1466,12 @@ impl Machine<'_> {
                     self.locals[*s as usize] = v;
                 }
                 self.eval(&p.params[*i as usize].1, ctx)?
+            }
+            Ex::Below(who, o) => {
+                let e = self.eval(who, ctx)? as EntityId;
+                let list = &self.ranked[*o as usize];
+                let next = list.iter().position(|x| *x == e).and_then(|i| list.get(i + 1));
+                next.copied().unwrap_or(e) as i64
             }
             Ex::Position(who, o) => {
                 let e = self.eval(who, ctx)? as EntityId;

@@ -56,8 +56,9 @@ pub enum Item {
     Encounter(Spanned<String>),
     Param {
         name: Ident,
-        /// `param on(stat) = stat - d12`: a param with number arguments, used as `on(c.dex)`.
-        args: Vec<Ident>,
+        /// `param on(score, die) = score - die`: a param with arguments, used as `on(c.dex, d12)`.
+        /// Each argument is a number, or a character when `true`.
+        args: Vec<(Ident, bool)>,
         value: Expr,
     },
     Stat {
@@ -133,6 +134,21 @@ pub struct HookDecl {
     pub filter: Option<Expr>,
     pub body: Block,
     pub span: Span,
+}
+
+/// `unless C because "text {expr} text"`
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    pub cond: Expr,
+    pub message: Vec<Part>,
+    pub span: Span,
+}
+
+/// A piece of a message: text, or a character expression whose name is filled in.
+#[derive(Clone, Debug)]
+pub enum Part {
+    Text(String),
+    Name(Expr),
 }
 
 /// Where an effect's duration is counted down.
@@ -274,6 +290,8 @@ pub enum Stmt {
         body: Block,
         /// `or NAME [{ ... }]`: the option that declines, and what it does.
         decline: Option<Box<(Ident, Block)>>,
+        /// `unless C because "..."`: candidates not offered, and why.
+        refusals: Vec<Refusal>,
         span: Span,
     },
     /// `repeat [while C | until C] { ... }`: a loop that is not a level; `end repeat` leaves it.

@@ -32,7 +32,11 @@ pub fn parse(src: &str, file: FileId) -> Result<File, Vec<Diag>> {
     let Some(top) = pairs.next() else {
         return Ok(File::default());
     };
-    let b = Builder { file, pratt: pratt() };
+    let b = Builder {
+        file,
+        pratt: pratt(),
+        offset: 0,
+    };
     let mut items = Vec::new();
     for pair in top.into_inner() {
         if pair.as_rule() == Rule::EOI {
@@ -99,18 +103,22 @@ fn pratt() -> PrattParser<Rule> {
         .op(Op::infix(Rule::op_mul, Assoc::Left) | Op::infix(Rule::op_div, Assoc::Left))
         .op(Op::prefix(Rule::op_neg))
         .op(Op::postfix(Rule::op_is))
+        .op(Op::postfix(Rule::op_field))
 }
 
 struct Builder {
     file: FileId,
     pratt: PrattParser<Rule>,
+    /// Where the text being built starts in its file (non-zero for `{...}` inside a string).
+    offset: usize,
 }
 
 impl Builder {
     /// The pair's span, without the whitespace and comments pest lets a rule end with.
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
-        Span::new(self.file, s.start(), s.start() + trimmed_len(pair.as_str()))
+        let start = self.offset + s.start();
+        Span::new(self.file, start, start + trimmed_len(pair.as_str()))
     }
 
     fn ident(&self, pair: Pair<Rule>) -> Ident {
@@ -140,10 +148,14 @@ impl Builder {
             Rule::encounter_decl => Item::Encounter(self.string(next(&mut it, span)?)),
             Rule::param_decl => {
                 let name = self.ident(next(&mut it, span)?);
-                let args = match it.peek() {
-                    Some(p) if p.as_rule() == Rule::ident_list => self.ident_list(next(&mut it, span)?),
-                    _ => Vec::new(),
-                };
+                let mut args = Vec::new();
+                while it.peek().is_some_and(|p| p.as_rule() == Rule::param_arg) {
+                    let a = next(&mut it, span)?;
+                    let character = a.clone().into_inner().any(|p| p.as_rule() == Rule::kw_character);
+                    let name = a.into_inner().find(|p| p.as_rule() == Rule::ident);
+                    let name = name.ok_or_else(|| internal(span, Rule::param_arg))?;
+                    args.push((self.ident(name), character));
+                }
                 Item::Param {
                     name,
                     args,
@@ -374,6 +386,65 @@ impl Builder {
         })
     }
 
+    fn refusal(&self, pair: Pair<Rule>) -> R<Refusal> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let cond = self.expr(next(&mut it, span)?)?;
+        let text = next(&mut it, span)?;
+        let inner = text.into_inner().next().ok_or_else(|| internal(span, Rule::string))?;
+        let base = self.offset + inner.as_span().start();
+        Ok(Refusal {
+            cond,
+            message: self.message(inner.as_str(), base)?,
+            span,
+        })
+    }
+
+    /// Splits `text {expr} text` into parts, parsing each `{...}` as an expression in place.
+    fn message(&self, text: &str, base: usize) -> R<Vec<Part>> {
+        let mut parts = Vec::new();
+        let mut rest = text;
+        let mut at = base;
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                parts.push(Part::Text(rest[..open].to_string()));
+            }
+            let after = &rest[open + 1..];
+            let Some(close) = after.find('}') else {
+                return Err(Diag::new("syntax::message", "a `{` in this message is never closed")
+                    .label(Span::new(self.file, at + open, at + rest.len()), "opened here")
+                    .help("write `{c}` to fill in a character's name, with a closing `}`"));
+            };
+            let inner = &after[..close];
+            let start = at + open + 1;
+            let sub = Builder {
+                file: self.file,
+                pratt: pratt(),
+                offset: start,
+            };
+            let mut pairs = Grammar::parse(Rule::expr, inner).map_err(|_| {
+                Diag::new("syntax::message", format!("`{inner}` is not an expression"))
+                    .label(Span::new(self.file, start, start + inner.len()), "inside `{...}`")
+                    .help("put a character expression between the braces, such as `{c}`")
+            })?;
+            let pair = pairs
+                .next()
+                .ok_or_else(|| internal(Span::new(self.file, start, start), Rule::expr))?;
+            if pair.as_str().len() != inner.len() {
+                return Err(Diag::new("syntax::message", format!("`{inner}` is not an expression"))
+                    .label(Span::new(self.file, start, start + inner.len()), "inside `{...}`")
+                    .help("put a character expression between the braces, such as `{c}`"));
+            }
+            parts.push(Part::Name(sub.expr(pair)?));
+            rest = &after[close + 1..];
+            at = start + close + 1;
+        }
+        if !rest.is_empty() {
+            parts.push(Part::Text(rest.to_string()));
+        }
+        Ok(parts)
+    }
+
     fn collection(&self, pair: Pair<Rule>) -> Collection {
         match pair.into_inner().find(|p| p.as_rule() == Rule::ident) {
             Some(p) => Collection::Ranked(self.ident(p)),
@@ -516,9 +587,11 @@ impl Builder {
                     let var = self.ident(next(&mut fi, fspan)?);
                     let coll = self.collection(next(&mut fi, fspan)?);
                     let (mut filter, mut order, mut body, mut decline) = (None, None, Block::default(), None);
+                    let mut refusals = Vec::new();
                     for p in fi {
                         match p.as_rule() {
                             Rule::expr => filter = Some(self.expr(p)?),
+                            Rule::refusal => refusals.push(self.refusal(p)?),
                             Rule::ident => order = Some(self.ident(p)),
                             Rule::decline => {
                                 let dspan = self.span(&p);
@@ -545,6 +618,7 @@ impl Builder {
                         order,
                         body,
                         decline,
+                        refusals,
                         span,
                     });
                 }
@@ -802,7 +876,7 @@ impl Builder {
                         .help("remove the repeated operators: two of them cancel out"));
                     }
                 }
-                Rule::op_is => {}
+                Rule::op_is | Rule::op_field => {}
                 r if is_infix(r) => {
                     infix += 1;
                     prefix_run = 0;
@@ -839,6 +913,11 @@ impl Builder {
                 let lhs = lhs?;
                 let s = self.span(&op);
                 let span = Span::new(self.file, lhs.span.start as usize, s.end as usize);
+                if op.as_rule() == Rule::op_field {
+                    let name = op.into_inner().next().map(|p| self.ident(p));
+                    let name = name.ok_or_else(|| internal(s, Rule::op_field))?;
+                    return Ok(Spanned::new(ExprKind::Field(Box::new(lhs), name), span));
+                }
                 let name = op
                     .into_inner()
                     .find(|p| p.as_rule() == Rule::ident)
@@ -1123,6 +1202,7 @@ fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_counted => "counted",
         Rule::kw_at => "at",
         Rule::kw_stop => "stop",
+        Rule::kw_unless => "unless",
         Rule::kw_place => "place",
         Rule::kw_first => "first",
         Rule::kw_last => "last",
@@ -1200,6 +1280,7 @@ fn rule_name(r: Rule) -> String {
         Rule::op_neg => "`-`",
         Rule::op_not => "`not`",
         Rule::op_is => "`is NAME`",
+        Rule::op_field => "`.FIELD`",
         Rule::op_or
         | Rule::op_and
         | Rule::op_eq
@@ -1233,6 +1314,8 @@ fn rule_name(r: Rule) -> String {
         Rule::count_edge => "`start of ...` or `end of ...`",
         Rule::count_turn => "`turn(c)`",
         Rule::stop_stmt => "a `stop`",
+        Rule::param_arg => "an argument such as `x` or `c: character`",
+        Rule::refusal => "`unless CONDITION because \"TEXT\"`",
         Rule::place_stmt => "a `place`",
         Rule::place_first => "`first`",
         Rule::place_last => "`last`",

@@ -8,6 +8,7 @@ use turnscript::cli::{RunOptions, parse_answers, run_texts};
 pub const CRISIS_MODE: &str = "rulesets/crisis-mode.turn";
 pub const FLOW_OF_TIME: &str = "rulesets/flow-of-time.turn";
 pub const LEGACY: &str = "rulesets/legacy.turn";
+pub const LEGENDS: &str = "rulesets/legends.turn";
 
 /// A finished run: its events, what it printed to stderr and its exit code.
 pub struct Run {
