@@ -60,7 +60,7 @@ pub const COMMANDS: &[Help] = &[
         usage: "set NAME.FIELD = N | set GLOBAL = N",
         about: "A GM's ruling: set a character's stat, resource or flag (1 or 0), or a global, by \
                 hand. Resources and globals stay within their limits. Traced as a manual change.",
-        example: "set Ana.ap = 3",
+        example: "set Mira.hp = 3",
     },
     Help {
         name: "add",
@@ -68,7 +68,7 @@ pub const COMMANDS: &[Help] = &[
         about: "Add characters, written as in an encounter file (side, tags, fields; it may span \
                 lines). Before the first decision they are in from the start; later they join play \
                 at this point, with their fields set then, and take part from the next order on.",
-        example: "add character Zed { finesse = 3 }",
+        example: "add character Zed { side rivals, hp = 5 }",
     },
     Help {
         name: "remove",
@@ -76,7 +76,7 @@ pub const COMMANDS: &[Help] = &[
         about: "Take a character out of play (a foe falls): every loop, quantifier, choice and kept \
                 order skips them from now on. Not the one deciding, nor an option, of the pending \
                 decision.",
-        example: "remove Dmitri",
+        example: "remove Zed",
     },
     Help {
         name: "undo",
@@ -103,7 +103,7 @@ pub const COMMANDS: &[Help] = &[
         usage: "save FILE",
         about: "Save the session: the files' paths and hashes, the seed, and every command with \
                 the changes it made. `load` replays it to the identical state.",
-        example: "save bridge.tsession",
+        example: "save table.tsession",
     },
     Help {
         name: "load",
@@ -455,9 +455,9 @@ pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
                 return Err(bad(
                     "repl::busy",
                     format!(
-                        "{} is {} of the pending decision",
+                        "{} is {} the pending decision",
                         w.2,
-                        if deciding { "making" } else { "an option" }
+                        if deciding { "making" } else { "an option of" }
                     ),
                     (w.0, w.1),
                     "cannot leave now",
@@ -481,7 +481,7 @@ pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
                     at,
                     "expected `character NAME { ... }`",
                 )
-                .help("write it as in an encounter file: add character Zed { side foes, hp = 5 }"));
+                .help("write it as in an encounter file: add character Zed { side rivals, hp = 5 }"));
             }
             if started(repl) {
                 pending(st, head)?;
@@ -660,7 +660,7 @@ fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
                 value,
             }),
             _ => Err(field_err(target, (t0, t0 + target.len()), true)
-                .help("a character's field is set as NAME.FIELD, e.g. set Ana.hp = 3")),
+                .help("a character's field is set as NAME.FIELD, e.g. set Mira.hp = 3")),
         },
     }
 }

@@ -2,13 +2,13 @@
 //!
 //! ```text
 //! turnscript session 1
-//! ruleset "rulesets/crisis-mode.turn" "fnv1a64:..."
-//! encounter "rulesets/encounters/crisis-mode.turn" "fnv1a64:..."
+//! ruleset "rules.turn" "fnv1a64:..."
+//! encounter "encounter.turn" "fnv1a64:..."
 //! seed 7
 //! > "step turn"
-//! ["pick","act","Dmitri","power","policy"]
-//! > "set Ana.ap = 3"
-//! ["set","Ana","ap",3]
+//! ["pick","DECISION","CHOOSER","OPTION","policy"]
+//! > "set Mira.hp = 3"
+//! ["set","Mira","hp",3]
 //! ```
 //!
 //! Each command line (`> ` and the command as a JSON string) is followed by the changes it made,

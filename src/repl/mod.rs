@@ -436,24 +436,15 @@ pub fn run_plain(repl: &mut Repl, input: impl BufRead, out: &mut dyn Write, err:
     code
 }
 
-/// Runs a whole script as [`run_plain`] does, with replies and errors in one transcript.
-pub fn transcript(opts: Options, script: &str) -> String {
-    crate::runtime::on_run_stack(|| {
-        let mut out = Vec::new();
-        match Repl::new(opts) {
-            Err(e) => e,
-            Ok((mut repl, start)) => {
-                out.extend_from_slice(start.as_bytes());
-                // One buffer for both streams, so errors stay in order with the replies.
-                let buf = Shared::default();
-                let code = run_plain(&mut repl, script.as_bytes(), &mut buf.clone(), &mut buf.clone());
-                out.extend_from_slice(&buf.0.borrow());
-                let mut s = String::from_utf8_lossy(&out).into_owned();
-                s.push_str(&format!("exit {code}\n"));
-                s
-            }
-        }
-    })
+/// Runs a whole script as [`run_plain`] does, with replies and errors in one transcript; the exit
+/// code is the last line. Call it on the run stack ([`crate::runtime::on_run_stack`]).
+pub fn script(repl: &mut Repl, input: &str) -> String {
+    // One buffer for both streams, so errors stay in order with the replies.
+    let buf = Shared::default();
+    let code = run_plain(repl, input.as_bytes(), &mut buf.clone(), &mut buf.clone());
+    let mut s = String::from_utf8_lossy(&buf.0.borrow()).into_owned();
+    s.push_str(&format!("exit {code}\n"));
+    s
 }
 
 /// A byte buffer several writers append to, in order.
