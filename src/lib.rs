@@ -9,6 +9,7 @@ pub mod cli;
 pub mod compile;
 pub mod diag;
 pub mod limits;
+pub mod repl;
 pub mod runtime;
 pub mod syntax;
 pub mod trace;

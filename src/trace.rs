@@ -137,6 +137,25 @@ pub enum Event<'a> {
         unit: UnitId,
         clock: i64,
     },
+    /// A field set by hand (a GM's ruling, in the REPL); `actor` is [`TABLE`] for a global.
+    Manual {
+        actor: EntityId,
+        field: FieldId,
+        value: i64,
+    },
+    /// The next dice forced by hand.
+    Forced {
+        rolls: &'a [i64],
+    },
+    /// The dice stream restarted by hand from a new seed.
+    Reseed {
+        seed: u64,
+    },
+    /// A character left play (skipped by every loop, choice and order from now on) or joined it.
+    Presence {
+        actor: EntityId,
+        present: bool,
+    },
 }
 
 /// Receives the events of a run, in order.
@@ -386,6 +405,24 @@ impl Sink for JsonLines {
                     q(unit_name(p, 0))
                 );
             }
+            Event::Manual { actor, field, value } => {
+                o.push_str(r#"{"event":"manual","#);
+                if *actor != TABLE {
+                    let _ = write!(o, r#""actor":{},"#, name(*actor));
+                }
+                let _ = write!(o, r#""field":{},"value":{value}}}"#, q(&p.fields[*field as usize].name));
+            }
+            Event::Forced { rolls } => {
+                let rolls: Vec<String> = rolls.iter().map(|r| r.to_string()).collect();
+                let _ = write!(o, r#"{{"event":"manual","rolls":[{}]}}"#, rolls.join(","));
+            }
+            Event::Reseed { seed } => {
+                let _ = write!(o, r#"{{"event":"manual","seed":{seed}}}"#);
+            }
+            Event::Presence { actor, present } => {
+                let what = if *present { "join" } else { "leave" };
+                let _ = write!(o, r#"{{"event":"{what}","actor":{}}}"#, name(*actor));
+            }
         }
         o.push('\n');
     }
@@ -568,6 +605,20 @@ impl Sink for Text {
             Event::Time { amount, unit, clock } => {
                 let rest = format!("+{amount} {} → {clock} {}", unit_name(p, *unit), unit_name(p, 0));
                 self.line("time", "", &rest);
+            }
+            Event::Manual { actor, field, value } => {
+                let f = &p.fields[*field as usize].name;
+                let who = if *actor == TABLE { "" } else { p.character_name(*actor) };
+                self.line("manual", who, &format!("{f:<10} = {value}"));
+            }
+            Event::Forced { rolls } => {
+                let rolls: Vec<String> = rolls.iter().map(|r| r.to_string()).collect();
+                self.line("manual", "", &format!("next dice {}", rolls.join(" ")));
+            }
+            Event::Reseed { seed } => self.line("manual", "", &format!("seed {seed}")),
+            Event::Presence { actor, present } => {
+                let what = if *present { "joins" } else { "leaves" };
+                self.line(what, p.character_name(*actor), "");
             }
         }
     }

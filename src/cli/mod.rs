@@ -61,6 +61,25 @@ enum Command {
         #[arg(long, default_value_t = crate::limits::DEFAULT_MAX_STEPS)]
         max_steps: u64,
     },
+    /// Step through an encounter interactively: show, step, answer, force dice, undo, save.
+    ///
+    /// On a terminal: completion, hints and history. Otherwise commands are read line by line
+    /// and the output is plain. `help` inside lists the commands.
+    Repl {
+        ruleset: Option<PathBuf>,
+        /// The cast and starting situation.
+        #[arg(long)]
+        encounter: Option<PathBuf>,
+        /// Seed of the dice stream.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Where the session is rewritten after every change.
+        #[arg(long, default_value = ".turnscript-autosave.tsession")]
+        autosave: PathBuf,
+        /// Keep no autosave.
+        #[arg(long)]
+        no_autosave: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -81,6 +100,19 @@ pub fn main() -> i32 {
     let colour = std::io::stderr().is_terminal();
     match cli.command {
         Command::Check { files } => check_files(&files, colour),
+        Command::Repl {
+            ruleset,
+            encounter,
+            seed,
+            autosave,
+            no_autosave,
+        } => crate::repl::main(crate::repl::Options {
+            ruleset,
+            encounter,
+            seed,
+            autosave: (!no_autosave).then_some(autosave),
+            colour: false,
+        }),
         Command::Run {
             ruleset,
             encounter,

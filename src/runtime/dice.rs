@@ -57,6 +57,16 @@ impl DiceStream {
     pub fn forced_left(&self) -> usize {
         self.forced.len()
     }
+
+    /// Forces more values, after those already waiting.
+    pub fn force(&mut self, values: &[i64]) {
+        self.forced.extend(values.iter().copied());
+    }
+
+    /// Restarts the seeded part of the stream from `seed`; forced values still come first.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
 }
 
 /// The generator a policy draws its choices from: the same seed on its own ChaCha stream, so a

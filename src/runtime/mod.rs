@@ -4,6 +4,7 @@
 //! loop touches no strings and no hash maps. It charges one step per statement and per loop
 //! iteration against a budget, and all arithmetic is checked.
 
+pub mod control;
 pub mod decide;
 pub mod dice;
 
@@ -68,6 +69,20 @@ pub struct Outcome {
 /// Runs an encounter to its end, emitting every event to `sink`. A runtime error stops the run;
 /// the events before it have been emitted.
 pub fn run(p: &Program, cfg: &RunConfig, decider: &mut dyn Decider, sink: &mut dyn Sink) -> Result<Outcome, Diag> {
+    run_with(p, cfg, decider, sink, None, Vec::new())
+}
+
+/// [`run`] with a [`control::Control`] consulted at each decision instead of `decider`, and the
+/// characters that start out of play (`absent[id]`; their fields are set when they join).
+fn run_with<'a>(
+    p: &'a Program,
+    cfg: &RunConfig,
+    decider: &'a mut dyn Decider,
+    sink: &'a mut dyn Sink,
+    control: Option<&'a mut dyn control::Control>,
+    mut absent: Vec<bool>,
+) -> Result<Outcome, Diag> {
+    absent.resize(p.characters.len(), false);
     let n_fields = p.fields.len();
     let (until, until_default) = (cfg.until, cfg.until.is_none());
     let mut m = Machine {
@@ -93,6 +108,8 @@ pub fn run(p: &Program, cfg: &RunConfig, decider: &mut dyn Decider, sink: &mut d
         depth: 0,
         nesting: 0,
         effects: Vec::new(),
+        control,
+        absent,
     };
     m.emit(Event::EncounterStart { seed: cfg.seed });
     m.init()?;
@@ -173,6 +190,10 @@ struct Machine<'a> {
     nesting: u32,
     /// The effects running, in the order they began.
     effects: Vec<Active>,
+    /// Consulted at each decision instead of the decider, when set (see `control.rs`).
+    control: Option<&'a mut dyn control::Control>,
+    /// Characters out of play: skipped by every loop, quantifier, choice and `rank`.
+    absent: Vec<bool>,
 }
 
 /// An effect running on a character, and how many more counts it lasts.
@@ -261,8 +282,19 @@ impl Machine<'_> {
                 self.put(TABLE, i as FieldId, v);
             }
         }
-        for (id, ch) in p.characters.iter().enumerate() {
-            let id = id as EntityId;
+        for id in 0..p.characters.len() {
+            // A character out of play from the start gets its fields when it joins.
+            if !self.absent[id] {
+                self.init_character(id as EntityId)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets one character's fields: given values, else defaults, in declaration order.
+    fn init_character(&mut self, id: EntityId) -> R<()> {
+        let p = self.p;
+        if let Some(ch) = p.characters.get(id as usize) {
             for (fi, f) in p.fields.iter().enumerate() {
                 if f.kind == FieldKind::Global {
                     continue;
@@ -516,7 +548,9 @@ impl Machine<'_> {
             St::Repeat { repeat, body, span } => self.repeat(repeat, body, *span),
             St::EndRepeat => Ok(Flow::EndRepeat),
             St::Rank { order } => {
-                let mut ids: Vec<EntityId> = (0..self.p.characters.len() as EntityId).collect();
+                let mut ids: Vec<EntityId> = (0..self.p.characters.len() as EntityId)
+                    .filter(|e| !self.absent[*e as usize])
+                    .collect();
                 self.sort(*order, &mut ids)?;
                 self.emit(Event::Order {
                     order: *order,
@@ -854,7 +888,10 @@ impl Machine<'_> {
             refused,
             span,
         };
-        let (picked, by) = self.decider.decide(p, &point)?;
+        let (picked, by) = match self.control.take() {
+            Some(c) => control::consult(self, c, &point)?,
+            None => self.decider.decide(p, &point)?,
+        };
         if picked >= keys.len() && picked - keys.len() < refused.len() {
             return Ok(Err(picked - keys.len()));
         }
@@ -906,6 +943,9 @@ impl Machine<'_> {
         };
         let mut ids = Vec::with_capacity(all.len());
         for e in all {
+            if self.absent.get(e as usize).copied().unwrap_or(false) {
+                continue;
+            }
             self.locals[var as usize] = e as i64;
             if let Some(f) = filter
                 && self.eval(
@@ -1059,6 +1099,10 @@ impl Machine<'_> {
     /// One character's moment in a `for each`: eligibility is checked again, then the body runs.
     fn visit(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
         self.tick(span)?;
+        // A character who left play since the list was made is skipped.
+        if self.absent.get(e as usize).copied().unwrap_or(false) {
+            return Ok(Flow::Next);
+        }
         self.locals[var as usize] = e as i64;
         if let Some(f) = filter
             && self.eval(
@@ -1499,6 +1543,9 @@ impl Machine<'_> {
                         Coll::Characters => i as EntityId,
                         Coll::Ranked(o) => self.ranked[*o as usize][i],
                     };
+                    if self.absent.get(id as usize).copied().unwrap_or(false) {
+                        continue;
+                    }
                     self.locals[*var as usize] = id as i64;
                     if let Some(f) = filter
                         && self.eval(f, ctx)? == 0

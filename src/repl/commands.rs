@@ -1,0 +1,666 @@
+//! The commands: their help, and parsing a command line into a [`Cmd`] or a diagnostic that
+//! points into the line. Parsing checks names against the state, so a bad command changes nothing.
+
+use super::session::{Goal, Op, State, declared_names};
+use super::{Repl, span};
+use crate::check::FieldKind;
+use crate::compile::ir::*;
+use crate::diag::Diag;
+
+/// One command's help: name, usage, what it does, an example.
+pub struct Help {
+    pub name: &'static str,
+    pub usage: &'static str,
+    pub about: &'static str,
+    pub example: &'static str,
+}
+
+/// Every command, in the order `help` lists them.
+pub const COMMANDS: &[Help] = &[
+    Help {
+        name: "show",
+        usage: "show [N]",
+        about: "Where play is; the order (who has acted, who is up, who is next); every character's \
+                fields; globals, kept orders and the clock; flags and when they clear; the pending \
+                decision with its numbered options; the last N events (default 8).",
+        example: "show 20",
+    },
+    Help {
+        name: "step",
+        usage: "step [N | turn | LEVEL | level LEVEL | end]",
+        about: "Let the policy answer: one decision (or N); to the end of the current character's \
+                turn; to the end of the current iteration of a level, by the ruleset's own level \
+                names (`level LEVEL` when a level is called `turn` or `end`); or to the end of the \
+                encounter. Stops at the next decision after that.",
+        example: "step turn",
+    },
+    Help {
+        name: "answer",
+        usage: "answer [N | NAME]",
+        about: "Answer the pending decision by the number `show` gives an option, or by its name; \
+                with nothing, let the policy answer it.",
+        example: "answer 2",
+    },
+    Help {
+        name: "roll",
+        usage: "roll N...",
+        about: "Force the next dice, one value per die, in the order they are rolled. A value that \
+                cannot come up on its die is refused when it is rolled.",
+        example: "roll 4 2 12",
+    },
+    Help {
+        name: "seed",
+        usage: "seed N",
+        about: "Restart the dice and the policy from a seed. Before the first decision this is the \
+                encounter's seed, from the start.",
+        example: "seed 42",
+    },
+    Help {
+        name: "set",
+        usage: "set NAME.FIELD = N | set GLOBAL = N",
+        about: "A GM's ruling: set a character's stat, resource or flag (1 or 0), or a global, by \
+                hand. Resources and globals stay within their limits. Traced as a manual change.",
+        example: "set Mira.hp = 3",
+    },
+    Help {
+        name: "add",
+        usage: "add character NAME { ... }",
+        about: "Add characters, written as in an encounter file (side, tags, fields; it may span \
+                lines). Before the first decision they are in from the start; later they join play \
+                at this point, with their fields set then, and take part from the next order on.",
+        example: "add character Zed { side rivals, hp = 5 }",
+    },
+    Help {
+        name: "remove",
+        usage: "remove NAME",
+        about: "Take a character out of play (a foe falls): every loop, quantifier, choice and kept \
+                order skips them from now on. Not the one deciding, nor an option, of the pending \
+                decision.",
+        example: "remove Zed",
+    },
+    Help {
+        name: "undo",
+        usage: "undo [N]",
+        about: "Undo the last command that changed the state (or the last N).",
+        example: "undo 3",
+    },
+    Help {
+        name: "redo",
+        usage: "redo [N]",
+        about: "Redo what was undone (one command, or N). A new change drops what could be redone.",
+        example: "redo",
+    },
+    Help {
+        name: "reload",
+        usage: "reload",
+        about: "Read the ruleset and encounter files again and replay the session to the same \
+                point; where the replay no longer fits, stop before that command and say why (it \
+                stays to redo).",
+        example: "reload",
+    },
+    Help {
+        name: "save",
+        usage: "save FILE",
+        about: "Save the session: the files' paths and hashes, the seed, and every command with \
+                the changes it made. `load` replays it to the identical state.",
+        example: "save table.tsession",
+    },
+    Help {
+        name: "load",
+        usage: "load FILE",
+        about: "Load a saved session (or the autosave) and replay it; notes files changed since.",
+        example: "load .turnscript-autosave.tsession",
+    },
+    Help {
+        name: "trace",
+        usage: "trace",
+        about: "The whole trace so far, in the GM's text view.",
+        example: "trace",
+    },
+    Help {
+        name: "log",
+        usage: "log",
+        about: "The commands of the session, numbered, with what undo and redo would move over.",
+        example: "log",
+    },
+    Help {
+        name: "help",
+        usage: "help [COMMAND]",
+        about: "The commands, or one command in full.",
+        example: "help step",
+    },
+    Help {
+        name: "quit",
+        usage: "quit",
+        about: "Leave (so does Ctrl-D). The autosave keeps the session.",
+        example: "quit",
+    },
+];
+
+/// A parsed command.
+pub enum Cmd {
+    Help(Option<String>),
+    Quit,
+    Show(usize),
+    Trace,
+    Log,
+    Change { ops: Vec<Op>, goal: Goal },
+    Undo(u32),
+    Redo(u32),
+    Reload,
+    Save(String),
+    Load(String),
+}
+
+/// The help text: every command, or one.
+pub fn help(topic: Option<&str>) -> String {
+    match topic.and_then(|t| COMMANDS.iter().find(|c| c.name == t)) {
+        Some(c) => format!("{}\n  {}\n  example: {}\n", c.usage, c.about, c.example),
+        None => {
+            let mut out = String::from("commands (`help COMMAND` for more):\n");
+            for c in COMMANDS {
+                let first = c.about.split(". ").next().unwrap_or("").trim_end_matches('.');
+                out.push_str(&format!("  {:<38} {first}\n", c.usage));
+            }
+            out.push_str("a line with unbalanced braces continues on the next; Ctrl-C cancels a line, Ctrl-D leaves\n");
+            out
+        }
+    }
+}
+
+/// Whether a text opens more braces than it closes (a definition continues on the next line).
+pub fn unbalanced(text: &str) -> bool {
+    let mut depth = 0i64;
+    for line in text.lines() {
+        for c in line.split('#').next().unwrap_or("").chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    depth > 0
+}
+
+/// Words of a line with their byte ranges.
+fn words(line: &str) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, i, &line[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, line.len(), &line[s..]));
+    }
+    out
+}
+
+fn closest<'a>(word: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    names
+        .into_iter()
+        .map(|n| (distance(word, n), n))
+        .filter(|(d, n)| *d <= 2.max(n.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n)
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur.push((prev[j] + (ca != *cb) as usize).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+fn bad(code: &'static str, msg: impl Into<String>, at: (usize, usize), label: &str) -> Diag {
+    Diag::new(code, msg).label(span(at.0, at.1), label)
+}
+
+fn number<T: std::str::FromStr>(w: (usize, usize, &str), what: &str) -> Result<T, Diag> {
+    w.2.parse().map_err(|_| {
+        bad(
+            "repl::not_a_number",
+            format!("`{}` is not {what}", w.2),
+            (w.0, w.1),
+            "expected here",
+        )
+        .help(format!("write {what} here, e.g. 3"))
+    })
+}
+
+fn too_many(ws: &[(usize, usize, &str)], from: usize, usage: &str) -> Result<(), Diag> {
+    match ws.get(from) {
+        Some(w) => Err(bad(
+            "repl::extra_words",
+            "too many words for this command",
+            (w.0, ws.last().map_or(w.1, |l| l.1)),
+            "not expected",
+        )
+        .help(format!("usage: {usage}"))),
+        None => Ok(()),
+    }
+}
+
+fn usage(name: &str) -> &'static str {
+    COMMANDS.iter().find(|c| c.name == name).map_or("", |c| c.usage)
+}
+
+/// The state of a loaded session, or why the command cannot run.
+fn state(repl: &Repl, at: (usize, usize)) -> Result<&State, Diag> {
+    repl.session.as_ref().map(|s| &s.state).ok_or_else(|| {
+        bad("repl::no_session", "no session is loaded", at, "needs a session")
+            .help("start with `turnscript repl RULESET [--encounter FILE]`, or `load FILE`")
+    })
+}
+
+/// The pending decision, or why there is none.
+fn pending(st: &State, at: (usize, usize)) -> Result<&crate::runtime::control::Pending, Diag> {
+    st.pending().ok_or_else(|| {
+        let why = match &st.end {
+            super::session::End::Failed(_) => "the run stopped with an error",
+            _ => "the encounter is over",
+        };
+        bad(
+            "repl::no_decision",
+            format!("there is no pending decision: {why}"),
+            at,
+            "needs a decision",
+        )
+        .help("`undo` goes back; `reload` runs an edited ruleset again")
+    })
+}
+
+/// Whether the log so far has answered any decision (changes before that hold from the start).
+fn started(repl: &Repl) -> bool {
+    repl.session.as_ref().is_some_and(|s| {
+        s.log[..s.cursor]
+            .iter()
+            .any(|e| e.ops.iter().any(|o| matches!(o, Op::Pick { .. })))
+    })
+}
+
+pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
+    let ws = words(line);
+    let Some(&(s0, e0, name)) = ws.first() else {
+        return Ok(Cmd::Show(8));
+    };
+    let head = (s0, e0);
+    let arg = |i: usize| ws.get(i).copied();
+    let change = |ops: Vec<Op>| Cmd::Change { ops, goal: Goal::Pause };
+    Ok(match name {
+        "help" | "?" => {
+            if let Some(w) = arg(1)
+                && !COMMANDS.iter().any(|c| c.name == w.2)
+            {
+                return Err(unknown(w, "help"));
+            }
+            too_many(&ws, 2, usage("help"))?;
+            Cmd::Help(arg(1).map(|w| w.2.to_string()))
+        }
+        "quit" | "exit" => Cmd::Quit,
+        "show" => {
+            state(repl, head)?;
+            too_many(&ws, 2, usage("show"))?;
+            Cmd::Show(
+                arg(1)
+                    .map(|w| number(w, "a number of events"))
+                    .transpose()?
+                    .unwrap_or(8),
+            )
+        }
+        "trace" | "log" => {
+            state(repl, head)?;
+            too_many(&ws, 1, usage(name))?;
+            if name == "trace" { Cmd::Trace } else { Cmd::Log }
+        }
+        "undo" | "redo" => {
+            state(repl, head)?;
+            too_many(&ws, 2, usage(name))?;
+            let n = arg(1)
+                .map(|w| number(w, "a number of commands"))
+                .transpose()?
+                .unwrap_or(1);
+            if name == "undo" { Cmd::Undo(n) } else { Cmd::Redo(n) }
+        }
+        "reload" => {
+            state(repl, head)?;
+            too_many(&ws, 1, usage("reload"))?;
+            Cmd::Reload
+        }
+        "save" | "load" => {
+            if name == "save" {
+                state(repl, head)?;
+            }
+            let rest = line[e0..].trim();
+            if rest.is_empty() {
+                return Err(bad(
+                    "repl::missing_file",
+                    format!("`{name}` needs a file"),
+                    head,
+                    "which file?",
+                )
+                .help(format!("usage: {}", usage(name))));
+            }
+            if name == "save" {
+                Cmd::Save(rest.to_string())
+            } else {
+                Cmd::Load(rest.to_string())
+            }
+        }
+        "step" => {
+            let st = state(repl, head)?;
+            pending(st, head)?;
+            let (goal, used) = match arg(1) {
+                None => (Goal::Decisions(1), 1),
+                Some(w) if w.2 == "level" => match arg(2) {
+                    Some(l) => (level(st, l)?, 3),
+                    None => {
+                        return Err(bad(
+                            "repl::missing_value",
+                            "`step level` needs a level",
+                            (w.0, w.1),
+                            "which level?",
+                        )
+                        .help(format!("usage: {}", usage("step"))));
+                    }
+                },
+                Some(w) if w.2 == "turn" => (Goal::Turn, 2),
+                Some(w) if w.2 == "end" => (Goal::End, 2),
+                Some(w) if w.2.starts_with(|c: char| c.is_ascii_digit()) => {
+                    (Goal::Decisions(number(w, "a number of decisions")?), 2)
+                }
+                Some(w) => (level(st, w)?, 2),
+            };
+            too_many(&ws, used, usage("step"))?;
+            Cmd::Change { ops: Vec::new(), goal }
+        }
+        "answer" => {
+            let st = state(repl, head)?;
+            let pd = pending(st, head)?;
+            too_many(&ws, 2, usage("answer"))?;
+            let goal = match arg(1) {
+                None => Goal::Decisions(1),
+                Some(w) => Goal::Answer(option(st, pd, w)?),
+            };
+            Cmd::Change { ops: Vec::new(), goal }
+        }
+        "roll" => {
+            let st = state(repl, head)?;
+            pending(st, head)?;
+            if ws.len() < 2 {
+                return Err(bad(
+                    "repl::missing_value",
+                    "`roll` needs at least one value",
+                    head,
+                    "which values?",
+                )
+                .help(format!("usage: {}", usage("roll"))));
+            }
+            let rolls = ws[1..]
+                .iter()
+                .map(|w| number(*w, "a die's value"))
+                .collect::<Result<_, _>>()?;
+            change(vec![Op::Roll(rolls)])
+        }
+        "seed" => {
+            let st = state(repl, head)?;
+            let Some(w) = arg(1) else {
+                return Err(bad("repl::missing_value", "`seed` needs a number", head, "which seed?")
+                    .help(format!("usage: {}", usage("seed"))));
+            };
+            too_many(&ws, 2, usage("seed"))?;
+            let seed = number(w, "a seed (a whole number from 0)")?;
+            if started(repl) {
+                pending(st, head)?;
+            }
+            change(vec![Op::Seed(seed)])
+        }
+        "set" => {
+            let st = state(repl, head)?;
+            pending(st, head)?;
+            change(vec![set(st, line, e0)?])
+        }
+        "remove" => {
+            let st = state(repl, head)?;
+            let pd = pending(st, head)?;
+            let Some(w) = arg(1) else {
+                return Err(bad("repl::missing_value", "`remove` needs a character", head, "who?")
+                    .help(format!("usage: {}", usage("remove"))));
+            };
+            too_many(&ws, 2, usage("remove"))?;
+            let e = character(st, w)?;
+            if pd.snapshot.is_absent(e) {
+                return Err(bad(
+                    "repl::absent",
+                    format!("{} is already out of play", w.2),
+                    (w.0, w.1),
+                    "already out",
+                ));
+            }
+            let deciding = pd.chooser == Who::Character(e);
+            if deciding || pd.options.contains(&OptionKey::Character(e)) {
+                return Err(bad(
+                    "repl::busy",
+                    format!(
+                        "{} is {} the pending decision",
+                        w.2,
+                        if deciding { "making" } else { "an option of" }
+                    ),
+                    (w.0, w.1),
+                    "cannot leave now",
+                )
+                .help("answer or step past the decision first, then remove them"));
+            }
+            change(vec![Op::Remove(w.2.to_string())])
+        }
+        "add" => {
+            let st = state(repl, head)?;
+            let text = line[e0..].trim();
+            if text.is_empty() {
+                return Err(bad("repl::missing_value", "`add` needs a definition", head, "what?")
+                    .help(format!("usage: {}", usage("add"))));
+            }
+            if declared_names(text).is_empty() {
+                let at = (e0 + line[e0..].find(text).unwrap_or(0), line.len());
+                return Err(bad(
+                    "repl::no_character",
+                    "this adds no character",
+                    at,
+                    "expected `character NAME { ... }`",
+                )
+                .help("write it as in an encounter file: add character Zed { side rivals, hp = 5 }"));
+            }
+            if started(repl) {
+                pending(st, head)?;
+            }
+            change(vec![Op::Add(text.to_string())])
+        }
+        _ => return Err(unknown((s0, e0, name), "")),
+    })
+}
+
+fn unknown(w: (usize, usize, &str), after: &str) -> Diag {
+    let names = COMMANDS.iter().map(|c| c.name);
+    let d = bad(
+        "repl::unknown_command",
+        format!("there is no command `{}`", w.2),
+        (w.0, w.1),
+        if after.is_empty() {
+            "not a command"
+        } else {
+            "not a command to help with"
+        },
+    );
+    match closest(w.2, names) {
+        Some(c) => d.help(format!("did you mean `{c}`? `help` lists the commands")),
+        None => d.help("`help` lists the commands"),
+    }
+}
+
+fn level(st: &State, w: (usize, usize, &str)) -> Result<Goal, Diag> {
+    match st.program.level_id(w.2) {
+        Some(l) => Ok(Goal::Level(l)),
+        None => {
+            let names: Vec<&str> = st.program.levels.iter().map(|l| l.name.as_str()).collect();
+            let d = bad(
+                "repl::unknown_level",
+                format!("no level is called `{}`", w.2),
+                (w.0, w.1),
+                "not a level of this ruleset",
+            );
+            Err(match closest(w.2, names.iter().copied()) {
+                Some(c) => d.help(format!(
+                    "did you mean `{c}`? the levels are: {}; or N, turn, end",
+                    names.join(", ")
+                )),
+                None => d.help(format!("the levels are: {}; or N, turn, end", names.join(", "))),
+            })
+        }
+    }
+}
+
+fn option(st: &State, pd: &crate::runtime::control::Pending, w: (usize, usize, &str)) -> Result<usize, Diag> {
+    let p = &st.program;
+    let names: Vec<&str> = pd.options.iter().map(|o| p.option_name(*o)).collect();
+    let listed = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!("{} {n}", i + 1))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let Ok(n) = w.2.parse::<usize>() {
+        if n >= 1 && n <= names.len() {
+            return Ok(n - 1);
+        }
+        return Err(bad(
+            "repl::no_such_option",
+            format!("there is no option {n}"),
+            (w.0, w.1),
+            format!("the options are numbered 1 to {}", names.len()).as_str(),
+        )
+        .help(format!("the options are: {listed}")));
+    }
+    if let Some(i) = names.iter().position(|n| *n == w.2) {
+        return Ok(i);
+    }
+    let d = bad(
+        "repl::no_such_option",
+        format!(
+            "`{}` is not an option of `{}` for {}",
+            w.2,
+            p.decisions.get(pd.decision as usize).map(String::as_str).unwrap_or("?"),
+            p.who_name(pd.chooser)
+        ),
+        (w.0, w.1),
+        "not offered now",
+    );
+    Err(match closest(w.2, names.iter().copied()) {
+        Some(c) => d.help(format!("did you mean `{c}`? the options are: {listed}")),
+        None => d.help(format!("the options are: {listed}")),
+    })
+}
+
+fn character(st: &State, w: (usize, usize, &str)) -> Result<EntityId, Diag> {
+    st.character(w.2).ok_or_else(|| {
+        let names: Vec<&str> = st.program.characters.iter().map(|c| c.name.as_str()).collect();
+        let d = bad(
+            "repl::unknown_character",
+            format!("no character is called `{}`", w.2),
+            (w.0, w.1),
+            "not in this encounter",
+        );
+        match closest(w.2, names.iter().copied()) {
+            Some(c) => d.help(format!("did you mean `{c}`? the characters are: {}", names.join(", "))),
+            None => d.help(format!("the characters are: {}", names.join(", "))),
+        }
+    })
+}
+
+/// `set NAME.FIELD = N` or `set GLOBAL = N`, from byte `from` of the line.
+fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
+    let rest = &line[from..];
+    let Some(eq) = rest.find('=') else {
+        return Err(bad(
+            "repl::bad_set",
+            "`set` needs `= VALUE`",
+            (from, line.len()),
+            "no `=` here",
+        )
+        .help(format!("usage: {}", usage("set"))));
+    };
+    let target = rest[..eq].trim();
+    let t0 = from + rest[..eq].find(target).unwrap_or(0);
+    let value_text = rest[eq + 1..].trim();
+    let v0 = from + eq + 1 + rest[eq + 1..].find(value_text).unwrap_or(0);
+    let value: i64 = number((v0, v0 + value_text.len().max(1), value_text), "a whole number")?;
+    if target.is_empty() {
+        return Err(bad(
+            "repl::bad_set",
+            "`set` needs a target",
+            (from, from + eq),
+            "what to set?",
+        )
+        .help(format!("usage: {}", usage("set"))));
+    }
+    let p = &st.program;
+    let field_err = |name: &str, at: (usize, usize), global: bool| {
+        let names: Vec<&str> = p
+            .fields
+            .iter()
+            .filter(|f| (f.kind == FieldKind::Global) == global)
+            .map(|f| f.name.as_str())
+            .collect();
+        let what = if global { "global" } else { "field of a character" };
+        let d = bad(
+            "repl::unknown_field",
+            format!("no {what} is called `{name}`"),
+            at,
+            format!("not a {what}").as_str(),
+        );
+        let list = if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        };
+        match closest(name, names.iter().copied()) {
+            Some(c) => d.help(format!("did you mean `{c}`? they are: {list}")),
+            None => d.help(format!("they are: {list}")),
+        }
+    };
+    match target.split_once('.') {
+        Some((who, field)) => {
+            character(st, (t0, t0 + who.len(), who))?;
+            let f0 = t0 + who.len() + 1;
+            match st.field(field) {
+                Some(f) if p.fields[f as usize].kind != FieldKind::Global => Ok(Op::Set {
+                    who: Some(who.to_string()),
+                    field: field.to_string(),
+                    value,
+                }),
+                _ => Err(field_err(field, (f0, f0 + field.len()), false)),
+            }
+        }
+        None => match st.field(target) {
+            Some(f) if p.fields[f as usize].kind == FieldKind::Global => Ok(Op::Set {
+                who: None,
+                field: target.to_string(),
+                value,
+            }),
+            _ => Err(field_err(target, (t0, t0 + target.len()), true)
+                .help("a character's field is set as NAME.FIELD, e.g. set Mira.hp = 3")),
+        },
+    }
+}

@@ -1,0 +1,166 @@
+//! The session file: the base's paths and hashes, the seed, and the log.
+//!
+//! ```text
+//! turnscript session 1
+//! ruleset "rules.turn" "fnv1a64:..."
+//! encounter "encounter.turn" "fnv1a64:..."
+//! seed 7
+//! > "step turn"
+//! ["pick","DECISION","CHOOSER","OPTION","policy"]
+//! > "set Mira.hp = 3"
+//! ["set","Mira","hp",3]
+//! ```
+//!
+//! Each command line (`> ` and the command as a JSON string) is followed by the changes it made,
+//! one JSON array a line, so a load replays exactly what happened.
+
+use serde_json::{Value, json};
+
+use super::session::{Entry, Op, hash};
+use crate::trace::DecidedBy;
+
+/// What a session file names: (path, hash) of the ruleset and encounter, the seed, the log.
+pub struct Saved {
+    pub ruleset: (String, String),
+    pub encounter: Option<(String, String)>,
+    pub seed: u64,
+    pub log: Vec<Entry>,
+}
+
+const MAGIC: &str = "turnscript session 1";
+
+fn q(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+pub fn write(ruleset: (&str, &str), encounter: Option<(&str, &str)>, seed: u64, log: &[Entry]) -> String {
+    let mut out = format!("{MAGIC}\n");
+    out.push_str(&format!("ruleset {} {}\n", q(ruleset.0), q(&hash(ruleset.1))));
+    if let Some((path, text)) = encounter {
+        out.push_str(&format!("encounter {} {}\n", q(path), q(&hash(text))));
+    }
+    out.push_str(&format!("seed {seed}\n"));
+    for e in log {
+        out.push_str(&format!("> {}\n", q(&e.line)));
+        for op in &e.ops {
+            let v = match op {
+                Op::Pick {
+                    decision,
+                    chooser,
+                    option,
+                    by,
+                } => {
+                    let by = if *by == DecidedBy::Answer { "answer" } else { "policy" };
+                    json!(["pick", decision, chooser, option, by])
+                }
+                Op::Roll(r) => {
+                    let mut v = vec![json!("roll")];
+                    v.extend(r.iter().map(|x| json!(x)));
+                    Value::Array(v)
+                }
+                Op::Seed(s) => json!(["seed", s]),
+                Op::Set { who, field, value } => json!(["set", who, field, value]),
+                Op::Remove(w) => json!(["remove", w]),
+                Op::Add(t) => json!(["add", t]),
+            };
+            out.push_str(&v.to_string());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn string(v: &Value) -> Result<String, String> {
+    v.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("expected a string, found {v}"))
+}
+
+fn op(v: &Value) -> Result<Op, String> {
+    let a = v.as_array().ok_or("expected a JSON array")?;
+    let kind = a
+        .first()
+        .and_then(Value::as_str)
+        .ok_or("expected the kind of change first")?;
+    let at = |i: usize| a.get(i).ok_or_else(|| format!("`{kind}` is missing a value"));
+    Ok(match kind {
+        "pick" => Op::Pick {
+            decision: string(at(1)?)?,
+            chooser: string(at(2)?)?,
+            option: string(at(3)?)?,
+            by: if string(at(4)?)? == "answer" {
+                DecidedBy::Answer
+            } else {
+                DecidedBy::Policy
+            },
+        },
+        "roll" => Op::Roll(
+            a[1..]
+                .iter()
+                .map(|x| x.as_i64().ok_or_else(|| format!("expected a number, found {x}")))
+                .collect::<Result<_, _>>()?,
+        ),
+        "seed" => Op::Seed(at(1)?.as_u64().ok_or("expected a seed")?),
+        "set" => Op::Set {
+            who: at(1)?.as_str().map(str::to_string),
+            field: string(at(2)?)?,
+            value: at(3)?.as_i64().ok_or("expected a number")?,
+        },
+        "remove" => Op::Remove(string(at(1)?)?),
+        "add" => Op::Add(string(at(1)?)?),
+        other => return Err(format!("unknown change `{other}`")),
+    })
+}
+
+fn path_and_hash(rest: &str) -> Result<(String, String), String> {
+    let mut it = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+    let path = it.next().and_then(Result::ok).ok_or("expected a quoted path")?;
+    let hash = it.next().and_then(Result::ok).ok_or("expected a quoted hash")?;
+    Ok((string(&path)?, string(&hash)?))
+}
+
+/// Reads a session file; the error names the line.
+pub fn read(text: &str) -> Result<Saved, String> {
+    let mut lines = text.lines().enumerate();
+    match lines.next() {
+        Some((_, l)) if l.trim() == MAGIC => {}
+        _ => return Err(format!("line 1: not a session file (expected `{MAGIC}`)")),
+    }
+    let mut saved = Saved {
+        ruleset: (String::new(), String::new()),
+        encounter: None,
+        seed: 0,
+        log: Vec::new(),
+    };
+    for (i, line) in lines {
+        let err = |e: String| format!("line {}: {e}", i + 1);
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("ruleset ") {
+            saved.ruleset = path_and_hash(rest).map_err(err)?;
+        } else if let Some(rest) = line.strip_prefix("encounter ") {
+            saved.encounter = Some(path_and_hash(rest).map_err(err)?);
+        } else if let Some(rest) = line.strip_prefix("seed ") {
+            saved.seed = rest.trim().parse().map_err(|_| err("expected a seed".into()))?;
+        } else if let Some(rest) = line.strip_prefix("> ") {
+            let cmd: String = serde_json::from_str(rest).map_err(|e| err(e.to_string()))?;
+            saved.log.push(Entry {
+                line: cmd,
+                ops: Vec::new(),
+            });
+        } else {
+            let v: Value = serde_json::from_str(line).map_err(|e| err(e.to_string()))?;
+            let op = op(&v).map_err(err)?;
+            match saved.log.last_mut() {
+                Some(e) => e.ops.push(op),
+                None => return Err(err("a change before any command".into())),
+            }
+        }
+    }
+    if saved.ruleset.0.is_empty() {
+        return Err("the session names no ruleset".into());
+    }
+    Ok(saved)
+}

@@ -1,0 +1,486 @@
+//! The REPL: `turnscript repl`. A GM's table companion and a designer's edge-case explorer.
+//!
+//! [`Repl::exec`] runs one command and returns its reply; it is all the REPL does, and both
+//! front ends call it: [`run_plain`] (standard input not a terminal: line by line, plain,
+//! deterministic output) and `line.rs` (rustyline: completion, hints, history, multiline).
+//! The state is a replay of the session's log (`session.rs`); nothing here knows a ruleset.
+
+mod commands;
+mod file;
+mod line;
+pub mod session;
+mod show;
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diag, Sources};
+use crate::syntax::ast::Span;
+use session::{Base, Divergence, End, Entry, Goal, Op, SourceFile, State, replay};
+
+pub use commands::COMMANDS;
+
+/// How the REPL starts.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub ruleset: Option<PathBuf>,
+    pub encounter: Option<PathBuf>,
+    pub seed: u64,
+    /// Where the session is rewritten after every change; `None`: no autosave.
+    pub autosave: Option<PathBuf>,
+    /// Colour in diagnostics (interactive only).
+    pub colour: bool,
+}
+
+/// The reply to one command.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub out: String,
+    /// The command was refused: nothing changed.
+    pub error: bool,
+    pub quit: bool,
+}
+
+impl Reply {
+    fn ok(out: impl Into<String>) -> Self {
+        Reply {
+            out: out.into(),
+            ..Reply::default()
+        }
+    }
+    fn err(out: impl Into<String>) -> Self {
+        Reply {
+            out: out.into(),
+            error: true,
+            quit: false,
+        }
+    }
+}
+
+/// A loaded session: its base, its log, the undo cursor and the state at the cursor.
+pub struct Session {
+    pub base: Base,
+    pub log: Vec<Entry>,
+    pub cursor: usize,
+    pub state: State,
+}
+
+/// The REPL's state between commands.
+pub struct Repl {
+    pub session: Option<Session>,
+    opts: Options,
+}
+
+fn read_source(path: &Path) -> Result<SourceFile, String> {
+    std::fs::read_to_string(path)
+        .map(|text| SourceFile {
+            path: path.display().to_string(),
+            text,
+        })
+        .map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))
+}
+
+/// Replays `log[..cursor]`; where it no longer fits, stops before the command that diverged.
+/// Returns the state, the cursor it reached and the divergence, if any.
+fn settle(base: &Base, log: &[Entry], mut cursor: usize) -> Result<(State, usize, Option<Divergence>), String> {
+    let mut first: Option<Divergence> = None;
+    loop {
+        let state = replay(base, &log[..cursor], Goal::Pause).map_err(|(s, d)| s.render_all(&d, 80, false))?;
+        match &state.divergence {
+            Some(d) if d.entry < cursor => {
+                first.get_or_insert_with(|| d.clone());
+                cursor = d.entry;
+            }
+            _ => return Ok((state, cursor, first)),
+        }
+    }
+}
+
+impl Repl {
+    /// Loads the ruleset and encounter of `opts`; the error is a rendered report.
+    pub fn new(opts: Options) -> Result<(Repl, String), String> {
+        let mut repl = Repl { session: None, opts };
+        let Some(ruleset) = repl.opts.ruleset.clone() else {
+            return Ok((
+                repl,
+                "no ruleset loaded: `load FILE` opens a saved session; `help` lists the commands\n".into(),
+            ));
+        };
+        let base = Base {
+            ruleset: read_source(&ruleset)?,
+            encounter: repl.opts.encounter.as_deref().map(read_source).transpose()?,
+            seed: repl.opts.seed,
+        };
+        let state = replay(&base, &[], Goal::Pause).map_err(|(s, d)| s.render_all(&d, 80, repl.opts.colour))?;
+        let mut out = state.rec.text.out.clone();
+        out.push_str(&show::status(&state));
+        repl.session = Some(Session {
+            base,
+            log: Vec::new(),
+            cursor: 0,
+            state,
+        });
+        Ok((repl, out))
+    }
+
+    fn colour(&self) -> bool {
+        self.opts.colour
+    }
+
+    /// Renders a diagnostic pointing into the command line.
+    fn line_error(&self, line: &str, d: &Diag) -> Reply {
+        let mut s = Sources::new();
+        s.add("command", line);
+        Reply::err(s.render(d, 80, self.colour()))
+    }
+
+    /// Runs one command line (which may span lines, for `add`).
+    pub fn exec(&mut self, line: &str) -> Reply {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            return Reply::default();
+        }
+        match commands::parse(self, line) {
+            Ok(cmd) => self.run(line, cmd),
+            Err(d) => self.line_error(line, &d),
+        }
+    }
+
+    fn session(&self) -> Result<&Session, Reply> {
+        self.session.as_ref().ok_or_else(|| {
+            Reply::err("error: no session is loaded: start with `turnscript repl RULESET`, or `load FILE`\n")
+        })
+    }
+
+    fn run(&mut self, line: &str, cmd: commands::Cmd) -> Reply {
+        use commands::Cmd;
+        let r = match cmd {
+            Cmd::Help(topic) => Ok(Reply::ok(commands::help(topic.as_deref()))),
+            Cmd::Quit => Ok(Reply {
+                out: self.autosave_note(),
+                quit: true,
+                error: false,
+            }),
+            Cmd::Show(n) => self.session().map(|s| Reply::ok(show::show(s, n))),
+            Cmd::Trace => self.session().map(|s| Reply::ok(s.state.rec.text.out.clone())),
+            Cmd::Log => self.session().map(|s| Reply::ok(show::log(s))),
+            Cmd::Change { ops, goal } => self.change(line, ops, goal),
+            Cmd::Undo(n) => self.undo(-(n as i64)),
+            Cmd::Redo(n) => self.undo(n as i64),
+            Cmd::Reload => self.reload(),
+            Cmd::Save(path) => self.save(&path),
+            Cmd::Load(path) => self.load(&path),
+        };
+        r.unwrap_or_else(|e| e)
+    }
+
+    fn autosave_note(&self) -> String {
+        match (&self.opts.autosave, &self.session) {
+            (Some(p), Some(s)) if !s.log.is_empty() => format!("the session is autosaved in {}\n", p.display()),
+            _ => String::new(),
+        }
+    }
+
+    /// Rewrites the autosave file; a warning if it cannot be written.
+    fn autosave(&self) -> String {
+        let (Some(path), Some(s)) = (&self.opts.autosave, &self.session) else {
+            return String::new();
+        };
+        match std::fs::write(path, session_text(s)) {
+            Ok(()) => String::new(),
+            Err(e) => format!("warning: cannot write the autosave {}: {e}\n", path.display()),
+        }
+    }
+
+    /// A command that changes the state: replay the log with it; keep it only if the run goes on.
+    fn change(&mut self, line: &str, ops: Vec<Op>, goal: Goal) -> Result<Reply, Reply> {
+        let colour = self.colour();
+        let s = self.session()?;
+        let entry = Entry {
+            line: line.trim().to_string(),
+            ops,
+        };
+        let mut log = s.log[..s.cursor].to_vec();
+        log.push(entry);
+        let state = match replay(&s.base, &log, goal) {
+            Ok(st) => st,
+            Err((sources, d)) => return Err(Reply::err(sources.render_all(&d, 80, colour))),
+        };
+        if let End::Failed(d) = &state.end {
+            let mut out = state.sources.render(d, 80, colour);
+            out.push_str("nothing changed: the command would stop the run with this error\n");
+            return Err(Reply::err(out));
+        }
+        if let Some(d) = &state.divergence {
+            return Err(Reply::err(format!("error: {}; nothing changed\n", d.reason)));
+        }
+        let mut out = trace_since(&s.state, &state);
+        out.push_str(&show::status(&state));
+        let Some(s) = self.session.as_mut() else {
+            return Err(Reply::err("error: no session\n"));
+        };
+        if let Some(last) = log.last_mut() {
+            last.ops.extend(state.made.iter().cloned());
+        }
+        s.log = log;
+        s.cursor = s.log.len();
+        s.state = state;
+        out.push_str(&self.autosave());
+        Ok(Reply::ok(out))
+    }
+
+    fn undo(&mut self, by: i64) -> Result<Reply, Reply> {
+        let s = self.session()?;
+        let target = (s.cursor as i64 + by).clamp(0, s.log.len() as i64) as usize;
+        if target == s.cursor {
+            return Err(Reply::err(if by < 0 {
+                "error: nothing to undo\n"
+            } else {
+                "error: nothing to redo\n"
+            }));
+        }
+        let (state, cursor, div) = settle(&s.base, &s.log, target).map_err(Reply::err)?;
+        let moved: Vec<String> = if target < s.cursor {
+            s.log[target..s.cursor]
+                .iter()
+                .map(|e| format!("`{}`", e.line))
+                .collect()
+        } else {
+            s.log[s.cursor..cursor]
+                .iter()
+                .map(|e| format!("`{}`", e.line))
+                .collect()
+        };
+        let mut out = if by < 0 {
+            format!("undid {}\n", moved.join(", "))
+        } else {
+            let mut o = trace_since(&s.state, &state);
+            o.push_str(&format!("redid {}\n", moved.join(", ")));
+            o
+        };
+        if let Some(d) = &div {
+            out.push_str(&show::divergence(&s.log, d));
+        }
+        out.push_str(&show::status(&state));
+        if let Some(s) = self.session.as_mut() {
+            s.cursor = cursor;
+            s.state = state;
+        }
+        out.push_str(&self.autosave());
+        Ok(Reply::ok(out))
+    }
+
+    fn reload(&mut self) -> Result<Reply, Reply> {
+        let s = self.session()?;
+        let mut base = s.base.clone();
+        base.ruleset = read_source(Path::new(&s.base.ruleset.path)).map_err(Reply::err)?;
+        if let Some(e) = &s.base.encounter {
+            base.encounter = Some(read_source(Path::new(&e.path)).map_err(Reply::err)?);
+        }
+        let (state, cursor, div) = settle(&base, &s.log, s.cursor).map_err(|e| {
+            let mut e = e;
+            e.push_str("the reload was refused: the session stays on the files it had\n");
+            Reply::err(e)
+        })?;
+        let changed = base.ruleset.text != s.base.ruleset.text
+            || base.encounter.as_ref().map(|e| &e.text) != s.base.encounter.as_ref().map(|e| &e.text);
+        let mut out = format!(
+            "reloaded {}{}\n",
+            base.ruleset.path,
+            if changed { "" } else { " (unchanged)" }
+        );
+        match &div {
+            Some(d) => out.push_str(&show::divergence(&s.log, d)),
+            None => out.push_str(&format!(
+                "replayed {} command{} to the same point (decision {})\n",
+                cursor,
+                if cursor == 1 { "" } else { "s" },
+                state.decisions + 1
+            )),
+        }
+        out.push_str(&show::status(&state));
+        if let Some(s) = self.session.as_mut() {
+            s.base = base;
+            s.cursor = cursor;
+            s.state = state;
+        }
+        out.push_str(&self.autosave());
+        Ok(Reply::ok(out))
+    }
+
+    fn save(&self, path: &str) -> Result<Reply, Reply> {
+        let s = self.session()?;
+        std::fs::write(path, session_text(s)).map_err(|e| Reply::err(format!("error: cannot write {path}: {e}\n")))?;
+        Ok(Reply::ok(format!(
+            "saved {} command{} to {path}\n",
+            s.cursor,
+            if s.cursor == 1 { "" } else { "s" }
+        )))
+    }
+
+    fn load(&mut self, path: &str) -> Result<Reply, Reply> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Reply::err(format!("error: cannot read {path}: {e}\n")))?;
+        let saved = file::read(&text).map_err(|e| Reply::err(format!("error: {path}: {e}\n")))?;
+        let dir = Path::new(path).parent().unwrap_or(Path::new(""));
+        let find = |p: &str| -> Result<SourceFile, Reply> {
+            let direct = Path::new(p);
+            let found = if direct.exists() {
+                direct.to_path_buf()
+            } else {
+                dir.join(p)
+            };
+            read_source(&found)
+                .map(|mut f| {
+                    f.path = p.to_string();
+                    f
+                })
+                .map_err(Reply::err)
+        };
+        let base = Base {
+            ruleset: find(&saved.ruleset.0)?,
+            encounter: saved.encounter.as_ref().map(|(p, _)| find(p)).transpose()?,
+            seed: saved.seed,
+        };
+        let mut out = String::new();
+        let pairs = std::iter::once((&base.ruleset, &saved.ruleset.1))
+            .chain(base.encounter.iter().zip(saved.encounter.iter().map(|(_, h)| h)));
+        for (f, h) in pairs {
+            if session::hash(&f.text) != *h {
+                out.push_str(&format!("note: {} has changed since the session was saved\n", f.path));
+            }
+        }
+        let cursor = saved.log.len();
+        let (state, cursor, div) = settle(&base, &saved.log, cursor).map_err(Reply::err)?;
+        out.push_str(&format!(
+            "loaded {path}: {} command{}\n",
+            cursor,
+            if cursor == 1 { "" } else { "s" }
+        ));
+        if let Some(d) = &div {
+            out.push_str(&show::divergence(&saved.log, d));
+        }
+        out.push_str(&show::status(&state));
+        self.session = Some(Session {
+            base,
+            log: saved.log,
+            cursor,
+            state,
+        });
+        out.push_str(&self.autosave());
+        Ok(Reply::ok(out))
+    }
+}
+
+/// The session file of the log up to the cursor.
+fn session_text(s: &Session) -> String {
+    file::write(
+        (&s.base.ruleset.path, &s.base.ruleset.text),
+        s.base.encounter.as_ref().map(|e| (e.path.as_str(), e.text.as_str())),
+        s.base.seed,
+        &s.log[..s.cursor],
+    )
+}
+
+/// The trace the new state adds to the old, or all of it, noted, when the start changed.
+fn trace_since(old: &State, new: &State) -> String {
+    let (o, n) = (&old.rec.text.out, &new.rec.text.out);
+    match n.strip_prefix(o.as_str()) {
+        Some(rest) => rest.to_string(),
+        None => format!("(the encounter starts over)\n{n}"),
+    }
+}
+
+/// A span of the command line.
+fn span(start: usize, end: usize) -> Span {
+    Span::new(0, start, end)
+}
+
+/// Reads commands line by line (standard input not a terminal): each is echoed after `> `, then
+/// its reply, plain. A definition spanning lines is read until its braces balance. Returns the
+/// exit code: 1 if any command was refused.
+pub fn run_plain(repl: &mut Repl, input: impl BufRead, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let mut code = 0;
+    let mut pending = String::new();
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if !pending.is_empty() {
+            pending.push('\n');
+        }
+        pending.push_str(&line);
+        if commands::unbalanced(&pending) {
+            continue;
+        }
+        let cmd = std::mem::take(&mut pending);
+        if cmd.trim().is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "> {}", cmd.replace('\n', "\n. "));
+        let reply = repl.exec(&cmd);
+        if reply.error {
+            code = 1;
+            let _ = err.write_all(reply.out.as_bytes());
+        } else {
+            let _ = out.write_all(reply.out.as_bytes());
+        }
+        let _ = out.flush();
+        if reply.quit {
+            return code;
+        }
+    }
+    if !pending.trim().is_empty() {
+        let _ = writeln!(err, "error: the input ended inside a definition (unbalanced braces)");
+        code = 1;
+    }
+    let _ = out.write_all(repl.autosave_note().as_bytes());
+    code
+}
+
+/// Runs a whole script as [`run_plain`] does, with replies and errors in one transcript; the exit
+/// code is the last line. Call it on the run stack ([`crate::runtime::on_run_stack`]).
+pub fn script(repl: &mut Repl, input: &str) -> String {
+    // One buffer for both streams, so errors stay in order with the replies.
+    let buf = Shared::default();
+    let code = run_plain(repl, input.as_bytes(), &mut buf.clone(), &mut buf.clone());
+    let mut s = String::from_utf8_lossy(&buf.0.borrow()).into_owned();
+    s.push_str(&format!("exit {code}\n"));
+    s
+}
+
+/// A byte buffer several writers append to, in order.
+#[derive(Clone, Default)]
+struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `turnscript repl`: interactive on a terminal, plain otherwise. Returns the exit code.
+pub fn main(opts: Options) -> i32 {
+    use std::io::IsTerminal;
+    let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    crate::runtime::on_run_stack(move || {
+        let mut opts = opts;
+        opts.colour = interactive;
+        let (mut repl, start) = match Repl::new(opts) {
+            Ok(r) => r,
+            Err(e) => {
+                eprint!("{e}");
+                return 1;
+            }
+        };
+        print!("{start}");
+        if interactive {
+            line::interactive(&mut repl)
+        } else {
+            let stdin = std::io::stdin();
+            run_plain(&mut repl, stdin.lock(), &mut std::io::stdout(), &mut std::io::stderr())
+        }
+    })
+}

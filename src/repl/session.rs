@@ -1,0 +1,581 @@
+//! A session: an immutable base (ruleset, encounter, seed) and a log of the commands that changed
+//! the state. The state at any point is a replay of the log from the start, so undo and redo move
+//! a cursor, save writes the log, and load and reload replay it.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::compile::Program;
+use crate::compile::ir::*;
+use crate::diag::{Diag, Sources};
+use crate::runtime::RunConfig;
+use crate::runtime::control::{Control, Editor, Pending, Ran, Snapshot, Verdict, run_controlled};
+use crate::runtime::decide::{DecisionPoint, Policy};
+use crate::syntax::ast::Item;
+use crate::trace::{DecidedBy, Event, Sink, Text};
+
+/// One change to the state, as the log keeps it: by name, so a replay under an edited ruleset can
+/// tell where it no longer fits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// A decision answered: which decision, whose, the option picked, and by whom.
+    Pick {
+        decision: String,
+        chooser: String,
+        option: String,
+        by: DecidedBy,
+    },
+    /// Force the next dice.
+    Roll(Vec<i64>),
+    /// Restart the dice and policy streams from a seed (before the first decision: the run's seed).
+    Seed(u64),
+    /// Set a character's field (`who: None`: a global) by hand.
+    Set {
+        who: Option<String>,
+        field: String,
+        value: i64,
+    },
+    /// Take a character out of play.
+    Remove(String),
+    /// Characters in encounter syntax; before the first decision they are in from the start,
+    /// later they join at that point.
+    Add(String),
+}
+
+/// A command as typed and the changes it made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub line: String,
+    pub ops: Vec<Op>,
+}
+
+/// A file of the base: the path as given, and its text.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// What a session starts from.
+#[derive(Clone, Debug)]
+pub struct Base {
+    pub ruleset: SourceFile,
+    pub encounter: Option<SourceFile>,
+    pub seed: u64,
+}
+
+/// Where a replay goes once the log is used up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Stop at the next decision.
+    Pause,
+    /// Answer the next decision with this option, then stop.
+    Answer(usize),
+    /// Let the policy answer this many decisions, then stop.
+    Decisions(u32),
+    /// Let the policy answer until the current (or next) turn is over.
+    Turn,
+    /// Let the policy answer until the current (or next) iteration of this level is over.
+    Level(LevelId),
+    /// Let the policy answer to the end of the encounter.
+    End,
+}
+
+/// Where the open levels and turns stand, from the events so far.
+#[derive(Clone, Debug)]
+pub enum Frame {
+    Level {
+        level: LevelId,
+        n: u64,
+        /// The last order made inside this iteration, and who started a turn since.
+        order: Option<(OrderId, Vec<EntityId>)>,
+        acted: Vec<EntityId>,
+    },
+    Turn(EntityId),
+    React(EntityId),
+}
+
+/// What a goal waits for: the number of open frames of a kind to drop below `depth`.
+#[derive(Clone, Copy, Debug)]
+enum Watch {
+    Turn(usize),
+    Level(LevelId, usize),
+}
+
+/// The sink of a replay: the GM's text view, where each event ends in it, and the open frames.
+pub struct Recorder {
+    pub text: Text,
+    /// The length of `text.out` after each event.
+    pub ends: Vec<usize>,
+    pub open: Vec<Frame>,
+    watch: Option<Watch>,
+    hit: bool,
+}
+
+impl Recorder {
+    fn new(p: &Program) -> Self {
+        Recorder {
+            text: Text::new(p),
+            ends: Vec::new(),
+            open: Vec::new(),
+            watch: None,
+            hit: false,
+        }
+    }
+
+    fn turns(&self) -> usize {
+        self.open.iter().filter(|f| matches!(f, Frame::Turn(_))).count()
+    }
+
+    fn levels(&self, id: LevelId) -> usize {
+        self.open
+            .iter()
+            .filter(|f| matches!(f, Frame::Level { level, .. } if *level == id))
+            .count()
+    }
+
+    fn start_watch(&mut self, goal: Goal) {
+        self.hit = false;
+        self.watch = match goal {
+            Goal::Turn => Some(Watch::Turn(self.turns().max(1))),
+            Goal::Level(l) => Some(Watch::Level(l, self.levels(l).max(1))),
+            _ => None,
+        };
+    }
+
+    fn innermost_level(&mut self) -> Option<&mut Frame> {
+        self.open.iter_mut().rev().find(|f| matches!(f, Frame::Level { .. }))
+    }
+
+    /// The trace text of events `from..`.
+    pub fn text_from(&self, from: usize) -> &str {
+        let start = if from == 0 {
+            0
+        } else {
+            self.ends.get(from - 1).copied().unwrap_or(self.text.out.len())
+        };
+        self.text.out.get(start..).unwrap_or("")
+    }
+}
+
+/// Shares the recorder between the sink and the control of one replay.
+struct RecSink(Rc<RefCell<Recorder>>);
+
+impl Sink for RecSink {
+    fn event(&mut self, p: &Program, e: &Event<'_>) {
+        let mut r = self.0.borrow_mut();
+        r.text.event(p, e);
+        let len = r.text.out.len();
+        r.ends.push(len);
+        match e {
+            Event::LevelStart { level, n } => r.open.push(Frame::Level {
+                level: *level,
+                n: *n,
+                order: None,
+                acted: Vec::new(),
+            }),
+            Event::LevelEnd { level, .. } => {
+                r.open.pop();
+                if let Some(Watch::Level(l, depth)) = r.watch
+                    && l == *level
+                    && r.levels(l) < depth
+                {
+                    r.hit = true;
+                }
+            }
+            Event::Order { order, ids } => {
+                if let Some(Frame::Level { order: o, acted, .. }) = r.innermost_level() {
+                    *o = Some((*order, ids.to_vec()));
+                    acted.clear();
+                }
+            }
+            Event::TurnStart { actor } => {
+                if matches!(r.open.last(), Some(Frame::Level { .. }))
+                    && let Some(Frame::Level { acted, .. }) = r.innermost_level()
+                {
+                    acted.push(*actor);
+                }
+                r.open.push(Frame::Turn(*actor));
+            }
+            Event::TurnEnd { .. } => {
+                r.open.pop();
+                if let Some(Watch::Turn(depth)) = r.watch
+                    && r.turns() < depth
+                {
+                    r.hit = true;
+                }
+            }
+            Event::ReactionStart { actor } => r.open.push(Frame::React(*actor)),
+            Event::ReactionEnd { .. } => {
+                r.open.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How the replay of a log ended.
+pub enum End {
+    Paused(Pending),
+    Finished(crate::trace::EndReason),
+    /// A run error (rendered with the state's sources).
+    Failed(Diag),
+}
+
+/// Where a replay stopped fitting its log.
+#[derive(Clone, Debug)]
+pub struct Divergence {
+    /// The index of the log entry that no longer fits.
+    pub entry: usize,
+    pub reason: String,
+}
+
+/// The state after a replay.
+pub struct State {
+    pub program: Program,
+    pub sources: Sources,
+    pub rec: Recorder,
+    pub end: End,
+    /// The decisions answered so far.
+    pub decisions: usize,
+    /// The picks made after the log was used up (by the goal).
+    pub made: Vec<Op>,
+    pub divergence: Option<Divergence>,
+    pub seed: u64,
+}
+
+impl State {
+    pub fn pending(&self) -> Option<&Pending> {
+        match &self.end {
+            End::Paused(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    pub fn snapshot(&self) -> Option<&Snapshot> {
+        self.pending().map(|p| &p.snapshot)
+    }
+
+    pub fn character(&self, name: &str) -> Option<EntityId> {
+        self.program
+            .characters
+            .iter()
+            .position(|c| c.name == name)
+            .map(|i| i as EntityId)
+    }
+
+    pub fn field(&self, name: &str) -> Option<FieldId> {
+        self.program
+            .fields
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| i as FieldId)
+    }
+}
+
+/// The names of the characters an `add` text declares.
+pub fn declared_names(text: &str) -> Vec<String> {
+    match crate::syntax::parse(text, 0) {
+        Ok(f) => f
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Character(c) => Some(c.name.node.clone()),
+                _ => None,
+            })
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The files a log builds: the base, then each `add`.
+pub fn files(base: &Base, log: &[Entry]) -> Vec<(String, String)> {
+    let mut files = vec![(base.ruleset.path.clone(), base.ruleset.text.clone())];
+    if let Some(e) = &base.encounter {
+        files.push((e.path.clone(), e.text.clone()));
+    }
+    for e in log {
+        for op in &e.ops {
+            if let Op::Add(text) = op {
+                files.push(("command".to_string(), text.clone()));
+            }
+        }
+    }
+    files
+}
+
+/// Replays `log` over `base`, then follows `goal`. Errors only when the files do not build.
+pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources, Vec<Diag>)> {
+    let mut sources = Sources::new();
+    let program = match crate::cli::build(&mut sources, &files(base, log)) {
+        Ok(p) => p,
+        Err(d) => return Err((sources, d)),
+    };
+    let ops: Vec<(usize, Op)> = log
+        .iter()
+        .enumerate()
+        .flat_map(|(i, e)| e.ops.iter().cloned().map(move |o| (i, o)))
+        .collect();
+    // Seeds and casts given before the first decision hold from the start.
+    let first_pick = ops
+        .iter()
+        .position(|(_, o)| matches!(o, Op::Pick { .. }))
+        .unwrap_or(ops.len());
+    let mut seed = base.seed;
+    let mut absent = vec![false; program.characters.len()];
+    for (i, (_, op)) in ops.iter().enumerate() {
+        match op {
+            Op::Seed(s) if i < first_pick => seed = *s,
+            Op::Add(text) if i >= first_pick => {
+                for name in declared_names(text) {
+                    if let Some(id) = program.characters.iter().position(|c| c.name == name) {
+                        absent[id] = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let policy_ref = program.default_policy.unwrap_or(PolicyRef::Random);
+    let rec = Rc::new(RefCell::new(Recorder::new(&program)));
+    let mut ctl = Ctl {
+        p: &program,
+        ops,
+        next: 0,
+        first_pick,
+        policy: Policy::new(policy_ref, seed),
+        policy_ref,
+        goal,
+        goal_started: false,
+        made: Vec::new(),
+        rec: rec.clone(),
+        divergence: None,
+        decisions: 0,
+    };
+    let cfg = RunConfig {
+        seed,
+        ..RunConfig::default()
+    };
+    let mut sink = RecSink(rec.clone());
+    // The caller runs on the run stack (see `repl::main`).
+    let ran = run_controlled(&program, &cfg, &mut ctl, absent, &mut sink);
+    let made = std::mem::take(&mut ctl.made);
+    let mut divergence = ctl.divergence.take();
+    let (decisions, next, n_ops) = (ctl.decisions, ctl.next, ctl.ops.len());
+    drop(ctl);
+    let op_entry = |k: usize| -> usize {
+        log.iter()
+            .enumerate()
+            .scan(0usize, |acc, (i, e)| {
+                *acc += e.ops.len();
+                Some((i, *acc))
+            })
+            .find(|(_, acc)| *acc > k)
+            .map_or(log.len(), |(i, _)| i)
+    };
+    let end = match ran {
+        Ok(Ran::Paused(p)) => End::Paused(p),
+        Ok(Ran::Finished(o)) => {
+            if divergence.is_none() && next < n_ops {
+                divergence = Some(Divergence {
+                    entry: op_entry(next),
+                    reason: "the encounter ended before this command's decision".into(),
+                });
+            }
+            End::Finished(o.reason)
+        }
+        Err(d) => {
+            if divergence.is_none() && next < n_ops {
+                divergence = Some(Divergence {
+                    entry: op_entry(next.saturating_sub(1)),
+                    reason: format!("the run stopped with an error: {}", d.message),
+                });
+            }
+            End::Failed(d)
+        }
+    };
+    drop(sink);
+    // The sink and the control are gone: this is the last handle.
+    let rec = Rc::into_inner(rec).map_or_else(|| Recorder::new(&program), RefCell::into_inner);
+    Ok(State {
+        program,
+        sources,
+        rec,
+        end,
+        decisions,
+        made,
+        divergence,
+        seed,
+    })
+}
+
+/// Applies the log at each decision, then follows the goal.
+struct Ctl<'p> {
+    p: &'p Program,
+    ops: Vec<(usize, Op)>,
+    next: usize,
+    first_pick: usize,
+    policy: Policy,
+    policy_ref: PolicyRef,
+    goal: Goal,
+    goal_started: bool,
+    made: Vec<Op>,
+    rec: Rc<RefCell<Recorder>>,
+    divergence: Option<Divergence>,
+    decisions: usize,
+}
+
+impl Ctl<'_> {
+    fn diverge(&mut self, entry: usize, reason: String) -> Verdict {
+        self.divergence = Some(Divergence { entry, reason });
+        Verdict::Pause
+    }
+
+    /// Applies one change; the reason when it no longer fits the program.
+    fn apply(&mut self, ed: &mut Editor<'_, '_>, i: usize, op: &Op) -> Result<(), String> {
+        let p = self.p;
+        let find = |name: &str| p.characters.iter().position(|c| c.name == name).map(|i| i as EntityId);
+        match op {
+            Op::Pick { .. } => {}
+            Op::Roll(r) => ed.force(r),
+            Op::Seed(_) | Op::Add(_) if i < self.first_pick => {}
+            Op::Seed(s) => {
+                ed.reseed(*s);
+                self.policy = Policy::new(self.policy_ref, *s);
+            }
+            Op::Set { who, field, value } => {
+                let f = p
+                    .fields
+                    .iter()
+                    .position(|d| d.name == *field)
+                    .ok_or_else(|| format!("no field is called `{field}` now"))?;
+                let e = match who {
+                    None => TABLE,
+                    Some(w) => find(w).ok_or_else(|| format!("no character is called `{w}` now"))?,
+                };
+                ed.set(e, f as FieldId, *value);
+            }
+            Op::Remove(w) => {
+                let e = find(w).ok_or_else(|| format!("no character is called `{w}` now"))?;
+                ed.leave(e);
+            }
+            Op::Add(text) => {
+                for name in declared_names(text) {
+                    if let Some(e) = find(&name) {
+                        ed.join(e, true).map_err(|d| d.message)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn pick_by_name(&self, d: &DecisionPoint<'_>, op: &Op) -> Result<(usize, DecidedBy), String> {
+        let p = self.p;
+        let Op::Pick {
+            decision,
+            chooser,
+            option,
+            by,
+        } = op
+        else {
+            return Err("not a decision".into());
+        };
+        let now = p.decisions.get(d.decision as usize).map(String::as_str).unwrap_or("?");
+        let who = p.who_name(d.chooser);
+        if now != decision || who != chooser {
+            return Err(format!(
+                "the decision here is now `{now}` by {who}, where it was `{decision}` by {chooser}"
+            ));
+        }
+        match d.options.iter().position(|o| p.option_name(*o) == option) {
+            Some(i) => Ok((i, *by)),
+            None => {
+                let names: Vec<&str> = d.options.iter().map(|o| p.option_name(*o)).collect();
+                Err(format!(
+                    "`{option}` is no longer an option of `{decision}` for {chooser} (the options are: {})",
+                    names.join(", ")
+                ))
+            }
+        }
+    }
+
+    fn record(&mut self, d: &DecisionPoint<'_>, i: usize, by: DecidedBy) -> Verdict {
+        let p = self.p;
+        self.made.push(Op::Pick {
+            decision: p.decisions.get(d.decision as usize).cloned().unwrap_or_default(),
+            chooser: p.who_name(d.chooser).to_string(),
+            option: d
+                .options
+                .get(i)
+                .map(|o| p.option_name(*o).to_string())
+                .unwrap_or_default(),
+            by,
+        });
+        self.decisions += 1;
+        Verdict::Pick(i, by)
+    }
+}
+
+impl Control for Ctl<'_> {
+    fn decide(&mut self, ed: &mut Editor<'_, '_>, d: &DecisionPoint<'_>) -> Result<Verdict, Diag> {
+        // The log first: its changes at this decision, then its answer.
+        while let Some((entry, op)) = self.ops.get(self.next).cloned() {
+            self.next += 1;
+            if let Op::Pick { by, .. } = &op {
+                if *by == DecidedBy::Policy {
+                    // Keep the policy's stream where it was when this was first picked.
+                    self.policy.pick(self.p, d);
+                }
+                return Ok(match self.pick_by_name(d, &op) {
+                    Ok((i, by)) => {
+                        self.decisions += 1;
+                        Verdict::Pick(i, by)
+                    }
+                    Err(reason) => {
+                        self.next -= 1;
+                        self.diverge(entry, reason)
+                    }
+                });
+            }
+            if let Err(reason) = self.apply(ed, self.next - 1, &op) {
+                return Ok(self.diverge(entry, reason));
+            }
+        }
+        // Then the goal.
+        let first = !self.goal_started;
+        self.goal_started = true;
+        let policy = |s: &mut Self| {
+            let i = s.policy.pick(s.p, d);
+            s.record(d, i, DecidedBy::Policy)
+        };
+        Ok(match self.goal {
+            Goal::Pause => Verdict::Pause,
+            Goal::Answer(i) if first && i < d.options.len() => self.record(d, i, DecidedBy::Answer),
+            Goal::Answer(_) => Verdict::Pause,
+            Goal::Decisions(n) if (self.made.len() as u32) < n => policy(self),
+            Goal::Decisions(_) => Verdict::Pause,
+            Goal::End => policy(self),
+            Goal::Turn | Goal::Level(_) => {
+                if first {
+                    self.rec.borrow_mut().start_watch(self.goal);
+                    policy(self)
+                } else if self.rec.borrow().hit {
+                    Verdict::Pause
+                } else {
+                    policy(self)
+                }
+            }
+        })
+    }
+}
+
+/// FNV-1a, 64 bits: the hash a session file keeps of each file it was made with.
+pub fn hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
+}

@@ -1,0 +1,217 @@
+//! The control surface of a run, for tools that drive it decision by decision (the REPL).
+//!
+//! A [`Control`] is consulted at each decision instead of the [`Decider`]. Through an [`Editor`]
+//! it can read a [`Snapshot`] of the state and change it by hand at that point (a field, the
+//! next dice, the seed, who is in play), each change traced as an event; then it picks an option
+//! or pauses the run. A paused run returns [`Ran::Paused`] with the pending decision. Runs are
+//! cheap, so a tool resumes by running again from the start and making the same changes at the
+//! same decisions: the run is deterministic given its seed, its changes and its answers.
+
+use super::decide::{Decider, DecisionPoint, Policy};
+use super::{Machine, Outcome, R, RunConfig, run_with};
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::syntax::ast::Span;
+use crate::trace::{DecidedBy, Event, Sink};
+
+/// What a [`Control`] does with a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Pick the option at this index.
+    Pick(usize, DecidedBy),
+    /// Stop the run here, with this decision pending.
+    Pause,
+}
+
+/// Consulted at each decision of a controlled run.
+pub trait Control {
+    /// Decision `d` is about to be asked; `ed` reads and edits the state at this point.
+    fn decide(&mut self, ed: &mut Editor<'_, '_>, d: &DecisionPoint<'_>) -> Result<Verdict, Diag>;
+}
+
+/// The state of a run at a decision, read-only.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    pub n_fields: usize,
+    /// Every character's fields, character-major.
+    pub values: Vec<i64>,
+    /// The table's globals, by field id.
+    pub globals: Vec<i64>,
+    /// The current iteration of each level (0 before it first runs).
+    pub counters: Vec<u64>,
+    /// Each order's kept ranking, from its last `rank`.
+    pub ranked: Vec<Vec<EntityId>>,
+    /// The game clock, in the base unit.
+    pub clock: i64,
+    /// Characters out of play.
+    pub absent: Vec<bool>,
+}
+
+impl Snapshot {
+    /// A character's field, or a global's value for [`TABLE`].
+    pub fn get(&self, e: EntityId, f: FieldId) -> i64 {
+        if e == TABLE {
+            return self.globals.get(f as usize).copied().unwrap_or(0);
+        }
+        self.values
+            .get(e as usize * self.n_fields + f as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    pub fn is_absent(&self, e: EntityId) -> bool {
+        self.absent.get(e as usize).copied().unwrap_or(false)
+    }
+}
+
+/// The decision a paused run is waiting on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    pub decision: DecisionId,
+    pub chooser: Who,
+    pub options: Vec<OptionKey>,
+    pub span: Span,
+    /// The state at the decision, after the changes made there.
+    pub snapshot: Snapshot,
+}
+
+/// How a controlled run stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ran {
+    Finished(Outcome),
+    Paused(Pending),
+}
+
+/// Reads and edits a running machine at a decision. Every edit is traced.
+pub struct Editor<'m, 'a> {
+    m: &'m mut Machine<'a>,
+}
+
+impl Editor<'_, '_> {
+    pub fn snapshot(&self) -> Snapshot {
+        let m = &*self.m;
+        Snapshot {
+            n_fields: m.n_fields,
+            values: m.values.clone(),
+            globals: m.globals.clone(),
+            counters: m.counters.clone(),
+            ranked: m.ranked.clone(),
+            clock: m.clock,
+            absent: m.absent.clone(),
+        }
+    }
+
+    /// Sets a character's field (or a global, for [`TABLE`]) by hand. A resource or global is
+    /// kept within its limits, as every change to it is; returns the value set.
+    pub fn set(&mut self, e: EntityId, f: FieldId, value: i64) -> i64 {
+        let kind = self.m.p.fields.get(f as usize).map(|d| d.kind);
+        let v = match kind {
+            Some(crate::check::FieldKind::Resource | crate::check::FieldKind::Global) => self.m.clamp(f, value),
+            _ => value,
+        };
+        self.m.put(e, f, v);
+        self.m.emit(Event::Manual {
+            actor: e,
+            field: f,
+            value: v,
+        });
+        v
+    }
+
+    /// Forces the next dice, after any forced values still waiting.
+    pub fn force(&mut self, rolls: &[i64]) {
+        self.m.dice.force(rolls);
+        self.m.emit(Event::Forced { rolls });
+    }
+
+    /// Restarts the dice stream from `seed` (forced values still come first).
+    pub fn reseed(&mut self, seed: u64) {
+        self.m.dice.reseed(seed);
+        self.m.emit(Event::Reseed { seed });
+    }
+
+    /// Takes a character out of play: loops, quantifiers, choices and `rank` skip it from now on.
+    pub fn leave(&mut self, e: EntityId) {
+        if let Some(a) = self.m.absent.get_mut(e as usize) {
+            *a = true;
+            self.m.emit(Event::Presence {
+                actor: e,
+                present: false,
+            });
+        }
+    }
+
+    /// Brings a character into play. `fresh`: it has not been in play before, so its fields are
+    /// set now (given values, else defaults, rolling any dice they take).
+    pub fn join(&mut self, e: EntityId, fresh: bool) -> R<()> {
+        if (e as usize) < self.m.absent.len() {
+            if fresh {
+                self.m.init_character(e)?;
+            }
+            self.m.absent[e as usize] = false;
+            self.m.emit(Event::Presence {
+                actor: e,
+                present: true,
+            });
+        }
+        Ok(())
+    }
+}
+
+const PAUSED: &str = "run::paused";
+
+/// Asks `c` about decision `d`; a pause unwinds the run as an error that [`run_controlled`]
+/// turns back into [`Ran::Paused`].
+pub(super) fn consult<'a>(m: &mut Machine<'a>, c: &'a mut dyn Control, d: &DecisionPoint<'_>) -> R<(usize, DecidedBy)> {
+    let verdict = c.decide(&mut Editor { m }, d);
+    m.control = Some(c);
+    match verdict? {
+        Verdict::Pick(i, by) => Ok((i, by)),
+        Verdict::Pause => Err(Diag::new(PAUSED, "paused").label(d.span, "paused at this decision")),
+    }
+}
+
+/// Remembers the decision the run paused at.
+struct Gate<'c> {
+    inner: &'c mut dyn Control,
+    pending: Option<Pending>,
+}
+
+impl Control for Gate<'_> {
+    fn decide(&mut self, ed: &mut Editor<'_, '_>, d: &DecisionPoint<'_>) -> Result<Verdict, Diag> {
+        let v = self.inner.decide(ed, d)?;
+        if v == Verdict::Pause {
+            self.pending = Some(Pending {
+                decision: d.decision,
+                chooser: d.chooser,
+                options: d.options.to_vec(),
+                span: d.span,
+                snapshot: ed.snapshot(),
+            });
+        }
+        Ok(v)
+    }
+}
+
+/// Runs `p` with `control` consulted at every decision. `absent`: characters out of play from the
+/// start (by id; missing entries are in play). Events go to `sink` as in [`super::run`].
+pub fn run_controlled(
+    p: &Program,
+    cfg: &RunConfig,
+    control: &mut dyn Control,
+    absent: Vec<bool>,
+    sink: &mut dyn Sink,
+) -> Result<Ran, Diag> {
+    let mut gate = Gate {
+        inner: control,
+        pending: None,
+    };
+    // Never asked: the control answers every decision.
+    let mut unused = Policy::new(PolicyRef::First, cfg.seed);
+    let result = run_with(p, cfg, &mut unused as &mut dyn Decider, sink, Some(&mut gate), absent);
+    match (result, gate.pending) {
+        (Ok(o), _) => Ok(Ran::Finished(o)),
+        (Err(d), Some(pending)) if d.code == PAUSED => Ok(Ran::Paused(pending)),
+        (Err(d), _) => Err(d),
+    }
+}

@@ -1,0 +1,186 @@
+//! The REPL, through its non-interactive front end, and once in a real terminal (tmux).
+//!
+//! `tests/repl/*.session`: a header (`ruleset:`, `encounter:`, `seed:`, and `copy: yes` to run
+//! against a scratch copy of the ruleset), a `---` line, then commands as typed. `$TMP` in a
+//! command is a scratch directory (shown as `$TMP` in the output). A line
+//! `#! replace "OLD" "NEW"` edits the scratch copy of the ruleset at that point (for `reload`).
+//! Snapshot: the transcript.
+
+use std::path::{Path, PathBuf};
+
+use turnscript::repl::{Options, Repl, script};
+use turnscript::runtime::on_run_stack;
+
+fn read(path: impl AsRef<Path>) -> String {
+    std::fs::read_to_string(path.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", path.as_ref().display()))
+}
+
+fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines().find_map(|l| l.strip_prefix(key).map(str::trim))
+}
+
+/// A fresh scratch directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("repl-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn quoted(s: &str) -> Vec<String> {
+    s.split('"').skip(1).step_by(2).map(str::to_string).collect()
+}
+
+/// Runs a session script; returns the transcript with the scratch directory as `$TMP`.
+fn run_session(text: &str, name: &str) -> String {
+    let (head, body) = text.split_once("\n---\n").expect("a `---` line after the header");
+    let tmp = scratch(name);
+    let tmp_s = tmp.display().to_string();
+    let mut ruleset = header(head, "ruleset:").map(PathBuf::from);
+    if header(head, "copy:") == Some("yes")
+        && let Some(r) = &ruleset
+    {
+        let copy = tmp.join("ruleset.turn");
+        std::fs::copy(r, &copy).expect("copy the ruleset");
+        ruleset = Some(copy);
+    }
+    let opts = Options {
+        ruleset: ruleset.clone(),
+        encounter: header(head, "encounter:").map(PathBuf::from),
+        seed: header(head, "seed:").and_then(|s| s.parse().ok()).unwrap_or(0),
+        autosave: None,
+        colour: false,
+    };
+    let body = body.replace("$TMP", &tmp_s);
+    let out = on_run_stack(|| {
+        let (mut repl, start) = match Repl::new(opts) {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
+        let mut out = start;
+        let mut chunk = String::new();
+        for line in body.lines() {
+            if let Some(rest) = line.strip_prefix("#! replace ") {
+                out.push_str(&script(&mut repl, &std::mem::take(&mut chunk)));
+                let q = quoted(rest);
+                let path = ruleset.as_ref().expect("a ruleset to edit");
+                let old = read(path);
+                assert!(old.contains(&q[0]), "{name}: the ruleset has no `{}` to replace", q[0]);
+                std::fs::write(path, old.replacen(&q[0], &q[1], 1)).expect("edit the copy");
+                out.push_str(&format!("(the test edits the ruleset: `{}` → `{}`)\n", q[0], q[1]));
+            } else {
+                chunk.push_str(line);
+                chunk.push('\n');
+            }
+        }
+        out.push_str(&script(&mut repl, &chunk));
+        out
+    });
+    out.replace(&tmp_s, "$TMP")
+}
+
+#[test]
+fn sessions() {
+    insta::glob!("repl/*.session", |path| {
+        let name = path.file_stem().unwrap_or_default().to_string_lossy().to_string();
+        insta::assert_snapshot!(run_session(&read(path), &name));
+    });
+}
+
+/// The `show` replies in a transcript, in order.
+fn shows(transcript: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur: Option<String> = None;
+    for line in transcript.lines() {
+        if line.starts_with("> ") || line.starts_with("exit ") {
+            if let Some(c) = cur.take() {
+                out.push(c);
+            }
+            if line.starts_with("> show") {
+                cur = Some(String::new());
+            }
+        } else if let Some(c) = &mut cur {
+            c.push_str(line);
+            c.push('\n');
+        }
+    }
+    out.extend(cur);
+    out
+}
+
+const CRISIS: &str = "ruleset: rulesets/crisis-mode.turn\nencounter: rulesets/encounters/crisis-mode.turn\nseed: 7\n";
+
+#[test]
+fn save_then_load_gives_the_identical_state() {
+    let t = run_session(
+        &format!(
+            "{CRISIS}---\nstep turn\nanswer 1\nset Brick.ap = 2\nroll 3 3\nstep round\nshow 50\nsave $TMP/s.tsession\nundo 5\nload $TMP/s.tsession\nshow 50\n"
+        ),
+        "save-load-test",
+    );
+    let s = shows(&t);
+    assert_eq!(s.len(), 2, "{t}");
+    assert!(s[0].contains("decision"), "{t}");
+    assert_eq!(s[0], s[1], "the loaded state differs:\n{t}");
+}
+
+#[test]
+fn bad_commands_change_nothing() {
+    let bad = [
+        "frobnicate",
+        "answer 99",
+        "answer nothing",
+        "set Nobody.ap = 3",
+        "set Ana.ap = lots",
+        "set Ana.nothing = 1",
+        "roll 4 x",
+        "step nowhere",
+        "step 2 3",
+        "remove Nobody",
+        "undo 1",
+        "redo",
+        "seed -1",
+        "add nothing here",
+        "load $TMP/missing.tsession",
+    ];
+    let t = run_session(
+        &format!("{CRISIS}---\nshow 100\n{}\nshow 100\n", bad.join("\n")),
+        "bad-test",
+    );
+    let s = shows(&t);
+    assert_eq!(s.len(), 2, "{t}");
+    assert_eq!(s[0], s[1], "a bad command changed the state:\n{t}");
+    assert_eq!(
+        t.matches("\n  × ").count() + t.matches("error: ").count(),
+        bad.len(),
+        "{t}"
+    );
+    assert!(t.ends_with("exit 1\n"), "{t}");
+}
+
+#[test]
+fn a_session_that_only_steps_matches_turnscript_run() {
+    // Stepping with the policy to the end gives the trace `turnscript run` gives.
+    let t = run_session(&format!("{CRISIS}---\nstep end\n"), "run-equivalence");
+    let files: Vec<(String, String)> = ["rulesets/crisis-mode.turn", "rulesets/encounters/crisis-mode.turn"]
+        .iter()
+        .map(|f| (f.to_string(), read(f)))
+        .collect();
+    let opts = turnscript::cli::RunOptions {
+        seed: 7,
+        ..Default::default()
+    };
+    let (run_out, _, code) = turnscript::cli::run_texts(&files, Vec::new(), &opts, false);
+    assert_eq!(code, 0);
+    let repl_trace: String = t
+        .lines()
+        .filter(|l| {
+            !l.starts_with("> ")
+                && !l.starts_with("decision ")
+                && !l.starts_with("the encounter is over")
+                && !l.starts_with("exit ")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(repl_trace, run_out);
+}
