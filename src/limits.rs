@@ -28,3 +28,5 @@ pub const MAX_TRIGGER_ARGS: usize = 8;
 pub const MAX_RUN_NESTING: u32 = 1024;
 /// The stack the interpreter runs on: enough for MAX_RUN_NESTING nested blocks in a debug build.
 pub const RUN_STACK_BYTES: usize = 256 * 1024 * 1024;
+/// The longest chain of params using params (checked, so evaluation cannot recurse deeper).
+pub const MAX_PARAM_DEPTH: usize = 256;

@@ -225,3 +225,76 @@ fn popcorn_initiative_whoever_acted_picks_the_next() {
         ]
     );
 }
+
+#[test]
+fn a_quantifier_variable_shadows_a_param_argument() {
+    let src = "stat v default 0\ncharacter A { }\nparam f(n) = sum n in characters: n * 10\n\
+               play { for each c in characters { set c.v = f(100) } }\n";
+    let (_, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("the left of `*` must be a number, but this is a character"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_param_argument_is_no_param_for_cycles_or_dice() {
+    // `b` is an argument inside `a`, so there is no cycle; `die` is an argument inside `plus`,
+    // so a cost using `plus(1)` rolls nothing.
+    let src = "param a(b) = b + 1\nparam b = a(1)\nparam die = d6\nparam plus(die) = die + 1\n\
+               resource ap min 0\naction hit(c) costs plus(1) ap\ncharacter A { ap = 5 }\n\
+               play { for each c in characters { choose act by c { option action option pass } } }\n";
+    let (out, err, code) = run(src, &[], &["hit"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("spend    A     ap         -2 → 3"), "{out}");
+    // A real cycle, however long, is found.
+    let mut src = String::from("param q0(x) = q69(x)\n");
+    for i in 1..70 {
+        src.push_str(&format!("param q{i}(x) = q{}(x) + 1\n", i - 1));
+    }
+    let (_, err, code) = run(&src, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("check::cycle"), "{err}");
+}
+
+#[test]
+fn moving_during_a_walk_does_not_count_a_place_twice() {
+    let src = "stat speed default 1\neffect burn\norder O(c) { c.speed desc }\n\
+               character A { speed = 3 }\ncharacter B { speed = 2 }\ncharacter C { speed = 1 }\n\
+               play { rank O  round repeat { for each c in O { turn c {\n\
+               if round.number == 1 and c.speed == 3 { begin burn on c for 1 counted at place of c in O  place c last in O }\n\
+               } } } }\n";
+    let (out, err, code) = run(src, &[], &[], Some("round=2"));
+    assert_eq!(code, 0, "{err}");
+    // A began the burn at place 1 and moved last; it ends before the place-1 turn of round 2.
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let end = lines
+        .iter()
+        .position(|l| l.starts_with("effect   A     burn       ends"));
+    let round2 = lines.iter().position(|l| *l == "round 2");
+    assert!(end > round2, "{out}");
+    assert_eq!(lines.get(end.unwrap_or(0) + 1), Some(&"▸ B"), "{out}");
+}
+
+#[test]
+fn a_refused_candidate_is_explained_even_when_every_candidate_is_refused() {
+    let src = "resource hp min 0\nstat v default 0\ncharacter A { hp = 1 }\ncharacter B { hp = 0 }\n\
+               play { for each c in characters where c.hp > 0 {\n\
+               choose pick by c from p in characters where p != c unless p.hp == 0 because \"{p} is down\" { set p.v = 1 } or pass\n} }\n";
+    let (out, _, code) = run(src, &[], &["pass"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("choose   A     pick       pass     of pass"), "{out}");
+    let (_, err, code) = run(src, &[], &["B"], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("run::refused") && err.contains("B is down"), "{err}");
+}
+
+#[test]
+fn placing_a_character_next_to_itself_changes_nothing() {
+    let src = "stat speed default 1\norder O(c) { c.speed desc }\ncharacter A { speed = 2 }\ncharacter B { speed = 1 }\n\
+               play { rank O  for each c in characters { place c before c in O } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("order").count(), 1, "{out}");
+}

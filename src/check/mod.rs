@@ -134,6 +134,7 @@ impl Checker<'_> {
         match item {
             Item::Param { name, args, value } => {
                 self.arg_count("param", name, args.len());
+                self.distinct("param", &args.iter().map(|a| &a.0).collect::<Vec<_>>());
                 if args.is_empty() {
                     self.expect(value, Ty::Int, "a param");
                 } else {
@@ -248,6 +249,7 @@ impl Checker<'_> {
             Item::Hook(h) => self.hook(h),
             Item::Routine { name, params, body } => {
                 self.arg_count("routine", name, params.len());
+                self.distinct("routine", &params.iter().collect::<Vec<_>>());
                 let depth = self.scopes.len();
                 self.scopes.extend(params.iter().map(|v| v.node.clone()));
                 let (levels, repeats) = (
@@ -259,7 +261,10 @@ impl Checker<'_> {
                 self.repeats = repeats;
                 self.scopes.truncate(depth);
             }
-            Item::Trigger { name, params } => self.arg_count("trigger", name, params.len()),
+            Item::Trigger { name, params } => {
+                self.arg_count("trigger", name, params.len());
+                self.distinct("trigger", &params.iter().collect::<Vec<_>>());
+            }
             _ => {}
         }
     }
@@ -275,6 +280,22 @@ impl Checker<'_> {
                 .collect();
             let d = unknown("effect", &e.node, e.span, names.into_iter());
             self.err(d.help(format!("declare it with `effect {}`", e.node)));
+        }
+    }
+
+    /// Rejects a parameter list that names the same argument twice.
+    fn distinct(&mut self, what: &str, args: &[&Ident]) {
+        for (i, a) in args.iter().enumerate() {
+            if args[..i].iter().any(|b| b.node == a.node) {
+                self.err(
+                    Diag::new(
+                        "check::duplicate",
+                        format!("the {what} names `{}` twice among its arguments", a.node),
+                    )
+                    .label(a.span, "again here")
+                    .help("give each argument its own name"),
+                );
+            }
         }
     }
 
@@ -886,11 +907,12 @@ impl Checker<'_> {
             ExprKind::Int(_) | ExprKind::Dice(_) => Ty::Int,
             ExprKind::Bool(_) => Ty::Bool,
             ExprKind::Name(n) => {
-                if self.nums.contains(n) {
-                    return Ty::Int;
-                }
+                // Quantifier variables are bound inside a param's body, so they shadow its arguments.
                 if self.scopes.contains(n) {
                     return Ty::Entity;
+                }
+                if self.nums.contains(n) {
+                    return Ty::Int;
                 }
                 match self.decls.lookup(n) {
                     Some(Sym::Param(i)) => {

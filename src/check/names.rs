@@ -64,6 +64,8 @@ pub struct Decls {
     pub param_exprs: Vec<Expr>,
     /// The arguments of each param (empty for a plain param): name, and whether a character.
     pub param_args: Vec<Vec<(String, bool)>>,
+    /// Whether each param may roll dice (through its body or the params it uses).
+    pub param_rolls: Vec<bool>,
     pub fields: Vec<(String, FieldKind)>,
     pub sides: Vec<String>,
     pub tags: Vec<String>,
@@ -121,45 +123,27 @@ impl Decls {
 
     /// The span of the first dice expression `e` may roll, following params.
     pub fn rolls(&self, e: &Expr) -> Option<Span> {
-        self.rolls_depth(e, 0)
-    }
-
-    fn rolls_depth(&self, e: &Expr, depth: usize) -> Option<Span> {
-        if depth > 64 {
-            return None;
-        }
-        match &e.node {
-            ExprKind::Dice(_) => Some(e.span),
-            ExprKind::Name(n) => match self.lookup(n) {
-                Some(Sym::Param(i)) => self
-                    .param_exprs
-                    .get(i as usize)
-                    .and_then(|p| self.rolls_depth(p, depth + 1))
-                    .map(|_| e.span),
+        let mut found = None;
+        walk_expr(e, &mut |x| {
+            if found.is_some() {
+                return;
+            }
+            let param = match &x.node {
+                ExprKind::Dice(_) => {
+                    found = Some(x.span);
+                    return;
+                }
+                ExprKind::Name(n) => self.lookup(n),
+                ExprKind::Call(f, _) => self.lookup(&f.node),
                 _ => None,
-            },
-            ExprKind::Int(_) | ExprKind::Bool(_) => None,
-            ExprKind::Field(b, _) | ExprKind::Is(b, _) | ExprKind::Unary(_, b) => self.rolls_depth(b, depth + 1),
-            ExprKind::Binary(_, l, r) => self
-                .rolls_depth(l, depth + 1)
-                .or_else(|| self.rolls_depth(r, depth + 1)),
-            ExprKind::Call(f, args) => args
-                .iter()
-                .find_map(|a| self.rolls_depth(a, depth + 1))
-                .or_else(|| match self.lookup(&f.node) {
-                    Some(Sym::Param(i)) => self
-                        .param_exprs
-                        .get(i as usize)
-                        .and_then(|p| self.rolls_depth(p, depth + 1))
-                        .map(|_| e.span),
-                    _ => None,
-                }),
-            ExprKind::Quant { filter, body, .. } => filter
-                .as_ref()
-                .and_then(|f| self.rolls_depth(f, depth + 1))
-                .or_else(|| body.as_ref().and_then(|b| self.rolls_depth(b, depth + 1))),
-            ExprKind::If(c, a, b) => [c, a, b].iter().find_map(|x| self.rolls_depth(x, depth + 1)),
-        }
+            };
+            if let Some(Sym::Param(i)) = param
+                && self.param_rolls.get(i as usize).copied().unwrap_or(false)
+            {
+                found = Some(x.span);
+            }
+        });
+        found
     }
 
     fn declare(&mut self, name: &Ident, sym: Sym, diags: &mut Vec<Diag>) -> bool {
@@ -375,46 +359,113 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
             }
         }
     }
-    // Params may use other params, but not in a cycle.
-    for i in 0..d.params.len() {
-        let mut path = vec![i];
-        if let Some(span) = param_cycle(&d, i, &mut path) {
-            let names: Vec<&str> = path.iter().map(|p| d.params[*p].as_str()).collect();
-            diags.push(
-                Diag::new("check::cycle", format!("the param `{}` depends on itself", d.params[i]))
-                    .label(span, format!("cycle: {}", names.join(" → ")))
-                    .help("a param may use other params, but not in a circle"),
-            );
-            break;
-        }
-    }
+    params_graph(&mut d, diags);
     d
 }
 
-fn param_cycle(d: &Decls, start: usize, path: &mut Vec<usize>) -> Option<Span> {
-    if path.len() > 64 {
-        return None;
-    }
-    let cur = *path.last()?;
-    let mut uses = Vec::new();
-    names_in(&d.param_exprs[cur], &mut uses);
-    for (n, span) in uses {
-        if let Some(Sym::Param(j)) = d.lookup(&n) {
-            let j = j as usize;
-            if j == start {
-                path.push(j);
-                return Some(span);
-            }
-            if !path.contains(&j) {
-                path.push(j);
-                if let Some(s) = param_cycle(d, start, path) {
-                    return Some(s);
+/// The params a param's body uses (its own arguments are not params there), with where.
+fn param_uses(d: &Decls, i: usize) -> Vec<(usize, Span)> {
+    let mut names = Vec::new();
+    names_in(&d.param_exprs[i], &mut names);
+    let args = &d.param_args[i];
+    names
+        .into_iter()
+        .filter(|(n, _)| !args.iter().any(|a| a.0 == *n))
+        .filter_map(|(n, span)| match d.lookup(&n) {
+            Some(Sym::Param(j)) => Some((j as usize, span)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Params may use other params, but not in a cycle, and not in chains deeper than
+/// `MAX_PARAM_DEPTH`. One iterative depth-first pass finds cycles and works out which params
+/// roll dice, so no input can make it slow or deep.
+fn params_graph(d: &mut Decls, diags: &mut Vec<Diag>) {
+    let n = d.params.len();
+    let uses: Vec<Vec<(usize, Span)>> = (0..n).map(|i| param_uses(d, i)).collect();
+    // 0: not seen, 1: on the stack, 2: done.
+    let mut state = vec![0u8; n];
+    let mut depth = vec![0usize; n];
+    let mut rolls: Vec<bool> = (0..n).map(|i| has_dice(&d.param_exprs[i])).collect();
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        // (param, index of the next use to follow)
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        state[root] = 1;
+        while let Some(&mut (cur, ref mut next)) = stack.last_mut() {
+            if let Some(&(j, span)) = uses[cur].get(*next) {
+                *next += 1;
+                match state[j] {
+                    0 => {
+                        state[j] = 1;
+                        stack.push((j, 0));
+                    }
+                    1 => {
+                        let from = stack.iter().position(|(p, _)| *p == j).unwrap_or(0);
+                        let mut names: Vec<&str> = stack[from..].iter().map(|(p, _)| d.params[*p].as_str()).collect();
+                        names.push(d.params[j].as_str());
+                        diags.push(
+                            Diag::new("check::cycle", format!("the param `{}` depends on itself", d.params[j]))
+                                .label(span, format!("cycle: {}", names.join(" → ")))
+                                .help("a param may use other params, but not in a circle"),
+                        );
+                        d.param_rolls = vec![false; n];
+                        return;
+                    }
+                    _ => {}
                 }
-                path.pop();
+                continue;
+            }
+            stack.pop();
+            state[cur] = 2;
+            depth[cur] = 1 + uses[cur].iter().map(|(j, _)| depth[*j]).max().unwrap_or(0);
+            rolls[cur] = rolls[cur] || uses[cur].iter().any(|(j, _)| rolls[*j]);
+            if depth[cur] > crate::limits::MAX_PARAM_DEPTH {
+                diags.push(
+                    Diag::new(
+                        "check::too_deep",
+                        format!(
+                            "params use each other more than {} deep",
+                            crate::limits::MAX_PARAM_DEPTH
+                        ),
+                    )
+                    .label(
+                        uses[cur].first().map_or(Span::default(), |u| u.1),
+                        "the chain goes on here",
+                    )
+                    .help("shorten the chain: a param may use others, but not in chains this long"),
+                );
+                d.param_rolls = vec![false; n];
+                return;
             }
         }
     }
-    None
+    d.param_rolls = rolls;
+}
+
+fn has_dice(e: &Expr) -> bool {
+    let mut found = false;
+    walk_expr(e, &mut |x| found |= matches!(x.node, ExprKind::Dice(_)));
+    found
+}
+
+/// Calls `f` on every sub-expression of `e`, `e` first.
+fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.node {
+        ExprKind::Field(b, _) | ExprKind::Is(b, _) | ExprKind::Unary(_, b) => walk_expr(b, f),
+        ExprKind::Binary(_, l, r) => {
+            walk_expr(l, f);
+            walk_expr(r, f);
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::Quant { filter, body, .. } => filter.iter().chain(body.iter()).for_each(|x| walk_expr(x, f)),
+        ExprKind::If(c, a, b) => [c, a, b].iter().for_each(|x| walk_expr(x, f)),
+        _ => {}
+    }
 }
 
 fn names_in(e: &Expr, out: &mut Vec<(String, Span)>) {

@@ -108,6 +108,7 @@ fn run_with<'a>(
         depth: 0,
         nesting: 0,
         effects: Vec::new(),
+        walking: Vec::new(),
         control,
         absent,
     };
@@ -190,6 +191,8 @@ struct Machine<'a> {
     nesting: u32,
     /// The effects running, in the order they began.
     effects: Vec<Active>,
+    /// The kept-order walks under way, innermost last: the order and the place reached.
+    walking: Vec<(OrderId, usize)>,
     /// Consulted at each decision instead of the decider, when set (see `control.rs`).
     control: Option<&'a mut dyn control::Control>,
     /// Characters out of play: skipped by every loop, quantifier, choice and `rank`.
@@ -456,6 +459,9 @@ impl Machine<'_> {
                     PlaceAt::Before(x) | PlaceAt::After(x) => Some(self.eval(x, NO_CTX)? as EntityId),
                     _ => None,
                 };
+                if anchor == Some(e) {
+                    return Ok(Flow::Next); // next to oneself: nowhere to go
+                }
                 let list = &mut self.ranked[*order as usize];
                 list.retain(|x| *x != e);
                 let at = match (to, anchor) {
@@ -518,7 +524,9 @@ impl Machine<'_> {
                     }
                     ids = kept;
                 }
-                if ids.is_empty() {
+                // Nothing to choose: not asked, unless the choice can be declined and some candidate
+                // was refused (an answer naming it must hear why).
+                if ids.is_empty() && (decline.is_none() || refused.is_empty()) {
                     return Ok(Flow::Next);
                 }
                 if let Some(o) = order {
@@ -1081,7 +1089,13 @@ impl Machine<'_> {
             ids.reverse();
         }
         self.loops.push(span);
-        let flow = self.walk(&ids, var, filter, body, span);
+        let flow = match (coll, order, backwards) {
+            (Coll::Ranked(o), None, false) => {
+                let snapshot = self.ranked[o as usize].clone();
+                self.walk_places(o, &snapshot, &ids, var, filter, body, span)
+            }
+            _ => self.walk(&ids, var, filter, body, span),
+        };
         self.loops.pop();
         flow
     }
@@ -1089,6 +1103,34 @@ impl Machine<'_> {
     fn walk(&mut self, ids: &[EntityId], var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
         for &e in ids {
             match self.visit(e, var, filter, body, span)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// A forward walk of a kept order: each turn taken in it is at the place the walk has reached
+    /// in the list as it was when the walk began (so a `place` during the walk moves no place).
+    #[allow(clippy::too_many_arguments)]
+    fn walk_places(
+        &mut self,
+        o: OrderId,
+        snapshot: &[EntityId],
+        ids: &[EntityId],
+        var: Slot,
+        filter: Option<&Ex>,
+        body: &[St],
+        span: Span,
+    ) -> R<Flow> {
+        for (place, e) in snapshot.iter().enumerate() {
+            if !ids.contains(e) {
+                continue;
+            }
+            self.walking.push((o, place));
+            let flow = self.visit(*e, var, filter, body, span);
+            self.walking.pop();
+            match flow? {
                 Flow::Next => {}
                 other => return Ok(other),
             }
@@ -1137,13 +1179,19 @@ impl Machine<'_> {
         }
     }
 
-    /// Ticks the effects counted at the place `a` holds now, in any kept order.
+    /// Ticks the effects counted at the place where `a`'s turn begins: the place a walk of a kept
+    /// order has reached, or, for a turn outside such a walk, the place `a` holds now.
     fn count_down_places(&mut self, a: EntityId) {
+        if self.effects.is_empty() {
+            return;
+        }
+        let walking = self.walking.last().copied();
         let mut i = 0;
         while i < self.effects.len() {
             let fx = &mut self.effects[i];
-            let here = match fx.anchor {
-                Anchor::Place(o, place) => self.ranked[o as usize].get(place) == Some(&a),
+            let here = match (fx.anchor, walking) {
+                (Anchor::Place(o, place), Some((w, at))) if o == w => place == at,
+                (Anchor::Place(o, place), _) => self.ranked[o as usize].get(place) == Some(&a),
                 _ => false,
             };
             if !here {
