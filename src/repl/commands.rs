@@ -21,7 +21,7 @@ pub const COMMANDS: &[Help] = &[
         name: "show",
         usage: "show [N]",
         about: "Where play is; the order (who has acted, who is up, who is next); every character's \
-                fields; globals, kept orders and the clock; flags and when they clear; the pending \
+                fields; globals, kept orders and the clock; running effects and when they end; flags and when they clear; the pending \
                 decision with its numbered options; the last N events (default 8).",
         example: "show 20",
     },

@@ -121,7 +121,7 @@ fn order_line(st: &State, snap: Option<&Snapshot>) -> Option<String> {
 
 fn value_text(kind: FieldKind, v: i64) -> String {
     match kind {
-        FieldKind::Flag => (if v != 0 { "yes" } else { "-" }).to_string(),
+        FieldKind::Flag | FieldKind::Effect => (if v != 0 { "yes" } else { "-" }).to_string(),
         _ => v.to_string(),
     }
 }
@@ -237,6 +237,21 @@ pub fn show(s: &Session, n: usize) -> String {
         }
         if !p.characters.is_empty() {
             out.push_str(&table(p, snap));
+        }
+        let effects: Vec<String> = snap
+            .effects
+            .iter()
+            .map(|(f, e, left, at)| {
+                format!(
+                    "{} on {}: {left} more, counted at {}",
+                    p.fields[*f as usize].name,
+                    p.character_name(*e),
+                    crate::trace::anchor_text(p, *at)
+                )
+            })
+            .collect();
+        if !effects.is_empty() {
+            out.push_str(&format!("effects  {}\n", effects.join("; ")));
         }
         let flags: Vec<String> = p
             .fields

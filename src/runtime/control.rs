@@ -45,6 +45,8 @@ pub struct Snapshot {
     pub clock: i64,
     /// Characters out of play.
     pub absent: Vec<bool>,
+    /// The effects running: effect, the character it is on, counts left, where it is counted.
+    pub effects: Vec<(FieldId, EntityId, i64, Anchor)>,
 }
 
 impl Snapshot {
@@ -98,6 +100,11 @@ impl Editor<'_, '_> {
             ranked: m.ranked.clone(),
             clock: m.clock,
             absent: m.absent.clone(),
+            effects: m
+                .effects
+                .iter()
+                .map(|a| (a.effect, a.target, a.left, a.anchor))
+                .collect(),
         }
     }
 

@@ -200,7 +200,7 @@ struct Machine<'a> {
 }
 
 /// An effect running on a character, and how many more counts it lasts.
-struct Active {
+pub(crate) struct Active {
     effect: FieldId,
     target: EntityId,
     left: i64,
