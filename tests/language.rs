@@ -298,3 +298,19 @@ fn placing_a_character_next_to_itself_changes_nothing() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.matches("order").count(), 1, "{out}");
 }
+
+#[test]
+fn an_encounter_has_at_most_max_characters() {
+    // A ruleset (it has `play`) with its cast in the same file, so the whole file is checked.
+    let mut src = String::from("play { }\n");
+    for i in 0..=turnscript::limits::MAX_CHARACTERS {
+        src.push_str(&format!("character c{i} {{ }}\n"));
+    }
+    let (report, clean) = check_texts(&[("big.turn".into(), src)], false);
+    assert!(!clean);
+    assert!(
+        report.contains("check::too_many"),
+        "{}",
+        &report[..report.len().min(400)]
+    );
+}

@@ -396,9 +396,33 @@ impl Checker<'_> {
 
     /// Every character: known side and tags, known fields of the right kind, every stat given.
     fn characters(&mut self, files: &[File]) {
+        let mut seen: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
         for file in files {
             for item in &file.items {
                 let Item::Character(ch) = item else { continue };
+                // Answers, the trace and the REPL name characters: two of one name would be ambiguous.
+                if let Some(first) = seen.get(ch.name.node.as_str()) {
+                    self.err(
+                        Diag::new(
+                            "check::duplicate",
+                            format!("two characters are called {}", ch.name.node),
+                        )
+                        .label(ch.name.span, "again here")
+                        .label(*first, "first here")
+                        .help("give each character its own name: answers and the trace name characters"),
+                    );
+                }
+                seen.insert(&ch.name.node, ch.name.span);
+                if seen.len() == crate::limits::MAX_CHARACTERS + 1 {
+                    self.err(
+                        Diag::new(
+                            "check::too_many",
+                            format!("more than {} characters", crate::limits::MAX_CHARACTERS),
+                        )
+                        .label(ch.name.span, "one too many")
+                        .help("split the encounter: this is far beyond a table's cast"),
+                    );
+                }
                 if let Some(side) = &ch.side
                     && !matches!(self.decls.lookup(&side.node), Some(Sym::Side(_)))
                 {
