@@ -314,3 +314,15 @@ fn an_encounter_has_at_most_max_characters() {
         &report[..report.len().min(400)]
     );
 }
+
+#[test]
+fn forced_rolls_and_answers_never_used_are_reported() {
+    let src = "resource hp\ncharacter A { }\nplay { for each c in characters { reset c.hp to d6 } }\n";
+    let (_, err, code) = run(src, &[3, 4, 5], &["extra"], None);
+    assert_eq!(code, 0);
+    assert_eq!(
+        err,
+        "warning: 2 forced rolls were never used: 4,5 (the run rolled fewer dice)\n\
+         warning: 1 answer was never used (the run asked fewer decisions)\n"
+    );
+}

@@ -339,7 +339,31 @@ fn run_texts_here(
     let result = run(&program, &cfg, &mut decider, sink);
     let out = if opts.jsonl { json.out } else { text.out };
     match result {
-        Ok(_) => (out, String::new(), 0),
+        Ok(o) => {
+            let mut note = String::new();
+            if o.unused_rolls > 0 {
+                let used = opts.rolls.len() - o.unused_rolls.min(opts.rolls.len());
+                let left: Vec<String> = opts.rolls[used..].iter().map(|r| r.to_string()).collect();
+                note.push_str(&format!(
+                    "warning: {} forced roll{} never used: {} (the run rolled fewer dice)\n",
+                    o.unused_rolls,
+                    if o.unused_rolls == 1 { " was" } else { "s were" },
+                    left.join(",")
+                ));
+            }
+            if decider.used() < decider.len() {
+                note.push_str(&format!(
+                    "warning: {} answer{} never used (the run asked fewer decisions)\n",
+                    decider.len() - decider.used(),
+                    if decider.len() - decider.used() == 1 {
+                        " was"
+                    } else {
+                        "s were"
+                    }
+                ));
+            }
+            (out, note, 0)
+        }
         Err(d) => (out, sources.render(&d, 80, colour), 1),
     }
 }

@@ -109,6 +109,15 @@ fn empty_program(d: &Decls) -> Program {
     }
 }
 
+/// A decision's head, `choose NAME by WHO`: what its errors point at, not the whole block.
+fn head(stmt: ast::Span, chooser: ast::Span) -> ast::Span {
+    ast::Span {
+        file: stmt.file,
+        start: stmt.start,
+        end: chooser.end.max(stmt.start),
+    }
+}
+
 struct Lower<'a> {
     d: &'a Decls,
     scopes: Vec<(String, Slot)>,
@@ -448,7 +457,7 @@ impl Lower<'_> {
                         body: self.block(&o.body),
                     })
                     .collect(),
-                span: *span,
+                span: head(*span, chooser.span),
             },
             Stmt::End { level, reason, .. } => {
                 let reason = reason.as_ref().map(|r| {
@@ -503,6 +512,7 @@ impl Lower<'_> {
                     let id = self.d.option_names.get(&o.node).copied().unwrap_or(0);
                     (id, self.block(b))
                 });
+                let chooser_span = chooser.span;
                 let chooser = self.chooser(chooser);
                 let slot = self.bind(&var.node);
                 let filter = filter.as_ref().map(|f| self.expr(f));
@@ -533,7 +543,7 @@ impl Lower<'_> {
                     order: order.as_ref().map(|o| self.order_id(o)),
                     body,
                     decline,
-                    span: *span,
+                    span: head(*span, chooser_span),
                 }
             }
             Stmt::Repeat { repeat, body, span } => St::Repeat {

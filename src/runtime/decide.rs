@@ -100,6 +100,15 @@ impl Scripted {
     pub fn used(&self) -> usize {
         self.next
     }
+
+    /// How many answers there are.
+    pub fn len(&self) -> usize {
+        self.answers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.answers.is_empty()
+    }
 }
 
 impl Decider for Scripted {
