@@ -204,6 +204,15 @@ pub fn anchor_text(p: &Program, a: Anchor) -> String {
     }
 }
 
+/// `1 minute`, `10 minutes`: a plain English plural, for the text view only.
+fn units(n: i64, unit: &str) -> String {
+    if n == 1 {
+        format!("{n} {unit}")
+    } else {
+        format!("{n} {unit}s")
+    }
+}
+
 fn unit_name(p: &Program, u: UnitId) -> &str {
     p.units.get(u as usize).map(|u| u.0.as_str()).unwrap_or("time")
 }
@@ -603,7 +612,11 @@ impl Sink for Text {
                 self.line("effect", p.character_name(*target), &rest);
             }
             Event::Time { amount, unit, clock } => {
-                let rest = format!("+{amount} {} → {clock} {}", unit_name(p, *unit), unit_name(p, 0));
+                let rest = format!(
+                    "+{} → {}",
+                    units(*amount, unit_name(p, *unit)),
+                    units(*clock, unit_name(p, 0))
+                );
                 self.line("time", "", &rest);
             }
             Event::Manual { actor, field, value } => {

@@ -67,7 +67,8 @@ fn until_stops_a_level_iteration_that_an_end_closed() {
 
 #[test]
 fn tags_and_fields_mix_in_a_character() {
-    let src = "tag solo, big\nstat speed\ncharacter A { tag solo, big, speed = 3 }\n";
+    // `play` makes it a ruleset with its cast, so the file is checked, not only parsed.
+    let src = "tag solo, big\nstat speed\ncharacter A { tag solo, big, speed = 3 }\nplay { }\n";
     assert_eq!(
         check_texts(&[("t.turn".into(), src.into())], false),
         (String::new(), true)
@@ -325,4 +326,29 @@ fn forced_rolls_and_answers_never_used_are_reported() {
         "warning: 2 forced rolls were never used: 4,5 (the run rolled fewer dice)\n\
          warning: 1 answer was never used (the run asked fewer decisions)\n"
     );
+}
+
+#[test]
+fn check_pairs_an_encounter_with_the_ruleset_of_its_name() {
+    let a = ("rulesets/alpha.turn".to_string(), "stat speed\nplay { }\n".to_string());
+    let b = ("rulesets/beta.turn".to_string(), "stat might\nplay { }\n".to_string());
+    let e = (
+        "rulesets/encounters/alpha.turn".to_string(),
+        "character A { speed = 2 }\n".to_string(),
+    );
+    // Paired by name: the alpha encounter is checked with alpha only, and is clean.
+    let (report, clean) = check_texts(&[a.clone(), b.clone(), e.clone()], false);
+    assert!(clean, "{report}");
+    // With no ruleset of its name, it is checked with every ruleset given: beta has no `speed`.
+    let e2 = ("gamma.turn".to_string(), e.1.clone());
+    let (report, clean) = check_texts(&[a, b, e2], false);
+    assert!(!clean && report.contains("unknown stat `speed`"), "{report}");
+}
+
+#[test]
+fn until_zero_is_refused() {
+    let src = "character A { }\nplay { round repeat { } }\n";
+    let (_, err, code) = run(src, &[], &[], Some("round=0"));
+    assert_eq!(code, 2);
+    assert!(err.contains("iterations count from 1"), "{err}");
 }

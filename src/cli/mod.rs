@@ -232,7 +232,9 @@ pub fn check_texts(texts: &[(String, String)], colour: bool) -> (String, bool) {
             ok = false;
             continue;
         }
-        for e in &encounters {
+        // An encounter is checked with the ruleset of the same file name when one is given
+        // (`encounters/legends.turn` with `legends.turn`), else with every ruleset given.
+        for e in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
             let mut s = Sources::new();
             if let Err(d) = build(&mut s, &[r.clone(), e.clone()]) {
                 out.push_str(&s.render_all(&d, 80, colour));
@@ -240,7 +242,25 @@ pub fn check_texts(texts: &[(String, String)], colour: bool) -> (String, bool) {
             }
         }
     }
+    if rulesets.is_empty() {
+        for e in &encounters {
+            out.push_str(&format!(
+                "note: {} is an encounter and was only parsed: give its ruleset too to check it\n",
+                e.0
+            ));
+        }
+    }
     (out, ok)
+}
+
+fn stem(path: &str) -> &str {
+    Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or(path)
+}
+
+/// Whether encounter `e` is checked with ruleset `r`.
+fn pairs(r: &(String, String), e: &(String, String), rulesets: &[(String, String)]) -> bool {
+    let named = rulesets.iter().any(|x| stem(&x.0) == stem(&e.0));
+    !named || stem(&r.0) == stem(&e.0)
 }
 
 /// Runs as `turnscript run` does: returns (stdout, stderr, exit code).
@@ -380,6 +400,11 @@ fn parse_until(p: &Program, text: &str) -> Result<(u16, u64), String> {
         .trim()
         .parse()
         .map_err(|_| format!("error: --until {text}: `{n}` is not a whole number\n"))?;
+    if n == 0 {
+        return Err(format!(
+            "error: --until {text}: iterations count from 1, so {name}=0 never comes\n"
+        ));
+    }
     let level = p.level_id(name.trim()).ok_or_else(|| {
         format!(
             "error: --until {text}: no level is called `{name}`; the levels are: {}\n",

@@ -226,7 +226,11 @@ impl Machine<'_> {
                 format!("the run took more than {} steps", self.max_steps),
             )
             .label(at, "this loop was still running")
-            .help("check that the loop's condition can become false, or raise the budget with --max-steps"));
+            .help(if self.until_default {
+                "check that the loop's condition can become false, or raise the budget with --max-steps"
+            } else {
+                "check that the loop's condition can become false, that the iteration --until names is ever reached (a level's count restarts each time it is entered), or raise the budget with --max-steps"
+            }));
         }
         Ok(())
     }
