@@ -352,3 +352,22 @@ fn until_zero_is_refused() {
     assert_eq!(code, 2);
     assert!(err.contains("iterations count from 1"), "{err}");
 }
+
+#[test]
+fn a_policy_may_prefer_characters() {
+    // The encounter's policy prefers Cy as a target, then Bo.
+    let src = "resource hp\ncharacter Ana { }\ncharacter Bo { }\ncharacter Cy { }\n\
+               policy focus_fire { target: Cy, Bo }\ndefault policy focus_fire\n\
+               play { for each a in characters { choose target by a from t in characters where t != a { gain 1 t.hp } } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let picks: Vec<&str> = out.lines().filter(|l| l.starts_with("choose")).collect();
+    assert_eq!(
+        picks,
+        vec![
+            "choose   Ana   target     Cy       of Bo|Cy (policy)",
+            "choose   Bo    target     Cy       of Ana|Cy (policy)",
+            "choose   Cy    target     Bo       of Ana|Bo (policy)"
+        ]
+    );
+}

@@ -230,10 +230,13 @@ impl Checker<'_> {
                     }
                     for o in options {
                         let known = self.decls.option_names.contains_key(&o.node)
-                            || matches!(self.decls.lookup(&o.node), Some(Sym::Action(_)));
+                            || matches!(self.decls.lookup(&o.node), Some(Sym::Action(_)))
+                            || self.decls.character_names.contains(&o.node);
                         if !known {
                             let d = unknown("option", &o.node, o.span, self.decls.option_names.keys());
-                            self.err(d.help("name an option of that decision, or an action"));
+                            self.err(d.help(
+                                "name an option of that decision, an action, or a character (a policy in an encounter file may name its cast)",
+                            ));
                         }
                     }
                 }

@@ -90,6 +90,8 @@ pub struct Decls {
     pub kinds: Vec<String>,
     /// Each routine's name and number of parameters.
     pub routines: Vec<(String, usize)>,
+    /// The characters' names, in the order they are declared (their ids).
+    pub character_names: Vec<String>,
 }
 
 impl Decls {
@@ -322,6 +324,7 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                     }
                 }
                 Item::Hook(h) => walk_block(&h.body, &mut d),
+                Item::Character(c) => d.character_names.push(c.name.node.clone()),
                 Item::Routine { name, params, body } => {
                     if d.declare(name, Sym::Routine(d.routines.len() as u16), diags) {
                         d.routines.push((name.node.clone(), params.len()));

@@ -275,7 +275,12 @@ impl Lower<'_> {
                             Some(i) => Some(OptionKey::Named(*i)),
                             None => match self.d.lookup(&o.node) {
                                 Some(Sym::Action(a)) => Some(OptionKey::Action(a)),
-                                _ => None,
+                                _ => self
+                                    .d
+                                    .character_names
+                                    .iter()
+                                    .position(|c| *c == o.node)
+                                    .map(|i| OptionKey::Character(i as EntityId)),
                             },
                         })
                         .collect();
