@@ -188,7 +188,7 @@ fn level_kind(k: LevelKind) -> &'static str {
     }
 }
 
-/// Where a duration is counted, in words: `place 2 of initiative`, `start of Ana's turn`.
+/// Where a duration is counted, in words: `place 2 of ORDER`, `start of NAME's turn`.
 pub fn anchor_text(p: &Program, a: Anchor) -> String {
     let level = |l: LevelId| p.levels.get(l as usize).map(|l| l.name.as_str()).unwrap_or("?");
     match a {
@@ -462,6 +462,13 @@ impl Text {
         }
     }
 
+    /// A heading at the current depth; what follows is indented under it.
+    fn open(&mut self, heading: &str) {
+        let pad = "  ".repeat(self.depth);
+        let _ = writeln!(self.out, "{pad}{heading}");
+        self.depth += 1;
+    }
+
     fn line(&mut self, kind: &str, actor: &str, rest: &str) {
         let pad = "  ".repeat(self.depth);
         let line = format!("{pad}{kind:<8} {actor:<w$}  {rest}", w = self.width);
@@ -482,12 +489,10 @@ impl Sink for Text {
             }
             Event::LevelStart { level, n } => {
                 let def = &p.levels[*level as usize];
-                let pad = "  ".repeat(self.depth);
-                let _ = match def.kind {
-                    LevelKind::Phase => writeln!(self.out, "{pad}{}", def.name),
-                    _ => writeln!(self.out, "{pad}{} {n}", def.name),
-                };
-                self.depth += 1;
+                match def.kind {
+                    LevelKind::Phase => self.open(&def.name),
+                    _ => self.open(&format!("{} {n}", def.name)),
+                }
             }
             Event::LevelEnd { level, reason, .. } => {
                 if let Some(r) = reason {
@@ -501,11 +506,7 @@ impl Sink for Text {
                 let names: Vec<&str> = ids.iter().map(|i| p.character_name(*i)).collect();
                 self.line("order", "", &names.join(", "));
             }
-            Event::TurnStart { actor } => {
-                let pad = "  ".repeat(self.depth);
-                let _ = writeln!(self.out, "{pad}▸ {}", p.character_name(*actor));
-                self.depth += 1;
-            }
+            Event::TurnStart { actor } => self.open(&format!("▸ {}", p.character_name(*actor))),
             Event::TurnEnd { .. } => self.depth = self.depth.saturating_sub(1),
             Event::Roll {
                 actor,
@@ -588,11 +589,7 @@ impl Sink for Text {
                 let rest = format!("{}({})", p.triggers[*trigger as usize].name, names.join(", "));
                 self.line("trigger", who, &rest);
             }
-            Event::ReactionStart { actor } => {
-                let pad = "  ".repeat(self.depth);
-                let _ = writeln!(self.out, "{pad}↳ {} reacts", p.character_name(*actor));
-                self.depth += 1;
-            }
+            Event::ReactionStart { actor } => self.open(&format!("↳ {} reacts", p.character_name(*actor))),
             Event::ReactionEnd { .. } => self.depth = self.depth.saturating_sub(1),
             Event::EffectStart {
                 effect,

@@ -76,16 +76,18 @@ fn fot_2_a_level_0_character_has_3_ticks_and_a_level_2_character_4() {
     // Everyone aims until the ticks run out; the Bandit ends its turn at once.
     let answers = "initiative\nend_turn\naim\naim\naim\naim\naim\naim\naim\nleave_order\nwrap_up";
     let r = fot(BANDIT_FIRST, answers, "scene=2");
-    let ilse = r.after("turn_start", "actor", "Ilse");
-    let ilse: Vec<String> = ilse
-        .events
-        .iter()
-        .take_while(|e| e["event"] != "turn_end")
-        .filter(|e| e["event"] == "spend" || e["event"] == "reset")
-        .map(compact)
-        .collect();
+    // The tick changes within one character's first turn.
+    let ticks = |who: &str| -> Vec<String> {
+        r.after("turn_start", "actor", who)
+            .events
+            .iter()
+            .take_while(|e| e["event"] != "turn_end")
+            .filter(|e| e["event"] == "spend" || e["event"] == "reset")
+            .map(compact)
+            .collect()
+    };
     assert_eq!(
-        ilse,
+        ticks("Ilse"),
         v(&[
             "reset Ilse ticks 4 4",
             "spend Ilse ticks 1 3",
@@ -94,16 +96,8 @@ fn fot_2_a_level_0_character_has_3_ticks_and_a_level_2_character_4() {
             "spend Ilse ticks 1 0"
         ])
     );
-    let tomas = r.after("turn_start", "actor", "Tomas");
-    let tomas: Vec<String> = tomas
-        .events
-        .iter()
-        .take_while(|e| e["event"] != "turn_end")
-        .filter(|e| e["event"] == "spend" || e["event"] == "reset")
-        .map(compact)
-        .collect();
     assert_eq!(
-        tomas,
+        ticks("Tomas"),
         v(&[
             "reset Tomas ticks 3 3",
             "spend Tomas ticks 1 2",

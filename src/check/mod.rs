@@ -22,7 +22,7 @@ pub enum Ty {
     Bool,
     Entity,
     Side,
-    /// A decider who is not a character (`role gm`).
+    /// A decider who is not a character (declared with `role NAME`).
     Role,
     /// An error was already reported for this expression.
     Error,
@@ -191,7 +191,7 @@ impl Checker<'_> {
             Item::Order(o) => {
                 self.scopes.push(o.var.node.clone());
                 for k in &o.keys {
-                    // A truth value sorts false before true: `c.surprised asc` puts the surprised last.
+                    // A truth value sorts false before true: `c.FLAG asc` puts those with the flag last.
                     let t = self.expr(&k.value);
                     if !matches!(t, Ty::Int | Ty::Bool | Ty::Error) {
                         self.err(
@@ -253,16 +253,7 @@ impl Checker<'_> {
             Item::Routine { name, params, body } => {
                 self.arg_count("routine", name, params.len());
                 self.distinct("routine", &params.iter().collect::<Vec<_>>());
-                let depth = self.scopes.len();
-                self.scopes.extend(params.iter().map(|v| v.node.clone()));
-                let (levels, repeats) = (
-                    std::mem::take(&mut self.levels),
-                    std::mem::replace(&mut self.repeats, 0),
-                );
-                self.block(body);
-                self.levels = levels;
-                self.repeats = repeats;
-                self.scopes.truncate(depth);
+                self.detached(params, None, body);
             }
             Item::Trigger { name, params } => {
                 self.arg_count("trigger", name, params.len());
@@ -344,19 +335,55 @@ impl Checker<'_> {
             },
             _ => {}
         }
+        self.detached(&h.vars, h.filter.as_ref(), &h.body);
+    }
+
+    /// A hook's or routine's body: its variables in scope, inside no level and no `repeat`.
+    fn detached(&mut self, vars: &[Ident], filter: Option<&Expr>, body: &Block) {
         let depth = self.scopes.len();
-        self.scopes.extend(h.vars.iter().map(|v| v.node.clone()));
+        self.scopes.extend(vars.iter().map(|v| v.node.clone()));
         let (levels, repeats) = (
             std::mem::take(&mut self.levels),
             std::mem::replace(&mut self.repeats, 0),
         );
-        if let Some(f) = &h.filter {
+        if let Some(f) = filter {
             self.expect(f, Ty::Bool, "a hook's `where`");
         }
-        self.block(&h.body);
+        self.block(body);
         self.levels = levels;
         self.repeats = repeats;
         self.scopes.truncate(depth);
+    }
+
+    /// `raise T(args)` and `do R(args)`: a declared name, and one character per declared argument.
+    fn character_call(&mut self, call: &Call<'_>, declared: &[(String, usize)], args: &[Expr], span: Span) {
+        let name = call.name;
+        match declared.iter().find(|d| d.0 == name.node) {
+            Some((_, want)) if *want != args.len() => {
+                self.err(
+                    Diag::new(
+                        "check::arity",
+                        format!(
+                            "the {} `{}` takes {want} argument(s), not {}",
+                            call.what,
+                            name.node,
+                            args.len()
+                        ),
+                    )
+                    .label(span, call.label)
+                    .help(call.help),
+                );
+            }
+            Some(_) => {}
+            None => {
+                let names: Vec<&String> = declared.iter().map(|t| &t.0).collect();
+                let d = unknown(call.what, &name.node, name.span, names.into_iter());
+                self.err(d.help(call.declare));
+            }
+        }
+        for a in args {
+            self.expect(a, Ty::Entity, call.argument);
+        }
     }
 
     fn collection(&mut self, coll: &Collection) {
@@ -690,33 +717,15 @@ impl Checker<'_> {
                 self.target(to, FieldKind::Resource, "transfer");
             }
             Stmt::Raise { trigger, args, span } => {
-                match self.decls.lookup(&trigger.node) {
-                    Some(Sym::Trigger(i)) => {
-                        let want = self.decls.triggers[i as usize].1;
-                        if want != args.len() {
-                            self.err(
-                                Diag::new(
-                                    "check::arity",
-                                    format!(
-                                        "the trigger `{}` takes {want} argument(s), not {}",
-                                        trigger.node,
-                                        args.len()
-                                    ),
-                                )
-                                .label(*span, "raised here")
-                                .help("pass one character per argument the trigger declares"),
-                            );
-                        }
-                    }
-                    _ => {
-                        let names: Vec<&String> = self.decls.triggers.iter().map(|t| &t.0).collect();
-                        let d = unknown("trigger", &trigger.node, trigger.span, names.into_iter());
-                        self.err(d.help("declare it with `trigger NAME(c)`"));
-                    }
-                }
-                for a in args {
-                    self.expect(a, Ty::Entity, "a trigger's argument");
-                }
+                let call = Call {
+                    what: "trigger",
+                    name: trigger,
+                    label: "raised here",
+                    help: "pass one character per argument the trigger declares",
+                    declare: "declare it with `trigger NAME(c)`",
+                    argument: "a trigger's argument",
+                };
+                self.character_call(&call, &self.decls.triggers, args, *span);
             }
             Stmt::Begin {
                 effect,
@@ -756,33 +765,15 @@ impl Checker<'_> {
                 self.order(order);
             }
             Stmt::Do { routine, args, span } => {
-                match self.decls.lookup(&routine.node) {
-                    Some(Sym::Routine(i)) => {
-                        let want = self.decls.routines[i as usize].1;
-                        if want != args.len() {
-                            self.err(
-                                Diag::new(
-                                    "check::arity",
-                                    format!(
-                                        "the routine `{}` takes {want} argument(s), not {}",
-                                        routine.node,
-                                        args.len()
-                                    ),
-                                )
-                                .label(*span, "run here")
-                                .help("pass one character per parameter the routine declares"),
-                            );
-                        }
-                    }
-                    _ => {
-                        let names: Vec<&String> = self.decls.routines.iter().map(|t| &t.0).collect();
-                        let d = unknown("routine", &routine.node, routine.span, names.into_iter());
-                        self.err(d.help("declare it with `routine NAME(c) { ... }`"));
-                    }
-                }
-                for a in args {
-                    self.expect(a, Ty::Entity, "a routine's argument");
-                }
+                let call = Call {
+                    what: "routine",
+                    name: routine,
+                    label: "run here",
+                    help: "pass one character per parameter the routine declares",
+                    declare: "declare it with `routine NAME(c) { ... }`",
+                    argument: "a routine's argument",
+                };
+                self.character_call(&call, &self.decls.routines, args, *span);
             }
             Stmt::React { actor, body, .. } => {
                 self.expect(actor, Ty::Entity, "`react`");
@@ -1252,6 +1243,16 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// How `character_call` names what is called, in its messages.
+struct Call<'a> {
+    what: &'a str,
+    name: &'a Ident,
+    label: &'a str,
+    help: &'a str,
+    declare: &'a str,
+    argument: &'a str,
 }
 
 const FUNCTIONS: [&str; 5] = ["highest", "lowest", "abs", "position", "below"];

@@ -491,6 +491,14 @@ fn names_in(e: &Expr, out: &mut Vec<(String, Span)>) {
     }
 }
 
+/// Gives `name` an index in `list` the first time it is seen.
+fn intern(index: &mut HashMap<String, u16>, list: &mut Vec<String>, name: &str) {
+    if !index.contains_key(name) {
+        index.insert(name.to_string(), list.len() as u16);
+        list.push(name.to_string());
+    }
+}
+
 fn walk_block(b: &Block, d: &mut Decls) {
     for s in &b.stmts {
         match s {
@@ -508,16 +516,10 @@ fn walk_block(b: &Block, d: &mut Decls) {
             Stmt::ChooseFrom {
                 name, body, decline, ..
             } => {
-                if !d.decision_names.contains_key(&name.node) {
-                    d.decision_names.insert(name.node.clone(), d.decisions.len() as u16);
-                    d.decisions.push(name.node.clone());
-                }
+                intern(&mut d.decision_names, &mut d.decisions, &name.node);
                 walk_block(body, d);
                 if let Some((option, block)) = decline.as_deref() {
-                    if !d.option_names.contains_key(&option.node) {
-                        d.option_names.insert(option.node.clone(), d.options.len() as u16);
-                        d.options.push(option.node.clone());
-                    }
+                    intern(&mut d.option_names, &mut d.options, &option.node);
                     walk_block(block, d);
                 }
             }
@@ -528,16 +530,10 @@ fn walk_block(b: &Block, d: &mut Decls) {
                 }
             }
             Stmt::Choose { name, options, .. } => {
-                if !d.decision_names.contains_key(&name.node) {
-                    d.decision_names.insert(name.node.clone(), d.decisions.len() as u16);
-                    d.decisions.push(name.node.clone());
-                }
+                intern(&mut d.decision_names, &mut d.decisions, &name.node);
                 for o in options {
-                    if let Some(n) = &o.name
-                        && !d.option_names.contains_key(&n.node)
-                    {
-                        d.option_names.insert(n.node.clone(), d.options.len() as u16);
-                        d.options.push(n.node.clone());
+                    if let Some(n) = &o.name {
+                        intern(&mut d.option_names, &mut d.options, &n.node);
                     }
                     walk_block(&o.body, d);
                 }

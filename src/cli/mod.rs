@@ -233,7 +233,7 @@ pub fn check_texts(texts: &[(String, String)], colour: bool) -> (String, bool) {
             continue;
         }
         // An encounter is checked with the ruleset of the same file name when one is given
-        // (`encounters/legends.turn` with `legends.turn`), else with every ruleset given.
+        // (`encounters/NAME.turn` with `NAME.turn`), else with every ruleset given.
         for e in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
             let mut s = Sources::new();
             if let Err(d) = build(&mut s, &[r.clone(), e.clone()]) {

@@ -679,7 +679,8 @@ impl Lower<'_> {
             ExprKind::Unary(UnOp::Neg, x) => Ex::Neg(Box::new(self.expr(x)), e.span),
             ExprKind::Unary(UnOp::Not, x) => Ex::Not(Box::new(self.expr(x))),
             ExprKind::Binary(op, l, r) => Ex::Bin(*op, Box::new(self.expr(l)), Box::new(self.expr(r)), e.span),
-            ExprKind::Call(name, args) if name.node == "below" => {
+            // `below(c, ORDER)` and `position(c, ORDER)`: a character and a kept order.
+            ExprKind::Call(name, args) if name.node == "below" || name.node == "position" => {
                 let order = match args.get(1).map(|a| &a.node) {
                     Some(ExprKind::Name(o)) => match self.d.lookup(o) {
                         Some(Sym::Order(i)) => i,
@@ -687,19 +688,12 @@ impl Lower<'_> {
                     },
                     _ => 0,
                 };
-                let who = args.first().map(|a| self.expr(a)).unwrap_or(Ex::Int(0));
-                Ex::Below(Box::new(who), order)
-            }
-            ExprKind::Call(name, args) if name.node == "position" => {
-                let order = match args.get(1).map(|a| &a.node) {
-                    Some(ExprKind::Name(o)) => match self.d.lookup(o) {
-                        Some(Sym::Order(i)) => i,
-                        _ => 0,
-                    },
-                    _ => 0,
-                };
-                let who = args.first().map(|a| self.expr(a)).unwrap_or(Ex::Int(0));
-                Ex::Position(Box::new(who), order)
+                let who = Box::new(args.first().map(|a| self.expr(a)).unwrap_or(Ex::Int(0)));
+                if name.node == "below" {
+                    Ex::Below(who, order)
+                } else {
+                    Ex::Position(who, order)
+                }
             }
             ExprKind::Call(name, args) if matches!(self.d.lookup(&name.node), Some(Sym::Param(_))) => {
                 let i = match self.d.lookup(&name.node) {

@@ -576,11 +576,7 @@ impl Machine<'_> {
                 Ok(Flow::Next)
             }
             St::Raise { trigger, args, span } => {
-                let mut vals = [0i64; MAX_TRIGGER_ARGS];
-                let n = args.len().min(MAX_TRIGGER_ARGS);
-                for (v, a) in vals.iter_mut().zip(args) {
-                    *v = self.eval(a, NO_CTX)?;
-                }
+                let (vals, n) = self.eval_args(args, NO_CTX)?;
                 self.emit(Event::Trigger {
                     trigger: *trigger,
                     args: &vals[..n],
@@ -589,11 +585,7 @@ impl Machine<'_> {
                 self.hooks(&p.triggers[*trigger as usize].hooks, &vals[..n], *span)
             }
             St::Do { hook, args, span } => {
-                let mut vals = [0i64; MAX_TRIGGER_ARGS];
-                let n = args.len().min(MAX_TRIGGER_ARGS);
-                for (v, a) in vals.iter_mut().zip(args) {
-                    *v = self.eval(a, NO_CTX)?;
-                }
+                let (vals, n) = self.eval_args(args, NO_CTX)?;
                 self.hooks(&[*hook], &vals[..n], *span)
             }
             St::React { actor, body } => {
@@ -645,17 +637,7 @@ impl Machine<'_> {
             St::End { level, reason } => Ok(Flow::End(*level, *reason)),
             St::Spend { amount, target, span } => {
                 let e = self.owner(target);
-                let have = self.get(e, target.field);
-                let amount = match amount {
-                    Some(a) => self.eval(
-                        a,
-                        Ctx {
-                            label: target.label,
-                            actor: Some(e),
-                        },
-                    )?,
-                    None => have - self.limits[target.field as usize].0.unwrap_or(0).min(have),
-                };
+                let amount = self.amount(amount.as_ref(), e, target)?;
                 self.spend(e, target.field, amount, *span)?;
                 Ok(Flow::Next)
             }
@@ -760,20 +742,29 @@ impl Machine<'_> {
         Ok(left)
     }
 
+    /// How much `spend`/`transfer` takes from `e`'s resource: the amount written, or with `all`,
+    /// everything above the resource's floor.
+    fn amount(&mut self, amount: Option<&Ex>, e: EntityId, target: &Target) -> R<i64> {
+        match amount {
+            Some(x) => self.eval(
+                x,
+                Ctx {
+                    label: target.label,
+                    actor: Some(e),
+                },
+            ),
+            None => {
+                let have = self.get(e, target.field);
+                Ok(have - self.limits[target.field as usize].0.unwrap_or(0).min(have))
+            }
+        }
+    }
+
     fn transfer(&mut self, amount: Option<&Ex>, from: &Target, to: &Target, span: Span) -> R<()> {
         let a = self.owner(from);
         let b = self.owner(to);
         let have = self.get(a, from.field);
-        let amount = match amount {
-            Some(x) => self.eval(
-                x,
-                Ctx {
-                    label: from.label,
-                    actor: Some(a),
-                },
-            )?,
-            None => have - self.limits[from.field as usize].0.unwrap_or(0).min(have),
-        };
+        let amount = self.amount(amount, a, from)?;
         let left = self.take(a, from.field, amount, span)?;
         self.put(a, from.field, left);
         let had = self.get(b, to.field);
@@ -955,22 +946,9 @@ impl Machine<'_> {
         };
         let mut ids = Vec::with_capacity(all.len());
         for e in all {
-            if self.absent.get(e as usize).copied().unwrap_or(false) {
-                continue;
+            if self.eligible(e, var, filter)? {
+                ids.push(e);
             }
-            self.locals[var as usize] = e as i64;
-            if let Some(f) = filter
-                && self.eval(
-                    f,
-                    Ctx {
-                        label: NO_LABEL,
-                        actor: Some(e),
-                    },
-                )? == 0
-            {
-                continue;
-            }
-            ids.push(e);
         }
         Ok(ids)
     }
@@ -1142,23 +1120,29 @@ impl Machine<'_> {
         Ok(Flow::Next)
     }
 
-    /// One character's moment in a `for each`: eligibility is checked again, then the body runs.
-    fn visit(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
-        self.tick(span)?;
-        // A character who left play since the list was made is skipped.
+    /// Whether `e` is in play and passes `filter`, with `var` bound to it (and left bound).
+    fn eligible(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>) -> R<bool> {
         if self.absent.get(e as usize).copied().unwrap_or(false) {
-            return Ok(Flow::Next);
+            return Ok(false);
         }
         self.locals[var as usize] = e as i64;
-        if let Some(f) = filter
-            && self.eval(
+        match filter {
+            Some(f) => Ok(self.eval(
                 f,
                 Ctx {
                     label: NO_LABEL,
                     actor: Some(e),
                 },
-            )? == 0
-        {
+            )? != 0),
+            None => Ok(true),
+        }
+    }
+
+    /// One character's moment in a `for each`: eligibility is checked again, then the body runs.
+    fn visit(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+        self.tick(span)?;
+        // Checked again: the character may have left play, or stopped passing, since the list was made.
+        if !self.eligible(e, var, filter)? {
             return Ok(Flow::Next);
         }
         self.block(body)
@@ -1166,21 +1150,7 @@ impl Machine<'_> {
 
     /// Ticks every effect counted at `anchor`; those that reach zero end now.
     fn count_down(&mut self, anchor: Anchor) {
-        let mut i = 0;
-        while i < self.effects.len() {
-            let fx = &mut self.effects[i];
-            if fx.anchor != anchor {
-                i += 1;
-                continue;
-            }
-            fx.left -= 1;
-            if fx.left > 0 {
-                i += 1;
-                continue;
-            }
-            let fx = self.effects.remove(i);
-            self.end_effect(fx.effect, fx.target);
-        }
+        self.count_down_where(|_, at| at == anchor);
     }
 
     /// Ticks the effects counted at the place where `a`'s turn begins: the place a walk of a kept
@@ -1190,20 +1160,23 @@ impl Machine<'_> {
             return;
         }
         let walking = self.walking.last().copied();
+        self.count_down_where(|m, at| match (at, walking) {
+            (Anchor::Place(o, place), Some((w, reached))) if o == w => place == reached,
+            (Anchor::Place(o, place), _) => m.ranked[o as usize].get(place) == Some(&a),
+            _ => false,
+        });
+    }
+
+    /// Ticks the effects whose anchor `hit` accepts; those that reach zero end now.
+    fn count_down_where(&mut self, hit: impl Fn(&Self, Anchor) -> bool) {
         let mut i = 0;
         while i < self.effects.len() {
-            let fx = &mut self.effects[i];
-            let here = match (fx.anchor, walking) {
-                (Anchor::Place(o, place), Some((w, at))) if o == w => place == at,
-                (Anchor::Place(o, place), _) => self.ranked[o as usize].get(place) == Some(&a),
-                _ => false,
-            };
-            if !here {
+            if !hit(self, self.effects[i].anchor) {
                 i += 1;
                 continue;
             }
-            fx.left -= 1;
-            if fx.left > 0 {
+            self.effects[i].left -= 1;
+            if self.effects[i].left > 0 {
                 i += 1;
                 continue;
             }
@@ -1474,6 +1447,15 @@ impl Machine<'_> {
         Ok(total)
     }
 
+    /// Evaluates the arguments of a trigger, routine or param (at most `MAX_TRIGGER_ARGS`, checked).
+    fn eval_args(&mut self, args: &[Ex], ctx: Ctx) -> R<([i64; MAX_TRIGGER_ARGS], usize)> {
+        let mut vals = [0i64; MAX_TRIGGER_ARGS];
+        for (v, a) in vals.iter_mut().zip(args) {
+            *v = self.eval(a, ctx)?;
+        }
+        Ok((vals, args.len().min(MAX_TRIGGER_ARGS)))
+    }
+
     fn eval(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
         Ok(match e {
             Ex::Int(i) => *i,
@@ -1554,10 +1536,7 @@ impl Machine<'_> {
             Ex::ParamCall(i, args) => {
                 let p = self.p;
                 let slots = &p.param_slots[*i as usize];
-                let mut vals = [0i64; MAX_TRIGGER_ARGS];
-                for (v, a) in vals.iter_mut().zip(args) {
-                    *v = self.eval(a, ctx)?;
-                }
+                let (vals, _) = self.eval_args(args, ctx)?;
                 for (s, v) in slots.iter().zip(vals) {
                     self.locals[*s as usize] = v;
                 }

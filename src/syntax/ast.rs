@@ -56,7 +56,7 @@ pub enum Item {
     Encounter(Spanned<String>),
     Param {
         name: Ident,
-        /// `param on(score, die) = score - die`: a param with arguments, used as `on(c.dex, d12)`.
+        /// `param NAME(a, b) = EXPR`: a param with arguments, used as `NAME(x, y)`.
         /// Each argument is a number, or a character when `true`.
         args: Vec<(Ident, bool)>,
         value: Expr,
