@@ -156,18 +156,94 @@ pub enum Event<'a> {
         actor: EntityId,
         present: bool,
     },
+    /// `create`: a thing entered play, with the fields it was given.
+    Create {
+        id: EntityId,
+        ty: TypeId,
+        values: &'a [(FieldId, i64)],
+    },
+    /// `destroy`: an entity left play for good.
+    Destroy {
+        id: EntityId,
+    },
+}
+
+/// What the views name entities in: the program, and the names of the things `create` made
+/// (ids after the declared entities, in the order they were made).
+pub struct World<'a> {
+    pub p: &'a Program,
+    pub made: &'a [String],
+}
+
+impl std::ops::Deref for World<'_> {
+    type Target = Program;
+    fn deref(&self) -> &Program {
+        self.p
+    }
+}
+
+impl World<'_> {
+    /// A world with nothing made yet.
+    pub fn of(p: &Program) -> World<'_> {
+        World { p, made: &[] }
+    }
+
+    pub fn character_name(&self, id: EntityId) -> &str {
+        let n = self.p.characters.len();
+        match (id as usize).checked_sub(n) {
+            Some(k) if id != TABLE => self.made.get(k).map_or("?", String::as_str),
+            _ => self.p.character_name(id),
+        }
+    }
+
+    pub fn option_name(&self, key: OptionKey) -> &str {
+        match key {
+            OptionKey::Character(e) => self.character_name(e),
+            k => self.p.option_name(k),
+        }
+    }
+
+    pub fn who_name(&self, who: Who) -> &str {
+        match who {
+            Who::Character(e) => self.character_name(e),
+            w => self.p.who_name(w),
+        }
+    }
+
+    /// The type name of an entity (`character`, `conflict`).
+    pub fn type_name(&self, ty: TypeId) -> &str {
+        self.p.things.get(ty as usize).map_or("thing", |t| t.0.as_str())
+    }
+
+    /// A field's value as text: a number, or for an entity-valued field a name (or `none`).
+    pub fn value_text(&self, field: FieldId, v: i64) -> String {
+        match self.p.fields.get(field as usize).and_then(|f| f.refers) {
+            Some(_) if v < 0 => "none".into(),
+            Some(_) => self.character_name(v as EntityId).to_string(),
+            None => v.to_string(),
+        }
+    }
+
+    /// A field's value as JSON: a number, or a name (or `null`).
+    fn value_json(&self, field: FieldId, v: i64) -> String {
+        match self.p.fields.get(field as usize).and_then(|f| f.refers) {
+            Some(_) if v < 0 => "null".into(),
+            Some(_) => q(self.character_name(v as EntityId)),
+            None => v.to_string(),
+        }
+    }
 }
 
 /// Receives the events of a run, in order.
 pub trait Sink {
-    fn event(&mut self, program: &Program, event: &Event<'_>);
+    fn event(&mut self, world: &World<'_>, event: &Event<'_>);
 }
 
 /// Collects nothing: for runs whose result is all that matters.
 pub struct NullSink;
 
 impl Sink for NullSink {
-    fn event(&mut self, _: &Program, _: &Event<'_>) {}
+    fn event(&mut self, _: &World<'_>, _: &Event<'_>) {}
 }
 
 /// The JSON lines view: one object per event, keys in a fixed order.
@@ -189,7 +265,7 @@ fn level_kind(k: LevelKind) -> &'static str {
 }
 
 /// Where a duration is counted, in words: `place 2 of ORDER`, `start of NAME's turn`.
-pub fn anchor_text(p: &Program, a: Anchor) -> String {
+pub fn anchor_text(p: &World<'_>, a: Anchor) -> String {
     let level = |l: LevelId| p.levels.get(l as usize).map(|l| l.name.as_str()).unwrap_or("?");
     match a {
         Anchor::Place(o, i) => format!(
@@ -234,7 +310,7 @@ pub fn reason_text(p: &Program, r: &EndReason) -> String {
 }
 
 impl Sink for JsonLines {
-    fn event(&mut self, p: &Program, e: &Event<'_>) {
+    fn event(&mut self, p: &World<'_>, e: &Event<'_>) {
         let o = &mut self.out;
         let name = |id: EntityId| q(p.character_name(id));
         match e {
@@ -349,8 +425,10 @@ impl Sink for JsonLines {
                 }
                 let _ = write!(
                     o,
-                    r#""{key}":{},"amount":{amount},"left":{left}}}"#,
-                    q(&p.fields[*field as usize].name)
+                    r#""{key}":{},"amount":{},"left":{}}}"#,
+                    q(&p.fields[*field as usize].name),
+                    p.value_json(*field, *amount),
+                    p.value_json(*field, *left)
                 );
             }
             Event::Transfer {
@@ -432,6 +510,22 @@ impl Sink for JsonLines {
                 let what = if *present { "join" } else { "leave" };
                 let _ = write!(o, r#"{{"event":"{what}","actor":{}}}"#, name(*actor));
             }
+            Event::Create { id, ty, values } => {
+                let fields: Vec<String> = values
+                    .iter()
+                    .map(|(f, v)| format!("{}:{}", q(&p.fields[*f as usize].name), p.value_json(*f, *v)))
+                    .collect();
+                let _ = write!(
+                    o,
+                    r#"{{"event":"create","thing":{},"name":{},"fields":{{{}}}}}"#,
+                    q(p.type_name(*ty)),
+                    name(*id),
+                    fields.join(",")
+                );
+            }
+            Event::Destroy { id } => {
+                let _ = write!(o, r#"{{"event":"destroy","name":{}}}"#, name(*id));
+            }
         }
         o.push('\n');
     }
@@ -478,7 +572,7 @@ impl Text {
 }
 
 impl Sink for Text {
-    fn event(&mut self, p: &Program, e: &Event<'_>) {
+    fn event(&mut self, p: &World<'_>, e: &Event<'_>) {
         match e {
             Event::EncounterStart { seed } => {
                 let _ = writeln!(self.out, "{} · {} · seed {seed}", p.ruleset_name, p.encounter_name);
@@ -561,7 +655,7 @@ impl Sink for Text {
                     Change::Spend => format!("{f:<10} -{amount} → {left}"),
                     Change::Gain => format!("{f:<10} +{amount} → {left}"),
                     Change::Forfeit => format!("{f:<10} {amount} lost → {left}"),
-                    Change::Reset | Change::Set => format!("{f:<10} = {left}"),
+                    Change::Reset | Change::Set => format!("{f:<10} = {}", p.value_text(*field, *left)),
                 };
                 let who = if *actor == TABLE { "" } else { p.character_name(*actor) };
                 self.line(change.name(), who, &rest);
@@ -630,6 +724,14 @@ impl Sink for Text {
                 let what = if *present { "joins" } else { "leaves" };
                 self.line(what, p.character_name(*actor), "");
             }
+            Event::Create { id, values, .. } => {
+                let fields: Vec<String> = values
+                    .iter()
+                    .map(|(f, v)| format!("{} = {}", p.fields[*f as usize].name, p.value_text(*f, *v)))
+                    .collect();
+                self.line("create", p.character_name(*id), &fields.join(", "));
+            }
+            Event::Destroy { id } => self.line("destroy", p.character_name(*id), ""),
         }
     }
 }

@@ -6,21 +6,30 @@ mod names;
 
 use crate::diag::Diag;
 use crate::syntax::ast::*;
-pub use names::{Decls, FieldKind, Sym};
+pub use names::{CHARACTER, Decls, FieldKind, Sym};
+
+use std::collections::HashMap;
 
 /// Parsed files that passed the checker, with their symbol table.
 #[derive(Debug)]
 pub struct Checked {
     pub files: Vec<File>,
     pub decls: Decls,
+    /// The field each `x.FIELD` and target names, by the span of the field's name: a thing's
+    /// fields are found through the type of `x`, which only the checker knows.
+    pub fields_at: HashMap<Span, u16>,
 }
+
+/// `none`'s type: an entity of any type.
+pub const ANY: u16 = u16::MAX;
 
 /// The type of an expression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
     Int,
     Bool,
-    Entity,
+    /// An entity of a type ([`CHARACTER`], a thing, or [`ANY`] for `none`).
+    Entity(u16),
     Side,
     /// A decider who is not a character (declared with `role NAME`).
     Role,
@@ -28,16 +37,16 @@ pub enum Ty {
     Error,
 }
 
+const CHAR: Ty = Ty::Entity(CHARACTER);
+
 impl Ty {
-    fn name(self) -> &'static str {
-        match self {
-            Ty::Int => "a number",
-            Ty::Bool => "a truth value",
-            Ty::Entity => "a character",
-            Ty::Side => "a side",
-            Ty::Role => "a role",
-            Ty::Error => "an invalid value",
-        }
+    /// Whether a value of this type may stand where `want` is expected (`none` is any entity).
+    fn fits(self, want: Ty) -> bool {
+        self == want || self == Ty::Error || matches!((self, want), (Ty::Entity(ANY), Ty::Entity(_)))
+    }
+
+    fn is_entity(self) -> bool {
+        matches!(self, Ty::Entity(_) | Ty::Error)
     }
 }
 
@@ -51,9 +60,9 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         scopes: Vec::new(),
         levels: Vec::new(),
         repeats: 0,
-        nums: Vec::new(),
         param_tys: vec![None; decls.params.len()],
         silent: false,
+        fields_at: HashMap::new(),
     };
     for file in &files {
         for item in &file.items {
@@ -61,8 +70,13 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         }
     }
     c.characters(&files);
+    let fields_at = std::mem::take(&mut c.fields_at);
     if diags.is_empty() {
-        Ok(Checked { files, decls })
+        Ok(Checked {
+            files,
+            decls,
+            fields_at,
+        })
     } else {
         Err(diags)
     }
@@ -71,18 +85,17 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
 struct Checker<'a> {
     decls: &'a Decls,
     diags: &'a mut Vec<Diag>,
-    /// Entity variables in scope, innermost last.
-    scopes: Vec<String>,
+    /// Variables in scope with their types, innermost last.
+    scopes: Vec<(String, Ty)>,
     /// Names of the enclosing levels, innermost last.
     levels: Vec<String>,
     /// How many `repeat` loops enclose the statement being checked.
     repeats: usize,
-    /// Number arguments in scope (inside a `param NAME(a, b)`).
-    nums: Vec<String>,
     /// The type each param with arguments gives, once worked out.
     param_tys: Vec<Option<Ty>>,
     /// Working out a type: report nothing.
     silent: bool,
+    fields_at: HashMap<Span, u16>,
 }
 
 impl Checker<'_> {
@@ -92,17 +105,40 @@ impl Checker<'_> {
         }
     }
 
-    /// Puts a param's arguments in scope (numbers, or characters), returning what was there.
-    fn bind_args(&mut self, args: impl Iterator<Item = (String, bool)>) -> (Vec<String>, Vec<String>) {
-        let (nums, scopes) = (std::mem::take(&mut self.nums), std::mem::take(&mut self.scopes));
-        for (a, character) in args {
-            if character {
-                self.scopes.push(a);
-            } else {
-                self.nums.push(a);
-            }
+    /// The type of a variable in scope.
+    fn var(&self, name: &str) -> Option<Ty> {
+        self.scopes.iter().rev().find(|s| s.0 == name).map(|s| s.1)
+    }
+
+    fn bind(&mut self, name: &Ident, t: Ty) {
+        self.scopes.push((name.node.clone(), t));
+    }
+
+    /// A type's name with its article, for messages.
+    fn tn(&self, t: Ty) -> String {
+        match t {
+            Ty::Int => "a number".into(),
+            Ty::Bool => "a truth value".into(),
+            Ty::Entity(ANY) => "`none`".into(),
+            Ty::Entity(t) => self.decls.a_thing(t),
+            Ty::Side => "a side".into(),
+            Ty::Role => "a role".into(),
+            Ty::Error => "an invalid value".into(),
         }
-        (nums, scopes)
+    }
+
+    /// A written type (`None`: a character).
+    fn thing_ty(&self, t: Option<&Ident>) -> Ty {
+        Ty::Entity(t.and_then(|t| self.decls.thing(&t.node)).unwrap_or(CHARACTER))
+    }
+
+    /// Puts a param's arguments in scope (numbers, or entities), returning what was there.
+    fn bind_args(&mut self, args: impl Iterator<Item = (String, Option<u16>)>) -> Vec<(String, Ty)> {
+        let scopes = std::mem::take(&mut self.scopes);
+        for (a, t) in args {
+            self.scopes.push((a, t.map_or(Ty::Int, Ty::Entity)));
+        }
+        scopes
     }
 
     /// The type a param with arguments gives (its body's), worked out once, silently.
@@ -117,13 +153,12 @@ impl Checker<'_> {
         self.param_tys[i] = Some(Ty::Error); // a cycle (reported elsewhere) gives an error type
         let args = self.decls.param_args[i].clone();
         let silent = std::mem::replace(&mut self.silent, true);
-        let (nums, scopes) = self.bind_args(args.into_iter());
+        let scopes = self.bind_args(args.into_iter());
         let t = if self.decls.param_args[i].is_empty() {
             Ty::Int
         } else {
             self.expr(&body)
         };
-        self.nums = nums;
         self.scopes = scopes;
         self.silent = silent;
         self.param_tys[i] = Some(t);
@@ -138,21 +173,34 @@ impl Checker<'_> {
                 if args.is_empty() {
                     self.expect(value, Ty::Int, "a param");
                 } else {
-                    let (nums, scopes) = self.bind_args(args.iter().map(|(a, c)| (a.node.clone(), *c)));
+                    let params = self.decls.lookup(&name.node);
+                    let types = match params {
+                        Some(Sym::Param(i)) => self.decls.param_args[i as usize].clone(),
+                        _ => Vec::new(),
+                    };
+                    let scopes = self.bind_args(types.into_iter());
                     let t = self.expr(value);
                     if matches!(t, Ty::Role) {
                         self.err(
                             Diag::new("check::type", "a param cannot give a role")
                                 .label(value.span, "a role")
-                                .help("a param with arguments gives a number, a truth value, a character or a side"),
+                                .help("a param with arguments gives a number, a truth value, an entity or a side"),
                         );
                     }
-                    self.nums = nums;
                     self.scopes = scopes;
                 }
             }
-            Item::Stat { default: Some(e), .. } => {
-                self.expect(e, Ty::Int, "a stat's default");
+            Item::Stat { ty, default: Some(e), .. } => {
+                let want = if ty.is_some() { self.thing_ty(ty.as_ref()) } else { Ty::Int };
+                self.expect(e, want, "a stat's default");
+            }
+            Item::Thing { fields, .. } => {
+                for f in fields {
+                    if let Item::Flag { per: None, .. } | Item::Stat { default: None, .. } = f {
+                        continue;
+                    }
+                    self.item(f);
+                }
             }
             Item::Resource { min, max, .. } => {
                 for e in min.iter().chain(max.iter()) {
@@ -160,9 +208,12 @@ impl Checker<'_> {
                     self.no_dice(e, "a resource limit");
                 }
             }
-            Item::Global { default, min, max, .. } => {
+            Item::Global {
+                default, min, max, ty, ..
+            } => {
                 if let Some(e) = default {
-                    self.expect(e, Ty::Int, "a global's default");
+                    let want = if ty.is_some() { self.thing_ty(ty.as_ref()) } else { Ty::Int };
+                    self.expect(e, want, "a global's default");
                 }
                 for e in min.iter().chain(max.iter()) {
                     self.expect(e, Ty::Int, "a global's limit");
@@ -176,11 +227,11 @@ impl Checker<'_> {
                 ));
             }
             Item::Action(a) => {
-                self.scopes.push(a.actor.node.clone());
+                self.bind(&a.actor, CHAR);
                 for c in &a.costs {
                     self.expect(&c.amount, Ty::Int, "a cost");
                     self.no_dice(&c.amount, "a cost");
-                    self.field(&c.resource, FieldKind::Resource, "pay a cost in");
+                    self.field(CHARACTER, &c.resource, FieldKind::Resource, "pay a cost in");
                 }
                 if let Some(w) = &a.when {
                     self.expect(w, Ty::Bool, "an action's `when`");
@@ -189,7 +240,8 @@ impl Checker<'_> {
                 self.scopes.pop();
             }
             Item::Order(o) => {
-                self.scopes.push(o.var.node.clone());
+                let t = self.thing_ty(o.ty.as_ref());
+                self.bind(&o.var, t);
                 for k in &o.keys {
                     // A truth value sorts false before true: `c.FLAG asc` puts those with the flag last.
                     let t = self.expr(&k.value);
@@ -199,10 +251,10 @@ impl Checker<'_> {
                                 "check::type",
                                 format!(
                                     "an ordering key must be a number or a truth value, but this is {}",
-                                    t.name()
+                                    self.tn(t)
                                 ),
                             )
-                            .label(k.value.span, t.name())
+                            .label(k.value.span, self.tn(t))
                             .help("sort by a stat, a resource, a flag or an expression of them"),
                         );
                     }
@@ -252,12 +304,13 @@ impl Checker<'_> {
             Item::Hook(h) => self.hook(h),
             Item::Routine { name, params, body } => {
                 self.arg_count("routine", name, params.len());
-                self.distinct("routine", &params.iter().collect::<Vec<_>>());
-                self.detached(params, None, body);
+                self.distinct("routine", &params.iter().map(|p| &p.name).collect::<Vec<_>>());
+                let vars: Vec<(Ident, Ty)> = params.iter().map(|p| (p.name.clone(), self.thing_ty(p.ty.as_ref()))).collect();
+                self.detached(&vars, None, body);
             }
             Item::Trigger { name, params } => {
                 self.arg_count("trigger", name, params.len());
-                self.distinct("trigger", &params.iter().collect::<Vec<_>>());
+                self.distinct("trigger", &params.iter().map(|p| &p.name).collect::<Vec<_>>());
             }
             _ => {}
         }
@@ -315,7 +368,7 @@ impl Checker<'_> {
             }
             HookOn::Trigger(t) => match self.decls.lookup(&t.node) {
                 Some(Sym::Trigger(i)) => {
-                    let want = self.decls.triggers[i as usize].1;
+                    let want = self.decls.triggers[i as usize].1.len();
                     if want != h.vars.len() {
                         self.err(
                             Diag::new(
@@ -335,13 +388,38 @@ impl Checker<'_> {
             },
             _ => {}
         }
-        self.detached(&h.vars, h.filter.as_ref(), &h.body);
+        let types: Vec<u16> = match &h.on {
+            HookOn::Trigger(t) => match self.decls.lookup(&t.node) {
+                Some(Sym::Trigger(i)) => self.decls.triggers[i as usize].1.clone(),
+                _ => Vec::new(),
+            },
+            _ => vec![self.decls.thing(h.turn_ty.as_ref().map_or("character", |t| t.node.as_str())).unwrap_or(CHARACTER)],
+        };
+        if let Some(t) = &h.turn_ty {
+            self.type_name(t);
+        }
+        let vars: Vec<(Ident, Ty)> = h
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.clone(), Ty::Entity(types.get(i).copied().unwrap_or(CHARACTER))))
+            .collect();
+        self.detached(&vars, h.filter.as_ref(), &h.body);
+    }
+
+    /// Reports a written type that is neither `character` nor a declared thing.
+    fn type_name(&mut self, t: &Ident) {
+        if self.decls.thing(&t.node).is_none() {
+            let names: Vec<&String> = self.decls.things.iter().map(|t| &t.0).collect();
+            let d = unknown("type", &t.node, t.span, names.into_iter());
+            self.err(d.help("a type is `character` or a thing declared with `thing NAME, PLURAL { ... }`"));
+        }
     }
 
     /// A hook's or routine's body: its variables in scope, inside no level and no `repeat`.
-    fn detached(&mut self, vars: &[Ident], filter: Option<&Expr>, body: &Block) {
+    fn detached(&mut self, vars: &[(Ident, Ty)], filter: Option<&Expr>, body: &Block) {
         let depth = self.scopes.len();
-        self.scopes.extend(vars.iter().map(|v| v.node.clone()));
+        self.scopes.extend(vars.iter().map(|(v, t)| (v.node.clone(), *t)));
         let (levels, repeats) = (
             std::mem::take(&mut self.levels),
             std::mem::replace(&mut self.repeats, 0),
@@ -356,10 +434,11 @@ impl Checker<'_> {
     }
 
     /// `raise T(args)` and `do R(args)`: a declared name, and one character per declared argument.
-    fn character_call(&mut self, call: &Call<'_>, declared: &[(String, usize)], args: &[Expr], span: Span) {
+    fn character_call(&mut self, call: &Call<'_>, declared: &[(String, Vec<u16>)], args: &[Expr], span: Span) {
         let name = call.name;
-        match declared.iter().find(|d| d.0 == name.node) {
-            Some((_, want)) if *want != args.len() => {
+        let types = declared.iter().find(|d| d.0 == name.node).map(|d| d.1.clone());
+        match declared.iter().find(|d| d.0 == name.node).map(|d| d.1.len()) {
+            Some(want) if want != args.len() => {
                 self.err(
                     Diag::new(
                         "check::arity",
@@ -381,44 +460,72 @@ impl Checker<'_> {
                 self.err(d.help(call.declare));
             }
         }
-        for a in args {
-            self.expect(a, Ty::Entity, call.argument);
+        for (i, a) in args.iter().enumerate() {
+            let want = types.as_ref().and_then(|t| t.get(i)).copied().unwrap_or(CHARACTER);
+            self.expect(a, Ty::Entity(want), call.argument);
         }
     }
 
-    fn collection(&mut self, coll: &Collection) {
-        if let Collection::Ranked(o) = coll {
-            self.order(o);
+    /// A collection: `characters`, a thing's plural, or a ranked order; gives the type it holds.
+    fn collection(&mut self, coll: &Collection) -> Ty {
+        match coll {
+            Collection::Characters => CHAR,
+            Collection::Ranked(o) => match self.decls.lookup(&o.node) {
+                Some(Sym::Plural(t)) => Ty::Entity(t),
+                _ => self.order(o),
+            },
         }
     }
 
-    fn order(&mut self, o: &Ident) {
-        if !matches!(self.decls.lookup(&o.node), Some(Sym::Order(_))) {
-            let d = unknown("order", &o.node, o.span, self.decls.orders.iter());
-            self.err(d.help("declare it with `order NAME(c) { c.stat desc ... }`"));
+    /// An order by name; gives the type it sorts.
+    fn order(&mut self, o: &Ident) -> Ty {
+        match self.decls.lookup(&o.node) {
+            Some(Sym::Order(i)) => Ty::Entity(self.decls.order_types.get(i as usize).copied().unwrap_or(CHARACTER)),
+            _ => {
+                let plurals = self.decls.things.iter().map(|t| &t.1);
+                let names: Vec<&String> = self.decls.orders.iter().chain(plurals).collect();
+                let d = unknown("order or collection", &o.node, o.span, names.into_iter());
+                self.err(d.help("declare an order with `order NAME(c) { c.stat desc ... }`, or a thing with `thing NAME, PLURAL { ... }`"));
+                Ty::Error
+            }
+        }
+    }
+
+    /// `by ORDER` on a walk of `coll`: the order must sort the same type.
+    fn order_for(&mut self, o: &Ident, elem: Ty) {
+        let t = self.order(o);
+        if t != Ty::Error && elem != Ty::Error && t != elem {
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!("`{}` sorts {}, but this walks {}", o.node, self.tn(t), self.tn(elem)),
+                )
+                .label(o.span, "another type of entity")
+                .help("sort a collection by an order declared for its type: `order NAME(x: TYPE) { ... }`"),
+            );
         }
     }
 
     /// The chooser of a decision: a character, or a role named directly.
     fn chooser(&mut self, e: &Expr) -> Ty {
         if let ExprKind::Name(n) = &e.node
-            && !self.scopes.contains(n)
+            && self.var(n).is_none()
             && let Some(Sym::Role(_)) = self.decls.lookup(n)
         {
             return Ty::Role;
         }
         let t = self.expr(e);
-        if !matches!(t, Ty::Entity | Ty::Error) {
+        if !t.is_entity() {
             self.err(
                 Diag::new(
                     "check::type",
                     format!(
-                        "the chooser of a decision must be a character or a role, but this is {}",
-                        t.name()
+                        "the chooser of a decision must be an entity (a character, a player, ...) or a role, but this is {}",
+                        self.tn(t)
                     ),
                 )
-                .label(e.span, t.name())
-                .help("name a character variable, or a role declared with `role NAME`"),
+                .label(e.span, self.tn(t))
+                .help("name a variable holding a character or a thing, or a role declared with `role NAME`"),
             );
         }
         t
@@ -429,6 +536,29 @@ impl Checker<'_> {
         let mut seen: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
         for file in files {
             for item in &file.items {
+                if let Item::Instance { ty, name, fields } = item {
+                    self.type_name(ty);
+                    if let Some(first) = seen.get(name.node.as_str()) {
+                        self.err(
+                            Diag::new("check::duplicate", format!("two entities are called {}", name.node))
+                                .label(name.span, "again here")
+                                .label(*first, "first here")
+                                .help("give each its own name: answers and the trace name them"),
+                        );
+                    }
+                    seen.insert(&name.node, name.span);
+                    if let Some(t) = self.decls.thing(&ty.node) {
+                        if t == CHARACTER {
+                            self.err(
+                                Diag::new("check::wrong_kind", "declare a character with `character NAME { ... }`")
+                                    .label(ty.span, "not a thing")
+                                    .help("`character` declarations also take `side` and `tag`"),
+                            );
+                        }
+                        self.given_fields(t, &name.node, fields);
+                    }
+                    continue;
+                }
                 let Item::Character(ch) = item else { continue };
                 // Answers, the trace and the REPL name characters: two of one name would be ambiguous.
                 if let Some(first) = seen.get(ch.name.node.as_str()) {
@@ -465,52 +595,7 @@ impl Checker<'_> {
                         self.err(d.help("declare it in the ruleset with `tag NAME`"));
                     }
                 }
-                let mut given: Vec<&str> = Vec::new();
-                for (f, e) in &ch.fields {
-                    if given.contains(&f.node.as_str()) {
-                        self.err(
-                            Diag::new(
-                                "check::duplicate",
-                                format!("`{}` is given twice for {}", f.node, ch.name.node),
-                            )
-                            .label(f.span, "given again here")
-                            .help("keep one of them"),
-                        );
-                    }
-                    given.push(&f.node);
-                    match self.decls.field(&f.node) {
-                        Some((_, FieldKind::Stat | FieldKind::Resource)) => {
-                            self.expect(e, Ty::Int, "a character's stat");
-                        }
-                        Some((_, FieldKind::Flag)) => {
-                            self.expect(e, Ty::Bool, "a character's flag");
-                        }
-                        Some((_, FieldKind::Global)) => {
-                            self.err(
-                                Diag::new(
-                                    "check::wrong_kind",
-                                    format!("`{}` is a global: it belongs to no character", f.node),
-                                )
-                                .label(f.span, "a global")
-                                .help("set a global's start with `default` in its declaration, or in `setup`"),
-                            );
-                        }
-                        Some((_, FieldKind::Effect)) => {
-                            self.err(
-                                Diag::new(
-                                    "check::wrong_kind",
-                                    format!("`{}` is an effect: it is begun in play", f.node),
-                                )
-                                .label(f.span, "an effect")
-                                .help(format!("begin it with `begin {} on c for N counted at ...`", f.node)),
-                            );
-                        }
-                        None => {
-                            let d = unknown("stat", &f.node, f.span, self.decls.field_names());
-                            self.err(d.help("declare it in the ruleset with `stat NAME` or `resource NAME`"));
-                        }
-                    }
-                }
+                let given = self.given_fields(CHARACTER, &ch.name.node, &ch.fields);
                 for (name, span) in &self.decls.stats_without_default {
                     if !given.contains(&name.as_str()) {
                         let d = Diag::new("check::missing_stat", format!("{} has no `{}`", ch.name.node, name))
@@ -524,10 +609,70 @@ impl Checker<'_> {
         }
     }
 
+    /// `field = value` lines for an entity of type `owner`: known fields of the right kind, each
+    /// once, values of the field's type. Gives the names given.
+    fn given_fields<'f>(&mut self, owner: u16, who: &str, fields: &'f [(Ident, Expr)]) -> Vec<&'f str> {
+        let mut given: Vec<&str> = Vec::new();
+        for (f, e) in fields {
+            if given.contains(&f.node.as_str()) {
+                self.err(
+                    Diag::new("check::duplicate", format!("`{}` is given twice for {who}", f.node))
+                        .label(f.span, "given again here")
+                        .help("keep one of them"),
+                );
+            }
+            given.push(&f.node);
+            match self.decls.field_of(owner, &f.node) {
+                Some((i, FieldKind::Stat | FieldKind::Resource)) => {
+                    self.fields_at.insert(f.span, i);
+                    let want = self.decls.field_refers[i as usize].map_or(Ty::Int, Ty::Entity);
+                    self.expect(e, want, &format!("{}'s stat", self.decls.a_thing(owner)));
+                }
+                Some((i, FieldKind::Flag)) => {
+                    self.fields_at.insert(f.span, i);
+                    self.expect(e, Ty::Bool, &format!("{}'s flag", self.decls.a_thing(owner)));
+                }
+                Some((_, FieldKind::Effect)) => {
+                    self.err(
+                        Diag::new("check::wrong_kind", format!("`{}` is an effect: it is begun in play", f.node))
+                            .label(f.span, "an effect")
+                            .help(format!("begin it with `begin {} on c for N counted at ...`", f.node)),
+                    );
+                }
+                _ if owner == CHARACTER && matches!(self.decls.field(&f.node), Some((_, FieldKind::Global))) => {
+                    self.err(
+                        Diag::new(
+                            "check::wrong_kind",
+                            format!("`{}` is a global: it belongs to no character", f.node),
+                        )
+                        .label(f.span, "a global")
+                        .help("set a global's start with `default` in its declaration, or in `setup`"),
+                    );
+                }
+                _ if owner == CHARACTER => {
+                    let d = unknown("stat", &f.node, f.span, self.decls.field_names());
+                    self.err(d.help("declare it in the ruleset with `stat NAME` or `resource NAME`"));
+                }
+                _ => {
+                    let names = self.decls.fields_of(owner);
+                    let d = unknown("field", &f.node, f.span, names.into_iter());
+                    self.err(d.help(format!(
+                        "declare it in `thing {}` with `stat NAME`, `resource NAME` or `flag NAME`",
+                        self.decls.things[owner as usize].0
+                    )));
+                }
+            }
+        }
+        given
+    }
+
+    /// A block's statements; the names `let` and `create ... as` bind end with it.
     fn block(&mut self, b: &Block) {
+        let depth = self.scopes.len();
         for s in &b.stmts {
             self.stmt(s);
         }
+        self.scopes.truncate(depth);
     }
 
     fn stmt(&mut self, s: &Stmt) {
@@ -544,7 +689,7 @@ impl Checker<'_> {
                 self.levels.pop();
             }
             Stmt::Turn { actor, body, .. } => {
-                self.expect(actor, Ty::Entity, "`turn`");
+                self.entity(actor, "`turn`");
                 self.block(body);
             }
             Stmt::ForEach {
@@ -553,18 +698,61 @@ impl Checker<'_> {
                 filter,
                 order,
                 body,
+                from,
                 ..
             } => {
-                self.collection(coll);
+                let t = self.collection(coll);
                 if let Some(o) = order {
-                    self.order(o);
+                    self.order_for(o, t);
                 }
-                self.scopes.push(var.node.clone());
+                if let Some(x) = from {
+                    self.expect(x, t, "where a walk starts (`from`)");
+                }
+                self.bind(var, t);
                 if let Some(f) = filter {
                     self.expect(f, Ty::Bool, "a `where` filter");
                 }
                 self.block(body);
                 self.scopes.pop();
+            }
+            Stmt::Create {
+                thing, fields, bind, ..
+            } => {
+                self.type_name(thing);
+                if let Some(t) = self.decls.thing(&thing.node) {
+                    if t == CHARACTER {
+                        self.err(
+                            Diag::new("check::wrong_kind", "characters are not created in play")
+                                .label(thing.span, "a character")
+                                .help("declare characters in an encounter; `create` makes things declared with `thing`"),
+                        );
+                    }
+                    self.given_fields(t, &format!("the new {}", thing.node), fields);
+                    if let Some(b) = bind {
+                        self.bind(b, Ty::Entity(t));
+                    }
+                }
+            }
+            Stmt::Destroy { what, .. } => {
+                let t = self.entity(what, "`destroy`");
+                if t == CHAR {
+                    self.err(
+                        Diag::new("check::wrong_kind", "characters are not destroyed")
+                            .label(what.span, "a character")
+                            .help("`destroy` removes things made by `create` or declared in an encounter"),
+                    );
+                }
+            }
+            Stmt::Let { name, value, .. } => {
+                let t = self.expr(value);
+                if matches!(t, Ty::Role | Ty::Entity(ANY)) {
+                    self.err(
+                        Diag::new("check::type", format!("`let` cannot name {}", self.tn(t)))
+                            .label(value.span, self.tn(t))
+                            .help("`let` names a number, a truth value, an entity or a side"),
+                    );
+                }
+                self.bind(name, t);
             }
             Stmt::If {
                 cond, then, otherwise, ..
@@ -606,6 +794,7 @@ impl Checker<'_> {
                         );
                     }
                     seen.push(key);
+                    self.refusals(&o.refusals);
                     if o.name.is_none() && who == Ty::Role {
                         self.err(
                             Diag::new(
@@ -623,7 +812,7 @@ impl Checker<'_> {
                         }
                     }
                     if let Some(u) = &o.using {
-                        self.field(u, FieldKind::Resource, "pay costs from");
+                        self.field(CHARACTER, u, FieldKind::Resource, "pay costs from");
                     }
                     if o.name.is_none() && self.decls.actions.is_empty() {
                         self.err(
@@ -672,22 +861,15 @@ impl Checker<'_> {
                 if let Some((_, block)) = decline.as_deref() {
                     self.block(block);
                 }
-                self.collection(coll);
+                let t = self.collection(coll);
                 if let Some(o) = order {
-                    self.order(o);
+                    self.order_for(o, t);
                 }
-                self.scopes.push(var.node.clone());
+                self.bind(var, t);
                 if let Some(f) = filter {
                     self.expect(f, Ty::Bool, "a `where` filter");
                 }
-                for r in refusals {
-                    self.expect(&r.cond, Ty::Bool, "an `unless` condition");
-                    for part in &r.message {
-                        if let Part::Name(e) = part {
-                            self.expect(e, Ty::Entity, "a name in a message");
-                        }
-                    }
-                }
+                self.refusals(refusals);
                 self.block(body);
                 self.scopes.pop();
             }
@@ -708,7 +890,9 @@ impl Checker<'_> {
                     );
                 }
             }
-            Stmt::Rank { order, .. } => self.order(order),
+            Stmt::Rank { order, .. } => {
+                self.order(order);
+            }
             Stmt::Transfer { amount, from, to, .. } => {
                 if let Some(a) = amount {
                     self.expect(a, Ty::Int, "an amount");
@@ -735,15 +919,15 @@ impl Checker<'_> {
                 ..
             } => {
                 self.effect(effect);
-                self.expect(target, Ty::Entity, "the character an effect is on");
+                self.expect(target, CHAR, "the character an effect is on");
                 self.expect(count, Ty::Int, "a duration");
                 match at {
                     CountAt::Place(who, order) => {
-                        self.expect(who, Ty::Entity, "the character whose place counts a duration");
-                        self.order(order);
+                        let t = self.order(order);
+                        self.expect(who, t, "the entity whose place counts a duration");
                     }
                     CountAt::TurnStart(who) | CountAt::TurnEnd(who) => {
-                        self.expect(who, Ty::Entity, "the character whose turn counts a duration");
+                        self.entity(who, "the entity whose turn counts a duration");
                     }
                     CountAt::LevelStart(l) | CountAt::LevelEnd(l) => {
                         if !self.decls.level_names.contains_key(&l.node) {
@@ -755,14 +939,14 @@ impl Checker<'_> {
             }
             Stmt::Stop { effect, target, .. } => {
                 self.effect(effect);
-                self.expect(target, Ty::Entity, "the character an effect is on");
+                self.expect(target, CHAR, "the character an effect is on");
             }
             Stmt::Place { who, to, order, .. } => {
-                self.expect(who, Ty::Entity, "the character `place` moves");
+                let t = self.order(order);
+                self.expect(who, t, "the entity `place` moves");
                 if let PlaceTo::Before(x) | PlaceTo::After(x) = to {
-                    self.expect(x, Ty::Entity, "the character `place` moves next to");
+                    self.expect(x, t, "the entity `place` moves next to");
                 }
-                self.order(order);
             }
             Stmt::Do { routine, args, span } => {
                 let call = Call {
@@ -776,7 +960,7 @@ impl Checker<'_> {
                 self.character_call(&call, &self.decls.routines, args, *span);
             }
             Stmt::React { actor, body, .. } => {
-                self.expect(actor, Ty::Entity, "`react`");
+                self.entity(actor, "`react`");
                 self.block(body);
             }
             Stmt::Elapse { amount, unit, .. } => {
@@ -801,22 +985,51 @@ impl Checker<'_> {
                 self.expect(value, Ty::Int, "a resource's new value");
                 self.target(target, FieldKind::Resource, "reset");
             }
-            Stmt::Forfeit { target, .. } => self.target(target, FieldKind::Resource, "forfeit"),
-            Stmt::Set { target, value, .. } => {
-                self.expect(value, Ty::Int, "a stat's new value");
-                self.target(target, FieldKind::Stat, "set");
+            Stmt::Forfeit { target, .. } => {
+                self.target(target, FieldKind::Resource, "forfeit");
             }
-            Stmt::Mark { target, on, .. } => self.target(target, FieldKind::Flag, if *on { "mark" } else { "clear" }),
+            Stmt::Set { target, value, .. } => {
+                let want = match self.target(target, FieldKind::Stat, "set") {
+                    Some(f) => self.decls.field_refers[f as usize].map_or(Ty::Int, Ty::Entity),
+                    None => Ty::Error,
+                };
+                if want == Ty::Error {
+                    self.expr(value);
+                } else {
+                    self.expect(value, want, "a stat's new value");
+                }
+            }
+            Stmt::Mark { target, on, .. } => {
+                self.target(target, FieldKind::Flag, if *on { "mark" } else { "clear" });
+            }
         }
     }
 
-    fn target(&mut self, t: &Target, want: FieldKind, verb: &str) {
+    /// `x.FIELD` or a global as a statement's target; gives the field when it resolves.
+    fn target(&mut self, t: &Target, want: FieldKind, verb: &str) -> Option<u16> {
         let f = &t.field;
         match (&t.var, self.decls.field(&f.node)) {
             (Some(v), field) => {
-                if !self.scopes.contains(&v.node) {
-                    let d = unknown("character variable", &v.node, v.span, self.scopes.iter());
-                    self.err(d.help("bind a character first, e.g. `for each c in characters { ... }`"));
+                let owner = match self.var(&v.node) {
+                    Some(Ty::Entity(o)) if o != ANY => o,
+                    Some(Ty::Error) => return None,
+                    Some(other) => {
+                        self.err(
+                            Diag::new("check::type", format!("`{}` is {}: it has no fields", v.node, self.tn(other)))
+                                .label(v.span, self.tn(other))
+                                .help("name a variable holding a character or a thing"),
+                        );
+                        return None;
+                    }
+                    None => {
+                        let names: Vec<&String> = self.scopes.iter().map(|s| &s.0).collect();
+                        let d = unknown("character variable", &v.node, v.span, names.into_iter());
+                        self.err(d.help("bind a character first, e.g. `for each c in characters { ... }`"));
+                        CHARACTER
+                    }
+                };
+                if owner != CHARACTER {
+                    return self.field(owner, f, want, verb);
                 }
                 if let Some((_, FieldKind::Global)) = field {
                     self.err(
@@ -828,10 +1041,14 @@ impl Checker<'_> {
                         .help(format!("write it alone: `{verb} ... {}`", f.node)),
                     );
                 } else {
-                    self.field(f, want, verb);
+                    return self.field(CHARACTER, f, want, verb);
                 }
+                None
             }
-            (None, Some((_, FieldKind::Global))) if want != FieldKind::Flag => {}
+            (None, Some((i, FieldKind::Global))) if want != FieldKind::Flag => {
+                self.fields_at.insert(f.span, i);
+                Some(i)
+            }
             (None, Some((_, FieldKind::Global))) => {
                 self.err(
                     Diag::new(
@@ -841,6 +1058,7 @@ impl Checker<'_> {
                     .label(f.span, "a global")
                     .help("`mark` and `clear` work on flags; give a global a value with `set` or `reset`"),
                 );
+                None
             }
             (None, Some(_)) => {
                 self.err(
@@ -851,6 +1069,7 @@ impl Checker<'_> {
                     .label(f.span, "whose?")
                     .help(format!("write `c.{}` with a character variable `c`", f.node)),
                 );
+                None
             }
             (None, None) => {
                 let d = unknown("global", &f.node, f.span, self.decls.field_names());
@@ -858,12 +1077,35 @@ impl Checker<'_> {
                     "declare it with `global {}`, or write `c.{}` for a character's",
                     f.node, f.node
                 )));
+                None
             }
         }
     }
 
-    fn field(&mut self, f: &Ident, want: FieldKind, verb: &str) {
-        match self.decls.field(&f.node) {
+    /// A field of an entity of type `owner` that a statement acts on, of the kind it needs.
+    fn field(&mut self, owner: u16, f: &Ident, want: FieldKind, verb: &str) -> Option<u16> {
+        let found = if owner == CHARACTER {
+            self.decls.field(&f.node)
+        } else {
+            self.decls.field_of(owner, &f.node)
+        };
+        if let Some((i, kind)) = found
+            && kind == want
+        {
+            self.fields_at.insert(f.span, i);
+            return Some(i);
+        }
+        match found {
+            None if owner != CHARACTER => {
+                let names = self.decls.fields_of(owner);
+                let d = unknown(want.noun(), &f.node, f.span, names.into_iter());
+                self.err(d.help(format!(
+                    "declare it in `thing {}` with `{} {}`",
+                    self.decls.things[owner as usize].0,
+                    want.noun(),
+                    f.node
+                )));
+            }
             None => {
                 let d = unknown(want.noun(), &f.node, f.span, self.decls.field_names());
                 self.err(d.help(format!("declare it with `{} {}`", want.noun(), f.node)));
@@ -883,6 +1125,45 @@ impl Checker<'_> {
             }
             Some(_) => {}
         }
+        None
+    }
+
+    /// An expression that must give an entity of any type; gives its type.
+    fn entity(&mut self, e: &Expr, what: &str) -> Ty {
+        let t = self.expr(e);
+        if !t.is_entity() {
+            self.err(
+                Diag::new("check::type", format!("{what} needs an entity, but this is {}", self.tn(t)))
+                    .label(e.span, self.tn(t))
+                    .help("use a variable holding a character or a thing"),
+            );
+        }
+        t
+    }
+
+    /// `unless C because "..."` lines.
+    fn refusals(&mut self, refusals: &[Refusal]) {
+        for r in refusals {
+            self.expect(&r.cond, Ty::Bool, "an `unless` condition");
+            for part in &r.message {
+                if let Part::Name(e) = part {
+                    self.entity(e, "a name in a message");
+                }
+            }
+        }
+    }
+
+    /// An order used inside an expression must not roll: an expression only reads the state.
+    fn no_rolling_order(&mut self, o: &Ident) {
+        let keys = self.decls.order_rolls.get(&o.node).copied();
+        if let Some(span) = keys {
+            self.err(
+                Diag::new("check::rolled", format!("`{}` rolls dice to sort, so it cannot sort inside an expression", o.node))
+                    .label(o.span, "used here")
+                    .label(span, "rolls here")
+                    .help("sort by an order whose keys do not roll, or `rank` it first and walk the kept order"),
+            );
+        }
     }
 
     fn no_dice(&mut self, e: &Expr, what: &str) {
@@ -900,20 +1181,21 @@ impl Checker<'_> {
 
     fn expect(&mut self, e: &Expr, want: Ty, what: &str) -> Ty {
         let got = self.expr(e);
-        if got != want && got != Ty::Error {
+        if !got.fits(want) && want != Ty::Error {
             self.err(
                 Diag::new(
                     "check::type",
-                    format!("{what} must be {}, but this is {}", want.name(), got.name()),
+                    format!("{what} must be {}, but this is {}", self.tn(want), self.tn(got)),
                 )
-                .label(e.span, got.name())
+                .label(e.span, self.tn(got))
                 .help(match want {
                     Ty::Bool if got == Ty::Side => {
                         "test membership with `c is SIDE`, or compare sides: `a.side == b.side`"
                     }
                     Ty::Bool => "compare it, e.g. `c.FIELD > 0`, or use a flag",
                     Ty::Int => "use a number, a stat, a resource, dice or a param",
-                    _ => "use a character variable bound by `for each` or a quantifier",
+                    Ty::Entity(CHARACTER) => "use a character variable bound by `for each` or a quantifier",
+                    _ => "use a variable holding an entity of that type, or `none`",
                 }),
             );
         }
@@ -924,13 +1206,11 @@ impl Checker<'_> {
         match &e.node {
             ExprKind::Int(_) | ExprKind::Dice(_) => Ty::Int,
             ExprKind::Bool(_) => Ty::Bool,
+            ExprKind::None => Ty::Entity(ANY),
             ExprKind::Name(n) => {
                 // Quantifier variables are bound inside a param's body, so they shadow its arguments.
-                if self.scopes.contains(n) {
-                    return Ty::Entity;
-                }
-                if self.nums.contains(n) {
-                    return Ty::Int;
+                if let Some(t) = self.var(n) {
+                    return t;
                 }
                 match self.decls.lookup(n) {
                     Some(Sym::Param(i)) => {
@@ -946,7 +1226,9 @@ impl Checker<'_> {
                         }
                         Ty::Int
                     }
-                    Some(Sym::Field(_, FieldKind::Global)) => Ty::Int,
+                    Some(Sym::Field(i, FieldKind::Global)) => {
+                        self.decls.field_refers[i as usize].map_or(Ty::Int, Ty::Entity)
+                    }
                     Some(Sym::Side(_)) => Ty::Side,
                     Some(Sym::Role(_)) => {
                         self.err(
@@ -975,21 +1257,25 @@ impl Checker<'_> {
                         Ty::Error
                     }
                     _ => {
+                        // A declared entity by its name: `owner = Bolt` in an encounter.
+                        if let Some(i) = self.decls.character_names.iter().position(|c| c == n) {
+                            return Ty::Entity(self.decls.entity_types[i]);
+                        }
                         let cands: Vec<String> = self
                             .scopes
                             .iter()
-                            .cloned()
+                            .map(|s| s.0.clone())
                             .chain(self.decls.params.iter().cloned())
                             .collect();
                         let d = unknown("name", n, e.span, cands.iter());
-                        self.err(d.help("a bare name is a param or a character variable"));
+                        self.err(d.help("a bare name is a param, a variable, a global or a declared entity"));
                         Ty::Error
                     }
                 }
             }
             ExprKind::Field(base, f) => {
                 if let ExprKind::Name(n) = &base.node
-                    && !self.scopes.contains(n)
+                    && self.var(n).is_none()
                     && self.decls.level_names.contains_key(n)
                 {
                     if f.node != "number" {
@@ -1003,19 +1289,47 @@ impl Checker<'_> {
                     return Ty::Int;
                 }
                 let bt = self.expr(base);
-                if f.node == "side" && matches!(bt, Ty::Entity | Ty::Error) {
+                if f.node == "side" && matches!(bt, Ty::Entity(CHARACTER) | Ty::Error) {
                     return Ty::Side;
                 }
-                if bt != Ty::Entity && bt != Ty::Error {
-                    self.err(
-                        Diag::new(
-                            "check::type",
-                            format!("only a character has fields, but this is {}", bt.name()),
-                        )
-                        .label(base.span, bt.name())
-                        .help("write `c.field` with a character variable `c`"),
-                    );
-                    return Ty::Error;
+                let owner = match bt {
+                    Ty::Error => return Ty::Error,
+                    Ty::Entity(t) if t != ANY => t,
+                    _ => {
+                        self.err(
+                            Diag::new(
+                                "check::type",
+                                format!("only a character or a thing has fields, but this is {}", self.tn(bt)),
+                            )
+                            .label(base.span, self.tn(bt))
+                            .help("write `c.field` with a variable holding a character or a thing"),
+                        );
+                        return Ty::Error;
+                    }
+                };
+                if owner != CHARACTER {
+                    return match self.decls.field_of(owner, &f.node) {
+                        Some((i, kind)) => {
+                            self.fields_at.insert(f.span, i);
+                            match kind {
+                                FieldKind::Flag | FieldKind::Effect => Ty::Bool,
+                                _ => self.decls.field_refers[i as usize].map_or(Ty::Int, Ty::Entity),
+                            }
+                        }
+                        None => {
+                            let names = self.decls.fields_of(owner);
+                            let d = unknown("field", &f.node, f.span, names.into_iter());
+                            self.err(d.help(format!(
+                                "{} has the fields declared in `thing {}`",
+                                self.decls.a_thing(owner),
+                                self.decls.things[owner as usize].0
+                            )));
+                            Ty::Error
+                        }
+                    };
+                }
+                if let Some((i, _)) = self.decls.field(&f.node) {
+                    self.fields_at.insert(f.span, i);
                 }
                 match self.decls.field(&f.node) {
                     Some((_, FieldKind::Flag | FieldKind::Effect)) => Ty::Bool,
@@ -1030,7 +1344,7 @@ impl Checker<'_> {
                         );
                         Ty::Error
                     }
-                    Some(_) => Ty::Int,
+                    Some((i, _)) => self.decls.field_refers[i as usize].map_or(Ty::Int, Ty::Entity),
                     None => {
                         let d = unknown("stat", &f.node, f.span, self.decls.field_names());
                         self.err(d.help("declare it with `stat`, `resource` or `flag`"));
@@ -1039,7 +1353,7 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Is(base, name) => {
-                self.expect(base, Ty::Entity, "the left of `is`");
+                self.expect(base, CHAR, "the left of `is`");
                 if !matches!(self.decls.lookup(&name.node), Some(Sym::Side(_) | Sym::Tag(_))) {
                     let cands: Vec<&String> = self.decls.sides.iter().chain(self.decls.tags.iter()).collect();
                     let d = unknown("side or tag", &name.node, name.span, cands.into_iter());
@@ -1064,14 +1378,14 @@ impl Checker<'_> {
                 BinOp::Eq | BinOp::Ne => {
                     let lt = self.expr(l);
                     let rt = self.expr(r);
-                    if lt != rt && lt != Ty::Error && rt != Ty::Error {
+                    if !lt.fits(rt) && !rt.fits(lt) {
                         self.err(
                             Diag::new(
                                 "check::type",
-                                format!("cannot compare {} with {}", lt.name(), rt.name()),
+                                format!("cannot compare {} with {}", self.tn(lt), self.tn(rt)),
                             )
-                            .label(l.span, lt.name())
-                            .label(r.span, rt.name())
+                            .label(l.span, self.tn(lt))
+                            .label(r.span, self.tn(rt))
                             .help("both sides of `==` and `!=` must be the same kind of value"),
                         );
                     }
@@ -1088,56 +1402,41 @@ impl Checker<'_> {
                     Ty::Int
                 }
             },
-            ExprKind::Call(name, args) if name.node == "position" => {
-                let ok = args.len() == 2;
-                if let Some(a) = args.first() {
-                    self.expect(a, Ty::Entity, "the first argument of `position`");
-                }
-                match args.get(1).map(|a| &a.node) {
-                    Some(ExprKind::Name(o)) if matches!(self.decls.lookup(o), Some(Sym::Order(_))) => {}
-                    _ => {
-                        let at = args.get(1).map_or(e.span, |a| a.span);
-                        self.err(
-                            Diag::new("check::arity", "`position` takes a character and a ranked order")
-                                .label(at, "not an order")
-                                .help("write `position(c, ORDER)`: c's place in the order `rank ORDER` kept, from 1"),
-                        );
-                        return Ty::Error;
+            // Queries on a kept order: `position(c, ORDER)` (from 1, 0 when absent), `below(c, ORDER)`
+            // (the next one down, itself when last), `next(c, ORDER)` and `previous(c, ORDER)` (round
+            // the table: the last wraps to the first).
+            ExprKind::Call(name, args) if ORDER_QUERIES.contains(&name.node.as_str()) => {
+                let f = name.node.as_str();
+                let order = match args.get(1).map(|a| &a.node) {
+                    Some(ExprKind::Name(o)) if args.len() == 2 => match self.decls.lookup(o) {
+                        Some(Sym::Order(i)) => Some(Ty::Entity(self.decls.order_types[i as usize])),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some(t) = order else {
+                    if let Some(a) = args.first() {
+                        self.expr(a);
                     }
-                }
-                if !ok {
+                    let at = args.get(1).map_or(e.span, |a| a.span);
                     self.err(
-                        Diag::new("check::arity", "`position` takes exactly two arguments")
-                            .label(e.span, "here")
-                            .help("write `position(c, ORDER)`"),
+                        Diag::new("check::arity", format!("`{f}` takes an entity and a ranked order"))
+                            .label(at, "not an order")
+                            .help(format!("write `{f}(c, ORDER)`, with an order kept by `rank ORDER`")),
                     );
-                }
-                Ty::Int
-            }
-            ExprKind::Call(name, args) if name.node == "below" => {
+                    return Ty::Error;
+                };
                 if let Some(a) = args.first() {
-                    self.expect(a, Ty::Entity, "the first argument of `below`");
+                    self.expect(a, t, &format!("the first argument of `{f}`"));
                 }
-                match args.get(1).map(|a| &a.node) {
-                    Some(ExprKind::Name(o))
-                        if args.len() == 2 && matches!(self.decls.lookup(o), Some(Sym::Order(_))) => {}
-                    _ => {
-                        self.err(
-                            Diag::new("check::arity", "`below` takes a character and a ranked order")
-                                .label(e.span, "here")
-                                .help("write `below(c, ORDER)`: the character right below c in the kept order"),
-                        );
-                        return Ty::Error;
-                    }
-                }
-                Ty::Entity
+                if f == "position" { Ty::Int } else { t }
             }
             ExprKind::Call(name, args) if matches!(self.decls.lookup(&name.node), Some(Sym::Param(_))) => {
                 let index = match self.decls.lookup(&name.node) {
                     Some(Sym::Param(i)) => i as usize,
                     _ => 0,
                 };
-                let kinds: Vec<bool> = self.decls.param_args[index].iter().map(|a| a.1).collect();
+                let kinds: Vec<Option<u16>> = self.decls.param_args[index].iter().map(|a| a.1).collect();
                 let want = kinds.len();
                 if want != args.len() {
                     self.err(
@@ -1149,8 +1448,8 @@ impl Checker<'_> {
                         .help("pass one number per argument the param declares"),
                     );
                 }
-                for (a, character) in args.iter().zip(kinds.iter().chain(std::iter::repeat(&false))) {
-                    let t = if *character { Ty::Entity } else { Ty::Int };
+                for (a, kind) in args.iter().zip(kinds.iter().chain(std::iter::repeat(&None))) {
+                    let t = kind.map_or(Ty::Int, Ty::Entity);
                     self.expect(a, t, &format!("an argument of `{}`", name.node));
                 }
                 self.param_type(index)
@@ -1162,7 +1461,7 @@ impl Checker<'_> {
                     _ => {
                         let d = unknown("function", &name.node, name.span, FUNCTIONS.iter());
                         self.err(d.help(
-                            "the functions are highest(a, b, ...), lowest(a, b, ...), abs(x), position(c, ORDER), below(c, ORDER) and params declared with arguments",
+                            "the functions are highest(a, b, ...), lowest(a, b, ...), abs(x), position(c, ORDER), below(c, ORDER), next(c, ORDER), previous(c, ORDER) and params declared with arguments",
                         ));
                         for a in args {
                             self.expr(a);
@@ -1191,33 +1490,56 @@ impl Checker<'_> {
                 self.expect(c, Ty::Bool, "the condition of `if`");
                 let at = self.expr(a);
                 let bt = self.expr(b);
-                if at != bt && at != Ty::Error && bt != Ty::Error {
+                if !at.fits(bt) && !bt.fits(at) {
                     self.err(
                         Diag::new(
                             "check::type",
-                            format!("the branches of `if` differ: {} and {}", at.name(), bt.name()),
+                            format!("the branches of `if` differ: {} and {}", self.tn(at), self.tn(bt)),
                         )
-                        .label(a.span, at.name())
-                        .label(b.span, bt.name())
+                        .label(a.span, self.tn(at))
+                        .label(b.span, self.tn(bt))
                         .help("both branches must give the same kind of value"),
                     );
                     return Ty::Error;
                 }
-                if at == Ty::Error { bt } else { at }
+                if at == Ty::Error || at == Ty::Entity(ANY) { bt } else { at }
             }
             ExprKind::Quant {
                 quant,
                 var,
                 coll,
                 filter,
+                by,
                 body,
             } => {
-                self.collection(coll);
-                self.scopes.push(var.node.clone());
+                let elem = self.collection(coll);
+                if let Some(o) = by {
+                    if matches!(quant, Quant::First | Quant::Last) {
+                        self.order_for(o, elem);
+                        self.no_rolling_order(o);
+                    } else {
+                        self.err(
+                            Diag::new("check::quantifier", "only `first` and `last` take `by ORDER`")
+                                .label(o.span, "sorts nothing here")
+                                .help("write `first x in COLL where ... by ORDER`"),
+                        );
+                    }
+                }
+                self.bind(var, elem);
                 if let Some(f) = filter {
                     self.expect(f, Ty::Bool, "a `where` filter");
                 }
                 let ty = match quant {
+                    Quant::First | Quant::Last => {
+                        if let Some(b) = body {
+                            self.err(
+                                Diag::new("check::quantifier", "`first` and `last` give an entity, not a value after `:`")
+                                    .label(b.span, "not used")
+                                    .help("write `first x in COLL where CONDITION by ORDER`, then use its fields"),
+                            );
+                        }
+                        elem
+                    }
                     Quant::Any | Quant::All | Quant::Count => {
                         if let Some(b) = body {
                             self.expect(b, Ty::Bool, "the condition of a quantifier");
@@ -1255,7 +1577,8 @@ struct Call<'a> {
     argument: &'a str,
 }
 
-const FUNCTIONS: [&str; 5] = ["highest", "lowest", "abs", "position", "below"];
+const FUNCTIONS: [&str; 7] = ["highest", "lowest", "abs", "position", "below", "next", "previous"];
+const ORDER_QUERIES: [&str; 4] = ["position", "below", "next", "previous"];
 
 pub fn is_builtin_policy(name: &str) -> bool {
     matches!(name, "first" | "random")

@@ -51,7 +51,14 @@ pub enum Sym {
     Trigger(u16),
     Unit(u16),
     Routine(u16),
+    /// A type of entity: `character` (0) or a declared `thing`.
+    Thing(u16),
+    /// The collection of every entity of a type in play (`characters`, a thing's plural).
+    Plural(u16),
 }
+
+/// The type of characters; declared things follow it.
+pub const CHARACTER: u16 = 0;
 
 /// Every declared name of a run, by kind, in declaration order.
 #[derive(Debug, Default)]
@@ -62,11 +69,26 @@ pub struct Decls {
     pub params: Vec<String>,
     /// The expression in force for each param: the last file that sets it wins.
     pub param_exprs: Vec<Expr>,
-    /// The arguments of each param (empty for a plain param): name, and whether a character.
-    pub param_args: Vec<Vec<(String, bool)>>,
+    /// The arguments of each param (empty for a plain param): name, and its entity type
+    /// (`None`: a number).
+    pub param_args: Vec<Vec<(String, Option<u16>)>>,
     /// Whether each param may roll dice (through its body or the params it uses).
     pub param_rolls: Vec<bool>,
     pub fields: Vec<(String, FieldKind)>,
+    /// For each field: the type of entity it belongs to ([`CHARACTER`] for globals and effects too).
+    pub field_owner: Vec<u16>,
+    /// For each field: the type of entity it holds (`stat NAME: TYPE`), if any.
+    pub field_refers: Vec<Option<u16>>,
+    /// The types of entity: name and plural, `character` first.
+    pub things: Vec<(String, String)>,
+    /// The fields of each declared thing, by (type, name): a separate namespace per thing.
+    pub thing_fields: HashMap<(u16, String), u16>,
+    /// Each order's type of entity.
+    pub order_types: Vec<u16>,
+    /// Orders with a key that rolls dice, with the key's span.
+    pub order_rolls: HashMap<String, Span>,
+    /// Each declared entity's type, in declaration order (parallel to `character_names`).
+    pub entity_types: Vec<u16>,
     pub sides: Vec<String>,
     pub tags: Vec<String>,
     pub actions: Vec<String>,
@@ -82,15 +104,15 @@ pub struct Decls {
     /// Stats that every character must give, with the span of their declaration.
     pub stats_without_default: Vec<(String, Span)>,
     pub roles: Vec<String>,
-    /// Each trigger's name and number of arguments.
-    pub triggers: Vec<(String, usize)>,
+    /// Each trigger's name and the types of its arguments.
+    pub triggers: Vec<(String, Vec<u16>)>,
     /// Units of the game clock: name and size in the base unit.
     pub units: Vec<(String, i64)>,
     /// Kinds of action (`kind K`), in the order they first appear.
     pub kinds: Vec<String>,
-    /// Each routine's name and number of parameters.
-    pub routines: Vec<(String, usize)>,
-    /// The characters' names, in the order they are declared (their ids).
+    /// Each routine's name and the types of its parameters.
+    pub routines: Vec<(String, Vec<u16>)>,
+    /// The declared entities' names (characters and things), in declaration order (their ids).
     pub character_names: Vec<String>,
 }
 
@@ -104,6 +126,98 @@ impl Decls {
             Some(Sym::Field(i, k)) => Some((i, k)),
             _ => None,
         }
+    }
+
+    /// A field of an entity of type `ty`: a character's (the shared namespace) or a thing's.
+    pub fn field_of(&self, ty: u16, name: &str) -> Option<(u16, FieldKind)> {
+        if ty == CHARACTER {
+            return self.field(name).filter(|(_, k)| *k != FieldKind::Global);
+        }
+        let i = *self.thing_fields.get(&(ty, name.to_string()))?;
+        Some((i, self.fields[i as usize].1))
+    }
+
+    /// The names of the fields of type `ty`, for suggestions.
+    pub fn fields_of(&self, ty: u16) -> Vec<&String> {
+        (0..self.fields.len())
+            .filter(|i| self.field_owner[*i] == ty && self.fields[*i].1 != FieldKind::Global)
+            .map(|i| &self.fields[i].0)
+            .collect()
+    }
+
+    /// A type by name: `character` or a declared thing.
+    pub fn thing(&self, name: &str) -> Option<u16> {
+        match self.lookup(name) {
+            Some(Sym::Thing(t)) => Some(t),
+            _ if name == "character" => Some(CHARACTER),
+            _ => None,
+        }
+    }
+
+    /// "a character", "a player": a type's name with its article.
+    pub fn a_thing(&self, t: u16) -> String {
+        let name = self.things.get(t as usize).map_or("thing", |t| t.0.as_str());
+        let vowel = name.starts_with(['a', 'e', 'i', 'o', 'u']);
+        format!("{} {name}", if vowel { "an" } else { "a" })
+    }
+
+    /// Resolves a written type (none: a character), reporting an unknown one.
+    fn resolve_type(&self, t: Option<&Ident>, diags: &mut Vec<Diag>) -> u16 {
+        let Some(t) = t else { return CHARACTER };
+        self.thing(&t.node).unwrap_or_else(|| {
+            let names: Vec<&String> = self.things.iter().map(|t| &t.0).collect();
+            let d = crate::check::unknown("type", &t.node, t.span, names.into_iter());
+            diags.push(d.help("a type is `character` or a thing declared with `thing NAME, PLURAL { ... }`"));
+            CHARACTER
+        })
+    }
+
+    fn push_field(&mut self, name: &str, kind: FieldKind, owner: u16, refers: Option<u16>) -> u16 {
+        self.fields.push((name.to_string(), kind));
+        self.field_owner.push(owner);
+        self.field_refers.push(refers);
+        (self.fields.len() - 1) as u16
+    }
+
+    /// Declares a field of a thing (or, with `owner` [`CHARACTER`], a character's or global).
+    fn declare_field(&mut self, item: &Item, owner: u16, diags: &mut Vec<Diag>) {
+        let (name, kind, refers) = match item {
+            Item::Stat { name, ty, .. } => {
+                let refers = ty.as_ref().map(|t| self.resolve_type(Some(t), diags));
+                (name, FieldKind::Stat, refers)
+            }
+            Item::Global { name, ty, .. } => {
+                let refers = ty.as_ref().map(|t| self.resolve_type(Some(t), diags));
+                (name, FieldKind::Global, refers)
+            }
+            Item::Resource { name, .. } => (name, FieldKind::Resource, None),
+            Item::Flag { name, .. } => (name, FieldKind::Flag, None),
+            _ => return,
+        };
+        let id = self.fields.len() as u16;
+        if owner == CHARACTER {
+            if self.declare(name, Sym::Field(id, kind), diags) {
+                self.push_field(&name.node, kind, owner, refers);
+                if let Item::Stat { default: None, ty: None, .. } = item {
+                    self.stats_without_default.push((name.node.clone(), name.span));
+                }
+            }
+            return;
+        }
+        let key = (owner, name.node.clone());
+        if self.thing_fields.contains_key(&key) {
+            diags.push(
+                Diag::new(
+                    "check::duplicate",
+                    format!("`{}` is declared twice in `{}`", name.node, self.things[owner as usize].0),
+                )
+                .label(name.span, "declared again here")
+                .help("each field of a thing needs its own name"),
+            );
+            return;
+        }
+        self.thing_fields.insert(key, id);
+        self.push_field(&name.node, kind, owner, refers);
     }
 
     /// A unit by its name or its plural (`minute`, `minutes`).
@@ -166,6 +280,25 @@ impl Decls {
 /// Gathers the declarations of all files, reporting duplicates and cyclic params.
 pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
     let mut d = Decls::default();
+    d.things.push(("character".into(), "characters".into()));
+    // Types first, so any declaration may name a thing declared after it.
+    for item in files.iter().flat_map(|f| &f.items) {
+        if let Item::Thing { name, plural, .. } = item {
+            let t = d.things.len() as u16;
+            if name.node == "character" {
+                diags.push(
+                    Diag::new("check::duplicate", "`character` is a built-in type")
+                        .label(name.span, "already declared")
+                        .help("characters are declared with `character NAME { ... }`; pick another name for this thing"),
+                );
+                continue;
+            }
+            if d.declare(name, Sym::Thing(t), diags) {
+                d.declare(plural, Sym::Plural(t), diags);
+                d.things.push((name.node.clone(), plural.node.clone()));
+            }
+        }
+    }
     for (file_index, file) in files.iter().enumerate() {
         let mut params_here: HashMap<&str, Span> = HashMap::new();
         for item in &file.items {
@@ -190,7 +323,9 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                         Some(Sym::Param(i)) if file_index > 0 => {
                             let want = &d.param_args[i as usize];
                             if want.len() != args.len()
-                                || want.iter().zip(args).any(|(a, b)| a.0 != b.0.node || a.1 != b.1)
+                                || want.iter().zip(args).any(|(a, b)| {
+                                    a.0 != b.0.node || a.1.is_some() != b.1.is_some()
+                                })
                             {
                                 let list: Vec<&str> = want.iter().map(|a| a.0.as_str()).collect();
                                 diags.push(
@@ -213,40 +348,35 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                             if d.declare(name, Sym::Param(i), diags) {
                                 d.params.push(name.node.clone());
                                 d.param_exprs.push(value.clone());
-                                d.param_args
-                                    .push(args.iter().map(|a| (a.0.node.clone(), a.1)).collect());
+                                let args = args
+                                    .iter()
+                                    .map(|a| (a.0.node.clone(), a.1.as_ref().map(|t| d.resolve_type(Some(t), diags))))
+                                    .collect();
+                                d.param_args.push(args);
                             }
                         }
                     }
                 }
-                Item::Stat { name, default } => {
-                    if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Stat), diags) {
-                        d.fields.push((name.node.clone(), FieldKind::Stat));
-                        if default.is_none() {
-                            d.stats_without_default.push((name.node.clone(), name.span));
+                Item::Stat { .. } | Item::Resource { .. } | Item::Global { .. } | Item::Flag { .. } => {
+                    d.declare_field(item, CHARACTER, diags);
+                }
+                Item::Thing { name, fields, .. } => {
+                    if let Some(t) = d.thing(&name.node) {
+                        for f in fields {
+                            d.declare_field(f, t, diags);
                         }
                     }
                 }
-                Item::Resource { name, .. } => {
-                    if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Resource), diags) {
-                        d.fields.push((name.node.clone(), FieldKind::Resource));
-                    }
+                Item::Instance { ty, name, .. } => {
+                    let t = d.resolve_type(Some(ty), diags);
+                    d.character_names.push(name.node.clone());
+                    d.entity_types.push(t);
                 }
                 Item::Effect(names) => {
                     for n in names {
                         if d.declare(n, Sym::Field(d.fields.len() as u16, FieldKind::Effect), diags) {
-                            d.fields.push((n.node.clone(), FieldKind::Effect));
+                            d.push_field(&n.node, FieldKind::Effect, CHARACTER, None);
                         }
-                    }
-                }
-                Item::Global { name, .. } => {
-                    if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Global), diags) {
-                        d.fields.push((name.node.clone(), FieldKind::Global));
-                    }
-                }
-                Item::Flag { name, .. } => {
-                    if d.declare(name, Sym::Field(d.fields.len() as u16, FieldKind::Flag), diags) {
-                        d.fields.push((name.node.clone(), FieldKind::Flag));
                     }
                 }
                 Item::Side(names) => {
@@ -283,7 +413,8 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                 }
                 Item::Trigger { name, params } => {
                     if d.declare(name, Sym::Trigger(d.triggers.len() as u16), diags) {
-                        d.triggers.push((name.node.clone(), params.len()));
+                        let types = params.iter().map(|p| d.resolve_type(p.ty.as_ref(), diags)).collect();
+                        d.triggers.push((name.node.clone(), types));
                     }
                 }
                 Item::Unit { name, of } => {
@@ -324,16 +455,25 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                     }
                 }
                 Item::Hook(h) => walk_block(&h.body, &mut d),
-                Item::Character(c) => d.character_names.push(c.name.node.clone()),
+                Item::Character(c) => {
+                    d.character_names.push(c.name.node.clone());
+                    d.entity_types.push(CHARACTER);
+                }
                 Item::Routine { name, params, body } => {
                     if d.declare(name, Sym::Routine(d.routines.len() as u16), diags) {
-                        d.routines.push((name.node.clone(), params.len()));
+                        let types = params.iter().map(|p| d.resolve_type(p.ty.as_ref(), diags)).collect();
+                        d.routines.push((name.node.clone(), types));
                     }
                     walk_block(body, &mut d);
                 }
                 Item::Order(o) => {
                     if d.declare(&o.name, Sym::Order(d.orders.len() as u16), diags) {
                         d.orders.push(o.name.node.clone());
+                        let t = d.resolve_type(o.ty.as_ref(), diags);
+                        d.order_types.push(t);
+                        if let Some(k) = o.keys.iter().find(|k| k.roll || has_dice(&k.value)) {
+                            d.order_rolls.insert(o.name.node.clone(), k.span);
+                        }
                     }
                 }
                 Item::Policy { name, .. } => {

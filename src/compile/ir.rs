@@ -16,6 +16,11 @@ pub type RoleId = u16;
 pub type UnitId = u16;
 pub type KindId = u16;
 pub type EntityId = u32;
+/// A type of entity: [`CHARACTER`] or a declared thing.
+pub type TypeId = u16;
+pub use crate::check::CHARACTER;
+/// `none` as a value: no entity.
+pub const NONE: i64 = -1;
 /// The owner of globals: the table, which is no character.
 pub const TABLE: EntityId = EntityId::MAX;
 /// A local variable's slot in the run's frame.
@@ -31,6 +36,8 @@ pub struct Program {
     /// The slots of each param's arguments (empty for a plain param).
     pub param_slots: Vec<Vec<Slot>>,
     pub sides: Vec<String>,
+    /// The types of entity, name and plural: `character` first, then each `thing`.
+    pub things: Vec<(String, String)>,
     pub tags: Vec<String>,
     pub actions: Vec<ActionDef>,
     pub orders: Vec<OrderDef>,
@@ -39,6 +46,7 @@ pub struct Program {
     pub options: Vec<String>,
     pub policies: Vec<PolicyDef>,
     pub default_policy: Option<PolicyRef>,
+    /// Every entity the encounter declares, characters and things, in declaration order.
     pub characters: Vec<CharacterDef>,
     /// Labels of rolls: what a roll was for (the field being set, the order being made).
     pub labels: Vec<String>,
@@ -76,6 +84,8 @@ pub struct HookDef {
     pub body: Vec<St>,
     /// Every slot the hook binds, saved and restored around it so hooks may nest.
     pub frame: (Slot, Slot),
+    /// For a turn hook: the type of entity whose turns it answers.
+    pub ty: TypeId,
 }
 
 #[derive(Debug, Clone)]
@@ -87,6 +97,10 @@ pub struct FieldDef {
     pub max: Option<Ex>,
     /// For flags: cleared as each iteration of this level starts.
     pub per: Option<LevelId>,
+    /// The type of entity it belongs to.
+    pub owner: TypeId,
+    /// `stat NAME: TYPE`: it holds an entity of this type (or `none`).
+    pub refers: Option<TypeId>,
 }
 
 #[derive(Debug, Clone)]
@@ -105,6 +119,8 @@ pub struct ActionDef {
 #[derive(Debug, Clone)]
 pub struct OrderDef {
     pub name: String,
+    /// The type of entity it sorts.
+    pub ty: TypeId,
     pub var: Slot,
     pub keys: Vec<KeyDef>,
     pub label: LabelId,
@@ -147,6 +163,7 @@ pub struct PolicyDef {
 #[derive(Debug, Clone)]
 pub struct CharacterDef {
     pub name: String,
+    pub ty: TypeId,
     pub side: Option<u16>,
     pub tags: Vec<u16>,
     pub fields: Vec<(FieldId, Ex)>,
@@ -215,7 +232,8 @@ pub enum PlaceAt {
 /// What a loop walks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Coll {
-    Characters,
+    /// Every entity of a type in play, in the order they entered it.
+    All(TypeId),
     /// The order kept by the last `rank` of this order.
     Ranked(OrderId),
 }
@@ -246,6 +264,8 @@ pub enum St {
         var: Slot,
         coll: Coll,
         backwards: bool,
+        /// `from X`: start at X, wrapping round.
+        from: Option<Ex>,
         filter: Option<Ex>,
         order: Option<OrderId>,
         body: Vec<St>,
@@ -280,6 +300,20 @@ pub enum St {
         span: Span,
     },
     EndRepeat,
+    Create {
+        thing: TypeId,
+        fields: Vec<(FieldId, Ex)>,
+        bind: Option<Slot>,
+        span: Span,
+    },
+    Destroy {
+        what: Ex,
+        span: Span,
+    },
+    Let {
+        slot: Slot,
+        value: Ex,
+    },
     Rank {
         order: OrderId,
     },
@@ -375,6 +409,7 @@ pub struct OptionDef {
     /// For the catalogue: pay every cost from this resource.
     pub using: Option<FieldId>,
     pub when: Option<Ex>,
+    pub refusals: Vec<RefusalDef>,
     pub body: Vec<St>,
 }
 
@@ -391,13 +426,15 @@ pub enum Member {
     Tag(u16),
 }
 
-/// A compiled expression. Numbers, truth values (0/1) and characters (their index) are all `i64`.
+/// A compiled expression. Numbers, truth values (0/1) and entities (their index, [`NONE`] for
+/// none) are all `i64`.
 #[derive(Debug, Clone)]
 pub enum Ex {
     Int(i64),
     Local(Slot),
     Param(u16),
-    Field(Box<Ex>, FieldId),
+    /// An entity's field; the span is reported when the entity is `none`.
+    Field(Box<Ex>, FieldId, Span),
     Is(Box<Ex>, Member),
     Dice(DiceId),
     Neg(Box<Ex>, Span),
@@ -409,6 +446,8 @@ pub enum Ex {
         var: Slot,
         coll: Coll,
         filter: Option<Box<Ex>>,
+        /// For `first` and `last`: the order to sort by.
+        by: Option<OrderId>,
         body: Option<Box<Ex>>,
     },
     If(Box<Ex>, Box<Ex>, Box<Ex>),
@@ -422,6 +461,8 @@ pub enum Ex {
     Position(Box<Ex>, OrderId),
     /// The character right below one in a kept order (itself when last or absent).
     Below(Box<Ex>, OrderId),
+    /// The entity after (or, when `false`, before) one in a kept order, wrapping round.
+    Next(Box<Ex>, OrderId, bool),
 }
 
 impl Program {

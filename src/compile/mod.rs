@@ -14,6 +14,7 @@ pub fn compile(checked: &Checked) -> Program {
     let d = &checked.decls;
     let mut c = Lower {
         d,
+        fields_at: &checked.fields_at,
         scopes: Vec::new(),
         max_locals: 0,
         labels: HashMap::new(),
@@ -35,6 +36,7 @@ pub fn compile(checked: &Checked) -> Program {
             filter: None,
             body: Vec::new(),
             frame: (0, 0),
+            ty: CHARACTER,
         });
     }
     for file in &checked.files {
@@ -54,18 +56,22 @@ fn empty_program(d: &Decls) -> Program {
         fields: d
             .fields
             .iter()
-            .map(|(n, k)| FieldDef {
+            .enumerate()
+            .map(|(i, (n, k))| FieldDef {
                 name: n.clone(),
                 kind: *k,
                 default: None,
                 min: None,
                 max: None,
                 per: None,
+                owner: d.field_owner[i],
+                refers: d.field_refers[i],
             })
             .collect(),
         params: Vec::new(),
         param_slots: Vec::new(),
         sides: d.sides.clone(),
+        things: d.things.clone(),
         tags: d.tags.clone(),
         actions: Vec::new(),
         orders: Vec::new(),
@@ -120,6 +126,8 @@ fn head(stmt: ast::Span, chooser: ast::Span) -> ast::Span {
 
 struct Lower<'a> {
     d: &'a Decls,
+    /// The field each `x.FIELD` names, by the span of its name (see [`Checked::fields_at`]).
+    fields_at: &'a HashMap<ast::Span, u16>,
     scopes: Vec<(String, Slot)>,
     max_locals: usize,
     labels: HashMap<String, LabelId>,
@@ -155,35 +163,77 @@ impl Lower<'_> {
         self.d.field(name).map(|f| f.0).unwrap_or(0)
     }
 
-    fn item(&mut self, item: &Item) {
-        match item {
-            Item::Stat { name, default: Some(e) } => {
-                let f = self.field_id(&name.node) as usize;
-                let ex = self.expr(e);
-                self.p.fields[f].default = Some(ex);
-            }
+    /// The field a written name resolved to (a thing's fields through the checker's types).
+    fn field_at(&self, f: &ast::Ident) -> FieldId {
+        self.fields_at.get(&f.span).copied().unwrap_or_else(|| self.field_id(&f.node))
+    }
+
+    /// Fields given to a new or declared entity.
+    fn given(&mut self, fields: &[(ast::Ident, Expr)]) -> Vec<(FieldId, Ex)> {
+        fields.iter().map(|(f, e)| (self.field_at(f), self.expr(e))).collect()
+    }
+
+    /// A field declaration's default and limits (`owner`: the thing declaring it, if any).
+    fn field_decl(&mut self, item: &Item, owner: Option<u16>) {
+        let (name, default, min, max) = match item {
+            Item::Stat { name, default, .. } => (name, default, &None, &None),
             Item::Global {
-                name,
-                default,
-                min,
-                max,
-            } => {
-                let f = self.field_id(&name.node) as usize;
-                self.p.fields[f].default = default.as_ref().map(|e| self.expr(e));
-                self.p.fields[f].min = min.as_ref().map(|e| self.expr(e));
-                self.p.fields[f].max = max.as_ref().map(|e| self.expr(e));
-            }
-            Item::Resource { name, min, max } => {
-                let f = self.field_id(&name.node) as usize;
-                self.p.fields[f].min = min.as_ref().map(|e| self.expr(e));
-                self.p.fields[f].max = max.as_ref().map(|e| self.expr(e));
-            }
-            Item::Flag { name, per: Some(level) } => {
-                let f = self.field_id(&name.node);
-                if let Some(l) = self.d.level_names.get(&level.node) {
+                name, default, min, max, ..
+            } => (name, default, min, max),
+            Item::Resource { name, min, max } => (name, &None, min, max),
+            Item::Flag { name, per } => {
+                let f = self.thing_field(owner, &name.node);
+                if let Some(l) = per.as_ref().and_then(|l| self.d.level_names.get(&l.node)) {
                     self.p.levels[*l as usize].clears.push(f);
                     self.p.fields[f as usize].per = Some(*l);
                 }
+                return;
+            }
+            _ => return,
+        };
+        let f = self.thing_field(owner, &name.node) as usize;
+        let refers = self.p.fields[f].refers;
+        self.p.fields[f].default = match default {
+            Some(e) => Some(self.expr(e)),
+            // An entity-valued field starts at `none`.
+            None if refers.is_some() => Some(Ex::Int(NONE)),
+            None => None,
+        };
+        self.p.fields[f].min = min.as_ref().map(|e| self.expr(e));
+        self.p.fields[f].max = max.as_ref().map(|e| self.expr(e));
+    }
+
+    fn thing_field(&self, owner: Option<u16>, name: &str) -> FieldId {
+        match owner {
+            Some(t) => self.d.field_of(t, name).map_or(0, |f| f.0),
+            None => self.field_id(name),
+        }
+    }
+
+    fn thing_id(&self, name: &ast::Ident) -> TypeId {
+        self.d.thing(&name.node).unwrap_or(CHARACTER)
+    }
+
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Stat { .. } | Item::Global { .. } | Item::Resource { .. } | Item::Flag { .. } => {
+                self.field_decl(item, None);
+            }
+            Item::Thing { name, fields, .. } => {
+                let t = self.d.thing(&name.node);
+                for f in fields {
+                    self.field_decl(f, t);
+                }
+            }
+            Item::Instance { ty, name, fields } => {
+                let fields = self.given(fields);
+                self.p.characters.push(CharacterDef {
+                    name: name.node.clone(),
+                    ty: self.thing_id(ty),
+                    side: None,
+                    tags: Vec::new(),
+                    fields,
+                });
             }
             Item::Action(a) => {
                 let lo = self.max_locals as Slot;
@@ -212,12 +262,14 @@ impl Lower<'_> {
             Item::Routine { name, params, body } => {
                 if let Some(Sym::Routine(i)) = self.d.lookup(&name.node) {
                     let id = self.p.routines[i as usize];
-                    let def = self.callable(params, None, body);
+                    let vars: Vec<ast::Ident> = params.iter().map(|p| p.name.clone()).collect();
+                    let def = self.callable(&vars, None, body);
                     self.p.hooks[id as usize] = def;
                 }
             }
             Item::Hook(h) => {
-                let def = self.callable(&h.vars, h.filter.as_ref(), &h.body);
+                let mut def = self.callable(&h.vars, h.filter.as_ref(), &h.body);
+                def.ty = h.turn_ty.as_ref().map_or(CHARACTER, |t| self.thing_id(t));
                 let id = self.p.hooks.len() as HookId;
                 self.p.hooks.push(def);
                 let level = |l: &ast::Ident| self.d.level_names.get(&l.node).copied().map(usize::from);
@@ -257,6 +309,7 @@ impl Lower<'_> {
                 self.scopes.pop();
                 let label = self.label(&o.name.node);
                 self.p.orders.push(OrderDef {
+                    ty: o.ty.as_ref().map_or(CHARACTER, |t| self.thing_id(t)),
                     name: o.name.node.clone(),
                     var,
                     keys,
@@ -312,12 +365,9 @@ impl Lower<'_> {
                         _ => None,
                     })
                     .collect();
-                let fields = ch
-                    .fields
-                    .iter()
-                    .map(|(f, e)| (self.field_id(&f.node), self.expr(e)))
-                    .collect();
+                let fields = self.given(&ch.fields);
                 self.p.characters.push(CharacterDef {
+                    ty: CHARACTER,
                     name: ch.name.node.clone(),
                     side,
                     tags,
@@ -330,17 +380,39 @@ impl Lower<'_> {
 }
 
 impl Lower<'_> {
+    /// A block; the names its `let` and `create ... as` bind end with it.
     fn block(&mut self, b: &ast::Block) -> Vec<St> {
-        b.stmts.iter().map(|s| self.stmt(s)).collect()
+        let depth = self.scopes.len();
+        let out = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        self.scopes.truncate(depth);
+        out
     }
 
     fn target(&mut self, t: &ast::Target) -> Target {
         let label = self.label(&t.field.node);
         Target {
             var: t.var.as_ref().map(|v| self.local(&v.node).unwrap_or(0)),
-            field: self.field_id(&t.field.node),
+            field: self.field_at(&t.field),
             label,
         }
+    }
+
+    fn refusals(&mut self, refusals: &[ast::Refusal]) -> Vec<RefusalDef> {
+        refusals
+            .iter()
+            .map(|r| RefusalDef {
+                cond: self.expr(&r.cond),
+                message: r
+                    .message
+                    .iter()
+                    .map(|part| match part {
+                        ast::Part::Text(t) => Ok(t.clone()),
+                        ast::Part::Name(e) => Err(self.expr(e)),
+                    })
+                    .collect(),
+                span: r.span,
+            })
+            .collect()
     }
 
     /// Lowers a hook or a routine: its variables, filter and body, with the frame of slots it binds.
@@ -355,13 +427,17 @@ impl Lower<'_> {
             filter,
             body,
             frame: (lo, self.max_locals as Slot),
+            ty: CHARACTER,
         }
     }
 
     fn coll(&self, c: &Collection) -> Coll {
         match c {
-            Collection::Characters => Coll::Characters,
-            Collection::Ranked(o) => Coll::Ranked(self.order_id(o)),
+            Collection::Characters => Coll::All(CHARACTER),
+            Collection::Ranked(o) => match self.d.lookup(&o.node) {
+                Some(Sym::Plural(t)) => Coll::All(t),
+                _ => Coll::Ranked(self.order_id(o)),
+            },
         }
     }
 
@@ -421,8 +497,10 @@ impl Lower<'_> {
                 order,
                 body,
                 span,
+                from,
             } => {
                 let order = order.as_ref().map(|o| self.order_id(o));
+                let from = from.as_ref().map(|x| self.expr(x));
                 let slot = self.bind(&var.node);
                 let filter = filter.as_ref().map(|f| self.expr(f));
                 let body = self.block(body);
@@ -431,6 +509,7 @@ impl Lower<'_> {
                     var: slot,
                     coll: self.coll(coll),
                     backwards: *backwards,
+                    from,
                     filter,
                     order,
                     body,
@@ -459,6 +538,7 @@ impl Lower<'_> {
                         kinds: o.kinds.iter().filter_map(|k| self.d.kind(&k.node)).collect(),
                         using: o.using.as_ref().map(|u| self.field_id(&u.node)),
                         when: o.when.as_ref().map(|w| self.expr(w)),
+                        refusals: self.refusals(&o.refusals),
                         body: self.block(&o.body),
                     })
                     .collect(),
@@ -521,21 +601,7 @@ impl Lower<'_> {
                 let chooser = self.chooser(chooser);
                 let slot = self.bind(&var.node);
                 let filter = filter.as_ref().map(|f| self.expr(f));
-                let refusals = refusals
-                    .iter()
-                    .map(|r| RefusalDef {
-                        cond: self.expr(&r.cond),
-                        message: r
-                            .message
-                            .iter()
-                            .map(|part| match part {
-                                ast::Part::Text(t) => Ok(t.clone()),
-                                ast::Part::Name(e) => Err(self.expr(e)),
-                            })
-                            .collect(),
-                        span: r.span,
-                    })
-                    .collect();
+                let refusals = self.refusals(refusals);
                 let body = self.block(body);
                 self.scopes.pop();
                 St::ChooseFrom {
@@ -557,6 +623,31 @@ impl Lower<'_> {
                 span: *span,
             },
             Stmt::EndRepeat { .. } => St::EndRepeat,
+            Stmt::Create {
+                thing,
+                fields,
+                bind,
+                span,
+            } => {
+                let fields = self.given(fields);
+                St::Create {
+                    thing: self.thing_id(thing),
+                    fields,
+                    bind: bind.as_ref().map(|b| self.bind(&b.node)),
+                    span: *span,
+                }
+            }
+            Stmt::Destroy { what, span } => St::Destroy {
+                what: self.expr(what),
+                span: *span,
+            },
+            Stmt::Let { name, value, .. } => {
+                let value = self.expr(value);
+                St::Let {
+                    slot: self.bind(&name.node),
+                    value,
+                }
+            }
             Stmt::Rank { order, .. } => St::Rank {
                 order: self.order_id(order),
             },
@@ -636,6 +727,7 @@ impl Lower<'_> {
         match &e.node {
             ExprKind::Int(i) => Ex::Int(*i),
             ExprKind::Bool(b) => Ex::Int(*b as i64),
+            ExprKind::None => Ex::Int(NONE),
             ExprKind::Dice(d) => {
                 self.p.dice.push((*d, e.span));
                 Ex::Dice((self.p.dice.len() - 1) as DiceId)
@@ -644,9 +736,10 @@ impl Lower<'_> {
                 Some(slot) => Ex::Local(slot),
                 None => match self.d.lookup(n) {
                     Some(Sym::Param(i)) => Ex::Param(i),
-                    Some(Sym::Field(f, _)) => Ex::Field(Box::new(Ex::Int(TABLE as i64)), f),
+                    Some(Sym::Field(f, _)) => Ex::Field(Box::new(Ex::Int(TABLE as i64)), f, e.span),
                     Some(Sym::Side(i)) => Ex::Int(i as i64),
-                    _ => Ex::Int(0),
+                    // A declared entity by name.
+                    _ => Ex::Int(self.d.character_names.iter().position(|c| c == n).map_or(0, |i| i as i64)),
                 },
             },
             ExprKind::Field(base, f) => {
@@ -660,9 +753,10 @@ impl Lower<'_> {
                 if f.node == "side" {
                     return Ex::SideOf(b);
                 }
-                let field = Ex::Field(b, self.field_id(&f.node));
+                let id = self.field_at(f);
+                let field = Ex::Field(b, id, e.span);
                 // An effect's field counts its active instances: it holds while there is one.
-                if let Some((_, FieldKind::Effect)) = self.d.field(&f.node) {
+                if self.p.fields.get(id as usize).is_some_and(|d| d.kind == FieldKind::Effect) {
                     return Ex::Bin(ast::BinOp::Gt, Box::new(field), Box::new(Ex::Int(0)), e.span);
                 }
                 field
@@ -680,7 +774,7 @@ impl Lower<'_> {
             ExprKind::Unary(UnOp::Not, x) => Ex::Not(Box::new(self.expr(x))),
             ExprKind::Binary(op, l, r) => Ex::Bin(*op, Box::new(self.expr(l)), Box::new(self.expr(r)), e.span),
             // `below(c, ORDER)` and `position(c, ORDER)`: a character and a kept order.
-            ExprKind::Call(name, args) if name.node == "below" || name.node == "position" => {
+            ExprKind::Call(name, args) if ["below", "position", "next", "previous"].contains(&name.node.as_str()) => {
                 let order = match args.get(1).map(|a| &a.node) {
                     Some(ExprKind::Name(o)) => match self.d.lookup(o) {
                         Some(Sym::Order(i)) => i,
@@ -689,10 +783,11 @@ impl Lower<'_> {
                     _ => 0,
                 };
                 let who = Box::new(args.first().map(|a| self.expr(a)).unwrap_or(Ex::Int(0)));
-                if name.node == "below" {
-                    Ex::Below(who, order)
-                } else {
-                    Ex::Position(who, order)
+                match name.node.as_str() {
+                    "below" => Ex::Below(who, order),
+                    "next" => Ex::Next(who, order, true),
+                    "previous" => Ex::Next(who, order, false),
+                    _ => Ex::Position(who, order),
                 }
             }
             ExprKind::Call(name, args) if matches!(self.d.lookup(&name.node), Some(Sym::Param(_))) => {
@@ -715,6 +810,7 @@ impl Lower<'_> {
                 var,
                 coll,
                 filter,
+                by,
                 body,
             } => {
                 let slot = self.bind(&var.node);
@@ -726,6 +822,7 @@ impl Lower<'_> {
                     var: slot,
                     coll: self.coll(coll),
                     filter,
+                    by: by.as_ref().map(|o| self.order_id(o)),
                     body,
                 }
             }

@@ -162,7 +162,7 @@ impl Recorder {
 struct RecSink(Rc<RefCell<Recorder>>);
 
 impl Sink for RecSink {
-    fn event(&mut self, p: &Program, e: &Event<'_>) {
+    fn event(&mut self, p: &crate::trace::World<'_>, e: &Event<'_>) {
         let mut r = self.0.borrow_mut();
         r.text.event(p, e);
         let len = r.text.out.len();

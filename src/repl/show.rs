@@ -246,7 +246,7 @@ pub fn show(s: &Session, n: usize) -> String {
                     "{} on {}: {left} more, counted at {}",
                     p.fields[*f as usize].name,
                     p.character_name(*e),
-                    crate::trace::anchor_text(p, *at)
+                    crate::trace::anchor_text(&crate::trace::World::of(p), *at)
                 )
             })
             .collect();

@@ -6,7 +6,7 @@ use super::dice::{policy_rng, roll_die};
 use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::syntax::ast::Span;
-use crate::trace::DecidedBy;
+use crate::trace::{DecidedBy, World};
 
 /// A decision the runtime is asking about.
 pub struct DecisionPoint<'a> {
@@ -22,7 +22,7 @@ pub struct DecisionPoint<'a> {
 
 /// Answers decisions with the index of the picked option.
 pub trait Decider {
-    fn decide(&mut self, p: &Program, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag>;
+    fn decide(&mut self, w: &World<'_>, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag>;
 }
 
 /// A policy: `first`, `random`, or one the ruleset declares (preferred options, else the first).
@@ -57,8 +57,8 @@ impl Policy {
 }
 
 impl Decider for Policy {
-    fn decide(&mut self, p: &Program, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
-        Ok((self.pick(p, d), DecidedBy::Policy))
+    fn decide(&mut self, w: &World<'_>, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
+        Ok((self.pick(w, d), DecidedBy::Policy))
     }
 }
 
@@ -112,13 +112,15 @@ impl Scripted {
 }
 
 impl Decider for Scripted {
-    fn decide(&mut self, p: &Program, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
+    fn decide(&mut self, p: &World<'_>, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
         let Some((text, origin, keys)) = self.answers.get(self.next) else {
             return self.policy.decide(p, d);
         };
         self.next += 1;
-        let refused = d.refused.iter().position(|o| keys.contains(o));
-        match (d.options.iter().position(|o| keys.contains(o)), refused) {
+        // An answer names an option, an action, or an entity (one made in play by its name).
+        let names = |o: &OptionKey| keys.contains(o) || (matches!(o, OptionKey::Character(_)) && p.option_name(*o) == text);
+        let refused = d.refused.iter().position(names);
+        match (d.options.iter().position(names), refused) {
             (Some(i), _) => Ok((i, DecidedBy::Answer)),
             (None, Some(j)) => Ok((d.options.len() + j, DecidedBy::Answer)),
             (None, None) => {

@@ -13,7 +13,7 @@ use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::limits::{DEFAULT_OUTER_LIMIT, MAX_CALL_DEPTH, MAX_RUN_NESTING, MAX_TIE_ROLLS, MAX_TRIGGER_ARGS};
 use crate::syntax::ast::{BinOp, Keep, Quant, Span};
-use crate::trace::{Change, EndReason, Event, Sink};
+use crate::trace::{Change, EndReason, Event, Sink, World};
 use decide::{Decider, DecisionPoint};
 use dice::DiceStream;
 
@@ -84,6 +84,7 @@ fn run_with<'a>(
 ) -> Result<Outcome, Diag> {
     absent.resize(p.characters.len(), false);
     let n_fields = p.fields.len();
+    let types: Vec<TypeId> = p.characters.iter().map(|c| c.ty).collect();
     let (until, until_default) = (cfg.until, cfg.until.is_none());
     let mut m = Machine {
         p,
@@ -111,6 +112,9 @@ fn run_with<'a>(
         walking: Vec::new(),
         control,
         absent,
+        types,
+        made: Vec::new(),
+        serials: vec![0; p.things.len()],
     };
     m.emit(Event::EncounterStart { seed: cfg.seed });
     m.init()?;
@@ -135,6 +139,17 @@ fn run_with<'a>(
         steps: m.steps,
         unused_rolls: m.dice.forced_left(),
     })
+}
+
+/// What a `for each` walks and how.
+#[derive(Clone, Copy)]
+struct Walk {
+    var: Slot,
+    coll: Coll,
+    backwards: bool,
+    /// Where the walk starts, wrapping round.
+    from: Option<EntityId>,
+    order: Option<OrderId>,
 }
 
 /// How a statement finished.
@@ -195,8 +210,15 @@ struct Machine<'a> {
     walking: Vec<(OrderId, usize)>,
     /// Consulted at each decision instead of the decider, when set (see `control.rs`).
     control: Option<&'a mut dyn control::Control>,
-    /// Characters out of play: skipped by every loop, quantifier, choice and `rank`.
+    /// Entities out of play (characters not yet joined, things destroyed): skipped by every
+    /// loop, quantifier, choice and `rank`.
     absent: Vec<bool>,
+    /// Every entity's type: the declared ones, then those made by `create`.
+    types: Vec<TypeId>,
+    /// The names of the entities made by `create`, in the order they were made.
+    made: Vec<String>,
+    /// How many of each type `create` has made (their names count from 1).
+    serials: Vec<u32>,
 }
 
 /// An effect running on a character, and how many more counts it lasts.
@@ -214,7 +236,11 @@ const NO_CTX: Ctx = Ctx {
 
 impl Machine<'_> {
     fn emit(&mut self, e: Event<'_>) {
-        self.sink.event(self.p, &e);
+        let w = World {
+            p: self.p,
+            made: &self.made,
+        };
+        self.sink.event(&w, &e);
     }
 
     fn tick(&mut self, span: Span) -> R<()> {
@@ -235,9 +261,46 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// Whose field a target names: a character's, or the table's (a global).
-    fn owner(&self, t: &Target) -> EntityId {
-        t.var.map_or(TABLE, |s| self.locals[s as usize] as EntityId)
+    /// Whose field a target names: an entity's, or the table's (a global).
+    fn owner(&self, t: &Target, span: Span) -> R<EntityId> {
+        match t.var {
+            None => Ok(TABLE),
+            Some(s) => self.id(self.locals[s as usize], span),
+        }
+    }
+
+    /// A value as an entity: `none` (or anything else no entity has) is an error here.
+    fn id(&self, v: i64, span: Span) -> R<EntityId> {
+        if v >= 0 && (v as usize) < self.types.len() {
+            return Ok(v as EntityId);
+        }
+        Err(Diag::new("run::none", "this names no entity: it is `none`")
+            .label(span, "used here")
+            .help("test it first, e.g. `if x != none { ... }`, or filter the loop with `where x != none`"))
+    }
+
+    /// Evaluates an expression giving an entity.
+    fn entity(&mut self, e: &Ex, span: Span) -> R<EntityId> {
+        let v = self.eval(e, NO_CTX)?;
+        self.id(v, span)
+    }
+
+    /// The entities of a collection, in its order (those out of play included).
+    fn members(&self, coll: Coll) -> Vec<EntityId> {
+        match coll {
+            Coll::All(t) => (0..self.types.len() as EntityId)
+                .filter(|e| self.types[*e as usize] == t)
+                .collect(),
+            Coll::Ranked(o) => self.ranked[o as usize].clone(),
+        }
+    }
+
+    /// The world the trace views name entities in: the program, and the names `create` gave.
+    fn world(&self) -> World<'_> {
+        World {
+            p: self.p,
+            made: &self.made,
+        }
     }
 
     fn get(&self, e: EntityId, f: FieldId) -> i64 {
@@ -298,34 +361,67 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// Sets one character's fields: given values, else defaults, in declaration order.
+    /// Sets one declared entity's fields: given values, else defaults, in declaration order.
     fn init_character(&mut self, id: EntityId) -> R<()> {
         let p = self.p;
         if let Some(ch) = p.characters.get(id as usize) {
-            for (fi, f) in p.fields.iter().enumerate() {
-                if f.kind == FieldKind::Global {
-                    continue;
-                }
-                let given = ch.fields.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
-                let Some(e) = given.or(f.default.as_ref()) else {
-                    continue;
-                };
-                let v = self.eval(
-                    e,
-                    Ctx {
-                        label: NO_LABEL,
-                        actor: Some(id),
-                    },
-                )?;
-                let v = if f.kind == FieldKind::Resource {
-                    self.clamp(fi as FieldId, v)
-                } else {
-                    v
-                };
-                self.put(id, fi as FieldId, v);
-            }
+            self.init_fields(id, ch.ty, &ch.fields)?;
         }
         Ok(())
+    }
+
+    /// Sets the fields of entity `id` of type `ty`: given values (evaluated now, in the current
+    /// frame), else the fields' defaults.
+    fn init_fields(&mut self, id: EntityId, ty: TypeId, given: &[(FieldId, Ex)]) -> R<()> {
+        let p = self.p;
+        for (fi, f) in p.fields.iter().enumerate() {
+            if f.kind == FieldKind::Global || f.owner != ty {
+                continue;
+            }
+            let value = given.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
+            let Some(e) = value.or(f.default.as_ref()) else {
+                continue;
+            };
+            let v = self.eval(
+                e,
+                Ctx {
+                    label: NO_LABEL,
+                    actor: Some(id),
+                },
+            )?;
+            let v = if f.kind == FieldKind::Resource {
+                self.clamp(fi as FieldId, v)
+            } else {
+                v
+            };
+            self.put(id, fi as FieldId, v);
+        }
+        Ok(())
+    }
+
+    /// `create`: a new entity of type `ty`, in play from now, named after its type.
+    fn create(&mut self, ty: TypeId, given: &[(FieldId, Ex)], span: Span) -> R<EntityId> {
+        if self.types.len() >= crate::limits::MAX_ENTITIES {
+            return Err(Diag::new(
+                "run::too_many",
+                format!("more than {} entities in play at once or made in one run", crate::limits::MAX_ENTITIES),
+            )
+            .label(span, "one too many made here")
+            .help("`destroy` what is no longer needed does not free its place; check that this loop can end"));
+        }
+        let id = self.types.len() as EntityId;
+        self.types.push(ty);
+        self.absent.push(false);
+        self.values.resize(self.values.len() + self.n_fields, 0);
+        let serial = self.serials.get_mut(ty as usize).map_or(1, |s| {
+            *s += 1;
+            *s
+        });
+        let kind = self.p.things.get(ty as usize).map_or("thing", |t| t.0.as_str());
+        self.made.push(format!("{kind} {serial}"));
+        // Given values may read the slots the caller has bound.
+        self.init_fields(id, ty, given)?;
+        Ok(id)
     }
 
     fn block(&mut self, stmts: &[St]) -> R<Flow> {
@@ -360,19 +456,19 @@ impl Machine<'_> {
                 span,
             } => self.level(*level, repeat, body, *span),
             St::Turn { actor, body, span } => {
-                let a = self.eval(actor, NO_CTX)? as EntityId;
+                let a = self.entity(actor, *span)?;
                 let p = self.p;
                 // Durations counted at a place end right before a turn begins at that place.
                 self.count_down_places(a);
                 self.emit(Event::TurnStart { actor: a });
                 self.count_down(Anchor::TurnStart(a));
-                let mut flow = self.hooks(&p.turn_start, &[a as i64], *span)?;
+                let mut flow = self.turn_hooks(&p.turn_start, a, *span)?;
                 if let Flow::Next = flow {
                     flow = self.block(body)?;
                 }
                 // The turn is over, however it ended, unless the run itself is stopping.
                 if !matches!(flow, Flow::Stop(_)) {
-                    match self.hooks(&p.turn_end, &[a as i64], *span)? {
+                    match self.turn_hooks(&p.turn_end, a, *span)? {
                         Flow::Next => {}
                         other => flow = other,
                     }
@@ -385,11 +481,59 @@ impl Machine<'_> {
                 var,
                 coll,
                 backwards,
+                from,
                 filter,
                 order,
                 body,
                 span,
-            } => self.for_each(*var, *coll, *backwards, filter.as_ref(), *order, body, *span),
+            } => {
+                let start = match from {
+                    Some(x) => Some(self.entity(x, *span)?),
+                    None => None,
+                };
+                let walk = Walk {
+                    var: *var,
+                    coll: *coll,
+                    backwards: *backwards,
+                    from: start,
+                    order: *order,
+                };
+                self.for_each(&walk, filter.as_ref(), body, *span)
+            }
+            St::Create {
+                thing,
+                fields,
+                bind,
+                span,
+            } => {
+                let id = self.create(*thing, fields, *span)?;
+                if let Some(slot) = bind {
+                    self.locals[*slot as usize] = id as i64;
+                }
+                let values: Vec<(FieldId, i64)> = fields.iter().map(|(f, _)| (*f, self.get(id, *f))).collect();
+                self.emit(Event::Create {
+                    id,
+                    ty: *thing,
+                    values: &values,
+                });
+                Ok(Flow::Next)
+            }
+            St::Destroy { what, span } => {
+                let e = self.entity(what, *span)?;
+                if !self.absent[e as usize] {
+                    self.emit(Event::Destroy { id: e });
+                    self.absent[e as usize] = true;
+                    self.effects.retain(|fx| fx.target != e);
+                    for list in &mut self.ranked {
+                        list.retain(|x| *x != e);
+                    }
+                }
+                Ok(Flow::Next)
+            }
+            St::Let { slot, value } => {
+                self.locals[*slot as usize] = self.eval(value, NO_CTX)?;
+                Ok(Flow::Next)
+            }
             St::Begin {
                 effect,
                 target,
@@ -506,7 +650,7 @@ impl Machine<'_> {
                 refusals,
                 span,
             } => {
-                let who = self.who(chooser)?;
+                let who = self.who(chooser, *span)?;
                 let mut ids = self.gather(*var, *coll, filter.as_ref())?;
                 // Candidates a rule refuses are not offered; remember which rule refused each.
                 let mut refused: Vec<(EntityId, usize)> = Vec::new();
@@ -560,7 +704,10 @@ impl Machine<'_> {
             St::Repeat { repeat, body, span } => self.repeat(repeat, body, *span),
             St::EndRepeat => Ok(Flow::EndRepeat),
             St::Rank { order } => {
-                let mut ids: Vec<EntityId> = (0..self.p.characters.len() as EntityId)
+                let ty = self.p.orders[*order as usize].ty;
+                let mut ids: Vec<EntityId> = self
+                    .members(Coll::All(ty))
+                    .into_iter()
                     .filter(|e| !self.absent[*e as usize])
                     .collect();
                 self.sort(*order, &mut ids)?;
@@ -589,7 +736,8 @@ impl Machine<'_> {
                 self.hooks(&[*hook], &vals[..n], *span)
             }
             St::React { actor, body } => {
-                let a = self.eval(actor, NO_CTX)? as EntityId;
+                let v = self.eval(actor, NO_CTX)?;
+                let a = self.id(v, stmt_span(s).unwrap_or_default())?;
                 self.emit(Event::ReactionStart { actor: a });
                 let flow = self.block(body)?;
                 self.emit(Event::ReactionEnd { actor: a });
@@ -636,13 +784,13 @@ impl Machine<'_> {
             } => self.choose(*decision, chooser, options, *span),
             St::End { level, reason } => Ok(Flow::End(*level, *reason)),
             St::Spend { amount, target, span } => {
-                let e = self.owner(target);
+                let e = self.owner(target, stmt_span(s).unwrap_or_default())?;
                 let amount = self.amount(amount.as_ref(), e, target)?;
                 self.spend(e, target.field, amount, *span)?;
                 Ok(Flow::Next)
             }
             St::Gain { amount, target, span } => {
-                let e = self.owner(target);
+                let e = self.owner(target, stmt_span(s).unwrap_or_default())?;
                 let amount = self.eval(
                     amount,
                     Ctx {
@@ -663,7 +811,7 @@ impl Machine<'_> {
                 Ok(Flow::Next)
             }
             St::Reset { target, value, .. } => {
-                let e = self.owner(target);
+                let e = self.owner(target, stmt_span(s).unwrap_or_default())?;
                 let v = self.eval(
                     value,
                     Ctx {
@@ -683,7 +831,7 @@ impl Machine<'_> {
                 Ok(Flow::Next)
             }
             St::Forfeit { target } => {
-                let e = self.owner(target);
+                let e = self.owner(target, stmt_span(s).unwrap_or_default())?;
                 let have = self.get(e, target.field);
                 let floor = self.clamp(target.field, 0);
                 if have != floor {
@@ -699,7 +847,7 @@ impl Machine<'_> {
                 Ok(Flow::Next)
             }
             St::Set { target, value, .. } => {
-                let e = self.owner(target);
+                let e = self.owner(target, stmt_span(s).unwrap_or_default())?;
                 let v = self.eval(
                     value,
                     Ctx {
@@ -718,7 +866,7 @@ impl Machine<'_> {
                 Ok(Flow::Next)
             }
             St::Mark { target, on } => {
-                let e = self.owner(target);
+                let e = self.owner(target, stmt_span(s).unwrap_or_default())?;
                 self.put(e, target.field, *on as i64);
                 Ok(Flow::Next)
             }
@@ -761,8 +909,8 @@ impl Machine<'_> {
     }
 
     fn transfer(&mut self, amount: Option<&Ex>, from: &Target, to: &Target, span: Span) -> R<()> {
-        let a = self.owner(from);
-        let b = self.owner(to);
+        let a = self.owner(from, span)?;
+        let b = self.owner(to, span)?;
         let have = self.get(a, from.field);
         let amount = self.amount(amount, a, from)?;
         let left = self.take(a, from.field, amount, span)?;
@@ -797,6 +945,22 @@ impl Machine<'_> {
     }
 
     /// Runs hooks in order, each with its variables bound to `args`. `span`: what ran them.
+    /// The turn hooks answering the turns of `a`'s type of entity.
+    fn turn_hooks(&mut self, ids: &[HookId], a: EntityId, span: Span) -> R<Flow> {
+        let p = self.p;
+        let ty = self.types.get(a as usize).copied();
+        for &id in ids {
+            if Some(p.hooks[id as usize].ty) != ty {
+                continue;
+            }
+            match self.hooks(&[id], &[a as i64], span)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
     fn hooks(&mut self, ids: &[HookId], args: &[i64], span: Span) -> R<Flow> {
         let p = self.p;
         if !ids.is_empty() && self.depth >= MAX_CALL_DEPTH {
@@ -855,23 +1019,14 @@ impl Machine<'_> {
         Ok(result)
     }
 
-    fn who(&mut self, chooser: &ChooserEx) -> R<Who> {
+    fn who(&mut self, chooser: &ChooserEx, span: Span) -> R<Who> {
         Ok(match chooser {
             ChooserEx::Role(r) => Who::Role(*r),
-            ChooserEx::Character(e) => Who::Character(self.eval(e, NO_CTX)? as EntityId),
+            ChooserEx::Character(e) => {
+                let v = self.eval(e, NO_CTX)?;
+                Who::Character(self.id(v, span)?)
+            }
         })
-    }
-
-    /// Asks the decider and records the decision; returns the index picked.
-    fn ask(&mut self, decision: DecisionId, who: Who, keys: &[OptionKey], span: Span) -> R<usize> {
-        match self.ask_refusing(decision, who, keys, &[], span)? {
-            Ok(i) => Ok(i),
-            Err(_) => Err(
-                Diag::new("run::bad_answer", "the decider picked an option that does not exist")
-                    .label(span, "this decision")
-                    .help("this is a bug in the decider"),
-            ),
-        }
     }
 
     /// Asks the decider; `Err(j)` when it named `refused[j]`, a candidate a rule refuses.
@@ -893,7 +1048,13 @@ impl Machine<'_> {
         };
         let (picked, by) = match self.control.take() {
             Some(c) => control::consult(self, c, &point)?,
-            None => self.decider.decide(p, &point)?,
+            None => {
+                let w = World {
+                    p,
+                    made: &self.made,
+                };
+                self.decider.decide(&w, &point)?
+            }
         };
         if picked >= keys.len() && picked - keys.len() < refused.len() {
             return Ok(Err(picked - keys.len()));
@@ -917,14 +1078,20 @@ impl Machine<'_> {
 
     /// The error for an answer naming a candidate a rule refuses: the rule's text, names filled in.
     fn refusal(&mut self, var: Slot, e: EntityId, rule: &RefusalDef, span: Span) -> Diag {
-        let p = self.p;
         self.locals[var as usize] = e as i64;
+        let name = self.world().character_name(e).to_string();
+        self.refused(&name, rule, span)
+    }
+
+    /// The error for an answer naming `what`, which `rule` refuses now.
+    fn refused(&mut self, what: &str, rule: &RefusalDef, span: Span) -> Diag {
         let mut text = String::new();
         for part in &rule.message {
             match part {
                 Ok(t) => text.push_str(t),
                 Err(x) => match self.eval(x, NO_CTX) {
-                    Ok(id) => text.push_str(p.character_name(id as EntityId)),
+                    Ok(id) if id >= 0 => text.push_str(self.world().character_name(id as EntityId)),
+                    Ok(_) => text.push_str("none"),
                     Err(_) => text.push('?'),
                 },
             }
@@ -932,18 +1099,12 @@ impl Machine<'_> {
         Diag::new("run::refused", text)
             .label(rule.span, "refused by this rule")
             .label(span, "while this was being decided")
-            .help(format!(
-                "{} could not be chosen here; the answer was refused",
-                p.character_name(e)
-            ))
+            .help(format!("{what} could not be chosen here; the answer was refused"))
     }
 
     /// The characters of a collection that pass a filter, in the collection's order.
     fn gather(&mut self, var: Slot, coll: Coll, filter: Option<&Ex>) -> R<Vec<EntityId>> {
-        let all: Vec<EntityId> = match coll {
-            Coll::Characters => (0..self.p.characters.len() as EntityId).collect(),
-            Coll::Ranked(o) => self.ranked[o as usize].clone(),
-        };
+        let all = self.members(coll);
         let mut ids = Vec::with_capacity(all.len());
         for e in all {
             if self.eligible(e, var, filter)? {
@@ -1052,16 +1213,14 @@ impl Machine<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn for_each(
-        &mut self,
-        var: Slot,
-        coll: Coll,
-        backwards: bool,
-        filter: Option<&Ex>,
-        order: Option<OrderId>,
-        body: &[St],
-        span: Span,
-    ) -> R<Flow> {
+    fn for_each(&mut self, w: &Walk, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+        let Walk {
+            var,
+            coll,
+            backwards,
+            from,
+            order,
+        } = *w;
         let mut ids = self.gather(var, coll, filter)?;
         if let Some(o) = order {
             self.sort(o, &mut ids)?;
@@ -1070,8 +1229,18 @@ impl Machine<'_> {
         if backwards {
             ids.reverse();
         }
+        // `from X`: round the list from X (or from where X would be, had it passed the filter).
+        if let Some(x) = from {
+            let list = match order {
+                Some(_) => ids.clone(),
+                None => self.members(coll),
+            };
+            let at = list.iter().position(|e| *e == x).unwrap_or(0);
+            let rest: Vec<EntityId> = list[at..].iter().chain(&list[..at]).copied().collect();
+            ids = rest.into_iter().filter(|e| ids.contains(e)).collect();
+        }
         self.loops.push(span);
-        let flow = match (coll, order, backwards) {
+        let flow = match (coll, order, backwards || from.is_some()) {
             (Coll::Ranked(o), None, false) => {
                 let snapshot = self.ranked[o as usize].clone();
                 self.walk_places(o, &snapshot, &ids, var, filter, body, span)
@@ -1260,18 +1429,33 @@ impl Machine<'_> {
 
     fn choose(&mut self, decision: DecisionId, chooser: &ChooserEx, options: &[OptionDef], span: Span) -> R<Flow> {
         let p = self.p;
-        let who = self.who(chooser)?;
+        let who = self.who(chooser, span)?;
         let actor = match who {
             Who::Character(e) => Some(e),
             Who::Role(_) => None,
         };
         let mut keys = Vec::new();
         let mut sources = Vec::new();
+        // Named options an `unless` refuses now: (the option, the rule).
+        let mut refused: Vec<(OptionKey, &RefusalDef)> = Vec::new();
         for (i, o) in options.iter().enumerate() {
             if let Some(w) = &o.when
                 && self.eval(w, Ctx { label: NO_LABEL, actor })? == 0
             {
                 continue;
+            }
+            if let Some(n) = o.name {
+                let mut rule = None;
+                for r in &o.refusals {
+                    if self.eval(&r.cond, Ctx { label: NO_LABEL, actor })? != 0 {
+                        rule = Some(r);
+                        break;
+                    }
+                }
+                if let Some(r) = rule {
+                    refused.push((OptionKey::Named(n), r));
+                    continue;
+                }
             }
             match (o.name, actor) {
                 (Some(n), _) => {
@@ -1302,7 +1486,15 @@ impl Machine<'_> {
             .label(span, "nothing could be chosen here")
             .help("add an option without `when`, which is always available, or guard the decision with `if`"));
         }
-        let picked = self.ask(decision, who, &keys, span)?;
+        let refused_keys: Vec<OptionKey> = refused.iter().map(|r| r.0).collect();
+        let picked = match self.ask_refusing(decision, who, &keys, &refused_keys, span)? {
+            Ok(i) => i,
+            Err(j) => {
+                let (key, rule) = refused[j];
+                let name = format!("`{}`", p.option_name(key));
+                return Err(self.refused(&name, rule, span));
+            }
+        };
         let option = &options[sources[picked]];
         match (keys[picked], actor) {
             (OptionKey::Action(a), Some(e)) => match self.perform(a, e, option.using, span)? {
@@ -1464,12 +1656,13 @@ impl Machine<'_> {
                 let p = self.p;
                 self.eval(&p.params[*i as usize].1, ctx)?
             }
-            Ex::Field(base, f) => {
-                let id = self.eval(base, ctx)? as EntityId;
+            Ex::Field(base, f, span) => {
+                let v = self.eval(base, ctx)?;
+                let id = if v == TABLE as i64 { TABLE } else { self.id(v, *span)? };
                 self.get(id, *f)
             }
             Ex::Is(base, m) => {
-                let id = self.eval(base, ctx)? as usize;
+                let id = self.eval(base, ctx)?.max(0) as usize;
                 let ch = &self.p.characters[id.min(self.p.characters.len().saturating_sub(1))];
                 (match m {
                     Member::Side(s) => ch.side == Some(*s),
@@ -1529,7 +1722,7 @@ impl Machine<'_> {
                 }
             }
             Ex::SideOf(base) => {
-                let id = self.eval(base, ctx)? as usize;
+                let id = self.eval(base, ctx)?.max(0) as usize;
                 self.p.characters.get(id).and_then(|c| c.side).map_or(-1, i64::from)
             }
             Ex::LevelNumber(l) => self.counters[*l as usize] as i64,
@@ -1548,6 +1741,15 @@ impl Machine<'_> {
                 let next = list.iter().position(|x| *x == e).and_then(|i| list.get(i + 1));
                 next.copied().unwrap_or(e) as i64
             }
+            Ex::Next(who, o, forward) => {
+                let e = self.eval(who, ctx)?;
+                let list = &self.ranked[*o as usize];
+                match list.iter().position(|x| *x as i64 == e) {
+                    Some(i) if *forward => list[(i + 1) % list.len()] as i64,
+                    Some(i) => list[(i + list.len() - 1) % list.len()] as i64,
+                    None => NONE,
+                }
+            }
             Ex::Position(who, o) => {
                 let e = self.eval(who, ctx)? as EntityId;
                 self.ranked[*o as usize]
@@ -1560,18 +1762,21 @@ impl Machine<'_> {
                 var,
                 coll,
                 filter,
+                by,
                 body,
             } => {
                 let n = match coll {
-                    Coll::Characters => self.p.characters.len(),
+                    Coll::All(_) => self.types.len(),
                     Coll::Ranked(o) => self.ranked[*o as usize].len(),
                 };
                 let saved = self.locals[*var as usize];
                 let mut acc: Option<i64> = None;
                 let mut count = 0i64;
+                let mut found: Vec<EntityId> = Vec::new();
                 for i in 0..n {
                     let id = match coll {
-                        Coll::Characters => i as EntityId,
+                        Coll::All(t) if self.types[i] != *t => continue,
+                        Coll::All(_) => i as EntityId,
                         Coll::Ranked(o) => self.ranked[*o as usize][i],
                     };
                     if self.absent.get(id as usize).copied().unwrap_or(false) {
@@ -1581,6 +1786,13 @@ impl Machine<'_> {
                     if let Some(f) = filter
                         && self.eval(f, ctx)? == 0
                     {
+                        continue;
+                    }
+                    if matches!(quant, Quant::First | Quant::Last) {
+                        found.push(id);
+                        if *quant == Quant::First && by.is_none() {
+                            break;
+                        }
                         continue;
                     }
                     let v = match body {
@@ -1603,11 +1815,17 @@ impl Machine<'_> {
                         _ => {}
                     }
                 }
+                if let Some(o) = by {
+                    // The checker allows only orders whose keys do not roll here.
+                    self.sort(*o, &mut found)?;
+                }
                 self.locals[*var as usize] = saved;
                 match quant {
                     Quant::Any => acc.unwrap_or(0),
                     Quant::All => acc.unwrap_or(1),
                     Quant::Count => count,
+                    Quant::First => found.first().map_or(NONE, |e| *e as i64),
+                    Quant::Last => found.last().map_or(NONE, |e| *e as i64),
                     _ => acc.unwrap_or(0),
                 }
             }

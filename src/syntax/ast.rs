@@ -57,12 +57,14 @@ pub enum Item {
     Param {
         name: Ident,
         /// `param NAME(a, b) = EXPR`: a param with arguments, used as `NAME(x, y)`.
-        /// Each argument is a number, or a character when `true`.
-        args: Vec<(Ident, bool)>,
+        /// Each argument is a number, or an entity of the named type (`a: character`).
+        args: Vec<(Ident, Option<Ident>)>,
         value: Expr,
     },
     Stat {
         name: Ident,
+        /// `stat NAME: TYPE`: the stat holds an entity of that type (or `none`).
+        ty: Option<Ident>,
         default: Option<Expr>,
     },
     Resource {
@@ -96,13 +98,13 @@ pub enum Item {
     /// `trigger NAME(a, b)`: a happening that hooks answer.
     Trigger {
         name: Ident,
-        params: Vec<Ident>,
+        params: Vec<Typed>,
     },
     Hook(HookDecl),
     /// `routine NAME(a, b) { ... }`: a named block, run by `do NAME(x, y)`.
     Routine {
         name: Ident,
-        params: Vec<Ident>,
+        params: Vec<Typed>,
         body: Block,
     },
     /// `effect NAME, ...`
@@ -110,10 +112,31 @@ pub enum Item {
     /// `global NAME [default E] [min E] [max E]`: a number of the table.
     Global {
         name: Ident,
+        ty: Option<Ident>,
         default: Option<Expr>,
         min: Option<Expr>,
         max: Option<Expr>,
     },
+    /// `thing NAME, PLURAL { stat ... resource ... flag ... }`: a type of entity besides characters.
+    Thing {
+        name: Ident,
+        plural: Ident,
+        /// Its fields: `Stat`, `Resource` and `Flag` items.
+        fields: Vec<Item>,
+    },
+    /// `TYPE NAME { field = value, ... }`: an entity of a declared thing type, in an encounter.
+    Instance {
+        ty: Ident,
+        name: Ident,
+        fields: Vec<(Ident, Expr)>,
+    },
+}
+
+/// A name with an optional type (`p: player`); without one, a character.
+#[derive(Clone, Debug)]
+pub struct Typed {
+    pub name: Ident,
+    pub ty: Option<Ident>,
 }
 
 /// `on start of turn(c)`, `on end of LEVEL`, `on TRIGGER(a, b)`: when a hook runs.
@@ -129,8 +152,10 @@ pub enum HookOn {
 #[derive(Clone, Debug)]
 pub struct HookDecl {
     pub on: HookOn,
-    /// The variables the hook binds: the turn's character, or the trigger's arguments.
+    /// The variables the hook binds: the turn's entity, or the trigger's arguments.
     pub vars: Vec<Ident>,
+    /// `on start of turn(p: TYPE)`: the type of entity whose turns it answers (characters' if none).
+    pub turn_ty: Option<Ident>,
     pub filter: Option<Expr>,
     pub body: Block,
     pub span: Span,
@@ -199,6 +224,8 @@ pub struct Cost {
 pub struct OrderDecl {
     pub name: Ident,
     pub var: Ident,
+    /// `order NAME(p: TYPE)`: what it sorts (characters if none).
+    pub ty: Option<Ident>,
     pub keys: Vec<OrderKey>,
 }
 
@@ -262,6 +289,8 @@ pub enum Stmt {
         coll: Collection,
         /// `backwards`: walk the list from its end.
         backwards: bool,
+        /// `from X`: start at X and wrap round past the end.
+        from: Option<Expr>,
         filter: Option<Expr>,
         order: Option<Ident>,
         body: Block,
@@ -301,6 +330,24 @@ pub enum Stmt {
         span: Span,
     },
     EndRepeat {
+        span: Span,
+    },
+    /// `create THING { field = value } [as x]`
+    Create {
+        thing: Ident,
+        fields: Vec<(Ident, Expr)>,
+        bind: Option<Ident>,
+        span: Span,
+    },
+    /// `destroy x`: the entity leaves play.
+    Destroy {
+        what: Expr,
+        span: Span,
+    },
+    /// `let x = EXPR`
+    Let {
+        name: Ident,
+        value: Expr,
         span: Span,
     },
     /// `rank ORDER`: sort every character now and keep the result.
@@ -407,6 +454,9 @@ impl Stmt {
             | Stmt::ChooseFrom { span, .. }
             | Stmt::Repeat { span, .. }
             | Stmt::EndRepeat { span }
+            | Stmt::Create { span, .. }
+            | Stmt::Destroy { span, .. }
+            | Stmt::Let { span, .. }
             | Stmt::Rank { span, .. }
             | Stmt::Transfer { span, .. }
             | Stmt::Raise { span, .. }
@@ -436,6 +486,8 @@ pub struct OptionDecl {
     /// `option action using RES`: every cost is paid from this resource instead.
     pub using: Option<Ident>,
     pub when: Option<Expr>,
+    /// `unless C because "..."`: not offered while C holds; an answer naming it is refused.
+    pub refusals: Vec<Refusal>,
     pub body: Block,
     pub span: Span,
 }
@@ -497,6 +549,9 @@ pub enum Quant {
     Sum,
     Max,
     Min,
+    /// `first x in COLL [where C] [by ORDER]`: an entity, or `none`.
+    First,
+    Last,
 }
 
 /// A dice expression: `count` dice of `sides` faces, optionally keeping the highest or lowest few.
@@ -547,8 +602,12 @@ pub enum ExprKind {
         var: Ident,
         coll: Collection,
         filter: Option<Box<Expr>>,
+        /// `by ORDER` (for `first` and `last`).
+        by: Option<Ident>,
         body: Option<Box<Expr>>,
     },
+    /// `none`: no entity.
+    None,
     /// `if C then A else B`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
 }

@@ -139,6 +139,45 @@ impl Builder {
         pair.into_inner().map(|p| self.ident(p)).collect()
     }
 
+    /// A `name` pair: an identifier or a quoted string.
+    fn name(&self, pair: Pair<Rule>) -> Ident {
+        match pair.clone().into_inner().next() {
+            Some(p) if p.as_rule() == Rule::string => self.string(p),
+            Some(p) => self.ident(p),
+            None => self.ident(pair),
+        }
+    }
+
+    /// `NAME [: TYPE]` (a `typed` or `param_arg` pair).
+    fn typed(&self, pair: Pair<Rule>) -> R<Typed> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner().peekable();
+        let name = self.ident(next(&mut it, span)?);
+        Ok(Typed {
+            name,
+            ty: self.of_type(&mut it),
+        })
+    }
+
+    fn typed_list(&self, pair: Pair<Rule>) -> R<Vec<Typed>> {
+        pair.into_inner().map(|p| self.typed(p)).collect()
+    }
+
+    /// An optional `: TYPE` next in `it`.
+    fn of_type<'i>(&self, it: &mut std::iter::Peekable<impl Iterator<Item = Pair<'i, Rule>>>) -> Option<Ident> {
+        let p = it.next_if(|p| p.as_rule() == Rule::of_type)?;
+        let t = p.into_inner().next()?;
+        Some(self.ident(t))
+    }
+
+    /// `field = value` (a `char_field` pair).
+    fn field_value(&self, pair: Pair<Rule>) -> R<(Ident, Expr)> {
+        let span = self.span(&pair);
+        let mut pi = pair.into_inner();
+        let f = self.ident(next(&mut pi, span)?);
+        Ok((f, self.expr(next(&mut pi, span)?)?))
+    }
+
     fn item(&self, pair: Pair<Rule>) -> R<Item> {
         let span = self.span(&pair);
         let rule = pair.as_rule();
@@ -150,11 +189,8 @@ impl Builder {
                 let name = self.ident(next(&mut it, span)?);
                 let mut args = Vec::new();
                 while it.peek().is_some_and(|p| p.as_rule() == Rule::param_arg) {
-                    let a = next(&mut it, span)?;
-                    let character = a.clone().into_inner().any(|p| p.as_rule() == Rule::kw_character);
-                    let name = a.into_inner().find(|p| p.as_rule() == Rule::ident);
-                    let name = name.ok_or_else(|| internal(span, Rule::param_arg))?;
-                    args.push((self.ident(name), character));
+                    let t = self.typed(next(&mut it, span)?)?;
+                    args.push((t.name, t.ty));
                 }
                 Item::Param {
                     name,
@@ -164,8 +200,21 @@ impl Builder {
             }
             Rule::stat_decl => {
                 let name = self.ident(next(&mut it, span)?);
+                let ty = self.of_type(&mut it);
                 let default = it.next().map(|p| self.expr(p)).transpose()?;
-                Item::Stat { name, default }
+                Item::Stat { name, ty, default }
+            }
+            Rule::thing_decl => {
+                let name = self.ident(next(&mut it, span)?);
+                let plural = self.ident(next(&mut it, span)?);
+                let fields = it.map(|p| self.item(p)).collect::<R<Vec<_>>>()?;
+                Item::Thing { name, plural, fields }
+            }
+            Rule::instance_decl => {
+                let ty = self.ident(next(&mut it, span)?);
+                let name = self.name(next(&mut it, span)?);
+                let fields = it.map(|p| self.field_value(p)).collect::<R<Vec<_>>>()?;
+                Item::Instance { ty, name, fields }
             }
             Rule::resource_decl => {
                 let name = self.ident(next(&mut it, span)?);
@@ -225,7 +274,7 @@ impl Builder {
             }
             Rule::order_decl => {
                 let name = self.ident(next(&mut it, span)?);
-                let var = self.ident(next(&mut it, span)?);
+                let Typed { name: var, ty } = self.typed(next(&mut it, span)?)?;
                 let mut keys = Vec::new();
                 for k in it {
                     let kspan = self.span(&k);
@@ -244,7 +293,7 @@ impl Builder {
                         span: kspan,
                     });
                 }
-                Item::Order(OrderDecl { name, var, keys })
+                Item::Order(OrderDecl { name, var, ty, keys })
             }
             Rule::policy_decl => {
                 let name = self.ident(next(&mut it, span)?);
@@ -262,12 +311,7 @@ impl Builder {
             Rule::setup_decl => Item::Setup(self.block(next(&mut it, span)?)?),
             Rule::play_decl => Item::Play(self.block(next(&mut it, span)?)?),
             Rule::character_decl => {
-                let name_pair = next(&mut it, span)?;
-                let name = match name_pair.clone().into_inner().next() {
-                    Some(p) if p.as_rule() == Rule::string => self.string(p),
-                    Some(p) => self.ident(p),
-                    None => self.ident(name_pair),
-                };
+                let name = self.name(next(&mut it, span)?);
                 let mut decl = CharacterDecl {
                     name,
                     side: None,
@@ -306,7 +350,7 @@ impl Builder {
             Rule::effect_decl => Item::Effect(self.ident_list(next(&mut it, span)?)),
             Rule::routine_decl => {
                 let name = self.ident(next(&mut it, span)?);
-                let params = self.ident_list(next(&mut it, span)?);
+                let params = self.typed_list(next(&mut it, span)?)?;
                 Item::Routine {
                     name,
                     params,
@@ -315,6 +359,7 @@ impl Builder {
             }
             Rule::global_decl => {
                 let name = self.ident(next(&mut it, span)?);
+                let ty = self.of_type(&mut it);
                 let (mut default, mut min, mut max) = (None, None, None);
                 for p in it {
                     let r = p.as_rule();
@@ -327,6 +372,7 @@ impl Builder {
                 }
                 Item::Global {
                     name,
+                    ty,
                     default,
                     min,
                     max,
@@ -336,19 +382,22 @@ impl Builder {
                 let name = self.ident(next(&mut it, span)?);
                 Item::Trigger {
                     name,
-                    params: self.ident_list(next(&mut it, span)?),
+                    params: self.typed_list(next(&mut it, span)?)?,
                 }
             }
             Rule::hook_decl => {
                 let what = next(&mut it, span)?;
                 let wspan = self.span(&what);
+                let mut turn_ty = None;
                 let (on, vars) = if what.as_rule() == Rule::hook_edge {
                     let mut wi = what.into_inner().filter(|p| !is_keyword(p.as_rule()));
                     let start = next(&mut wi, wspan)?.as_rule() == Rule::hook_start;
                     let target = next(&mut wi, wspan)?;
                     if target.as_rule() == Rule::hook_turn {
                         let tspan = self.span(&target);
-                        let var = self.ident(last_inner(target, tspan)?);
+                        let t = self.typed(last_inner(target, tspan)?)?;
+                        turn_ty = t.ty;
+                        let var = t.name;
                         let on = if start { HookOn::TurnStart } else { HookOn::TurnEnd };
                         (on, vec![var])
                     } else {
@@ -377,6 +426,7 @@ impl Builder {
                 Item::Hook(HookDecl {
                     on,
                     vars,
+                    turn_ty,
                     filter,
                     body,
                     span,
@@ -526,6 +576,36 @@ impl Builder {
                     span,
                 }
             }
+            Rule::create_stmt => {
+                let thing = self.ident(next(&mut it, span)?);
+                let mut fields = Vec::new();
+                let mut bind = None;
+                for p in it {
+                    if p.as_rule() == Rule::ident {
+                        bind = Some(self.ident(p));
+                    } else {
+                        fields.push(self.field_value(p)?);
+                    }
+                }
+                Stmt::Create {
+                    thing,
+                    fields,
+                    bind,
+                    span,
+                }
+            }
+            Rule::destroy_stmt => Stmt::Destroy {
+                what: self.expr(next(&mut it, span)?)?,
+                span,
+            },
+            Rule::let_stmt => {
+                let name = self.ident(next(&mut it, span)?);
+                Stmt::Let {
+                    name,
+                    value: self.expr(next(&mut it, span)?)?,
+                    span,
+                }
+            }
             Rule::turn_stmt => {
                 let actor = self.expr(next(&mut it, span)?)?;
                 Stmt::Turn {
@@ -538,11 +618,16 @@ impl Builder {
                 let var = self.ident(next(&mut it, span)?);
                 let coll = self.collection(next(&mut it, span)?);
                 let (mut filter, mut order, mut body, mut backwards) = (None, None, Block::default(), false);
+                let mut from = None;
                 for p in it {
                     match p.as_rule() {
                         Rule::expr => filter = Some(self.expr(p)?),
                         Rule::ident => order = Some(self.ident(p)),
                         Rule::backwards => backwards = true,
+                        Rule::walk_from => {
+                            let wspan = self.span(&p);
+                            from = Some(self.expr(last_inner(p, wspan)?)?);
+                        }
                         _ => body = self.block(p)?,
                     }
                 }
@@ -550,6 +635,7 @@ impl Builder {
                     var,
                     coll,
                     backwards,
+                    from,
                     filter,
                     order,
                     body,
@@ -630,6 +716,7 @@ impl Builder {
                         kinds: Vec::new(),
                         using: None,
                         when: None,
+                        refusals: Vec::new(),
                         body: Block {
                             stmts: vec![],
                             span: ospan,
@@ -652,6 +739,7 @@ impl Builder {
                                 }
                             }
                             Rule::expr => opt.when = Some(self.expr(p)?),
+                            Rule::refusal => opt.refusals.push(self.refusal(p)?),
                             _ => opt.body = self.block(p)?,
                         }
                     }
@@ -968,6 +1056,7 @@ impl Builder {
                 .help("write NdS with 1 to 1000 dice of 2 to 1000000 sides, optionally khK or klK keeping K of them")
             })?),
             Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
+            Rule::none_lit => ExprKind::None,
             Rule::path => {
                 let mut it = pair.into_inner();
                 let base = self.ident(next(&mut it, span)?);
@@ -994,13 +1083,19 @@ impl Builder {
                     "count" => Quant::Count,
                     "sum" => Quant::Sum,
                     "max" => Quant::Max,
+                    "first" => Quant::First,
+                    "last" => Quant::Last,
                     _ => Quant::Min,
                 };
                 let var = self.ident(next(&mut it, span)?);
                 let coll = self.collection(next(&mut it, span)?);
-                let (mut filter, mut body) = (None, None);
+                let (mut filter, mut body, mut by) = (None, None, None);
                 for p in it {
                     let r = p.as_rule();
+                    if r == Rule::quant_by {
+                        by = Some(self.ident(last_inner(p, span)?));
+                        continue;
+                    }
                     let e = Box::new(self.expr(last_inner(p, span)?)?);
                     if r == Rule::quant_where {
                         filter = Some(e)
@@ -1013,6 +1108,7 @@ impl Builder {
                     var,
                     coll,
                     filter,
+                    by,
                     body,
                 }
             }
@@ -1208,6 +1304,11 @@ fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_last => "last",
         Rule::kw_before => "before",
         Rule::kw_after => "after",
+        Rule::kw_thing => "thing",
+        Rule::kw_create => "create",
+        Rule::kw_destroy => "destroy",
+        Rule::kw_as => "as",
+        Rule::kw_let => "let",
         _ => return None,
     })
 }
@@ -1260,7 +1361,7 @@ fn rule_name(r: Rule) -> String {
         Rule::repeat_until => "`until CONDITION`",
         Rule::turn_stmt => "a `turn`",
         Rule::for_stmt => "a `for each` loop",
-        Rule::collection => "`characters` or a ranked order",
+        Rule::collection => "`characters`, a thing's plural or a ranked order",
         Rule::if_stmt => "an `if`",
         Rule::choose_stmt => "a `choose` decision",
         Rule::option => "an `option`",
@@ -1294,7 +1395,7 @@ fn rule_name(r: Rule) -> String {
         Rule::number => "a number",
         Rule::boolean => "`true` or `false`",
         Rule::quantifier => "a quantifier such as `any c in characters: c.FIELD > 0`",
-        Rule::quant => "`any`, `all`, `count`, `sum`, `max` or `min`",
+        Rule::quant => "`any`, `all`, `count`, `sum`, `max`, `min`, `first` or `last`",
         Rule::quant_where => "`where CONDITION`",
         Rule::quant_body => "`: EXPRESSION`",
         Rule::call => "a function call",
@@ -1322,6 +1423,18 @@ fn rule_name(r: Rule) -> String {
         Rule::place_before => "`before`",
         Rule::place_after => "`after`",
         Rule::res_default => "`default`",
+        Rule::of_type => "`: TYPE`",
+        Rule::type_name => "a type: `character` or a declared thing",
+        Rule::typed => "a name such as `c` or `p: player`",
+        Rule::typed_list => "a list of names such as `c, p: player`",
+        Rule::thing_decl => "a `thing NAME, PLURAL { ... }` declaration",
+        Rule::instance_decl => "an entity such as `player Ann { seat = 1 }`",
+        Rule::walk_from => "`from X`",
+        Rule::create_stmt => "a `create`",
+        Rule::destroy_stmt => "a `destroy`",
+        Rule::let_stmt => "a `let`",
+        Rule::none_lit => "`none`",
+        Rule::quant_by => "`by ORDER`",
         Rule::unit_decl => "a `unit` declaration",
         Rule::role_decl => "a `role` declaration",
         Rule::trigger_decl => "a `trigger` declaration",
