@@ -268,7 +268,7 @@ impl Decls {
                 Diag::new("check::duplicate", format!("`{}` is declared twice", name.node))
                     .label(name.span, "declared again here")
                     .label(*first, "first declared here")
-                    .help("every param, stat, resource, flag, side, tag, action, order, role, trigger, unit, global and routine needs its own name"),
+                    .help("every param, stat, resource, flag, side, tag, action, order, role, trigger, unit, global, routine and thing needs its own name"),
             );
             return false;
         }

@@ -510,7 +510,12 @@ impl Machine<'_> {
                 if let Some(slot) = bind {
                     self.locals[*slot as usize] = id as i64;
                 }
-                let values: Vec<(FieldId, i64)> = fields.iter().map(|(f, _)| (*f, self.get(id, *f))).collect();
+                // Every field of the new thing, given or defaulted, in declaration order.
+                let p = self.p;
+                let values: Vec<(FieldId, i64)> = (0..p.fields.len())
+                    .filter(|f| p.fields[*f].owner == *thing && p.fields[*f].kind != FieldKind::Global)
+                    .map(|f| (f as FieldId, self.get(id, f as FieldId)))
+                    .collect();
                 self.emit(Event::Create {
                     id,
                     ty: *thing,

@@ -9,6 +9,7 @@ pub const CRISIS_MODE: &str = "rulesets/crisis-mode.turn";
 pub const FLOW_OF_TIME: &str = "rulesets/flow-of-time.turn";
 pub const LEGACY: &str = "rulesets/legacy.turn";
 pub const LEGENDS: &str = "rulesets/legends.turn";
+pub const CAPES: &str = "rulesets/capes.turn";
 
 /// A finished run: its events, what it printed to stderr and its exit code.
 pub struct Run {
@@ -183,6 +184,8 @@ pub fn compact(e: &Value) -> String {
         "trigger" => format!("{}({})", s(&e["trigger"]), names(&e["args"]).join(",")),
         "time" => format!("{} {} {}", e["amount"], s(&e["unit"]), e["clock"]),
         "set" => format!("{} {}", s(&e["stat"]), e["left"]),
+        "create" | "destroy" => s(&e["name"]),
+        "level_start" | "level_end" => format!("{} {}", s(&e["level"]), e["n"]),
         _ => String::new(),
     };
     [kind, actor, tail]
