@@ -24,7 +24,7 @@ character Warden {{ debt = 0 }}
 character Nova   {{ debt = 0 }}
 ability Zap   {{ owner = Bolt, score = 5, super = true }}
 ability Speed {{ owner = Bolt, score = 3 }}
-ability Dark  {{ owner = Shade, score = 6 }}
+ability Dark  {{ owner = Shade, score = 6, super = true }}
 drive Justice {{ owner = Bolt, strength = 2 }}
 drive Honor   {{ owner = Bolt, strength = 1 }}
 drive Revenge {{ owner = Shade, strength = 3 }}
@@ -47,8 +47,6 @@ policy quiet {{
 const CASTING: &str = "Bolt done Shade done Mayor done Warden done";
 /// Page 1's Free Conflicts: Ann adds an Event, nobody else adds or Claims.
 const ONE_EVENT: &str = "add_conflict event done done done done";
-/// Bolt's Action passed, nothing before or after; no further Action bought.
-const ANN_PASSES: &str = "done pass_action done done";
 
 fn capes(cast: &str, answers: &[&str], rolls: &[i64], until: &str) -> Run {
     // Answers are separated by spaces; `~` stands for a space inside one (`faction~1`).
@@ -104,8 +102,21 @@ fn offered(r: &Run, decision: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `level_start scene 1`, `level_end page 2`, ...
+fn levels(r: &Run) -> Vec<String> {
+    r.events
+        .iter()
+        .filter(|e| e["event"] == "level_start" || e["event"] == "level_end")
+        .map(|e| format!("{} {} {}", s(&e["event"]), s(&e["level"]), e["n"]))
+        .collect()
+}
+
 fn made(r: &Run, thing: &str) -> Vec<String> {
-    r.of("create").iter().filter(|e| e["thing"] == thing).map(|e| s(&e["name"])).collect()
+    r.of("create")
+        .iter()
+        .filter(|e| e["thing"] == thing)
+        .map(|e| s(&e["name"]))
+        .collect()
 }
 
 fn destroyed(r: &Run) -> Vec<String> {
@@ -131,20 +142,38 @@ fn cap_1_players_sit_in_seat_order_whatever_order_they_are_declared_in() {
 #[test]
 fn cap_2_each_scene_is_declared_by_the_next_player_left_who_casts_first() {
     // Ann buys Shade as a second character with her one Story Token; Ben then has three to pick from.
-    let r = capes(&table(1, ""), &["Bolt buy_character Shade done Mayor done Warden done Nova"], &[], "scene=2").ok();
+    let r = capes(
+        &table(1, ""),
+        &["Bolt buy_character Shade done Mayor done Warden done Nova"],
+        &[],
+        "scene=2",
+    )
+    .ok();
     assert_eq!(global_sets(&r, "declarer"), v(&["Ann", "Ben"]));
     assert_eq!(
         turns_in(&r, "casting"),
         vec![v(&["Ann", "Ben", "Cleo", "Dev"]), v(&["Ben", "Cleo", "Dev", "Ann"])]
     );
     let cast: Vec<String> = offered(&r, "cast").into_iter().take(4).map(|o| o.join("|")).collect();
-    assert_eq!(cast, v(&["Bolt|Shade|Mayor|Warden|Nova", "Mayor|Warden|Nova", "Warden|Nova", "Nova"]));
+    assert_eq!(
+        cast,
+        v(&[
+            "Bolt|Shade|Mayor|Warden|Nova",
+            "Mayor|Warden|Nova",
+            "Warden|Nova",
+            "Nova"
+        ])
+    );
     assert_eq!(r.lines(&["spend"]), v(&["spend Ann tokens 1 0"]));
     assert_eq!(tokens(&r, "Ann"), 0);
     // A second character costs a Story Token: Ben has none, so buying one is refused.
     let r = capes(&table(0, ""), &["Bolt done Shade buy_character"], &[], "scene=1");
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("Ben has no Story Token to buy another character"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("Ben has no Story Token to buy another character"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -169,7 +198,10 @@ fn cap_4_one_free_conflict_and_claim_each_then_a_story_token_apiece() {
     // asks for a second with no token.
     let r = capes(
         &table(1, ""),
-        &[CASTING, "add_conflict event add_conflict goal claim faction~1 done add_conflict event add_conflict"],
+        &[
+            CASTING,
+            "add_conflict event add_conflict goal claim faction~1 done add_conflict event add_conflict",
+        ],
         &[],
         "page=1",
     );
@@ -181,11 +213,19 @@ fn cap_4_one_free_conflict_and_claim_each_then_a_story_token_apiece() {
     );
     assert_eq!(made(&r, "conflict"), v(&["conflict 1", "conflict 2", "conflict 3"]));
     assert_eq!(r.lines(&["spend"]), v(&["spend Ann tokens 1 0"]));
-    let claims: Vec<String> = r.lines(&["set"]).into_iter().filter(|l| l.contains("claimant")).collect();
+    let claims: Vec<String> = r
+        .lines(&["set"])
+        .into_iter()
+        .filter(|l| l.contains("claimant"))
+        .collect();
     assert_eq!(claims, v(&["set faction 1 claimant \"Ann\""]));
     // The Claim was free: still only one token spent. A second Claim would cost one.
     let claims = offered(&r, "free_conflicts");
-    assert_eq!(claims[2], v(&["claim", "done"]), "no token left: another add is refused, not offered");
+    assert_eq!(
+        claims[2],
+        v(&["claim", "done"]),
+        "no token left: another add is refused, not offered"
+    );
 }
 
 #[test]
@@ -194,11 +234,22 @@ fn cap_5_free_narration_is_a_phase_without_rules_between_claims_and_actions() {
     let phases: Vec<String> = r.of("phase_start").iter().map(|e| s(&e["phase"])).collect();
     assert_eq!(
         phases,
-        v(&["casting", "free_conflicts", "free_narration", "actions", "resolving", "end_of_page"])
+        v(&[
+            "casting",
+            "free_conflicts",
+            "free_narration",
+            "actions",
+            "resolving",
+            "end_of_page"
+        ])
     );
     let lines = r.lines(&["phase_start", "phase_end", "decision", "turn_start", "set", "create"]);
     let at = lines.iter().position(|l| l == "phase_start free_narration").unwrap();
-    assert_eq!(lines[at + 1], "phase_end free_narration", "nothing happens in free narration");
+    assert_eq!(
+        lines[at + 1],
+        "phase_end free_narration",
+        "nothing happens in free narration"
+    );
     assert_eq!(lines[at + 2], "phase_start actions");
     assert_eq!(lines[at + 3], "turn_start Ann", "the Starter ends it by taking Actions");
 }
@@ -208,12 +259,20 @@ fn cap_6_an_action_per_character_then_more_for_a_story_token_each() {
     // Ann buys a second Action for Bolt with her token, then asks for a third with none left.
     let r = capes(
         &table(1, ""),
-        &[CASTING, "done done done done", "done pass_action done buy_action Bolt done pass_action done buy_action"],
+        &[
+            CASTING,
+            "done done done done",
+            "done pass_action done buy_action Bolt done pass_action done buy_action",
+        ],
         &[],
         "page=1",
     );
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("Ann has no Story Token to buy another Action"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("Ann has no Story Token to buy another Action"),
+        "{}",
+        r.stderr
+    );
     assert_eq!(offered(&r, "act").len(), 2, "Bolt's free Action and the bought one");
     assert_eq!(r.lines(&["spend"]), v(&["spend Ann tokens 1 0"]));
     // The refused purchase is never recorded as a decision: only the one bought is.
@@ -231,18 +290,34 @@ fn cap_6_an_action_per_character_then_more_for_a_story_token_each() {
 
 #[test]
 fn cap_7_a_conflict_is_an_event_or_a_goal_with_two_sides_of_one_die_at_1() {
-    let r = capes(&table(0, ""), &[CASTING, "add_conflict goal done done done done"], &[], "page=1").ok();
+    let r = capes(
+        &table(0, ""),
+        &[CASTING, "add_conflict goal done done done done"],
+        &[],
+        "page=1",
+    )
+    .ok();
     let creates = r.of("create");
     let summary: Vec<String> = creates.iter().map(|e| compact(e)).collect();
     assert_eq!(
         summary,
-        v(&["create conflict 1", "create faction 1", "create faction 2", "create die 1", "create die 2"])
+        v(&[
+            "create conflict 1",
+            "create faction 1",
+            "create faction 2",
+            "create die 1",
+            "create die 2"
+        ])
     );
     assert_eq!(field(creates[0], "goal"), 0, "created an Event, then made a Goal");
-    assert!(r.lines(&["decision"]).contains(&"decision Ann conflict_kind goal".to_string()));
+    assert!(
+        r.lines(&["decision"])
+            .contains(&"decision Ann conflict_kind goal".to_string())
+    );
     assert_eq!(field(creates[2], "rival"), "faction 1");
     assert!(
-        r.lines(&["set"]).contains(&"set faction 1 rival \"faction 2\"".to_string()),
+        r.lines(&["set"])
+            .contains(&"set faction 1 rival \"faction 2\"".to_string()),
         "the sides are each other's rivals"
     );
     for (die, side) in [(creates[3], "faction 1"), (creates[4], "faction 2")] {
@@ -251,4 +326,311 @@ fn cap_7_a_conflict_is_an_event_or_a_goal_with_two_sides_of_one_die_at_1() {
     }
     // Tied at 1 and 1, neither side controls: the Conflict stays on the table.
     assert!(destroyed(&r).is_empty());
+}
+
+/// Ann's turn in Actions up to the roll of a die: Bolt uses `ability` on `die`, the roll is
+/// accepted, and nobody Reacts.
+fn ann_rolls(ability: &str, die: &str) -> String {
+    format!("done use_ability {ability} roll_die {die} accept no_reaction")
+}
+
+#[test]
+fn cap_8_a_super_ability_earns_debt_and_the_others_work_once_per_scene() {
+    // Zap (super) earns Bolt a Debt; Speed is marked used, and is not offered to the third Action.
+    let r = capes(
+        &table(2, ""),
+        &[
+            CASTING,
+            ONE_EVENT,
+            &ann_rolls("Zap", "die~1"),
+            "done buy_action Bolt",
+            &ann_rolls("Speed", "die~2"),
+            "done buy_action Bolt done use_ability",
+        ],
+        &[4, 2],
+        "page=1",
+    )
+    .ok();
+    assert_eq!(r.lines(&["gain"])[0], "gain Bolt debt 1 4");
+    assert_eq!(
+        offered(&r, "ability")[..3],
+        [v(&["Zap", "Speed"]), v(&["Zap", "Speed"]), v(&["Zap"])]
+    );
+    // Once per Scene: the flag is cleared as the next Scene starts.
+    let r = capes(
+        &table(2, ""),
+        &[
+            CASTING,
+            ONE_EVENT,
+            "done pass_action done buy_action Bolt",
+            &ann_rolls("Speed", "die~1"),
+        ],
+        &[2],
+        "page=1",
+    )
+    .ok();
+    assert!(r.lines(&["gain"]).is_empty(), "Speed is no super-ability: no Debt");
+}
+
+#[test]
+fn cap_9_the_score_must_reach_the_die_and_a_roll_may_be_turned_back() {
+    // Zap rolls die 1 to 4 and keeps it; Speed (score 3) then only reaches die 2, rolls a 6, and
+    // Ann turns it back to 1.
+    let r = capes(
+        &table(1, ""),
+        &[
+            CASTING,
+            ONE_EVENT,
+            &ann_rolls("Zap", "die~1"),
+            "done buy_action Bolt done use_ability Speed roll_die die~2 revert",
+        ],
+        &[4, 6],
+        "page=1",
+    )
+    .ok();
+    assert_eq!(offered(&r, "die_to_roll"), vec![v(&["die 1", "die 2"]), v(&["die 2"])]);
+    let values: Vec<String> = r
+        .lines(&["set"])
+        .into_iter()
+        .filter(|l| l.contains(" value "))
+        .collect();
+    assert_eq!(
+        values,
+        v(&["set die 1 value 4", "set die 2 value 6", "set die 2 value 1"])
+    );
+    assert_eq!(r.of("trigger").len(), 1, "only the accepted roll invites Reactions");
+}
+
+#[test]
+fn cap_10_any_player_may_react_to_an_accepted_roll_but_only_once_per_action() {
+    // Ann rolls die 1 to 4 and accepts; Ben Reacts with Shade's Dark (score 6), rolls a 2 and
+    // accepts; then the table names Ben again.
+    let r = capes(
+        &table(0, ""),
+        &[
+            CASTING,
+            ONE_EVENT,
+            "done use_ability Zap roll_die die~1 accept Ben Dark accept Ben",
+        ],
+        &[4, 2],
+        "page=1",
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("Ben has already Reacted during this Action"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(offered(&r, "reactor"), vec![v(&["Ann", "Ben", "no_reaction"])]);
+    assert_eq!(r.lines(&["reaction_start"]), v(&["reaction_start Shade"]));
+    let values: Vec<String> = r
+        .lines(&["set"])
+        .into_iter()
+        .filter(|l| l.contains(" value "))
+        .collect();
+    assert_eq!(values, v(&["set die 1 value 4", "set die 1 value 2"]));
+    assert_eq!(
+        r.lines(&["trigger"]),
+        v(&["trigger accepted(die 1)", "trigger accepted(die 1)"])
+    );
+}
+
+#[test]
+fn cap_11_one_drive_per_conflict_and_no_more_debt_than_its_strength() {
+    // Bolt Stakes twice on side 1 with Justice (strength 2); then there is nothing more to Stake.
+    let r = capes(
+        &table(0, ""),
+        &[CASTING, ONE_EVENT, "stake faction~1 Justice stake faction~1 done"],
+        &[],
+        "page=1",
+    )
+    .ok();
+    assert_eq!(
+        offered(&r, "drive_for"),
+        vec![v(&["Justice", "Honor"])],
+        "a Drive is picked once"
+    );
+    assert_eq!(
+        offered(&r, "stake_on"),
+        vec![v(&["faction 1", "faction 2"]), v(&["faction 1"])],
+        "one side per Conflict once Staked"
+    );
+    assert_eq!(offered(&r, "extra")[2], v(&["done"]), "Justice's strength reached");
+    assert_eq!(
+        r.lines(&["transfer"]),
+        v(&[
+            "transfer Bolt debt 1 2 -> stake 1 debt 1",
+            "transfer Bolt debt 1 1 -> stake 1 debt 2"
+        ])
+    );
+}
+
+#[test]
+fn cap_12_a_die_splits_evenly_into_dice_up_to_the_sides_stakes() {
+    // Ben Claims side 1; Bolt Stakes on it and rolls its die to 5; Shade Stakes on it too, and Ben
+    // splits the 5 into 3 and 2. With two Stakes, the side may hold no third die.
+    let r = capes(
+        &table(0, ""),
+        &[
+            CASTING,
+            "add_conflict event done claim faction~1 done done done",
+            "stake faction~1 Justice done use_ability Zap roll_die die~1 accept no_reaction done done",
+            "stake faction~1 Revenge split die~1",
+        ],
+        &[5],
+        "page=1",
+    )
+    .ok();
+    let split = r
+        .of("create")
+        .into_iter()
+        .find(|e| e["name"] == "die 3")
+        .expect("a new die");
+    assert_eq!(field(split, "faction"), "faction 1");
+    assert_eq!(field(split, "value"), 2);
+    assert!(r.lines(&["set"]).contains(&"set die 1 value 3".to_string()));
+    let after = offered(&r, "extra");
+    assert!(
+        !after[after.len() - 1].contains(&"split".to_string()),
+        "two Stakes, two dice"
+    );
+}
+
+#[test]
+fn cap_13_an_inspiration_is_spent_to_raise_a_die_to_its_value() {
+    let r = capes(
+        &table(0, "inspiration Spark { holder = Ann, value = 4 }"),
+        &[CASTING, ONE_EVENT, "inspire Spark die~2 done"],
+        &[],
+        "page=1",
+    )
+    .ok();
+    assert_eq!(offered(&r, "raise_die"), vec![v(&["die 1", "die 2"])]);
+    assert!(r.lines(&["set"]).contains(&"set die 2 value 4".to_string()));
+    assert_eq!(destroyed(&r), v(&["Spark"]));
+}
+
+#[test]
+fn cap_14_resolving_returns_double_debt_gives_stakes_and_pairs_dice_for_inspiration() {
+    // Ann Claims side 1 and Ben side 2. Bolt Stakes 2 on side 1 and rolls its die to 5; Shade
+    // Stakes 1 on side 2. Side 1 controls 5 to 1: Ann Resolves.
+    let r = capes(
+        &table(0, ""),
+        &[
+            CASTING,
+            "add_conflict event claim faction~1 done claim faction~2 done done done",
+            "stake faction~1 Justice stake faction~1 done use_ability Zap roll_die die~1 accept no_reaction done done",
+            "stake faction~2 Revenge done",
+        ],
+        &[5],
+        "page=1",
+    )
+    .ok();
+    let resolving = r.after("phase_start", "phase", "resolving");
+    assert_eq!(
+        resolving
+            .lines(&["gain", "transfer", "decision", "create", "destroy"])
+            .into_iter()
+            .take_while(|l| !l.starts_with("phase"))
+            .collect::<Vec<_>>(),
+        v(&[
+            // Losers get back double the Debt they Staked.
+            "gain Shade debt 2 3",
+            // Winners give their Stakes as Story Tokens to the losing characters' players.
+            "decision Ann give_stake_to Shade",
+            "transfer stake 1 debt 2 0 -> Ben tokens 2",
+            "destroy stake 1",
+            "destroy stake 2",
+            // Dice paired 5 with 1: an Inspiration of 4 for the claimant.
+            "create inspiration 1",
+            "destroy die 1",
+            "destroy die 2",
+            "destroy faction 2",
+            "destroy faction 1",
+            "destroy conflict 1",
+        ])
+    );
+    let inspiration = r
+        .of("create")
+        .into_iter()
+        .find(|e| e["name"] == "inspiration 1")
+        .unwrap();
+    assert_eq!(field(inspiration, "holder"), "Ann");
+    assert_eq!(field(inspiration, "value"), 4);
+    assert_eq!(tokens(&r, "Ben"), 2);
+    assert_eq!(r.left("Shade", "debt"), 3);
+}
+
+#[test]
+fn cap_15_an_unclaimed_controlling_side_or_a_tie_cannot_be_resolved() {
+    // Conflict 1 is tied 1 to 1 with side 1 Claimed; in conflict 2 Ann Claims side 4 but rolls
+    // side 3's die to 5, so the controlling side is unclaimed. Neither is Resolved.
+    let r = capes(
+        &table(2, ""),
+        &[
+            CASTING,
+            "add_conflict event add_conflict event claim faction~1 claim faction~4 done done done done",
+            "done use_ability Zap roll_die die~3 accept no_reaction done done",
+        ],
+        &[5],
+        "page=1",
+    )
+    .ok();
+    assert_eq!(
+        r.lines(&["spend"]),
+        v(&["spend Ann tokens 1 1", "spend Ann tokens 1 0"])
+    );
+    assert!(destroyed(&r).is_empty(), "both Conflicts stay on the table");
+    let resolving = r.after("phase_start", "phase", "resolving");
+    assert!(resolving.of("gain").is_empty() && resolving.of("create").is_empty());
+}
+
+#[test]
+fn cap_16_at_the_end_of_a_page_claims_are_removed_and_the_starter_passes_left() {
+    let r = capes(
+        &table(0, ""),
+        &[CASTING, "add_conflict event claim faction~1 done"],
+        &[],
+        "page=2",
+    )
+    .ok();
+    let end = r.after("phase_start", "phase", "end_of_page");
+    assert_eq!(
+        end.lines(&["set", "phase_end"]).into_iter().take(3).collect::<Vec<_>>(),
+        v(&[
+            "set faction 1 claimant null",
+            "set faction 2 claimant null",
+            "set starter \"Ben\""
+        ])
+    );
+    assert_eq!(global_sets(&r, "starter"), v(&["Ann", "Ben", "Cleo"]));
+}
+
+#[test]
+fn cap_17_a_page_ending_with_no_conflicts_ends_the_scene() {
+    // Scene 1: nobody adds a Conflict, so its first Page ends it. Scene 2: Ben's Event stays on the
+    // table, and the Scene goes on to a second Page.
+    let r = capes(&table(0, ""), &[], &[], "scene=2").ok();
+    assert_eq!(
+        levels(&r),
+        v(&[
+            "level_start scene 1",
+            "level_start page 1",
+            "level_end page 1",
+            "level_end scene 1",
+            "level_start scene 2",
+            "level_start page 1",
+            "level_end page 1",
+            "level_end scene 2"
+        ])
+    );
+    let r = capes(&table(0, ""), &[CASTING, ONE_EVENT], &[], "page=2").ok();
+    let pages: Vec<String> = levels(&r)
+        .into_iter()
+        .filter(|l| l.starts_with("level_start"))
+        .collect();
+    assert_eq!(
+        pages,
+        v(&["level_start scene 1", "level_start page 1", "level_start page 2"])
+    );
 }

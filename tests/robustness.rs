@@ -25,6 +25,11 @@ const BUNDLED: &[(&str, &str, &str)] = &[
         include_str!("../rulesets/encounters/legends.turn"),
         "round=2",
     ),
+    (
+        include_str!("../rulesets/capes.turn"),
+        include_str!("../rulesets/encounters/capes.turn"),
+        "page=1",
+    ),
 ];
 
 fn pipeline(text: &str, encounter: &str, until: &str) {

@@ -190,8 +190,14 @@ impl Checker<'_> {
                     self.scopes = scopes;
                 }
             }
-            Item::Stat { ty, default: Some(e), .. } => {
-                let want = if ty.is_some() { self.thing_ty(ty.as_ref()) } else { Ty::Int };
+            Item::Stat {
+                ty, default: Some(e), ..
+            } => {
+                let want = if ty.is_some() {
+                    self.thing_ty(ty.as_ref())
+                } else {
+                    Ty::Int
+                };
                 self.expect(e, want, "a stat's default");
             }
             Item::Thing { fields, .. } => {
@@ -212,7 +218,11 @@ impl Checker<'_> {
                 default, min, max, ty, ..
             } => {
                 if let Some(e) = default {
-                    let want = if ty.is_some() { self.thing_ty(ty.as_ref()) } else { Ty::Int };
+                    let want = if ty.is_some() {
+                        self.thing_ty(ty.as_ref())
+                    } else {
+                        Ty::Int
+                    };
                     self.expect(e, want, "a global's default");
                 }
                 for e in min.iter().chain(max.iter()) {
@@ -305,7 +315,10 @@ impl Checker<'_> {
             Item::Routine { name, params, body } => {
                 self.arg_count("routine", name, params.len());
                 self.distinct("routine", &params.iter().map(|p| &p.name).collect::<Vec<_>>());
-                let vars: Vec<(Ident, Ty)> = params.iter().map(|p| (p.name.clone(), self.thing_ty(p.ty.as_ref()))).collect();
+                let vars: Vec<(Ident, Ty)> = params
+                    .iter()
+                    .map(|p| (p.name.clone(), self.thing_ty(p.ty.as_ref())))
+                    .collect();
                 self.detached(&vars, None, body);
             }
             Item::Trigger { name, params } => {
@@ -393,7 +406,11 @@ impl Checker<'_> {
                 Some(Sym::Trigger(i)) => self.decls.triggers[i as usize].1.clone(),
                 _ => Vec::new(),
             },
-            _ => vec![self.decls.thing(h.turn_ty.as_ref().map_or("character", |t| t.node.as_str())).unwrap_or(CHARACTER)],
+            _ => vec![
+                self.decls
+                    .thing(h.turn_ty.as_ref().map_or("character", |t| t.node.as_str()))
+                    .unwrap_or(CHARACTER),
+            ],
         };
         if let Some(t) = &h.turn_ty {
             self.type_name(t);
@@ -634,9 +651,12 @@ impl Checker<'_> {
                 }
                 Some((_, FieldKind::Effect)) => {
                     self.err(
-                        Diag::new("check::wrong_kind", format!("`{}` is an effect: it is begun in play", f.node))
-                            .label(f.span, "an effect")
-                            .help(format!("begin it with `begin {} on c for N counted at ...`", f.node)),
+                        Diag::new(
+                            "check::wrong_kind",
+                            format!("`{}` is an effect: it is begun in play", f.node),
+                        )
+                        .label(f.span, "an effect")
+                        .help(format!("begin it with `begin {} on c for N counted at ...`", f.node)),
                     );
                 }
                 _ if owner == CHARACTER && matches!(self.decls.field(&f.node), Some((_, FieldKind::Global))) => {
@@ -724,7 +744,9 @@ impl Checker<'_> {
                         self.err(
                             Diag::new("check::wrong_kind", "characters are not created in play")
                                 .label(thing.span, "a character")
-                                .help("declare characters in an encounter; `create` makes things declared with `thing`"),
+                                .help(
+                                    "declare characters in an encounter; `create` makes things declared with `thing`",
+                                ),
                         );
                     }
                     self.given_fields(t, &format!("the new {}", thing.node), fields);
@@ -1015,9 +1037,12 @@ impl Checker<'_> {
                     Some(Ty::Error) => return None,
                     Some(other) => {
                         self.err(
-                            Diag::new("check::type", format!("`{}` is {}: it has no fields", v.node, self.tn(other)))
-                                .label(v.span, self.tn(other))
-                                .help("name a variable holding a character or a thing"),
+                            Diag::new(
+                                "check::type",
+                                format!("`{}` is {}: it has no fields", v.node, self.tn(other)),
+                            )
+                            .label(v.span, self.tn(other))
+                            .help("name a variable holding a character or a thing"),
                         );
                         return None;
                     }
@@ -1133,9 +1158,12 @@ impl Checker<'_> {
         let t = self.expr(e);
         if !t.is_entity() {
             self.err(
-                Diag::new("check::type", format!("{what} needs an entity, but this is {}", self.tn(t)))
-                    .label(e.span, self.tn(t))
-                    .help("use a variable holding a character or a thing"),
+                Diag::new(
+                    "check::type",
+                    format!("{what} needs an entity, but this is {}", self.tn(t)),
+                )
+                .label(e.span, self.tn(t))
+                .help("use a variable holding a character or a thing"),
             );
         }
         t
@@ -1158,10 +1186,16 @@ impl Checker<'_> {
         let keys = self.decls.order_rolls.get(&o.node).copied();
         if let Some(span) = keys {
             self.err(
-                Diag::new("check::rolled", format!("`{}` rolls dice to sort, so it cannot sort inside an expression", o.node))
-                    .label(o.span, "used here")
-                    .label(span, "rolls here")
-                    .help("sort by an order whose keys do not roll, or `rank` it first and walk the kept order"),
+                Diag::new(
+                    "check::rolled",
+                    format!(
+                        "`{}` rolls dice to sort, so it cannot sort inside an expression",
+                        o.node
+                    ),
+                )
+                .label(o.span, "used here")
+                .label(span, "rolls here")
+                .help("sort by an order whose keys do not roll, or `rank` it first and walk the kept order"),
             );
         }
     }
@@ -1502,7 +1536,11 @@ impl Checker<'_> {
                     );
                     return Ty::Error;
                 }
-                if at == Ty::Error || at == Ty::Entity(ANY) { bt } else { at }
+                if at == Ty::Error || at == Ty::Entity(ANY) {
+                    bt
+                } else {
+                    at
+                }
             }
             ExprKind::Quant {
                 quant,
@@ -1533,9 +1571,12 @@ impl Checker<'_> {
                     Quant::First | Quant::Last => {
                         if let Some(b) = body {
                             self.err(
-                                Diag::new("check::quantifier", "`first` and `last` give an entity, not a value after `:`")
-                                    .label(b.span, "not used")
-                                    .help("write `first x in COLL where CONDITION by ORDER`, then use its fields"),
+                                Diag::new(
+                                    "check::quantifier",
+                                    "`first` and `last` give an entity, not a value after `:`",
+                                )
+                                .label(b.span, "not used")
+                                .help("write `first x in COLL where CONDITION by ORDER`, then use its fields"),
                             );
                         }
                         elem

@@ -198,7 +198,12 @@ impl Decls {
         if owner == CHARACTER {
             if self.declare(name, Sym::Field(id, kind), diags) {
                 self.push_field(&name.node, kind, owner, refers);
-                if let Item::Stat { default: None, ty: None, .. } = item {
+                if let Item::Stat {
+                    default: None,
+                    ty: None,
+                    ..
+                } = item
+                {
                     self.stats_without_default.push((name.node.clone(), name.span));
                 }
             }
@@ -209,7 +214,10 @@ impl Decls {
             diags.push(
                 Diag::new(
                     "check::duplicate",
-                    format!("`{}` is declared twice in `{}`", name.node, self.things[owner as usize].0),
+                    format!(
+                        "`{}` is declared twice in `{}`",
+                        name.node, self.things[owner as usize].0
+                    ),
                 )
                 .label(name.span, "declared again here")
                 .help("each field of a thing needs its own name"),
@@ -289,7 +297,9 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                 diags.push(
                     Diag::new("check::duplicate", "`character` is a built-in type")
                         .label(name.span, "already declared")
-                        .help("characters are declared with `character NAME { ... }`; pick another name for this thing"),
+                        .help(
+                            "characters are declared with `character NAME { ... }`; pick another name for this thing",
+                        ),
                 );
                 continue;
             }
@@ -323,9 +333,10 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
                         Some(Sym::Param(i)) if file_index > 0 => {
                             let want = &d.param_args[i as usize];
                             if want.len() != args.len()
-                                || want.iter().zip(args).any(|(a, b)| {
-                                    a.0 != b.0.node || a.1.is_some() != b.1.is_some()
-                                })
+                                || want
+                                    .iter()
+                                    .zip(args)
+                                    .any(|(a, b)| a.0 != b.0.node || a.1.is_some() != b.1.is_some())
                             {
                                 let list: Vec<&str> = want.iter().map(|a| a.0.as_str()).collect();
                                 diags.push(

@@ -165,7 +165,10 @@ impl Lower<'_> {
 
     /// The field a written name resolved to (a thing's fields through the checker's types).
     fn field_at(&self, f: &ast::Ident) -> FieldId {
-        self.fields_at.get(&f.span).copied().unwrap_or_else(|| self.field_id(&f.node))
+        self.fields_at
+            .get(&f.span)
+            .copied()
+            .unwrap_or_else(|| self.field_id(&f.node))
     }
 
     /// Fields given to a new or declared entity.
@@ -178,7 +181,11 @@ impl Lower<'_> {
         let (name, default, min, max) = match item {
             Item::Stat { name, default, .. } => (name, default, &None, &None),
             Item::Global {
-                name, default, min, max, ..
+                name,
+                default,
+                min,
+                max,
+                ..
             } => (name, default, min, max),
             Item::Resource { name, min, max } => (name, &None, min, max),
             Item::Flag { name, per } => {
@@ -739,7 +746,13 @@ impl Lower<'_> {
                     Some(Sym::Field(f, _)) => Ex::Field(Box::new(Ex::Int(TABLE as i64)), f, e.span),
                     Some(Sym::Side(i)) => Ex::Int(i as i64),
                     // A declared entity by name.
-                    _ => Ex::Int(self.d.character_names.iter().position(|c| c == n).map_or(0, |i| i as i64)),
+                    _ => Ex::Int(
+                        self.d
+                            .character_names
+                            .iter()
+                            .position(|c| c == n)
+                            .map_or(0, |i| i as i64),
+                    ),
                 },
             },
             ExprKind::Field(base, f) => {
@@ -756,7 +769,12 @@ impl Lower<'_> {
                 let id = self.field_at(f);
                 let field = Ex::Field(b, id, e.span);
                 // An effect's field counts its active instances: it holds while there is one.
-                if self.p.fields.get(id as usize).is_some_and(|d| d.kind == FieldKind::Effect) {
+                if self
+                    .p
+                    .fields
+                    .get(id as usize)
+                    .is_some_and(|d| d.kind == FieldKind::Effect)
+                {
                     return Ex::Bin(ast::BinOp::Gt, Box::new(field), Box::new(Ex::Int(0)), e.span);
                 }
                 field

@@ -118,7 +118,8 @@ impl Decider for Scripted {
         };
         self.next += 1;
         // An answer names an option, an action, or an entity (one made in play by its name).
-        let names = |o: &OptionKey| keys.contains(o) || (matches!(o, OptionKey::Character(_)) && p.option_name(*o) == text);
+        let names =
+            |o: &OptionKey| keys.contains(o) || (matches!(o, OptionKey::Character(_)) && p.option_name(*o) == text);
         let refused = d.refused.iter().position(names);
         match (d.options.iter().position(names), refused) {
             (Some(i), _) => Ok((i, DecidedBy::Answer)),
@@ -136,7 +137,7 @@ impl Decider for Scripted {
                 .label(d.span, "this decision was being asked")
                 .help(if keys.iter().any(|k| matches!(k, OptionKey::Character(_))) {
                     format!(
-                        "`{text}` is a character, but not one that could be chosen here (the `where` of the choice excludes it); the options were: {}",
+                        "`{text}` can be chosen in some decisions, but not here (the `where` of the choice excludes it); the options were: {}",
                         opts.join(", ")
                     )
                 } else {

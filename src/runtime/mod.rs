@@ -404,7 +404,10 @@ impl Machine<'_> {
         if self.types.len() >= crate::limits::MAX_ENTITIES {
             return Err(Diag::new(
                 "run::too_many",
-                format!("more than {} entities in play at once or made in one run", crate::limits::MAX_ENTITIES),
+                format!(
+                    "more than {} entities in play at once or made in one run",
+                    crate::limits::MAX_ENTITIES
+                ),
             )
             .label(span, "one too many made here")
             .help("`destroy` what is no longer needed does not free its place; check that this loop can end"));
@@ -1054,10 +1057,7 @@ impl Machine<'_> {
         let (picked, by) = match self.control.take() {
             Some(c) => control::consult(self, c, &point)?,
             None => {
-                let w = World {
-                    p,
-                    made: &self.made,
-                };
+                let w = World { p, made: &self.made };
                 self.decider.decide(&w, &point)?
             }
         };

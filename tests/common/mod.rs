@@ -185,7 +185,6 @@ pub fn compact(e: &Value) -> String {
         "time" => format!("{} {} {}", e["amount"], s(&e["unit"]), e["clock"]),
         "set" => format!("{} {}", s(&e["stat"]), e["left"]),
         "create" | "destroy" => s(&e["name"]),
-        "level_start" | "level_end" => format!("{} {}", s(&e["level"]), e["n"]),
         _ => String::new(),
     };
     [kind, actor, tail]
