@@ -210,7 +210,7 @@ impl World<'_> {
         }
     }
 
-    /// The type name of an entity (`character`, `conflict`).
+    /// The type name of an entity (`character`, or a declared thing).
     pub fn type_name(&self, ty: TypeId) -> &str {
         self.p.things.get(ty as usize).map_or("thing", |t| t.0.as_str())
     }
