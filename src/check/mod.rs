@@ -202,9 +202,6 @@ impl Checker<'_> {
             }
             Item::Thing { fields, .. } => {
                 for f in fields {
-                    if let Item::Flag { per: None, .. } | Item::Stat { default: None, .. } = f {
-                        continue;
-                    }
                     self.item(f);
                 }
             }
@@ -454,7 +451,7 @@ impl Checker<'_> {
     fn character_call(&mut self, call: &Call<'_>, declared: &[(String, Vec<u16>)], args: &[Expr], span: Span) {
         let name = call.name;
         let types = declared.iter().find(|d| d.0 == name.node).map(|d| d.1.clone());
-        match declared.iter().find(|d| d.0 == name.node).map(|d| d.1.len()) {
+        match types.as_ref().map(Vec::len) {
             Some(want) if want != args.len() => {
                 self.err(
                     Diag::new(
@@ -1619,7 +1616,8 @@ struct Call<'a> {
 }
 
 const FUNCTIONS: [&str; 7] = ["highest", "lowest", "abs", "position", "below", "next", "previous"];
-const ORDER_QUERIES: [&str; 4] = ["position", "below", "next", "previous"];
+/// The functions that query a kept order (the compiler lowers them by these names too).
+pub const ORDER_QUERIES: [&str; 4] = ["position", "below", "next", "previous"];
 
 pub fn is_builtin_policy(name: &str) -> bool {
     matches!(name, "first" | "random")

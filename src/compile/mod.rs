@@ -792,7 +792,7 @@ impl Lower<'_> {
             ExprKind::Unary(UnOp::Not, x) => Ex::Not(Box::new(self.expr(x))),
             ExprKind::Binary(op, l, r) => Ex::Bin(*op, Box::new(self.expr(l)), Box::new(self.expr(r)), e.span),
             // `below(c, ORDER)` and `position(c, ORDER)`: a character and a kept order.
-            ExprKind::Call(name, args) if ["below", "position", "next", "previous"].contains(&name.node.as_str()) => {
+            ExprKind::Call(name, args) if crate::check::ORDER_QUERIES.contains(&name.node.as_str()) => {
                 let order = match args.get(1).map(|a| &a.node) {
                     Some(ExprKind::Name(o)) => match self.d.lookup(o) {
                         Some(Sym::Order(i)) => i,

@@ -1234,11 +1234,18 @@ impl Machine<'_> {
         if backwards {
             ids.reverse();
         }
-        // `from X`: round the list from X (or from where X would be, had it passed the filter).
+        // `from X`: round the list from X (or from where X would be, had it passed the filter),
+        // in the walk's direction.
         if let Some(x) = from {
             let list = match order {
                 Some(_) => ids.clone(),
-                None => self.members(coll),
+                None => {
+                    let mut all = self.members(coll);
+                    if backwards {
+                        all.reverse();
+                    }
+                    all
+                }
             };
             let at = list.iter().position(|e| *e == x).unwrap_or(0);
             let rest: Vec<EntityId> = list[at..].iter().chain(&list[..at]).copied().collect();
