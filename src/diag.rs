@@ -1,10 +1,11 @@
 //! Diagnostics: plain data in every stage, rendered with miette in one place ([`Sources::render`]).
+//! The files and spans they point into live one floor down, in [`crate::source`].
 
 use std::fmt;
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
 
-use crate::syntax::ast::{FileId, Span};
+use crate::source::{Sources, Span};
 
 /// One error found by any stage: a code, a message, labelled spans and a help line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,45 +40,7 @@ impl Diag {
     }
 }
 
-/// The source files a run has loaded, by [`FileId`].
-#[derive(Clone, Debug, Default)]
-pub struct Sources {
-    files: Vec<(String, String)>,
-}
-
 impl Sources {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Adds a file and returns its id.
-    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
-        self.files.push((name.into(), text.into()));
-        (self.files.len() - 1) as FileId
-    }
-
-    pub fn name(&self, id: FileId) -> &str {
-        self.files.get(id as usize).map(|f| f.0.as_str()).unwrap_or("<unknown>")
-    }
-
-    pub fn text(&self, id: FileId) -> &str {
-        self.files.get(id as usize).map(|f| f.1.as_str()).unwrap_or("")
-    }
-
-    /// The text a span covers.
-    pub fn slice(&self, span: Span) -> &str {
-        self.text(span.file)
-            .get(span.start as usize..span.end as usize)
-            .unwrap_or("")
-    }
-
-    /// 1-based line number of a span's start.
-    pub fn line_of(&self, span: Span) -> usize {
-        let text = self.text(span.file);
-        let end = (span.start as usize).min(text.len());
-        text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
-    }
-
     /// Renders a diagnostic as miette does, `width` columns wide, with or without colour.
     pub fn render(&self, diag: &Diag, width: usize, colour: bool) -> String {
         let report = Report::new(self, diag);

@@ -11,5 +11,6 @@ pub mod diag;
 pub mod limits;
 pub mod repl;
 pub mod runtime;
+pub mod source;
 pub mod syntax;
 pub mod trace;

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::compile::Program;
-use crate::diag::{Diag, Sources};
+use crate::diag::Diag;
 use crate::runtime::decide::{Policy, Scripted};
 use crate::runtime::{RunConfig, run};
+use crate::source::Sources;
 use crate::syntax::ast::File;
 use crate::trace::{JsonLines, Sink, Text};
 

@@ -1,6 +1,7 @@
 //! The compiled form: every name resolved to a slot. The runtime reads only this.
 
-use crate::syntax::ast::{BinOp, Dice, LevelKind, Quant, Span};
+use crate::source::Span;
+use crate::syntax::ast::{BinOp, Dice, LevelKind, Quant};
 
 pub type FieldId = u16;
 pub type LevelId = u16;

@@ -14,8 +14,9 @@ mod show;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diag, Sources};
-use crate::syntax::ast::Span;
+use crate::diag::Diag;
+use crate::source::Sources;
+use crate::source::Span;
 use session::{Base, Divergence, End, Entry, Goal, Op, SourceFile, State, replay};
 
 pub use commands::COMMANDS;

@@ -7,10 +7,11 @@ use std::rc::Rc;
 
 use crate::compile::Program;
 use crate::compile::ir::*;
-use crate::diag::{Diag, Sources};
+use crate::diag::Diag;
 use crate::runtime::RunConfig;
 use crate::runtime::control::{Control, Editor, Pending, Ran, Snapshot, Verdict, run_controlled};
 use crate::runtime::decide::{DecisionPoint, Policy};
+use crate::source::Sources;
 use crate::syntax::ast::Item;
 use crate::trace::{DecidedBy, Event, Sink, Text};
 

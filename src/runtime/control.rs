@@ -11,7 +11,7 @@ use super::decide::{Decider, DecisionPoint, Policy};
 use super::{Machine, Outcome, R, RunConfig, run_with};
 use crate::compile::ir::*;
 use crate::diag::Diag;
-use crate::syntax::ast::Span;
+use crate::source::Span;
 use crate::trace::{DecidedBy, Event, Sink};
 
 /// What a [`Control`] does with a decision.

@@ -5,7 +5,7 @@ use rand::rngs::ChaCha8Rng;
 use super::dice::{policy_rng, roll_die};
 use crate::compile::ir::*;
 use crate::diag::Diag;
-use crate::syntax::ast::Span;
+use crate::source::Span;
 use crate::trace::{DecidedBy, World};
 
 /// A decision the runtime is asking about.

@@ -2,32 +2,7 @@
 
 use std::fmt;
 
-/// Which loaded source file a span points into (an index into the [`crate::diag::Sources`]).
-pub type FileId = u16;
-
-/// A byte range in one source file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Span {
-    pub file: FileId,
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Span {
-    pub fn new(file: FileId, start: usize, end: usize) -> Self {
-        Span {
-            file,
-            start: start as u32,
-            end: end as u32,
-        }
-    }
-    pub fn len(&self) -> usize {
-        (self.end - self.start) as usize
-    }
-    pub fn is_empty(&self) -> bool {
-        self.end == self.start
-    }
-}
+pub use crate::source::{FileId, Span};
 
 /// A value with the span of the source text it came from.
 #[derive(Clone, Debug, PartialEq)]
