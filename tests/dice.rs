@@ -35,29 +35,26 @@ fn forced_rolls_come_first_and_impossible_ones_are_refused() {
 
 #[test]
 fn the_same_seed_gives_a_byte_identical_trace() {
-    use turnscript::cli::{RunOptions, run_files};
+    use turnscript::RunOptions;
     let opts = RunOptions {
         seed: 99,
         until: Some("turn=3".into()),
-        jsonl: true,
         policy: Some("random".into()),
         ..RunOptions::default()
     };
-    let ruleset = std::path::Path::new(common::CRISIS_MODE);
-    let encounter = std::path::Path::new("rulesets/encounters/crisis-mode.turn");
-    let a = run_files(ruleset, Some(encounter), &opts, false);
-    let b = run_files(ruleset, Some(encounter), &opts, false);
+    let files: Vec<(String, String)> = [common::CRISIS_MODE, "rulesets/encounters/crisis-mode.turn"]
+        .iter()
+        .map(|f| (f.to_string(), std::fs::read_to_string(f).expect("bundled file")))
+        .collect();
+    let run = |opts: &RunOptions| common::run_texts(&files, Vec::new(), opts, true);
+    let a = run(&opts);
+    let b = run(&opts);
     assert_eq!(a.2, 0, "{}", a.1);
     assert!(a.0.lines().count() > 100);
     assert_eq!(a.0, b.0);
-    let other = run_files(
-        ruleset,
-        Some(encounter),
-        &RunOptions {
-            seed: 100,
-            ..opts.clone()
-        },
-        false,
-    );
+    let other = run(&RunOptions {
+        seed: 100,
+        ..opts.clone()
+    });
     assert_ne!(a.0, other.0, "a different seed gives a different trace");
 }

@@ -2,7 +2,9 @@
 //! example (its first two blocks), or, for a fragment of statements, inside
 //! `play { for each c in characters { ... } }` after the running example.
 
-use turnscript::cli::check_texts;
+mod common;
+
+use common::check_texts;
 
 fn blocks(doc: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -26,7 +28,7 @@ fn blocks(doc: &str) -> Vec<String> {
 
 fn clean(files: &[(&str, String)]) -> bool {
     let files: Vec<(String, String)> = files.iter().map(|(n, t)| (n.to_string(), t.clone())).collect();
-    check_texts(&files, false).1
+    check_texts(&files).1
 }
 
 #[test]

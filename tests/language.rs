@@ -1,6 +1,9 @@
 //! Language behaviours that no bundled ruleset exercises, each through a small inline ruleset.
 
-use turnscript::cli::{RunOptions, check_texts, run_texts};
+mod common;
+
+use common::{check_texts, run_texts};
+use turnscript::RunOptions;
 
 fn run(src: &str, rolls: &[i64], answers: &[&str], until: Option<&str>) -> (String, String, i32) {
     let files = vec![("t.turn".to_string(), src.to_string())];
@@ -69,17 +72,14 @@ fn until_stops_a_level_iteration_that_an_end_closed() {
 fn tags_and_fields_mix_in_a_character() {
     // `play` makes it a ruleset with its cast, so the file is checked, not only parsed.
     let src = "tag solo, big\nstat speed\ncharacter A { tag solo, big, speed = 3 }\nplay { }\n";
-    assert_eq!(
-        check_texts(&[("t.turn".into(), src.into())], false),
-        (String::new(), true)
-    );
+    assert_eq!(check_texts(&[("t.turn".into(), src.into())]), (String::new(), true));
 }
 
 #[test]
 fn keywords_that_start_with_other_keywords_are_reserved() {
     for word in ["forfeit", "characters"] {
         let src = format!("stat {word}\n");
-        let (report, clean) = check_texts(&[("t.turn".into(), src)], false);
+        let (report, clean) = check_texts(&[("t.turn".into(), src)]);
         assert!(!clean && report.contains("is a keyword"), "{word}: {report}");
     }
 }
@@ -164,11 +164,7 @@ fn globals_belong_to_the_table() {
                play {\n  gain 5 * (min c in characters where c is pcs: c.speed) party_metres\n  gain 9 doom\n\
                if doom == 5 { set party_metres = party_metres + 1 }\n}\n";
     let files = vec![("t.turn".to_string(), src.to_string())];
-    let opts = RunOptions {
-        jsonl: true,
-        ..RunOptions::default()
-    };
-    let (out, err, code) = run_texts(&files, Vec::new(), &opts, false);
+    let (out, err, code) = run_texts(&files, Vec::new(), &RunOptions::default(), true);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().skip(1).collect();
     assert_eq!(
@@ -307,7 +303,7 @@ fn an_encounter_has_at_most_max_characters() {
     for i in 0..=turnscript::limits::MAX_CHARACTERS {
         src.push_str(&format!("character c{i} {{ }}\n"));
     }
-    let (report, clean) = check_texts(&[("big.turn".into(), src)], false);
+    let (report, clean) = check_texts(&[("big.turn".into(), src)]);
     assert!(!clean);
     assert!(
         report.contains("check::too_many"),
@@ -337,11 +333,11 @@ fn check_pairs_an_encounter_with_the_ruleset_of_its_name() {
         "character A { speed = 2 }\n".to_string(),
     );
     // Paired by name: the alpha encounter is checked with alpha only, and is clean.
-    let (report, clean) = check_texts(&[a.clone(), b.clone(), e.clone()], false);
+    let (report, clean) = check_texts(&[a.clone(), b.clone(), e.clone()]);
     assert!(clean, "{report}");
     // With no ruleset of its name, it is checked with every ruleset given: beta has no `speed`.
     let e2 = ("gamma.turn".to_string(), e.1.clone());
-    let (report, clean) = check_texts(&[a, b, e2], false);
+    let (report, clean) = check_texts(&[a, b, e2]);
     assert!(!clean && report.contains("unknown stat `speed`"), "{report}");
 }
 

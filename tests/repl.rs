@@ -6,6 +6,8 @@
 //! `#! replace "OLD" "NEW"` edits the scratch copy of the ruleset at that point (for `reload`).
 //! Snapshot: the transcript.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use turnscript::repl::{Options, Repl, script};
@@ -166,11 +168,11 @@ fn a_session_that_only_steps_matches_turnscript_run() {
         .iter()
         .map(|f| (f.to_string(), read(f)))
         .collect();
-    let opts = turnscript::cli::RunOptions {
+    let opts = turnscript::RunOptions {
         seed: 7,
         ..Default::default()
     };
-    let (run_out, _, code) = turnscript::cli::run_texts(&files, Vec::new(), &opts, false);
+    let (run_out, _, code) = common::run_texts(&files, Vec::new(), &opts, false);
     assert_eq!(code, 0);
     let repl_trace: String = t
         .lines()

@@ -1,7 +1,10 @@
 //! Any input gets a result or a diagnostic, never a panic: every prefix of each bundled ruleset,
 //! and byte-level mutations of it, go through the whole pipeline.
 
-use turnscript::cli::{RunOptions, check_texts, run_texts};
+mod common;
+
+use common::{check_texts, run_texts};
+use turnscript::RunOptions;
 
 /// Each bundled ruleset, its example encounter, and how far to run it.
 const BUNDLED: &[(&str, &str, &str)] = &[
@@ -37,7 +40,7 @@ fn pipeline(text: &str, encounter: &str, until: &str) {
         ("r.turn".to_string(), text.to_string()),
         ("e.turn".to_string(), encounter.to_string()),
     ];
-    let (report, clean) = check_texts(&files[..1], false);
+    let (report, clean) = check_texts(&files[..1]);
     assert!(clean || !report.is_empty(), "a failed check must say why");
     let opts = RunOptions {
         until: Some(until.into()),
@@ -98,7 +101,7 @@ fn deep_nesting_and_long_input_are_diagnostics() {
         "{".repeat(100_000),
         format!("param x = {}1", "-".repeat(100_000)),
     ] {
-        let (report, clean) = check_texts(&[("x.turn".into(), text)], false);
+        let (report, clean) = check_texts(&[("x.turn".into(), text)]);
         assert!(!clean && !report.is_empty());
     }
 }

@@ -8,25 +8,29 @@
 
 use std::path::Path;
 
-use turnscript::cli::{RunOptions, check_texts, parse_answers, run_texts};
+mod common;
+
+use common::{check_texts, run_texts};
+use turnscript::project::{RunOptions, parse_answers};
 
 fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     text.lines().find_map(|l| l.strip_prefix(key).map(str::trim))
 }
 
-fn options(head: &str, prefix: &str) -> RunOptions {
+/// The run options a header sets, and whether it asks for JSON lines.
+fn options(head: &str, prefix: &str) -> (RunOptions, bool) {
     let get = |k: &str| header(head, &format!("{prefix}{k}:"));
-    RunOptions {
+    let opts = RunOptions {
         seed: get("seed").and_then(|s| s.parse().ok()).unwrap_or(0),
         rolls: get("rolls")
             .map(|r| r.split(',').filter_map(|x| x.trim().parse().ok()).collect())
             .unwrap_or_default(),
         until: get("until").map(str::to_string),
         policy: get("policy").map(str::to_string),
-        jsonl: get("format") == Some("jsonl"),
         max_steps: get("max-steps").and_then(|s| s.parse().ok()).unwrap_or(0),
-        answers: None,
-    }
+        answers: Vec::new(),
+    };
+    (opts, get("format") == Some("jsonl"))
 }
 
 fn read(path: impl AsRef<Path>) -> String {
@@ -44,8 +48,8 @@ fn traces() {
                 files.push((f.to_string(), read(f)));
             }
         }
-        let opts = options(head, "");
-        let (out, err, code) = run_texts(&files, parse_answers(answers, "answers"), &opts, false);
+        let (opts, jsonl) = options(head, "");
+        let (out, err, code) = run_texts(&files, parse_answers(answers, "answers"), &opts, jsonl);
         insta::assert_snapshot!(format!("{out}{err}exit {code}\n"));
     });
 }
@@ -59,9 +63,9 @@ fn diagnostics() {
             path.file_name().unwrap_or_default().to_string_lossy()
         );
         let files = vec![(name, text.clone())];
-        let (report, clean) = check_texts(&files, false);
+        let (report, clean) = check_texts(&files);
         let rendered = if clean {
-            let opts = options(&text, "#! ");
+            let (opts, jsonl) = options(&text, "#! ");
             let answers = header(&text, "#! answers:")
                 .map(|a| {
                     a.split(',')
@@ -69,7 +73,7 @@ fn diagnostics() {
                         .collect()
                 })
                 .unwrap_or_default();
-            let (_, err, code) = run_texts(&files, answers, &opts, false);
+            let (_, err, code) = run_texts(&files, answers, &opts, jsonl);
             assert_ne!(code, 0, "{} was expected to fail", path.display());
             err
         } else {

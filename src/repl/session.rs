@@ -8,6 +8,7 @@ use std::rc::Rc;
 use crate::compile::Program;
 use crate::compile::ir::*;
 use crate::diag::Diag;
+use crate::project::Project;
 use crate::runtime::RunConfig;
 use crate::runtime::control::{Control, Editor, Pending, Ran, Snapshot, Verdict, run_controlled};
 use crate::runtime::decide::{DecisionPoint, Policy};
@@ -307,11 +308,12 @@ pub fn files(base: &Base, log: &[Entry]) -> Vec<(String, String)> {
 
 /// Replays `log` over `base`, then follows `goal`. Errors only when the files do not build.
 pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources, Vec<Diag>)> {
-    let mut sources = Sources::new();
-    let program = match crate::cli::build(&mut sources, &files(base, log)) {
+    let project = Project::load(files(base, log));
+    let program = match project.compile() {
         Ok(p) => p,
-        Err(d) => return Err((sources, d)),
+        Err(d) => return Err((project.into_sources(), d)),
     };
+    let sources = project.into_sources();
     let ops: Vec<(usize, Op)> = log
         .iter()
         .enumerate()

@@ -1,9 +1,34 @@
-//! One helper for every behaviour test: run files through the same path as `turnscript run`
-//! and read the JSON lines trace back.
+//! Helpers for the tests, on the library API the CLI stands on: run files as `turnscript run`
+//! does and read the JSON lines trace back; check files as `turnscript check` does.
 #![allow(dead_code)]
 
 use serde_json::Value;
-use turnscript::cli::{RunOptions, parse_answers, run_texts};
+use turnscript::project::{Answer, RunOptions, Style, View, check_set, parse_answers, play};
+
+/// Runs already-read files as `turnscript run` does (no colour): (stdout, stderr, exit code).
+pub fn run_texts(
+    files: &[(String, String)],
+    answers: Vec<Answer>,
+    opts: &RunOptions,
+    jsonl: bool,
+) -> (String, String, i32) {
+    let opts = RunOptions {
+        answers,
+        ..opts.clone()
+    };
+    let (view, result) = play(files, &opts, |p| View::new(jsonl, p));
+    let out = view.map(|v| v.out().to_string()).unwrap_or_default();
+    match result {
+        Ok((_, warnings)) => (out, warnings, 0),
+        Err(f) => (out, f.render(Style::default()), f.exit_code()),
+    }
+}
+
+/// Checks files as `turnscript check` does (no colour): the report and whether all are clean.
+pub fn check_texts(files: &[(String, String)]) -> (String, bool) {
+    let report = check_set(files);
+    (report.render(Style::default()), report.is_clean())
+}
 
 pub const CRISIS_MODE: &str = "rulesets/crisis-mode.turn";
 pub const FLOW_OF_TIME: &str = "rulesets/flow-of-time.turn";
@@ -54,10 +79,9 @@ pub fn run(case: Case<'_>) -> Run {
         rolls: case.rolls.to_vec(),
         until: case.until.map(str::to_string),
         policy: case.policy.map(str::to_string),
-        jsonl: true,
         ..RunOptions::default()
     };
-    let (out, stderr, code) = run_texts(&texts, parse_answers(case.answers, "answers"), &opts, false);
+    let (out, stderr, code) = run_texts(&texts, parse_answers(case.answers, "answers"), &opts, true);
     let events = out
         .lines()
         .map(|l| serde_json::from_str(l).expect("every trace line is JSON"))

@@ -1,0 +1,453 @@
+//! The library API every front end stands on: the CLI, the REPL, the tests, and the coming
+//! simulator and language server. A [`Project`] holds the loaded files (their text and their parsed
+//! ASTs) and their syntax errors; [`Project::check`] and [`Project::compile`] take them through the
+//! checker and the compiler; [`run`] plays a compiled [`Program`]. [`RunOptions`] turns what a user
+//! asks for (a seed, forced dice, answers, a policy, a stop) into a [`RunConfig`] and a decider, and
+//! [`check_set`] checks a set of rulesets and encounters the way `turnscript check` does.
+//!
+//! A run is a function of the compiled [`Program`], not of the `Project`: sinks and deciders borrow
+//! the program, and a simulator plays one program many times, on many threads, without its sources.
+
+use std::fmt;
+use std::path::Path;
+
+use crate::check::Checked;
+use crate::compile::{PolicyRef, Program};
+use crate::diag::Diag;
+use crate::runtime::decide::{Decider, Policy, Scripted};
+use crate::runtime::{Outcome, RunConfig};
+use crate::source::{FileId, Sources};
+use crate::syntax::ast::{File, Item};
+use crate::trace::{Event, JsonLines, Sink, Text, World};
+
+/// How diagnostics are rendered: columns and colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    pub width: usize,
+    pub colour: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            width: 80,
+            colour: false,
+        }
+    }
+}
+
+/// Loaded source files, parsed: a ruleset first, then its encounters and any other files.
+#[derive(Clone, Debug, Default)]
+pub struct Project {
+    sources: Sources,
+    /// The files that parsed, with their ids, in load order.
+    files: Vec<(FileId, File)>,
+    /// The syntax errors of the files that did not parse.
+    syntax: Vec<Diag>,
+}
+
+impl Project {
+    /// An empty project.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Loads and parses files given as `(name, text)`, in order (the ruleset first).
+    pub fn load<N: Into<String>, T: Into<String>>(files: impl IntoIterator<Item = (N, T)>) -> Self {
+        let mut project = Project::new();
+        for (name, text) in files {
+            project.add(name, text);
+        }
+        project
+    }
+
+    /// Adds one file and parses it; returns its id. A syntax error is kept, not returned.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        let id = self.sources.add(name, text);
+        match crate::syntax::parse(self.sources.text(id), id) {
+            Ok(file) => self.files.push((id, file)),
+            Err(d) => self.syntax.extend(d),
+        }
+        id
+    }
+
+    /// The loaded files' names and text, for rendering diagnostics.
+    pub fn sources(&self) -> &Sources {
+        &self.sources
+    }
+
+    /// The loaded files, given up: for a caller that keeps only what it needs to render.
+    pub fn into_sources(self) -> Sources {
+        self.sources
+    }
+
+    /// The files that parsed, with their ids.
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &File)> {
+        self.files.iter().map(|(id, f)| (*id, f))
+    }
+
+    /// The syntax errors of the files that did not parse.
+    pub fn syntax_errors(&self) -> &[Diag] {
+        &self.syntax
+    }
+
+    /// Whether the first file is an encounter: it has characters or an `encounter` line and no
+    /// `play` or `setup`.
+    pub fn is_encounter(&self) -> bool {
+        self.files.first().is_some_and(|(_, f)| is_encounter(f))
+    }
+
+    /// Checks every file together: all syntax errors, or else all errors of the checker.
+    pub fn check(&self) -> Result<Checked, Vec<Diag>> {
+        if !self.syntax.is_empty() {
+            return Err(self.syntax.clone());
+        }
+        crate::check::check(self.files.iter().map(|(_, f)| f.clone()).collect())
+    }
+
+    /// Checks, then compiles to a runnable [`Program`].
+    pub fn compile(&self) -> Result<Program, Vec<Diag>> {
+        Ok(crate::compile::compile(&self.check()?))
+    }
+
+    /// Renders diagnostics about these files, one after another.
+    pub fn render(&self, diags: &[Diag], style: Style) -> String {
+        self.sources.render_all(diags, style.width, style.colour)
+    }
+}
+
+fn is_encounter(f: &File) -> bool {
+    !f.items.iter().any(|i| matches!(i, Item::Play(_) | Item::Setup(_)))
+        && f.items
+            .iter()
+            .any(|i| matches!(i, Item::Character(_) | Item::Encounter(_)))
+}
+
+/// Plays a compiled program: asks `decider` at each decision and sends each event to `sink` as it
+/// happens. Runs on a thread of its own, with a stack that the interpreter's nesting bounds fit
+/// in; a caller already on such a thread (a simulator's workers) may call [`crate::runtime::run`].
+pub fn run(
+    program: &Program,
+    config: &RunConfig,
+    decider: &mut (dyn Decider + Send),
+    sink: &mut (dyn Sink + Send),
+) -> Result<Outcome, Diag> {
+    crate::runtime::on_run_stack(|| crate::runtime::run(program, config, decider, sink))
+}
+
+/// One scripted answer: the text of the answer and where it came from (`answers.txt:3`).
+pub type Answer = (String, String);
+
+/// The lines of an answers file that are answers: trimmed, without blanks and `#` comments.
+pub fn parse_answers(text: &str, origin: &str) -> Vec<Answer> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            (
+                l.split('#').next().unwrap_or("").trim().to_string(),
+                format!("{origin}:{}", i + 1),
+            )
+        })
+        .filter(|(l, _)| !l.is_empty())
+        .collect()
+}
+
+/// What a user asks of a run besides the files: the seed, forced dice, scripted answers, who
+/// decides when the answers run out, where to stop, and the step budget.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    pub seed: u64,
+    pub rolls: Vec<i64>,
+    pub answers: Vec<Answer>,
+    /// `first`, `random`, or a policy of the ruleset; `None` is the ruleset's default policy.
+    pub policy: Option<String>,
+    /// `LEVEL=N`: stop after the N-th iteration of a level.
+    pub until: Option<String>,
+    /// 0 is the default budget.
+    pub max_steps: u64,
+}
+
+/// A request a program cannot honour (an unknown policy or level, a malformed `--until`):
+/// found before the run starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// A run ready to start: its configuration and the decider that answers its decisions.
+pub struct Prepared {
+    pub config: RunConfig,
+    pub decider: Scripted,
+}
+
+impl RunOptions {
+    /// Resolves the options against a program: the policy and the `--until` level by name.
+    pub fn prepare(&self, program: &Program) -> Result<Prepared, SetupError> {
+        let policy = match &self.policy {
+            None => program.default_policy.unwrap_or(PolicyRef::Random),
+            Some(name) => program.policy(name).ok_or_else(|| {
+                let mut names: Vec<&str> = vec!["first", "random"];
+                names.extend(program.policies.iter().map(|p| p.name.as_str()));
+                SetupError(format!(
+                    "error: no policy is called `{name}`; the policies are: {}\n",
+                    names.join(", ")
+                ))
+            })?,
+        };
+        let until = match &self.until {
+            None => None,
+            Some(u) => Some(parse_until(program, u)?),
+        };
+        let config = RunConfig {
+            seed: self.seed,
+            rolls: self.rolls.clone(),
+            max_steps: if self.max_steps == 0 {
+                crate::limits::DEFAULT_MAX_STEPS
+            } else {
+                self.max_steps
+            },
+            until,
+        };
+        let decider = Scripted::new(program, self.answers.clone(), Policy::new(policy, self.seed));
+        Ok(Prepared { config, decider })
+    }
+
+    /// Warnings about what a finished run left unused: forced rolls and answers.
+    pub fn leftovers(&self, outcome: &Outcome, decider: &Scripted) -> String {
+        let mut note = String::new();
+        if outcome.unused_rolls > 0 {
+            let used = self.rolls.len() - outcome.unused_rolls.min(self.rolls.len());
+            let left: Vec<String> = self.rolls[used..].iter().map(|r| r.to_string()).collect();
+            note.push_str(&format!(
+                "warning: {} forced roll{} never used: {} (the run rolled fewer dice)\n",
+                outcome.unused_rolls,
+                plural_was(outcome.unused_rolls),
+                left.join(",")
+            ));
+        }
+        let unused = decider.len() - decider.used().min(decider.len());
+        if unused > 0 {
+            note.push_str(&format!(
+                "warning: {unused} answer{} never used (the run asked fewer decisions)\n",
+                plural_was(unused)
+            ));
+        }
+        note
+    }
+}
+
+fn plural_was(n: usize) -> &'static str {
+    if n == 1 { " was" } else { "s were" }
+}
+
+fn parse_until(p: &Program, text: &str) -> Result<(u16, u64), SetupError> {
+    let levels: Vec<&str> = p.levels.iter().map(|l| l.name.as_str()).collect();
+    let Some((name, n)) = text.split_once('=') else {
+        return Err(SetupError(format!(
+            "error: --until takes LEVEL=N, e.g. --until {}=3\n",
+            levels.first().unwrap_or(&"round")
+        )));
+    };
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| SetupError(format!("error: --until {text}: `{n}` is not a whole number\n")))?;
+    if n == 0 {
+        return Err(SetupError(format!(
+            "error: --until {text}: iterations count from 1, so {name}=0 never comes\n"
+        )));
+    }
+    let level = p.level_id(name.trim()).ok_or_else(|| {
+        SetupError(format!(
+            "error: --until {text}: no level is called `{name}`; the levels are: {}\n",
+            levels.join(", ")
+        ))
+    })?;
+    Ok((level, n))
+}
+
+/// Why a run of files did not finish: the files do not build, the options do not fit the
+/// program, or the run stopped with an error (after some of its trace went to the sink).
+#[derive(Debug)]
+pub enum Failure {
+    Build(Project, Vec<Diag>),
+    Setup(SetupError),
+    Run(Project, Diag),
+}
+
+impl Failure {
+    /// The report a user reads.
+    pub fn render(&self, style: Style) -> String {
+        match self {
+            Failure::Build(p, d) => p.render(d, style),
+            Failure::Setup(e) => e.0.clone(),
+            Failure::Run(p, d) => p.render(std::slice::from_ref(d), style),
+        }
+    }
+
+    /// The process exit code the CLI gives it: 2 for a request that does not fit, else 1.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Failure::Setup(_) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Loads, compiles and plays files (a ruleset, then encounters) under `opts`, sending the trace
+/// to the sink that `sink` makes for the program. On success, returns the outcome and the
+/// warnings about unused rolls and answers.
+pub fn play<S: Sink + Send>(
+    files: &[(String, String)],
+    opts: &RunOptions,
+    sink: impl FnOnce(&Program) -> S + Send,
+) -> (Option<S>, Result<(Outcome, String), Failure>) {
+    crate::runtime::on_run_stack(|| play_here(files, opts, sink))
+}
+
+fn play_here<S: Sink>(
+    files: &[(String, String)],
+    opts: &RunOptions,
+    sink: impl FnOnce(&Program) -> S,
+) -> (Option<S>, Result<(Outcome, String), Failure>) {
+    let project = Project::load(files.iter().cloned());
+    let program = match project.compile() {
+        Ok(p) => p,
+        Err(d) => return (None, Err(Failure::Build(project, d))),
+    };
+    let mut prepared = match opts.prepare(&program) {
+        Ok(p) => p,
+        Err(e) => return (None, Err(Failure::Setup(e))),
+    };
+    let mut sink = sink(&program);
+    let result = crate::runtime::run(&program, &prepared.config, &mut prepared.decider, &mut sink);
+    let result = match result {
+        Ok(outcome) => {
+            let warnings = opts.leftovers(&outcome, &prepared.decider);
+            Ok((outcome, warnings))
+        }
+        Err(d) => Err(Failure::Run(project, d)),
+    };
+    (Some(sink), result)
+}
+
+/// What `turnscript check` found in a set of files: each build that failed, with its project, and
+/// notes about encounters that were only parsed.
+#[derive(Debug, Default)]
+pub struct CheckReport {
+    pub failures: Vec<(Project, Vec<Diag>)>,
+    pub notes: Vec<String>,
+}
+
+impl CheckReport {
+    /// Whether every file is clean.
+    pub fn is_clean(&self) -> bool {
+        self.failures.is_empty()
+    }
+
+    /// The diagnostics of every failed build, then the notes.
+    pub fn render(&self, style: Style) -> String {
+        let mut out = String::new();
+        for (p, d) in &self.failures {
+            out.push_str(&p.render(d, style));
+        }
+        for n in &self.notes {
+            out.push_str(n);
+        }
+        out
+    }
+}
+
+/// Checks files as `turnscript check` does. Each file is first parsed alone to tell rulesets
+/// from encounters; each ruleset is checked alone, and each encounter with the ruleset of the
+/// same file name when one is given (`encounters/NAME.turn` with `NAME.turn`), else with every
+/// ruleset given. Encounters given without any ruleset are only parsed.
+pub fn check_set(texts: &[(String, String)]) -> CheckReport {
+    let mut report = CheckReport::default();
+    let mut rulesets = Vec::new();
+    let mut encounters = Vec::new();
+    for t in texts {
+        let p = Project::load([t.clone()]);
+        if !p.syntax_errors().is_empty() {
+            let d = p.syntax_errors().to_vec();
+            report.failures.push((p, d));
+        } else if p.is_encounter() {
+            encounters.push(t)
+        } else {
+            rulesets.push(t)
+        }
+    }
+    for r in &rulesets {
+        let mut clean = |p: Project| match p.compile() {
+            Ok(_) => true,
+            Err(d) => {
+                report.failures.push((p, d));
+                false
+            }
+        };
+        if !clean(Project::load([(*r).clone()])) {
+            continue;
+        }
+        for e in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
+            clean(Project::load([(*r).clone(), (*e).clone()]));
+        }
+    }
+    if rulesets.is_empty() {
+        for e in &encounters {
+            report.notes.push(format!(
+                "note: {} is an encounter and was only parsed: give its ruleset too to check it\n",
+                e.0
+            ));
+        }
+    }
+    report
+}
+
+fn stem(path: &str) -> &str {
+    Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or(path)
+}
+
+/// Whether encounter `e` is checked with ruleset `r`.
+fn pairs(r: &(String, String), e: &(String, String), rulesets: &[&(String, String)]) -> bool {
+    let named = rulesets.iter().any(|x| stem(&x.0) == stem(&e.0));
+    !named || stem(&r.0) == stem(&e.0)
+}
+
+/// The trace in one of its two views, chosen at run time: JSON lines or the GM's text.
+pub enum View {
+    Json(JsonLines),
+    Text(Text),
+}
+
+impl Sink for View {
+    fn event(&mut self, world: &World<'_>, event: &Event<'_>) {
+        match self {
+            View::Json(s) => s.event(world, event),
+            View::Text(s) => s.event(world, event),
+        }
+    }
+}
+
+impl View {
+    pub fn new(jsonl: bool, p: &Program) -> Self {
+        if jsonl {
+            View::Json(JsonLines::default())
+        } else {
+            View::Text(Text::new(p))
+        }
+    }
+
+    /// The trace so far.
+    pub fn out(&self) -> &str {
+        match self {
+            View::Json(s) => &s.out,
+            View::Text(s) => &s.out,
+        }
+    }
+}
