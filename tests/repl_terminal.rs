@@ -3,20 +3,79 @@
 //! `.ci/run` installs tmux when it is missing.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+/// One tmux server of this test's own, on a socket in a scratch directory: no other test, user
+/// or earlier run shares it, and it is killed and its socket removed when the value is dropped.
 struct Tmux {
-    socket: String,
+    dir: PathBuf,
+    socket: PathBuf,
 }
 
+/// Gives every server its own socket, even within one process.
+static SERVERS: AtomicUsize = AtomicUsize::new(0);
+
 impl Tmux {
-    fn cmd(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.socket])
+    /// A new server, running the REPL in the scratch directory `work`; waits for its prompt.
+    fn start(work: &Path) -> Tmux {
+        let n = SERVERS.fetch_add(1, Ordering::SeqCst);
+        // Under the system's temporary directory: a socket's path must stay short (108 bytes).
+        let dir = std::env::temp_dir().join(format!("turnscript-tmux-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a directory for the tmux socket");
+        let t = Tmux {
+            socket: dir.join("socket"),
+            dir,
+        };
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let command = format!(
+            "env TURNSCRIPT_HISTORY={} {} repl {} --encounter {} --seed 7; sleep 60",
+            work.join("history").display(),
+            env!("CARGO_BIN_EXE_turnscript"),
+            root.join("rulesets/crisis-mode.turn").display(),
+            root.join("rulesets/encounters/crisis-mode.turn").display(),
+        );
+        let work = work.display().to_string();
+        t.cmd(&[
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            "160",
+            "-y",
+            "50",
+            "-c",
+            &work,
+            &command,
+        ]);
+        t.ready();
+        t
+    }
+
+    /// Runs a tmux command on this server; panics with its status and stderr if it fails.
+    fn try_cmd(&self, args: &[&str]) -> std::io::Result<Output> {
+        Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .args(["-f", "/dev/null"])
             .args(args)
+            .env("TERM", "xterm-256color")
             .output()
-            .expect("tmux must be installed (.ci/run installs it)");
+    }
+
+    fn cmd(&self, args: &[&str]) -> String {
+        let out = self
+            .try_cmd(args)
+            .unwrap_or_else(|e| panic!("tmux {args:?} could not start ({e}); .ci/run installs tmux"));
+        assert!(
+            out.status.success(),
+            "tmux {args:?} failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -30,63 +89,65 @@ impl Tmux {
         self.cmd(&["capture-pane", "-p", "-t", "t"])
     }
 
-    /// Waits until the pane shows `text`; panics with the pane after 20 seconds.
+    /// Waits until the pane shows `text`; panics with the pane after 30 seconds.
     fn wait_for(&self, text: &str) -> String {
+        self.wait_until(&format!("{text:?}"), |pane| pane.contains(text))
+    }
+
+    /// Waits until the REPL waits for a new line: the last line is a bare prompt. Keys sent
+    /// before that can be lost (the line editor reads the terminal's answer to its cursor
+    /// query as it starts a line, and drops what else it reads), so a test sends keys only to
+    /// a prompt it has seen.
+    fn ready(&self) -> String {
+        self.wait_until("a bare prompt on the last line", |pane| {
+            pane.lines().rev().find(|l| !l.trim().is_empty()).map(str::trim_end) == Some("turnscript>")
+        })
+    }
+
+    /// Types a line, waits to see it echoed, sends Enter, then waits until the REPL is ready for
+    /// the next (seeing the echo first keeps the old prompt from passing for the new one).
+    fn line(&self, text: &str) -> String {
+        self.keys(&[text]);
+        self.wait_until(&format!("{text:?} typed"), |pane| {
+            pane.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .map(str::trim_end)
+                .is_some_and(|l| l.ends_with(text))
+        });
+        self.keys(&["Enter"]);
+        self.ready()
+    }
+
+    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let pane = self.pane();
-            if pane.contains(text) {
+            if done(&pane) {
                 return pane;
             }
-            if start.elapsed() > Duration::from_secs(20) {
-                panic!("the terminal never showed {text:?}; it shows:\n{pane}");
+            if start.elapsed() > Duration::from_secs(30) {
+                panic!("the terminal never showed {what}; it shows:\n{pane}");
             }
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(25));
         }
-    }
-
-    fn start(&self, dir: &Path) {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let command = format!(
-            "env TURNSCRIPT_HISTORY={} {} repl {} --encounter {} --seed 7; sleep 30",
-            dir.join("history").display(),
-            env!("CARGO_BIN_EXE_turnscript"),
-            root.join("rulesets/crisis-mode.turn").display(),
-            root.join("rulesets/encounters/crisis-mode.turn").display(),
-        );
-        let dir_s = dir.display().to_string();
-        self.cmd(&[
-            "new-session",
-            "-d",
-            "-s",
-            "t",
-            "-x",
-            "160",
-            "-y",
-            "50",
-            "-c",
-            &dir_s,
-            &command,
-        ]);
-        self.wait_for("turnscript>");
     }
 }
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        self.cmd(&["kill-server"]);
+        // The server may be gone already; either way the socket and its directory go.
+        let _ = self.try_cmd(&["kill-server"]);
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
 #[test]
 fn completion_hints_history_and_autosave_in_a_terminal() {
-    let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl-terminal");
+    let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("repl-terminal-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
-    let t = Tmux {
-        socket: format!("turnscript-test-{}", std::process::id()),
-    };
-    t.start(&dir);
+    let t = Tmux::start(&dir);
 
     // A hint: the usage of the command being typed.
     t.keys(&["und"]);
@@ -99,19 +160,21 @@ fn completion_hints_history_and_autosave_in_a_terminal() {
     t.wait_for("turnscript> step round");
     t.keys(&["Enter"]);
     t.wait_for("decision 9: Dmitri decides act");
+    t.ready();
     // Completion of a character name.
     t.keys(&["remove Co", "Tab"]);
     t.wait_for("turnscript> remove Cole");
     // Ctrl-C cancels the line: nothing runs.
     t.keys(&["C-c"]);
-    t.keys(&["show 0", "Enter"]);
-    let pane = t.wait_for("pending  Dmitri decides act");
+    t.ready();
+    let pane = t.line("show 0");
+    assert!(pane.contains("pending  Dmitri decides act"), "{pane}");
     assert!(!pane.contains("leaves   Cole"), "Ctrl-C ran the line:\n{pane}");
     // A definition spanning lines: the braces are open, so Enter continues it.
     t.keys(&["add character Zed {", "Enter"]);
     t.keys(&["finesse = 3", "Enter"]);
-    t.keys(&["}", "Enter"]);
-    t.wait_for("joins    Zed");
+    let pane = t.line("}");
+    assert!(pane.contains("joins    Zed"), "{pane}");
     // Ctrl-D leaves, with the autosave in place.
     t.keys(&["C-d"]);
     t.wait_for("the session is autosaved in .turnscript-autosave.tsession");
@@ -124,10 +187,13 @@ fn completion_hints_history_and_autosave_in_a_terminal() {
         "{history}"
     );
 
-    // History persists: a new run recalls the last command with Up.
-    t.cmd(&["kill-session", "-t", "t"]);
-    t.start(&dir);
+    // History persists: a new run (a new terminal, on a server of its own) recalls the last
+    // command with Up.
+    drop(t);
+    let t = Tmux::start(&dir);
     t.keys(&["Up"]);
     let pane = t.wait_for("turnscript> add character Zed {");
     assert!(pane.contains("finesse = 3"), "the whole definition comes back:\n{pane}");
+    drop(t);
+    let _ = std::fs::remove_dir_all(&dir);
 }

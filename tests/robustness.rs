@@ -1,5 +1,9 @@
-//! Any input gets a result or a diagnostic, never a panic: every prefix of each bundled ruleset,
-//! and byte-level mutations of it, go through the whole pipeline.
+//! Any input gets a result or a diagnostic, never a panic: prefixes of each bundled ruleset, and
+//! byte-level mutations of it, go through the whole pipeline.
+//!
+//! `cargo test` runs a sample (every 101st prefix, 120 mutations: a few seconds). The sweep
+//! (every 13th prefix, 1,200 mutations) is `#[ignore]`d; `.ci/run` runs it with
+//! `cargo test --test robustness -- --ignored`.
 
 mod common;
 
@@ -51,11 +55,10 @@ fn pipeline(text: &str, encounter: &str, until: &str) {
     assert!(code == 0 || !err.is_empty(), "a failed run must say why");
 }
 
-#[test]
-fn every_prefix_of_the_rulesets_is_handled() {
+fn prefixes(step: usize) {
     for (ruleset, encounter, until) in BUNDLED {
         let cuts: Vec<usize> = (0..ruleset.len())
-            .step_by(13)
+            .step_by(step)
             .filter(|i| ruleset.is_char_boundary(*i))
             .collect();
         for cut in cuts {
@@ -64,9 +67,9 @@ fn every_prefix_of_the_rulesets_is_handled() {
     }
 }
 
-#[test]
-fn mutated_rulesets_are_handled() {
-    // A small deterministic generator: no dependency, same mutations on every machine.
+/// `count` mutated rulesets, each of 1 to 4 byte changes. A small deterministic generator: no
+/// dependency, the same mutations on every machine; the sample is the sweep's first `count`.
+fn mutations(count: usize) {
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move || {
         state ^= state << 13;
@@ -75,7 +78,7 @@ fn mutated_rulesets_are_handled() {
         state
     };
     let alphabet = b"{}()=:,.#\"+-*/<>!0123456789 \nabcdxyz_";
-    for i in 0..1200 {
+    for i in 0..count {
         let (ruleset, encounter, until) = BUNDLED[i % BUNDLED.len()];
         let mut bytes = ruleset.as_bytes().to_vec();
         for _ in 0..(next() % 4 + 1) {
@@ -92,6 +95,28 @@ fn mutated_rulesets_are_handled() {
             pipeline(&text, encounter, until);
         }
     }
+}
+
+#[test]
+fn a_sample_of_prefixes_is_handled() {
+    prefixes(101);
+}
+
+#[test]
+fn a_sample_of_mutated_rulesets_is_handled() {
+    mutations(120);
+}
+
+#[test]
+#[ignore = "the long sweep: .ci/run runs it with --ignored"]
+fn every_13th_prefix_of_the_rulesets_is_handled() {
+    prefixes(13);
+}
+
+#[test]
+#[ignore = "the long sweep: .ci/run runs it with --ignored"]
+fn a_sweep_of_mutated_rulesets_is_handled() {
+    mutations(1200);
 }
 
 #[test]
