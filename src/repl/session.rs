@@ -314,39 +314,15 @@ pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources,
         Err(d) => return Err((project.into_sources(), d)),
     };
     let sources = project.into_sources();
-    let ops: Vec<(usize, Op)> = log
-        .iter()
-        .enumerate()
-        .flat_map(|(i, e)| e.ops.iter().cloned().map(move |o| (i, o)))
-        .collect();
-    // Seeds and casts given before the first decision hold from the start.
-    let first_pick = ops
-        .iter()
-        .position(|(_, o)| matches!(o, Op::Pick { .. }))
-        .unwrap_or(ops.len());
-    let mut seed = base.seed;
-    let mut absent = vec![false; program.characters.len()];
-    for (i, (_, op)) in ops.iter().enumerate() {
-        match op {
-            Op::Seed(s) if i < first_pick => seed = *s,
-            Op::Add(text) if i >= first_pick => {
-                for name in declared_names(text) {
-                    if let Some(id) = program.characters.iter().position(|c| c.name == name) {
-                        absent[id] = true;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
+    let plan = Plan::of(&program, base, log);
     let policy_ref = program.default_policy.unwrap_or(PolicyRef::Random);
     let rec = Rc::new(RefCell::new(Recorder::new(&program)));
     let mut ctl = Ctl {
         p: &program,
-        ops,
+        ops: plan.ops,
         next: 0,
-        first_pick,
-        policy: Policy::new(policy_ref, seed),
+        first_pick: plan.first_pick,
+        policy: Policy::new(policy_ref, plan.seed),
         policy_ref,
         goal,
         goal_started: false,
@@ -356,16 +332,85 @@ pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources,
         decisions: 0,
     };
     let cfg = RunConfig {
-        seed,
+        seed: plan.seed,
         ..RunConfig::default()
     };
     let mut sink = RecSink(rec.clone());
     // The caller runs on the run stack (see `repl::main`).
-    let ran = run_controlled(&program, &cfg, &mut ctl, absent, &mut sink);
+    let ran = run_controlled(&program, &cfg, &mut ctl, plan.absent, &mut sink);
     let made = std::mem::take(&mut ctl.made);
-    let mut divergence = ctl.divergence.take();
     let (decisions, next, n_ops) = (ctl.decisions, ctl.next, ctl.ops.len());
+    let (end, divergence) = ending(ran, log, ctl.divergence.take(), next, n_ops);
     drop(ctl);
+    drop(sink);
+    // The sink and the control are gone: this is the last handle.
+    let rec = Rc::into_inner(rec).map_or_else(|| Recorder::new(&program), RefCell::into_inner);
+    Ok(State {
+        program,
+        sources,
+        rec,
+        end,
+        decisions,
+        made,
+        divergence,
+        seed: plan.seed,
+    })
+}
+
+/// What a replay starts from: the log's operations in order (with their entries), where the
+/// first pick is, and what holds from the start (a seed and the cast given before any pick).
+struct Plan {
+    ops: Vec<(usize, Op)>,
+    first_pick: usize,
+    seed: u64,
+    absent: Vec<bool>,
+}
+
+impl Plan {
+    fn of(program: &Program, base: &Base, log: &[Entry]) -> Plan {
+        let ops: Vec<(usize, Op)> = log
+            .iter()
+            .enumerate()
+            .flat_map(|(i, e)| e.ops.iter().cloned().map(move |o| (i, o)))
+            .collect();
+        // Seeds and casts given before the first decision hold from the start.
+        let first_pick = ops
+            .iter()
+            .position(|(_, o)| matches!(o, Op::Pick { .. }))
+            .unwrap_or(ops.len());
+        let mut seed = base.seed;
+        let mut absent = vec![false; program.characters.len()];
+        for (i, (_, op)) in ops.iter().enumerate() {
+            match op {
+                Op::Seed(s) if i < first_pick => seed = *s,
+                Op::Add(text) if i >= first_pick => {
+                    for name in declared_names(text) {
+                        if let Some(id) = program.characters.iter().position(|c| c.name == name) {
+                            absent[id] = true;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Plan {
+            ops,
+            first_pick,
+            seed,
+            absent,
+        }
+    }
+}
+
+/// How a replay ended, and where the log stopped fitting: a run that finished or failed before
+/// the log's operations were all used diverges at the entry of the first one left.
+fn ending(
+    ran: Result<Ran, Diag>,
+    log: &[Entry],
+    mut divergence: Option<Divergence>,
+    next: usize,
+    n_ops: usize,
+) -> (End, Option<Divergence>) {
     let op_entry = |k: usize| -> usize {
         log.iter()
             .enumerate()
@@ -397,19 +442,7 @@ pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources,
             End::Failed(d)
         }
     };
-    drop(sink);
-    // The sink and the control are gone: this is the last handle.
-    let rec = Rc::into_inner(rec).map_or_else(|| Recorder::new(&program), RefCell::into_inner);
-    Ok(State {
-        program,
-        sources,
-        rec,
-        end,
-        decisions,
-        made,
-        divergence,
-        seed,
-    })
+    (end, divergence)
 }
 
 /// Applies the log at each decision, then follows the goal.
