@@ -6,6 +6,8 @@ use super::{Grammar, Rule};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
+/// The text of a keyword rule, or `None` for a rule that is not a keyword.
+/// Long because it is a table: one short arm per keyword of the grammar.
 pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
     Some(match r {
         Rule::kw_ruleset => "ruleset",
@@ -109,6 +111,7 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
 }
 
 /// The human name of every grammar rule, for parse errors.
+/// Long because it is a table: one short arm per rule of the grammar.
 fn rule_name(r: Rule) -> String {
     if let Some(k) = keyword_text(r) {
         return format!("`{k}`");

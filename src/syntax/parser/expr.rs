@@ -127,47 +127,49 @@ impl Builder {
                 let args = it.map(|p| self.expr(p)).collect::<R<Vec<_>>>()?;
                 ExprKind::Call(name, args)
             }
-            Rule::quantifier => {
-                let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
-                let q = next(&mut it, span)?;
-                let quant = match q.as_str() {
-                    "any" => Quant::Any,
-                    "all" => Quant::All,
-                    "count" => Quant::Count,
-                    "sum" => Quant::Sum,
-                    "max" => Quant::Max,
-                    "first" => Quant::First,
-                    "last" => Quant::Last,
-                    _ => Quant::Min,
-                };
-                let var = self.ident(next(&mut it, span)?);
-                let coll = self.collection(next(&mut it, span)?);
-                let (mut filter, mut body, mut by) = (None, None, None);
-                for p in it {
-                    let r = p.as_rule();
-                    if r == Rule::quant_by {
-                        by = Some(self.ident(last_inner(p, span)?));
-                        continue;
-                    }
-                    let e = Box::new(self.expr(last_inner(p, span)?)?);
-                    if r == Rule::quant_where {
-                        filter = Some(e)
-                    } else {
-                        body = Some(e)
-                    }
-                }
-                ExprKind::Quant {
-                    quant,
-                    var,
-                    coll,
-                    filter,
-                    by,
-                    body,
-                }
-            }
+            Rule::quantifier => self.quantifier(pair, span)?,
             r => return Err(internal(span, r)),
         };
         Ok(Spanned::new(kind, span))
+    }
+    /// `any c in characters where ...: ...`, and the other quantifiers.
+    fn quantifier(&self, pair: Pair<Rule>, span: Span) -> R<ExprKind> {
+        let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let q = next(&mut it, span)?;
+        let quant = match q.as_str() {
+            "any" => Quant::Any,
+            "all" => Quant::All,
+            "count" => Quant::Count,
+            "sum" => Quant::Sum,
+            "max" => Quant::Max,
+            "first" => Quant::First,
+            "last" => Quant::Last,
+            _ => Quant::Min,
+        };
+        let var = self.ident(next(&mut it, span)?);
+        let coll = self.collection(next(&mut it, span)?);
+        let (mut filter, mut body, mut by) = (None, None, None);
+        for p in it {
+            let r = p.as_rule();
+            if r == Rule::quant_by {
+                by = Some(self.ident(last_inner(p, span)?));
+                continue;
+            }
+            let e = Box::new(self.expr(last_inner(p, span)?)?);
+            if r == Rule::quant_where {
+                filter = Some(e)
+            } else {
+                body = Some(e)
+            }
+        }
+        Ok(ExprKind::Quant {
+            quant,
+            var,
+            coll,
+            filter,
+            by,
+            body,
+        })
     }
 }
 

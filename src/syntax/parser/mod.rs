@@ -8,7 +8,7 @@ mod items;
 mod stmt;
 
 use pest::Parser as _;
-use pest::iterators::Pair;
+use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::PrattParser;
 use pest_derive::Parser;
 
@@ -184,6 +184,18 @@ fn internal(span: Span, rule: Rule) -> Diag {
     )
     .label(span, "here")
     .help("this is a bug in turnscript; please report it with this file")
+}
+
+/// A pair's children without its keywords: what every declaration and statement is read from.
+type Parts<'i> = std::iter::Peekable<std::iter::Filter<Pairs<'i, Rule>, fn(&Pair<'i, Rule>) -> bool>>;
+
+fn parts<'i>(pair: Pair<'i, Rule>) -> Parts<'i> {
+    let keep: fn(&Pair<'i, Rule>) -> bool = not_keyword;
+    pair.into_inner().filter(keep).peekable()
+}
+
+fn not_keyword(p: &Pair<Rule>) -> bool {
+    !is_keyword(p.as_rule())
 }
 
 fn is_keyword(r: Rule) -> bool {
