@@ -292,204 +292,237 @@ fn started(repl: &Repl) -> bool {
     })
 }
 
+/// A word of a line with its byte range: `(start, end, text)`.
+type Word<'a> = (usize, usize, &'a str);
+
+/// Parses a command line. The dispatch has one arm per command, each a short call.
 pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
     let ws = words(line);
     let Some(&(s0, e0, name)) = ws.first() else {
         return Ok(Cmd::Show(8));
     };
     let head = (s0, e0);
-    let arg = |i: usize| ws.get(i).copied();
-    let change = |ops: Vec<Op>| Cmd::Change { ops, goal: Goal::Pause };
-    Ok(match name {
-        "help" | "?" => {
-            if let Some(w) = arg(1)
-                && !COMMANDS.iter().any(|c| c.name == w.2)
-            {
-                return Err(unknown(w, "help"));
-            }
-            too_many(&ws, 2, usage("help"))?;
-            Cmd::Help(arg(1).map(|w| w.2.to_string()))
-        }
-        "quit" | "exit" => Cmd::Quit,
-        "show" => {
-            state(repl, head)?;
-            too_many(&ws, 2, usage("show"))?;
-            Cmd::Show(
-                arg(1)
-                    .map(|w| number(w, "a number of events"))
-                    .transpose()?
-                    .unwrap_or(8),
-            )
-        }
+    match name {
+        "help" | "?" => parse_help(&ws),
+        "quit" | "exit" => Ok(Cmd::Quit),
+        "show" => parse_show(repl, &ws, head),
         "trace" | "log" => {
             state(repl, head)?;
             too_many(&ws, 1, usage(name))?;
-            if name == "trace" { Cmd::Trace } else { Cmd::Log }
+            Ok(if name == "trace" { Cmd::Trace } else { Cmd::Log })
         }
-        "undo" | "redo" => {
-            state(repl, head)?;
-            too_many(&ws, 2, usage(name))?;
-            let n = arg(1)
-                .map(|w| number(w, "a number of commands"))
-                .transpose()?
-                .unwrap_or(1);
-            if name == "undo" { Cmd::Undo(n) } else { Cmd::Redo(n) }
-        }
+        "undo" | "redo" => parse_undo_redo(repl, &ws, head, name),
         "reload" => {
             state(repl, head)?;
             too_many(&ws, 1, usage("reload"))?;
-            Cmd::Reload
+            Ok(Cmd::Reload)
         }
-        "save" | "load" => {
-            if name == "save" {
-                state(repl, head)?;
-            }
-            let rest = line[e0..].trim();
-            if rest.is_empty() {
-                return Err(bad(
-                    "repl::missing_file",
-                    format!("`{name}` needs a file"),
-                    head,
-                    "which file?",
-                )
-                .help(format!("usage: {}", usage(name))));
-            }
-            if name == "save" {
-                Cmd::Save(rest.to_string())
-            } else {
-                Cmd::Load(rest.to_string())
-            }
-        }
-        "step" => {
-            let st = state(repl, head)?;
-            pending(st, head)?;
-            let (goal, used) = match arg(1) {
-                None => (Goal::Decisions(1), 1),
-                Some(w) if w.2 == "level" => match arg(2) {
-                    Some(l) => (level(st, l)?, 3),
-                    None => {
-                        return Err(bad(
-                            "repl::missing_value",
-                            "`step level` needs a level",
-                            (w.0, w.1),
-                            "which level?",
-                        )
-                        .help(format!("usage: {}", usage("step"))));
-                    }
-                },
-                Some(w) if w.2 == "turn" => (Goal::Turn, 2),
-                Some(w) if w.2 == "end" => (Goal::End, 2),
-                Some(w) if w.2.starts_with(|c: char| c.is_ascii_digit()) => {
-                    (Goal::Decisions(number(w, "a number of decisions")?), 2)
-                }
-                Some(w) => (level(st, w)?, 2),
-            };
-            too_many(&ws, used, usage("step"))?;
-            Cmd::Change { ops: Vec::new(), goal }
-        }
-        "answer" => {
-            let st = state(repl, head)?;
-            let pd = pending(st, head)?;
-            too_many(&ws, 2, usage("answer"))?;
-            let goal = match arg(1) {
-                None => Goal::Decisions(1),
-                Some(w) => Goal::Answer(option(st, pd, w)?),
-            };
-            Cmd::Change { ops: Vec::new(), goal }
-        }
-        "roll" => {
-            let st = state(repl, head)?;
-            pending(st, head)?;
-            if ws.len() < 2 {
-                return Err(bad(
-                    "repl::missing_value",
-                    "`roll` needs at least one value",
-                    head,
-                    "which values?",
-                )
-                .help(format!("usage: {}", usage("roll"))));
-            }
-            let rolls = ws[1..]
-                .iter()
-                .map(|w| number(*w, "a die's value"))
-                .collect::<Result<_, _>>()?;
-            change(vec![Op::Roll(rolls)])
-        }
-        "seed" => {
-            let st = state(repl, head)?;
-            let Some(w) = arg(1) else {
-                return Err(bad("repl::missing_value", "`seed` needs a number", head, "which seed?")
-                    .help(format!("usage: {}", usage("seed"))));
-            };
-            too_many(&ws, 2, usage("seed"))?;
-            let seed = number(w, "a seed (a whole number from 0)")?;
-            if started(repl) {
-                pending(st, head)?;
-            }
-            change(vec![Op::Seed(seed)])
-        }
+        "save" | "load" => parse_save_load(repl, line, head, name),
+        "step" => parse_step(repl, &ws, head),
+        "answer" => parse_answer(repl, &ws, head),
+        "roll" => parse_roll(repl, &ws, head),
+        "seed" => parse_seed(repl, &ws, head),
         "set" => {
             let st = state(repl, head)?;
             pending(st, head)?;
-            change(vec![set(st, line, e0)?])
+            Ok(change(vec![set(st, line, e0)?]))
         }
-        "remove" => {
-            let st = state(repl, head)?;
-            let pd = pending(st, head)?;
-            let Some(w) = arg(1) else {
-                return Err(bad("repl::missing_value", "`remove` needs a character", head, "who?")
-                    .help(format!("usage: {}", usage("remove"))));
-            };
-            too_many(&ws, 2, usage("remove"))?;
-            let e = character(st, w)?;
-            if pd.snapshot.is_absent(e) {
-                return Err(bad(
-                    "repl::absent",
-                    format!("{} is already out of play", w.2),
-                    (w.0, w.1),
-                    "already out",
-                ));
-            }
-            let deciding = pd.chooser == Who::Character(e);
-            if deciding || pd.options.contains(&OptionKey::Character(e)) {
-                return Err(bad(
-                    "repl::busy",
-                    format!(
-                        "{} is {} the pending decision",
-                        w.2,
-                        if deciding { "making" } else { "an option of" }
-                    ),
-                    (w.0, w.1),
-                    "cannot leave now",
-                )
-                .help("answer or step past the decision first, then remove them"));
-            }
-            change(vec![Op::Remove(w.2.to_string())])
-        }
-        "add" => {
-            let st = state(repl, head)?;
-            let text = line[e0..].trim();
-            if text.is_empty() {
-                return Err(bad("repl::missing_value", "`add` needs a definition", head, "what?")
-                    .help(format!("usage: {}", usage("add"))));
-            }
-            if declared_names(text).is_empty() {
-                let at = (e0 + line[e0..].find(text).unwrap_or(0), line.len());
-                return Err(bad(
-                    "repl::no_character",
-                    "this adds no character",
-                    at,
-                    "expected `character NAME { ... }`",
-                )
-                .help("write it as in an encounter file: add character Zed { side rivals, hp = 5 }"));
-            }
-            if started(repl) {
-                pending(st, head)?;
-            }
-            change(vec![Op::Add(text.to_string())])
-        }
-        _ => return Err(unknown((s0, e0, name), "")),
+        "remove" => parse_remove(repl, &ws, head),
+        "add" => parse_add(repl, line, head),
+        _ => Err(unknown((s0, e0, name), "")),
+    }
+}
+
+/// A change to the state that pauses at the next decision.
+fn change(ops: Vec<Op>) -> Cmd {
+    Cmd::Change { ops, goal: Goal::Pause }
+}
+
+fn parse_help(ws: &[Word]) -> Result<Cmd, Diag> {
+    let arg = |i: usize| ws.get(i).copied();
+    if let Some(w) = arg(1)
+        && !COMMANDS.iter().any(|c| c.name == w.2)
+    {
+        return Err(unknown(w, "help"));
+    }
+    too_many(ws, 2, usage("help"))?;
+    Ok(Cmd::Help(arg(1).map(|w| w.2.to_string())))
+}
+
+fn parse_show(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    state(repl, head)?;
+    too_many(ws, 2, usage("show"))?;
+    Ok(Cmd::Show(
+        ws.get(1)
+            .map(|w| number(*w, "a number of events"))
+            .transpose()?
+            .unwrap_or(8),
+    ))
+}
+
+fn parse_undo_redo(repl: &Repl, ws: &[Word], head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
+    state(repl, head)?;
+    too_many(ws, 2, usage(name))?;
+    let n = ws
+        .get(1)
+        .map(|w| number(*w, "a number of commands"))
+        .transpose()?
+        .unwrap_or(1);
+    Ok(if name == "undo" { Cmd::Undo(n) } else { Cmd::Redo(n) })
+}
+
+/// `save FILE` or `load FILE`: the file is the rest of the line, spaces and all.
+fn parse_save_load(repl: &Repl, line: &str, head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
+    if name == "save" {
+        state(repl, head)?;
+    }
+    let rest = line[head.1..].trim();
+    if rest.is_empty() {
+        return Err(bad(
+            "repl::missing_file",
+            format!("`{name}` needs a file"),
+            head,
+            "which file?",
+        )
+        .help(format!("usage: {}", usage(name))));
+    }
+    Ok(if name == "save" {
+        Cmd::Save(rest.to_string())
+    } else {
+        Cmd::Load(rest.to_string())
     })
+}
+
+fn parse_step(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let arg = |i: usize| ws.get(i).copied();
+    let st = state(repl, head)?;
+    pending(st, head)?;
+    let (goal, used) = match arg(1) {
+        None => (Goal::Decisions(1), 1),
+        Some(w) if w.2 == "level" => match arg(2) {
+            Some(l) => (level(st, l)?, 3),
+            None => {
+                return Err(bad(
+                    "repl::missing_value",
+                    "`step level` needs a level",
+                    (w.0, w.1),
+                    "which level?",
+                )
+                .help(format!("usage: {}", usage("step"))));
+            }
+        },
+        Some(w) if w.2 == "turn" => (Goal::Turn, 2),
+        Some(w) if w.2 == "end" => (Goal::End, 2),
+        Some(w) if w.2.starts_with(|c: char| c.is_ascii_digit()) => {
+            (Goal::Decisions(number(w, "a number of decisions")?), 2)
+        }
+        Some(w) => (level(st, w)?, 2),
+    };
+    too_many(ws, used, usage("step"))?;
+    Ok(Cmd::Change { ops: Vec::new(), goal })
+}
+
+fn parse_answer(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    let pd = pending(st, head)?;
+    too_many(ws, 2, usage("answer"))?;
+    let goal = match ws.get(1).copied() {
+        None => Goal::Decisions(1),
+        Some(w) => Goal::Answer(option(st, pd, w)?),
+    };
+    Ok(Cmd::Change { ops: Vec::new(), goal })
+}
+
+fn parse_roll(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    pending(st, head)?;
+    if ws.len() < 2 {
+        return Err(bad(
+            "repl::missing_value",
+            "`roll` needs at least one value",
+            head,
+            "which values?",
+        )
+        .help(format!("usage: {}", usage("roll"))));
+    }
+    let rolls = ws[1..]
+        .iter()
+        .map(|w| number(*w, "a die's value"))
+        .collect::<Result<_, _>>()?;
+    Ok(change(vec![Op::Roll(rolls)]))
+}
+
+fn parse_seed(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    let Some(w) = ws.get(1).copied() else {
+        return Err(bad("repl::missing_value", "`seed` needs a number", head, "which seed?")
+            .help(format!("usage: {}", usage("seed"))));
+    };
+    too_many(ws, 2, usage("seed"))?;
+    let seed = number(w, "a seed (a whole number from 0)")?;
+    if started(repl) {
+        pending(st, head)?;
+    }
+    Ok(change(vec![Op::Seed(seed)]))
+}
+
+fn parse_remove(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    let pd = pending(st, head)?;
+    let Some(w) = ws.get(1).copied() else {
+        return Err(bad("repl::missing_value", "`remove` needs a character", head, "who?")
+            .help(format!("usage: {}", usage("remove"))));
+    };
+    too_many(ws, 2, usage("remove"))?;
+    let e = character(st, w)?;
+    if pd.snapshot.is_absent(e) {
+        return Err(bad(
+            "repl::absent",
+            format!("{} is already out of play", w.2),
+            (w.0, w.1),
+            "already out",
+        ));
+    }
+    let deciding = pd.chooser == Who::Character(e);
+    if deciding || pd.options.contains(&OptionKey::Character(e)) {
+        return Err(bad(
+            "repl::busy",
+            format!(
+                "{} is {} the pending decision",
+                w.2,
+                if deciding { "making" } else { "an option of" }
+            ),
+            (w.0, w.1),
+            "cannot leave now",
+        )
+        .help("answer or step past the decision first, then remove them"));
+    }
+    Ok(change(vec![Op::Remove(w.2.to_string())]))
+}
+
+/// `add character NAME { ... }`: the definition is the rest of the line.
+fn parse_add(repl: &Repl, line: &str, head: (usize, usize)) -> Result<Cmd, Diag> {
+    let e0 = head.1;
+    let st = state(repl, head)?;
+    let text = line[e0..].trim();
+    if text.is_empty() {
+        return Err(bad("repl::missing_value", "`add` needs a definition", head, "what?")
+            .help(format!("usage: {}", usage("add"))));
+    }
+    if declared_names(text).is_empty() {
+        let at = (e0 + line[e0..].find(text).unwrap_or(0), line.len());
+        return Err(bad(
+            "repl::no_character",
+            "this adds no character",
+            at,
+            "expected `character NAME { ... }`",
+        )
+        .help("write it as in an encounter file: add character Zed { side rivals, hp = 5 }"));
+    }
+    if started(repl) {
+        pending(st, head)?;
+    }
+    Ok(change(vec![Op::Add(text.to_string())]))
 }
 
 fn unknown(w: (usize, usize, &str), after: &str) -> Diag {

@@ -205,82 +205,110 @@ pub fn show(s: &Session, n: usize) -> String {
         out.push_str(&line);
     }
     if let Some(snap) = snap {
-        for (o, ids) in snap.ranked.iter().enumerate() {
-            if ids.is_empty() {
-                continue;
-            }
-            let names: Vec<String> = ids
-                .iter()
-                .map(|e| {
-                    let name = p.character_name(*e);
-                    if snap.is_absent(*e) {
-                        format!("{name} (out)")
-                    } else {
-                        name.to_string()
-                    }
-                })
-                .collect();
-            out.push_str(&format!("kept     {}: {}\n", p.orders[o].name, names.join(", ")));
-        }
-        if let Some((base, _)) = p.units.first() {
-            out.push_str(&format!("clock    {} {base}\n", snap.clock));
-        }
-        let globals: Vec<String> = p
-            .fields
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.kind == FieldKind::Global)
-            .map(|(i, f)| format!("{} {}", f.name, snap.get(TABLE, i as FieldId)))
-            .collect();
-        if !globals.is_empty() {
-            out.push_str(&format!("globals  {}\n", globals.join(", ")));
-        }
-        if !p.characters.is_empty() {
-            out.push_str(&table(p, snap));
-        }
-        let effects: Vec<String> = snap
-            .effects
-            .iter()
-            .map(|(f, e, left, at)| {
-                format!(
-                    "{} on {}: {left} more, counted at {}",
-                    p.fields[*f as usize].name,
-                    p.character_name(*e),
-                    crate::trace::anchor_text(&crate::trace::World::of(p), *at)
-                )
-            })
-            .collect();
-        if !effects.is_empty() {
-            out.push_str(&format!("effects  {}\n", effects.join("; ")));
-        }
-        let flags: Vec<String> = p
-            .fields
-            .iter()
-            .filter_map(|f| {
-                let per = f.per?;
-                Some(format!(
-                    "{} clears as each {} starts",
-                    f.name, p.levels[per as usize].name
-                ))
-            })
-            .collect();
-        if !flags.is_empty() {
-            out.push_str(&format!("flags    {}\n", flags.join("; ")));
-        }
+        out.push_str(&snapshot_text(p, snap));
     }
+    out.push_str(&pending_text(st));
+    out.push_str(&last_events(st, n));
+    out
+}
+
+/// The kept orders, the clock, the globals, the characters' table, effects and flags.
+fn snapshot_text(p: &Program, snap: &Snapshot) -> String {
+    let mut out = String::new();
+    for (o, ids) in snap.ranked.iter().enumerate() {
+        if ids.is_empty() {
+            continue;
+        }
+        let names: Vec<String> = ids
+            .iter()
+            .map(|e| {
+                let name = p.character_name(*e);
+                if snap.is_absent(*e) {
+                    format!("{name} (out)")
+                } else {
+                    name.to_string()
+                }
+            })
+            .collect();
+        out.push_str(&format!("kept     {}: {}\n", p.orders[o].name, names.join(", ")));
+    }
+    if let Some((base, _)) = p.units.first() {
+        out.push_str(&format!("clock    {} {base}\n", snap.clock));
+    }
+    let globals: Vec<String> = p
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.kind == FieldKind::Global)
+        .map(|(i, f)| format!("{} {}", f.name, snap.get(TABLE, i as FieldId)))
+        .collect();
+    if !globals.is_empty() {
+        out.push_str(&format!("globals  {}\n", globals.join(", ")));
+    }
+    if !p.characters.is_empty() {
+        out.push_str(&table(p, snap));
+    }
+    out.push_str(&effects_and_flags(p, snap));
+    out
+}
+
+/// The running effects and when they end; the flags and when they clear.
+fn effects_and_flags(p: &Program, snap: &Snapshot) -> String {
+    let mut out = String::new();
+    let effects: Vec<String> = snap
+        .effects
+        .iter()
+        .map(|(f, e, left, at)| {
+            format!(
+                "{} on {}: {left} more, counted at {}",
+                p.fields[*f as usize].name,
+                p.character_name(*e),
+                crate::trace::anchor_text(&crate::trace::World::of(p), *at)
+            )
+        })
+        .collect();
+    if !effects.is_empty() {
+        out.push_str(&format!("effects  {}\n", effects.join("; ")));
+    }
+    let flags: Vec<String> = p
+        .fields
+        .iter()
+        .filter_map(|f| {
+            let per = f.per?;
+            Some(format!(
+                "{} clears as each {} starts",
+                f.name, p.levels[per as usize].name
+            ))
+        })
+        .collect();
+    if !flags.is_empty() {
+        out.push_str(&format!("flags    {}\n", flags.join("; ")));
+    }
+    out
+}
+
+/// The pending decision with its numbered options, or the status line.
+fn pending_text(st: &State) -> String {
+    let p = &st.program;
     match &st.end {
         End::Paused(pd) => {
-            out.push_str(&format!(
+            let mut out = format!(
                 "pending  {} decides {}\n",
                 p.who_name(pd.chooser),
                 p.decisions.get(pd.decision as usize).map(String::as_str).unwrap_or("?")
-            ));
+            );
             for (i, o) in pd.options.iter().enumerate() {
                 out.push_str(&format!("  {} {}\n", i + 1, p.option_name(*o)));
             }
+            out
         }
-        _ => out.push_str(&status(st)),
+        _ => status(st),
     }
+}
+
+/// The last `n` events of the trace, in the GM's text view.
+fn last_events(st: &State, n: usize) -> String {
+    let mut out = String::new();
     let total = st.rec.ends.len();
     let from = total.saturating_sub(n);
     if n > 0 && total > 0 {

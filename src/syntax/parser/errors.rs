@@ -1,0 +1,329 @@
+//! Parse errors: pest's error as a diagnostic, with human names for "expected ..." messages.
+
+use pest::Parser as _;
+
+use super::{Grammar, Rule};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+/// The text of a keyword rule, or `None` for a rule that is not a keyword.
+/// Long because it is a table: one short arm per keyword of the grammar.
+pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
+    Some(match r {
+        Rule::kw_ruleset => "ruleset",
+        Rule::kw_encounter => "encounter",
+        Rule::kw_param => "param",
+        Rule::kw_stat => "stat",
+        Rule::kw_resource => "resource",
+        Rule::kw_flag => "flag",
+        Rule::kw_side => "side",
+        Rule::kw_tag => "tag",
+        Rule::kw_action => "action",
+        Rule::kw_order => "order",
+        Rule::kw_policy => "policy",
+        Rule::kw_default => "default",
+        Rule::kw_setup => "setup",
+        Rule::kw_play => "play",
+        Rule::kw_character => "character",
+        Rule::kw_characters => "characters",
+        Rule::kw_level => "level",
+        Rule::kw_phase => "phase",
+        Rule::kw_round => "round",
+        Rule::kw_turn => "turn",
+        Rule::kw_repeat => "repeat",
+        Rule::kw_while => "while",
+        Rule::kw_until => "until",
+        Rule::kw_settled => "settled",
+        Rule::kw_for => "for",
+        Rule::kw_each => "each",
+        Rule::kw_in => "in",
+        Rule::kw_where => "where",
+        Rule::kw_by => "by",
+        Rule::kw_if => "if",
+        Rule::kw_else => "else",
+        Rule::kw_choose => "choose",
+        Rule::kw_option => "option",
+        Rule::kw_end => "end",
+        Rule::kw_because => "because",
+        Rule::kw_spend => "spend",
+        Rule::kw_gain => "gain",
+        Rule::kw_reset => "reset",
+        Rule::kw_to => "to",
+        Rule::kw_forfeit => "forfeit",
+        Rule::kw_set => "set",
+        Rule::kw_mark => "mark",
+        Rule::kw_clear => "clear",
+        Rule::kw_costs => "costs",
+        Rule::kw_when => "when",
+        Rule::kw_per => "per",
+        Rule::kw_min => "min",
+        Rule::kw_max => "max",
+        Rule::kw_roll => "roll",
+        Rule::kw_desc => "desc",
+        Rule::kw_asc => "asc",
+        Rule::kw_not => "not",
+        Rule::kw_and => "and",
+        Rule::kw_or => "or",
+        Rule::kw_is => "is",
+        Rule::kw_true => "true",
+        Rule::kw_false => "false",
+        Rule::kw_any => "any",
+        Rule::kw_all => "all",
+        Rule::kw_count => "count",
+        Rule::kw_sum => "sum",
+        Rule::kw_then => "then",
+        Rule::kw_unit => "unit",
+        Rule::kw_role => "role",
+        Rule::kw_trigger => "trigger",
+        Rule::kw_on => "on",
+        Rule::kw_start => "start",
+        Rule::kw_of => "of",
+        Rule::kw_kind => "kind",
+        Rule::kw_using => "using",
+        Rule::kw_from => "from",
+        Rule::kw_rank => "rank",
+        Rule::kw_transfer => "transfer",
+        Rule::kw_raise => "raise",
+        Rule::kw_react => "react",
+        Rule::kw_elapse => "elapse",
+        Rule::kw_global => "global",
+        Rule::kw_routine => "routine",
+        Rule::kw_do => "do",
+        Rule::kw_backwards => "backwards",
+        Rule::kw_effect => "effect",
+        Rule::kw_begin => "begin",
+        Rule::kw_counted => "counted",
+        Rule::kw_at => "at",
+        Rule::kw_stop => "stop",
+        Rule::kw_unless => "unless",
+        Rule::kw_place => "place",
+        Rule::kw_first => "first",
+        Rule::kw_last => "last",
+        Rule::kw_before => "before",
+        Rule::kw_after => "after",
+        Rule::kw_thing => "thing",
+        Rule::kw_create => "create",
+        Rule::kw_destroy => "destroy",
+        Rule::kw_as => "as",
+        Rule::kw_let => "let",
+        _ => return None,
+    })
+}
+
+/// The human name of every grammar rule, for parse errors.
+/// Long because it is a table: one short arm per rule of the grammar.
+fn rule_name(r: Rule) -> String {
+    if let Some(k) = keyword_text(r) {
+        return format!("`{k}`");
+    }
+    match r {
+        Rule::EOI => "end of file",
+        Rule::file => "a file",
+        Rule::ruleset_decl => "`ruleset \"name\"`",
+        Rule::encounter_decl => "`encounter \"name\"`",
+        Rule::param_decl => "a `param` declaration",
+        Rule::stat_decl => "a `stat` declaration",
+        Rule::resource_decl => "a `resource` declaration",
+        Rule::res_min => "`min`",
+        Rule::res_max => "`max`",
+        Rule::flag_decl => "a `flag` declaration",
+        Rule::side_decl => "a `side` declaration",
+        Rule::tag_decl => "a `tag` declaration",
+        Rule::ident_list => "a list of names",
+        Rule::action_decl => "an `action` declaration",
+        Rule::costs => "`costs`",
+        Rule::cost => "a cost such as `2 RESOURCE`",
+        Rule::order_decl => "an `order` declaration",
+        Rule::order_key => "an ordering key such as `c.STAT desc`",
+        Rule::roll_key => "a roll key such as `roll d6 desc until settled`",
+        Rule::settled => "`until settled`",
+        Rule::value_key => "an ordering key such as `c.STAT desc`",
+        Rule::direction => "`desc` or `asc`",
+        Rule::policy_decl => "a `policy` declaration",
+        Rule::preference => "a preference such as `DECISION: OPTION, OPTION`",
+        Rule::default_policy => "`default policy NAME`",
+        Rule::setup_decl => "a `setup` block",
+        Rule::play_decl => "a `play` block",
+        Rule::character_decl => "a `character` declaration",
+        Rule::char_side => "`side NAME`",
+        Rule::char_tag => "`tag NAME`",
+        Rule::char_field => "a field such as `STAT = 3`",
+        Rule::name => "a name",
+        Rule::level_name => "a level name",
+        Rule::block => "a block `{ ... }`",
+        Rule::level_stmt => "a `level`",
+        Rule::phase_stmt => "a `phase`",
+        Rule::round_stmt => "a `round`",
+        Rule::repeat => "`repeat`",
+        Rule::repeat_while => "`while CONDITION`",
+        Rule::repeat_until => "`until CONDITION`",
+        Rule::turn_stmt => "a `turn`",
+        Rule::for_stmt => "a `for each` loop",
+        Rule::collection => "`characters`, a thing's plural or a ranked order",
+        Rule::if_stmt => "an `if`",
+        Rule::choose_stmt => "a `choose` decision",
+        Rule::option => "an `option`",
+        Rule::action_option => "`action`",
+        Rule::end_stmt => "an `end`",
+        Rule::end_encounter => "`encounter`",
+        Rule::spend_stmt => "a `spend`",
+        Rule::spend_all => "`all`",
+        Rule::gain_stmt => "a `gain`",
+        Rule::reset_stmt => "a `reset`",
+        Rule::forfeit_stmt => "a `forfeit`",
+        Rule::set_stmt => "a `set`",
+        Rule::mark_stmt => "a `mark`",
+        Rule::clear_stmt => "a `clear`",
+        Rule::target => "a field such as `c.FIELD`, or a global",
+        Rule::expr => "an expression",
+        Rule::op_neg => "`-`",
+        Rule::op_not => "`not`",
+        Rule::op_is => "`is NAME`",
+        Rule::op_field => "`.FIELD`",
+        Rule::op_or
+        | Rule::op_and
+        | Rule::op_eq
+        | Rule::op_ne
+        | Rule::op_le
+        | Rule::op_ge
+        | Rule::op_lt
+        | Rule::op_gt => "a comparison or `and`/`or`",
+        Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div => "an arithmetic operator",
+        Rule::dice => "dice such as `2d6`",
+        Rule::number => "a number",
+        Rule::boolean => "`true` or `false`",
+        Rule::quantifier => "a quantifier such as `any c in characters: c.FIELD > 0`",
+        Rule::quant => "`any`, `all`, `count`, `sum`, `max`, `min`, `first` or `last`",
+        Rule::quant_where => "`where CONDITION`",
+        Rule::quant_body => "`: EXPRESSION`",
+        Rule::call => "a function call",
+        Rule::path => "a name",
+        Rule::string => "a string in double quotes",
+        Rule::string_in => "string text",
+        Rule::ident => "a name",
+        Rule::keyword => "a keyword",
+        Rule::kinds => "`kind NAME`",
+        Rule::global_decl => "a `global` declaration",
+        Rule::routine_decl => "a `routine` declaration",
+        Rule::do_stmt => "a `do`",
+        Rule::backwards => "`backwards`",
+        Rule::effect_decl => "an `effect` declaration",
+        Rule::begin_stmt => "a `begin`",
+        Rule::count_place => "`place of c in ORDER`",
+        Rule::count_edge => "`start of ...` or `end of ...`",
+        Rule::count_turn => "`turn(c)`",
+        Rule::stop_stmt => "a `stop`",
+        Rule::param_arg => "an argument such as `x` or `c: character`",
+        Rule::refusal => "`unless CONDITION because \"TEXT\"`",
+        Rule::place_stmt => "a `place`",
+        Rule::place_first => "`first`",
+        Rule::place_last => "`last`",
+        Rule::place_before => "`before`",
+        Rule::place_after => "`after`",
+        Rule::res_default => "`default`",
+        Rule::of_type => "`: TYPE`",
+        Rule::type_name => "a type: `character` or a declared thing",
+        Rule::typed => "a name such as `c` or `p: player`",
+        Rule::typed_list => "a list of names such as `c, p: player`",
+        Rule::thing_decl => "a `thing NAME, PLURAL { ... }` declaration",
+        Rule::instance_decl => "an entity such as `player Ann { seat = 1 }`",
+        Rule::walk_from => "`from X`",
+        Rule::create_stmt => "a `create`",
+        Rule::destroy_stmt => "a `destroy`",
+        Rule::let_stmt => "a `let`",
+        Rule::none_lit => "`none`",
+        Rule::quant_by => "`by ORDER`",
+        Rule::unit_decl => "a `unit` declaration",
+        Rule::role_decl => "a `role` declaration",
+        Rule::trigger_decl => "a `trigger` declaration",
+        Rule::hook_decl => "a hook `on ...`",
+        Rule::hook_edge => "`start of` or `end of`",
+        Rule::hook_start => "`start`",
+        Rule::hook_end => "`end`",
+        Rule::hook_turn => "`turn(c)`",
+        Rule::hook_trigger => "a trigger such as `NAME(c)`",
+        Rule::choose_from => "`from c in characters`",
+        Rule::decline => "`or NAME`",
+        Rule::of_kind => "`of kind NAME`",
+        Rule::using => "`using RESOURCE`",
+        Rule::end_repeat => "`repeat`",
+        Rule::repeat_stmt => "a `repeat` loop",
+        Rule::rank_stmt => "a `rank`",
+        Rule::transfer_stmt => "a `transfer`",
+        Rule::raise_stmt => "a `raise`",
+        Rule::react_stmt => "a `react`",
+        Rule::elapse_stmt => "an `elapse`",
+        Rule::if_expr => "`if C then A else B`",
+        Rule::path_level => "a level name",
+        Rule::field_name => "a field name",
+        _ => "something else",
+    }
+    .to_string()
+}
+
+pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, file: FileId) -> Diag {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let found_end = src[pos..]
+        .char_indices()
+        .find(|(_, c)| c.is_whitespace())
+        .map(|(i, _)| pos + i)
+        .unwrap_or(src.len())
+        .max(pos + src[pos..].chars().next().map(|c| c.len_utf8()).unwrap_or(0));
+    let found = &src[pos..found_end];
+    let label = if found.is_empty() {
+        "the file ends here".to_string()
+    } else {
+        format!("found `{found}`")
+    };
+    let (message, help) = match e.variant {
+        ErrorVariant::ParsingError { positives, negatives } => {
+            let mut names: Vec<String> = positives.into_iter().map(rule_name).collect();
+            names.sort();
+            names.dedup();
+            let expected = match names.len() {
+                0 => String::new(),
+                1 => names[0].clone(),
+                n => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
+            };
+            let message = if !expected.is_empty() {
+                format!("expected {expected}")
+            } else if !negatives.is_empty() {
+                let names: Vec<String> = negatives.into_iter().map(rule_name).collect();
+                format!("unexpected {}", names.join(", "))
+            } else {
+                "this text cannot be parsed".to_string()
+            };
+            let help = if found.is_empty() {
+                "the file ended early: is a closing `}` missing?".to_string()
+            } else if names.iter().any(|n| n == "a name") && is_reserved(found) {
+                let word: String = found
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                format!("`{word}` is a keyword and cannot be used as a name; pick another name")
+            } else {
+                "see docs/language.md for the form of each declaration and statement".to_string()
+            };
+            (message, help)
+        }
+        ErrorVariant::CustomError { message } => (message, "see docs/language.md".to_string()),
+    };
+    Diag::new("syntax::parse", message)
+        .label(Span::new(file, pos, found_end), label)
+        .help(help)
+}
+
+fn is_reserved(word: &str) -> bool {
+    let w: String = word
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    Grammar::parse(Rule::keyword, &w)
+        .map(|p| p.as_str().len() == w.len())
+        .unwrap_or(false)
+        && !w.is_empty()
+}

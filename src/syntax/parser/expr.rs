@@ -1,0 +1,196 @@
+//! Expressions: the Pratt parser over operators, primaries, quantifiers and dice.
+
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+
+use super::{Builder, R, Rule, internal, is_keyword, last_inner, next, too_large};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+pub(super) fn pratt() -> PrattParser<Rule> {
+    PrattParser::new()
+        .op(Op::infix(Rule::op_or, Assoc::Left))
+        .op(Op::infix(Rule::op_and, Assoc::Left))
+        .op(Op::prefix(Rule::op_not))
+        .op(Op::infix(Rule::op_eq, Assoc::Left)
+            | Op::infix(Rule::op_ne, Assoc::Left)
+            | Op::infix(Rule::op_lt, Assoc::Left)
+            | Op::infix(Rule::op_le, Assoc::Left)
+            | Op::infix(Rule::op_gt, Assoc::Left)
+            | Op::infix(Rule::op_ge, Assoc::Left))
+        .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+        .op(Op::infix(Rule::op_mul, Assoc::Left) | Op::infix(Rule::op_div, Assoc::Left))
+        .op(Op::prefix(Rule::op_neg))
+        .op(Op::postfix(Rule::op_is))
+        .op(Op::postfix(Rule::op_field))
+}
+
+impl Builder {
+    pub(super) fn expr(&self, pair: Pair<Rule>) -> R<Expr> {
+        let span = self.span(&pair);
+        if pair.as_rule() != Rule::expr {
+            return Err(internal(span, pair.as_rule()));
+        }
+        let inner = pair.into_inner();
+        self.check_operators(&inner)?;
+        self.pratt_expr(inner)
+    }
+
+    fn pratt_expr(&self, pairs: Pairs<Rule>) -> R<Expr> {
+        self.pratt
+            .map_primary(|p| self.primary(p))
+            .map_prefix(|op, rhs| {
+                let rhs = rhs?;
+                let s = self.span(&op);
+                let span = Span::new(self.file, s.start as usize, rhs.span.end as usize);
+                let u = if op.as_rule() == Rule::op_neg {
+                    UnOp::Neg
+                } else {
+                    UnOp::Not
+                };
+                Ok(Spanned::new(ExprKind::Unary(u, Box::new(rhs)), span))
+            })
+            .map_postfix(|lhs, op| {
+                let lhs = lhs?;
+                let s = self.span(&op);
+                let span = Span::new(self.file, lhs.span.start as usize, s.end as usize);
+                if op.as_rule() == Rule::op_field {
+                    let name = op.into_inner().next().map(|p| self.ident(p));
+                    let name = name.ok_or_else(|| internal(s, Rule::op_field))?;
+                    return Ok(Spanned::new(ExprKind::Field(Box::new(lhs), name), span));
+                }
+                let name = op
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::ident)
+                    .map(|p| self.ident(p));
+                let name = name.ok_or_else(|| internal(s, Rule::op_is))?;
+                Ok(Spanned::new(ExprKind::Is(Box::new(lhs), name), span))
+            })
+            .map_infix(|lhs, op, rhs| {
+                let (lhs, rhs) = (lhs?, rhs?);
+                let b = match op.as_rule() {
+                    Rule::op_or => BinOp::Or,
+                    Rule::op_and => BinOp::And,
+                    Rule::op_eq => BinOp::Eq,
+                    Rule::op_ne => BinOp::Ne,
+                    Rule::op_lt => BinOp::Lt,
+                    Rule::op_le => BinOp::Le,
+                    Rule::op_gt => BinOp::Gt,
+                    Rule::op_ge => BinOp::Ge,
+                    Rule::op_add => BinOp::Add,
+                    Rule::op_sub => BinOp::Sub,
+                    Rule::op_mul => BinOp::Mul,
+                    _ => BinOp::Div,
+                };
+                let span = Span::new(self.file, lhs.span.start as usize, rhs.span.end as usize);
+                Ok(Spanned::new(ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span))
+            })
+            .parse(pairs)
+    }
+
+    fn primary(&self, pair: Pair<Rule>) -> R<Expr> {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::expr => return self.expr(pair),
+            Rule::number => ExprKind::Int(pair.as_str().parse::<i64>().map_err(|_| too_large(span))?),
+            Rule::if_expr => {
+                let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let c = self.expr(next(&mut it, span)?)?;
+                let a = self.expr(next(&mut it, span)?)?;
+                let b = self.expr(next(&mut it, span)?)?;
+                ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
+            }
+            Rule::dice => ExprKind::Dice(parse_dice(pair.as_str()).ok_or_else(|| {
+                Diag::new(
+                    "syntax::dice",
+                    format!("`{}` is not a dice expression turnscript can roll", pair.as_str()),
+                )
+                .label(span, "here")
+                .help("write NdS with 1 to 1000 dice of 2 to 1000000 sides, optionally khK or klK keeping K of them")
+            })?),
+            Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
+            Rule::none_lit => ExprKind::None,
+            Rule::path => {
+                let mut it = pair.into_inner();
+                let base = self.ident(next(&mut it, span)?);
+                match it.next() {
+                    None => ExprKind::Name(base.node),
+                    Some(f) => {
+                        let bspan = base.span;
+                        ExprKind::Field(Box::new(Spanned::new(ExprKind::Name(base.node), bspan)), self.ident(f))
+                    }
+                }
+            }
+            Rule::call => {
+                let mut it = pair.into_inner();
+                let name = self.ident(next(&mut it, span)?);
+                let args = it.map(|p| self.expr(p)).collect::<R<Vec<_>>>()?;
+                ExprKind::Call(name, args)
+            }
+            Rule::quantifier => self.quantifier(pair, span)?,
+            r => return Err(internal(span, r)),
+        };
+        Ok(Spanned::new(kind, span))
+    }
+    /// `any c in characters where ...: ...`, and the other quantifiers.
+    fn quantifier(&self, pair: Pair<Rule>, span: Span) -> R<ExprKind> {
+        let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let q = next(&mut it, span)?;
+        let quant = match q.as_str() {
+            "any" => Quant::Any,
+            "all" => Quant::All,
+            "count" => Quant::Count,
+            "sum" => Quant::Sum,
+            "max" => Quant::Max,
+            "first" => Quant::First,
+            "last" => Quant::Last,
+            _ => Quant::Min,
+        };
+        let var = self.ident(next(&mut it, span)?);
+        let coll = self.collection(next(&mut it, span)?);
+        let (mut filter, mut body, mut by) = (None, None, None);
+        for p in it {
+            let r = p.as_rule();
+            if r == Rule::quant_by {
+                by = Some(self.ident(last_inner(p, span)?));
+                continue;
+            }
+            let e = Box::new(self.expr(last_inner(p, span)?)?);
+            if r == Rule::quant_where {
+                filter = Some(e)
+            } else {
+                body = Some(e)
+            }
+        }
+        Ok(ExprKind::Quant {
+            quant,
+            var,
+            coll,
+            filter,
+            by,
+            body,
+        })
+    }
+}
+
+fn parse_dice(text: &str) -> Option<Dice> {
+    let (count, rest) = text.split_once('d')?;
+    let count: u32 = if count.is_empty() { 1 } else { count.parse().ok()? };
+    let (sides, keep) = if let Some((s, k)) = rest.split_once("kh") {
+        (s, Some((Keep::Highest, k.parse().ok()?)))
+    } else if let Some((s, k)) = rest.split_once("kl") {
+        (s, Some((Keep::Lowest, k.parse().ok()?)))
+    } else {
+        (rest, None)
+    };
+    let sides: u32 = sides.parse().ok()?;
+    if !(1..=crate::limits::MAX_DICE).contains(&count) || !(2..=crate::limits::MAX_SIDES).contains(&sides) {
+        return None;
+    }
+    if let Some((_, k)) = keep
+        && (k == 0 || k > count)
+    {
+        return None;
+    }
+    Some(Dice { count, sides, keep })
+}

@@ -1,0 +1,297 @@
+//! Top-level declarations: ruleset, stats, resources, actions, orders, characters, hooks...
+
+use pest::iterators::Pair;
+
+use super::{Builder, Parts, R, Rule, internal, is_keyword, last_inner, next, parts, too_large};
+use crate::syntax::ast::*;
+
+impl Builder {
+    pub(super) fn item(&self, pair: Pair<Rule>) -> R<Item> {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut it = parts(pair);
+        // One arm per declaration: each is a one-line call or a one-line constructor.
+        Ok(match rule {
+            Rule::ruleset_decl => Item::Ruleset(self.string(next(&mut it, span)?)),
+            Rule::encounter_decl => Item::Encounter(self.string(next(&mut it, span)?)),
+            Rule::param_decl => self.param_decl(it, span)?,
+            Rule::stat_decl => self.stat_decl(it, span)?,
+            Rule::thing_decl => self.thing_decl(it, span)?,
+            Rule::instance_decl => self.instance_decl(it, span)?,
+            Rule::resource_decl => self.resource_decl(it, span)?,
+            Rule::flag_decl => self.flag_decl(it, span)?,
+            Rule::side_decl => Item::Side(self.ident_list(next(&mut it, span)?)),
+            Rule::tag_decl => Item::Tag(self.ident_list(next(&mut it, span)?)),
+            Rule::action_decl => self.action_decl(it, span)?,
+            Rule::order_decl => self.order_decl(it, span)?,
+            Rule::policy_decl => self.policy_decl(it, span)?,
+            Rule::default_policy => Item::DefaultPolicy(self.ident(next(&mut it, span)?)),
+            Rule::setup_decl => Item::Setup(self.block(next(&mut it, span)?)?),
+            Rule::play_decl => Item::Play(self.block(next(&mut it, span)?)?),
+            Rule::character_decl => self.character_decl(it, span)?,
+            Rule::unit_decl => self.unit_decl(it, span)?,
+            Rule::role_decl => Item::Role(self.ident_list(next(&mut it, span)?)),
+            Rule::effect_decl => Item::Effect(self.ident_list(next(&mut it, span)?)),
+            Rule::routine_decl => self.routine_decl(it, span)?,
+            Rule::global_decl => self.global_decl(it, span)?,
+            Rule::trigger_decl => self.trigger_decl(it, span)?,
+            Rule::hook_decl => self.hook_decl(it, span)?,
+            _ => return Err(internal(span, rule)),
+        })
+    }
+
+    fn param_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let mut args = Vec::new();
+        while it.peek().is_some_and(|p| p.as_rule() == Rule::param_arg) {
+            let t = self.typed(next(&mut it, span)?)?;
+            args.push((t.name, t.ty));
+        }
+        Ok(Item::Param {
+            name,
+            args,
+            value: self.expr(next(&mut it, span)?)?,
+        })
+    }
+
+    fn stat_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let ty = self.of_type(&mut it);
+        let default = it.next().map(|p| self.expr(p)).transpose()?;
+        Ok(Item::Stat { name, ty, default })
+    }
+
+    fn thing_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let plural = self.ident(next(&mut it, span)?);
+        let fields = it.map(|p| self.item(p)).collect::<R<Vec<_>>>()?;
+        Ok(Item::Thing { name, plural, fields })
+    }
+
+    fn instance_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let ty = self.ident(next(&mut it, span)?);
+        let name = self.name(next(&mut it, span)?);
+        let fields = it.map(|p| self.field_value(p)).collect::<R<Vec<_>>>()?;
+        Ok(Item::Instance { ty, name, fields })
+    }
+
+    fn resource_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let (mut min, mut max) = (None, None);
+        for p in it {
+            let r = p.as_rule();
+            let e = self.expr(last_inner(p, span)?)?;
+            if r == Rule::res_min {
+                min = Some(e)
+            } else {
+                max = Some(e)
+            }
+        }
+        Ok(Item::Resource { name, min, max })
+    }
+
+    fn flag_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        Ok(Item::Flag {
+            name,
+            per: it.next().map(|p| self.ident(p)),
+        })
+    }
+
+    fn action_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let actor = self.ident(next(&mut it, span)?);
+        let mut decl = ActionDecl {
+            name,
+            actor,
+            kinds: Vec::new(),
+            costs: Vec::new(),
+            when: None,
+            body: Block { stmts: vec![], span },
+        };
+        for p in it {
+            match p.as_rule() {
+                Rule::costs => {
+                    for c in p.into_inner().filter(|p| p.as_rule() == Rule::cost) {
+                        let cspan = self.span(&c);
+                        let mut ci = c.into_inner();
+                        let amount = self.expr(next(&mut ci, cspan)?)?;
+                        let resource = self.ident(next(&mut ci, cspan)?);
+                        decl.costs.push(Cost { amount, resource });
+                    }
+                }
+                Rule::kinds => {
+                    let pspan = self.span(&p);
+                    let list = last_inner(p, pspan)?;
+                    decl.kinds = self.ident_list(list);
+                }
+                Rule::block => decl.body = self.block(p)?,
+                _ => decl.when = Some(self.expr(p)?),
+            }
+        }
+        Ok(Item::Action(decl))
+    }
+
+    fn order_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let Typed { name: var, ty } = self.typed(next(&mut it, span)?)?;
+        let mut keys = Vec::new();
+        for k in it {
+            let kspan = self.span(&k);
+            let Some(inner) = k.into_inner().next() else { continue };
+            let roll = inner.as_rule() == Rule::roll_key;
+            let mut ki = inner.into_inner().filter(|p| !is_keyword(p.as_rule()));
+            let value = self.expr(next(&mut ki, kspan)?)?;
+            let dir = next(&mut ki, kspan)?;
+            let descending = dir.as_str().trim() == "desc";
+            let until_settled = ki.next().is_some();
+            keys.push(OrderKey {
+                value,
+                roll,
+                descending,
+                until_settled,
+                span: kspan,
+            });
+        }
+        Ok(Item::Order(OrderDecl { name, var, ty, keys }))
+    }
+
+    fn policy_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let mut prefs = Vec::new();
+        for p in it {
+            let pspan = self.span(&p);
+            let mut pi = p.into_inner();
+            let decision = self.ident(next(&mut pi, pspan)?);
+            let options = self.ident_list(next(&mut pi, pspan)?);
+            prefs.push((decision, options));
+        }
+        Ok(Item::Policy { name, prefs })
+    }
+
+    fn character_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.name(next(&mut it, span)?);
+        let mut decl = CharacterDecl {
+            name,
+            side: None,
+            tags: Vec::new(),
+            fields: Vec::new(),
+        };
+        for p in it {
+            let pspan = self.span(&p);
+            let r = p.as_rule();
+            let mut pi = p.into_inner().filter(|p| !is_keyword(p.as_rule()));
+            match r {
+                Rule::char_side => decl.side = Some(self.ident(next(&mut pi, pspan)?)),
+                Rule::char_tag => decl.tags.extend(pi.map(|p| self.ident(p))),
+                _ => {
+                    let f = self.ident(next(&mut pi, pspan)?);
+                    let e = self.expr(next(&mut pi, pspan)?)?;
+                    decl.fields.push((f, e));
+                }
+            }
+        }
+        Ok(Item::Character(decl))
+    }
+
+    fn unit_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let of = match it.next() {
+            None => None,
+            Some(n) => {
+                let nspan = self.span(&n);
+                let factor = n.as_str().parse::<i64>().map_err(|_| too_large(nspan))?;
+                Some((factor, self.ident(next(&mut it, span)?)))
+            }
+        };
+        Ok(Item::Unit { name, of })
+    }
+
+    fn routine_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let params = self.typed_list(next(&mut it, span)?)?;
+        Ok(Item::Routine {
+            name,
+            params,
+            body: self.block(next(&mut it, span)?)?,
+        })
+    }
+
+    fn global_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let ty = self.of_type(&mut it);
+        let (mut default, mut min, mut max) = (None, None, None);
+        for p in it {
+            let r = p.as_rule();
+            let e = Some(self.expr(last_inner(p, span)?)?);
+            match r {
+                Rule::res_default => default = e,
+                Rule::res_min => min = e,
+                _ => max = e,
+            }
+        }
+        Ok(Item::Global {
+            name,
+            ty,
+            default,
+            min,
+            max,
+        })
+    }
+
+    fn trigger_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        Ok(Item::Trigger {
+            name,
+            params: self.typed_list(next(&mut it, span)?)?,
+        })
+    }
+
+    fn hook_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let what = next(&mut it, span)?;
+        let wspan = self.span(&what);
+        let mut turn_ty = None;
+        let (on, vars) = if what.as_rule() == Rule::hook_edge {
+            let mut wi = what.into_inner().filter(|p| !is_keyword(p.as_rule()));
+            let start = next(&mut wi, wspan)?.as_rule() == Rule::hook_start;
+            let target = next(&mut wi, wspan)?;
+            if target.as_rule() == Rule::hook_turn {
+                let tspan = self.span(&target);
+                let t = self.typed(last_inner(target, tspan)?)?;
+                turn_ty = t.ty;
+                let var = t.name;
+                let on = if start { HookOn::TurnStart } else { HookOn::TurnEnd };
+                (on, vec![var])
+            } else {
+                let level = self.ident(target);
+                let on = if start {
+                    HookOn::LevelStart(level)
+                } else {
+                    HookOn::LevelEnd(level)
+                };
+                (on, Vec::new())
+            }
+        } else {
+            let mut wi = what.into_inner();
+            let trigger = self.ident(next(&mut wi, wspan)?);
+            let vars = self.ident_list(next(&mut wi, wspan)?);
+            (HookOn::Trigger(trigger), vars)
+        };
+        let mut filter = None;
+        let mut body = Block::default();
+        for p in it {
+            match p.as_rule() {
+                Rule::block => body = self.block(p)?,
+                _ => filter = Some(self.expr(p)?),
+            }
+        }
+        Ok(Item::Hook(HookDecl {
+            on,
+            vars,
+            turn_ty,
+            filter,
+            body,
+            span,
+        }))
+    }
+}

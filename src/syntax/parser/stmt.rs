@@ -1,0 +1,559 @@
+//! Statements and blocks, and the `{...}` parts of refusal messages.
+
+use pest::Parser as _;
+use pest::iterators::Pair;
+
+use super::{Builder, Grammar, Parts, R, Rule, internal, is_keyword, last_inner, next, parts, pratt};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+impl Builder {
+    fn refusal(&self, pair: Pair<Rule>) -> R<Refusal> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let cond = self.expr(next(&mut it, span)?)?;
+        let text = next(&mut it, span)?;
+        let inner = text.into_inner().next().ok_or_else(|| internal(span, Rule::string))?;
+        let base = self.offset + inner.as_span().start();
+        Ok(Refusal {
+            cond,
+            message: self.message(inner.as_str(), base)?,
+            span,
+        })
+    }
+
+    /// Splits `text {expr} text` into parts, parsing each `{...}` as an expression in place.
+    fn message(&self, text: &str, base: usize) -> R<Vec<Part>> {
+        let mut parts = Vec::new();
+        let mut rest = text;
+        let mut at = base;
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                parts.push(Part::Text(rest[..open].to_string()));
+            }
+            let after = &rest[open + 1..];
+            let Some(close) = after.find('}') else {
+                return Err(Diag::new("syntax::message", "a `{` in this message is never closed")
+                    .label(Span::new(self.file, at + open, at + rest.len()), "opened here")
+                    .help("write `{c}` to fill in a character's name, with a closing `}`"));
+            };
+            let inner = &after[..close];
+            let start = at + open + 1;
+            let sub = Builder {
+                file: self.file,
+                pratt: pratt(),
+                offset: start,
+            };
+            let mut pairs = Grammar::parse(Rule::expr, inner).map_err(|_| {
+                Diag::new("syntax::message", format!("`{inner}` is not an expression"))
+                    .label(Span::new(self.file, start, start + inner.len()), "inside `{...}`")
+                    .help("put a character expression between the braces, such as `{c}`")
+            })?;
+            let pair = pairs
+                .next()
+                .ok_or_else(|| internal(Span::new(self.file, start, start), Rule::expr))?;
+            if pair.as_str().len() != inner.len() {
+                return Err(Diag::new("syntax::message", format!("`{inner}` is not an expression"))
+                    .label(Span::new(self.file, start, start + inner.len()), "inside `{...}`")
+                    .help("put a character expression between the braces, such as `{c}`"));
+            }
+            parts.push(Part::Name(sub.expr(pair)?));
+            rest = &after[close + 1..];
+            at = start + close + 1;
+        }
+        if !rest.is_empty() {
+            parts.push(Part::Text(rest.to_string()));
+        }
+        Ok(parts)
+    }
+
+    pub(super) fn block(&self, pair: Pair<Rule>) -> R<Block> {
+        let span = self.span(&pair);
+        let stmts = pair.into_inner().map(|p| self.stmt(p)).collect::<R<Vec<_>>>()?;
+        Ok(Block { stmts, span })
+    }
+
+    fn repeat(&self, pair: Pair<Rule>) -> R<Loop> {
+        let span = self.span(&pair);
+        match pair.into_inner().find(|p| !is_keyword(p.as_rule())) {
+            None => Ok(Loop::Forever),
+            Some(p) => {
+                let r = p.as_rule();
+                let e = self.expr(last_inner(p, span)?)?;
+                Ok(if r == Rule::repeat_while {
+                    Loop::While(e)
+                } else {
+                    Loop::Until(e)
+                })
+            }
+        }
+    }
+
+    fn target(&self, pair: Pair<Rule>) -> R<Target> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner();
+        let first = self.ident(next(&mut it, span)?);
+        Ok(match it.next() {
+            Some(f) => Target {
+                var: Some(first),
+                field: self.ident(f),
+                span,
+            },
+            None => Target {
+                var: None,
+                field: first,
+                span,
+            },
+        })
+    }
+
+    fn stmt(&self, pair: Pair<Rule>) -> R<Stmt> {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut it = parts(pair);
+        // One arm per statement: each is a one-line call or a short constructor.
+        Ok(match rule {
+            Rule::level_stmt | Rule::phase_stmt | Rule::round_stmt => self.level_stmt(it, span, rule)?,
+            Rule::create_stmt => self.create_stmt(it, span)?,
+            Rule::destroy_stmt => Stmt::Destroy {
+                what: self.expr(next(&mut it, span)?)?,
+                span,
+            },
+            Rule::let_stmt => self.let_stmt(it, span)?,
+            Rule::turn_stmt => self.turn_stmt(it, span)?,
+            Rule::for_stmt => self.for_stmt(it, span)?,
+            Rule::if_stmt => self.if_stmt(it, span)?,
+            Rule::choose_stmt => self.choose_stmt(it, span)?,
+            Rule::end_stmt => self.end_stmt(it, span)?,
+            Rule::spend_stmt => self.spend_stmt(it, span)?,
+            Rule::gain_stmt => self.gain_stmt(it, span)?,
+            Rule::reset_stmt => self.reset_stmt(it, span)?,
+            Rule::forfeit_stmt => Stmt::Forfeit {
+                target: self.target(next(&mut it, span)?)?,
+                span,
+            },
+            Rule::set_stmt => self.set_stmt(it, span)?,
+            Rule::mark_stmt => Stmt::Mark {
+                target: self.target(next(&mut it, span)?)?,
+                on: true,
+                span,
+            },
+            Rule::clear_stmt => Stmt::Mark {
+                target: self.target(next(&mut it, span)?)?,
+                on: false,
+                span,
+            },
+            Rule::repeat_stmt => self.repeat_stmt(it, span)?,
+            Rule::rank_stmt => Stmt::Rank {
+                order: self.ident(next(&mut it, span)?),
+                span,
+            },
+            Rule::transfer_stmt => self.transfer_stmt(it, span)?,
+            Rule::raise_stmt => self.raise_stmt(it, span)?,
+            Rule::begin_stmt => self.begin_stmt(it, span)?,
+            Rule::stop_stmt => self.stop_stmt(it, span)?,
+            Rule::place_stmt => self.place_stmt(it, span)?,
+            Rule::do_stmt => self.do_stmt(it, span)?,
+            Rule::react_stmt => self.react_stmt(it, span)?,
+            Rule::elapse_stmt => self.elapse_stmt(it, span)?,
+            _ => return Err(internal(span, rule)),
+        })
+    }
+
+    fn level_stmt(&self, mut it: Parts<'_>, span: Span, rule: Rule) -> R<Stmt> {
+        let kind = match rule {
+            Rule::level_stmt => LevelKind::Level,
+            Rule::phase_stmt => LevelKind::Phase,
+            _ => LevelKind::Round,
+        };
+        let name = match it.peek() {
+            Some(p) if p.as_rule() == Rule::level_name => self.ident(next(&mut it, span)?),
+            _ => Spanned::new(
+                "round".to_string(),
+                Span::new(self.file, span.start as usize, span.start as usize + 5),
+            ),
+        };
+        let mut repeat = Loop::Once;
+        let mut body = Block::default();
+        for p in it {
+            match p.as_rule() {
+                Rule::repeat => repeat = self.repeat(p)?,
+                _ => body = self.block(p)?,
+            }
+        }
+        Ok(Stmt::Level {
+            kind,
+            name,
+            repeat,
+            body,
+            span,
+        })
+    }
+
+    fn create_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let thing = self.ident(next(&mut it, span)?);
+        let mut fields = Vec::new();
+        let mut bind = None;
+        for p in it {
+            if p.as_rule() == Rule::ident {
+                bind = Some(self.ident(p));
+            } else {
+                fields.push(self.field_value(p)?);
+            }
+        }
+        Ok(Stmt::Create {
+            thing,
+            fields,
+            bind,
+            span,
+        })
+    }
+
+    fn let_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let name = self.ident(next(&mut it, span)?);
+        Ok(Stmt::Let {
+            name,
+            value: self.expr(next(&mut it, span)?)?,
+            span,
+        })
+    }
+
+    fn turn_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let actor = self.expr(next(&mut it, span)?)?;
+        Ok(Stmt::Turn {
+            actor,
+            body: self.block(next(&mut it, span)?)?,
+            span,
+        })
+    }
+
+    fn for_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let var = self.ident(next(&mut it, span)?);
+        let coll = self.collection(next(&mut it, span)?);
+        let (mut filter, mut order, mut body, mut backwards) = (None, None, Block::default(), false);
+        let mut from = None;
+        for p in it {
+            match p.as_rule() {
+                Rule::expr => filter = Some(self.expr(p)?),
+                Rule::ident => order = Some(self.ident(p)),
+                Rule::backwards => backwards = true,
+                Rule::walk_from => {
+                    let wspan = self.span(&p);
+                    from = Some(self.expr(last_inner(p, wspan)?)?);
+                }
+                _ => body = self.block(p)?,
+            }
+        }
+        Ok(Stmt::ForEach {
+            var,
+            coll,
+            backwards,
+            from,
+            filter,
+            order,
+            body,
+            span,
+        })
+    }
+
+    fn if_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let cond = self.expr(next(&mut it, span)?)?;
+        let then = self.block(next(&mut it, span)?)?;
+        let otherwise = match it.next() {
+            None => None,
+            Some(p) if p.as_rule() == Rule::block => Some(self.block(p)?),
+            Some(p) => {
+                let s = self.span(&p);
+                Some(Block {
+                    stmts: vec![self.stmt(p)?],
+                    span: s,
+                })
+            }
+        };
+        Ok(Stmt::If {
+            cond,
+            then,
+            otherwise,
+            span,
+        })
+    }
+
+    fn choose_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let name = self.ident(next(&mut it, span)?);
+        let chooser = self.expr(next(&mut it, span)?)?;
+        if it.peek().is_some_and(|p| p.as_rule() == Rule::choose_from) {
+            let from = next(&mut it, span)?;
+            return self.choose_from(name, chooser, from, span);
+        }
+        let options = it.map(|o| self.option(o)).collect::<R<Vec<_>>>()?;
+        Ok(Stmt::Choose {
+            name,
+            chooser,
+            options,
+            span,
+        })
+    }
+
+    /// `choose NAME by WHO from c in COLLECTION ...`: the rest of the statement, from `from`.
+    fn choose_from(&self, name: Ident, chooser: Expr, from: Pair<Rule>, span: Span) -> R<Stmt> {
+        let fspan = self.span(&from);
+        let mut fi = from.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let var = self.ident(next(&mut fi, fspan)?);
+        let coll = self.collection(next(&mut fi, fspan)?);
+        let (mut filter, mut order, mut body, mut decline) = (None, None, Block::default(), None);
+        let mut refusals = Vec::new();
+        for p in fi {
+            match p.as_rule() {
+                Rule::expr => filter = Some(self.expr(p)?),
+                Rule::refusal => refusals.push(self.refusal(p)?),
+                Rule::ident => order = Some(self.ident(p)),
+                Rule::decline => {
+                    let dspan = self.span(&p);
+                    let mut di = p.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                    let option = self.ident(next(&mut di, dspan)?);
+                    let block = match di.next() {
+                        Some(b) => self.block(b)?,
+                        None => Block {
+                            stmts: Vec::new(),
+                            span: dspan,
+                        },
+                    };
+                    decline = Some(Box::new((option, block)));
+                }
+                _ => body = self.block(p)?,
+            }
+        }
+        Ok(Stmt::ChooseFrom {
+            name,
+            chooser,
+            var,
+            coll,
+            filter,
+            order,
+            body,
+            decline,
+            refusals,
+            span,
+        })
+    }
+
+    /// One `option` of a `choose`.
+    fn option(&self, o: Pair<Rule>) -> R<OptionDecl> {
+        let ospan = self.span(&o);
+        let mut opt = OptionDecl {
+            name: None,
+            kinds: Vec::new(),
+            using: None,
+            when: None,
+            refusals: Vec::new(),
+            body: Block {
+                stmts: vec![],
+                span: ospan,
+            },
+            span: ospan,
+        };
+        for p in o.into_inner().filter(|p| !is_keyword(p.as_rule())) {
+            match p.as_rule() {
+                Rule::ident => opt.name = Some(self.ident(p)),
+                Rule::action_option => {
+                    for q in p.into_inner().filter(|p| !is_keyword(p.as_rule())) {
+                        let qspan = self.span(&q);
+                        let r = q.as_rule();
+                        let last = last_inner(q, qspan)?;
+                        if r == Rule::of_kind {
+                            opt.kinds = self.ident_list(last);
+                        } else {
+                            opt.using = Some(self.ident(last));
+                        }
+                    }
+                }
+                Rule::expr => opt.when = Some(self.expr(p)?),
+                Rule::refusal => opt.refusals.push(self.refusal(p)?),
+                _ => opt.body = self.block(p)?,
+            }
+        }
+        Ok(opt)
+    }
+
+    fn end_stmt(&self, it: Parts<'_>, span: Span) -> R<Stmt> {
+        let mut level = None;
+        let mut reason = None;
+        for p in it {
+            match p.as_rule() {
+                Rule::level_name => level = Some(self.ident(p)),
+                Rule::string => reason = Some(self.string(p)),
+                Rule::end_repeat => return Ok(Stmt::EndRepeat { span }),
+                _ => {}
+            }
+        }
+        Ok(Stmt::End { level, reason, span })
+    }
+
+    fn spend_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let a = next(&mut it, span)?;
+        let amount = if a.as_rule() == Rule::spend_all {
+            None
+        } else {
+            Some(self.expr(a)?)
+        };
+        Ok(Stmt::Spend {
+            amount,
+            target: self.target(next(&mut it, span)?)?,
+            span,
+        })
+    }
+
+    fn gain_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let amount = self.expr(next(&mut it, span)?)?;
+        Ok(Stmt::Gain {
+            amount,
+            target: self.target(next(&mut it, span)?)?,
+            span,
+        })
+    }
+
+    fn reset_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let target = self.target(next(&mut it, span)?)?;
+        Ok(Stmt::Reset {
+            target,
+            value: self.expr(next(&mut it, span)?)?,
+            span,
+        })
+    }
+
+    fn set_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let target = self.target(next(&mut it, span)?)?;
+        Ok(Stmt::Set {
+            target,
+            value: self.expr(next(&mut it, span)?)?,
+            span,
+        })
+    }
+
+    fn repeat_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let repeat = self.repeat(next(&mut it, span)?)?;
+        Ok(Stmt::Repeat {
+            repeat,
+            body: self.block(next(&mut it, span)?)?,
+            span,
+        })
+    }
+
+    fn transfer_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let a = next(&mut it, span)?;
+        let amount = if a.as_rule() == Rule::spend_all {
+            None
+        } else {
+            Some(self.expr(a)?)
+        };
+        let from = self.target(next(&mut it, span)?)?;
+        Ok(Stmt::Transfer {
+            amount,
+            from,
+            to: self.target(next(&mut it, span)?)?,
+            span,
+        })
+    }
+
+    fn raise_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let trigger = self.ident(next(&mut it, span)?);
+        Ok(Stmt::Raise {
+            trigger,
+            args: it.map(|p| self.expr(p)).collect::<R<Vec<_>>>()?,
+            span,
+        })
+    }
+
+    fn begin_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let effect = self.ident(next(&mut it, span)?);
+        let target = self.expr(next(&mut it, span)?)?;
+        let count = self.expr(next(&mut it, span)?)?;
+        let at_pair = next(&mut it, span)?;
+        let aspan = self.span(&at_pair);
+        let rule = at_pair.as_rule();
+        let mut ai = at_pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let at = if rule == Rule::count_place {
+            let who = self.expr(next(&mut ai, aspan)?)?;
+            CountAt::Place(who, self.ident(next(&mut ai, aspan)?))
+        } else {
+            let start = next(&mut ai, aspan)?.as_rule() == Rule::hook_start;
+            let what = next(&mut ai, aspan)?;
+            if what.as_rule() == Rule::count_turn {
+                let wspan = self.span(&what);
+                let who = self.expr(last_inner(what, wspan)?)?;
+                if start {
+                    CountAt::TurnStart(who)
+                } else {
+                    CountAt::TurnEnd(who)
+                }
+            } else {
+                let level = self.ident(what);
+                if start {
+                    CountAt::LevelStart(level)
+                } else {
+                    CountAt::LevelEnd(level)
+                }
+            }
+        };
+        Ok(Stmt::Begin {
+            effect,
+            target,
+            count,
+            at,
+            span,
+        })
+    }
+
+    fn stop_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let effect = self.ident(next(&mut it, span)?);
+        Ok(Stmt::Stop {
+            effect,
+            target: self.expr(next(&mut it, span)?)?,
+            span,
+        })
+    }
+
+    fn place_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let who = self.expr(next(&mut it, span)?)?;
+        let how = next(&mut it, span)?;
+        let to = match how.as_rule() {
+            Rule::place_first => PlaceTo::First,
+            Rule::place_last => PlaceTo::Last,
+            Rule::place_before => PlaceTo::Before(self.expr(next(&mut it, span)?)?),
+            _ => PlaceTo::After(self.expr(next(&mut it, span)?)?),
+        };
+        Ok(Stmt::Place {
+            who,
+            to,
+            order: self.ident(next(&mut it, span)?),
+            span,
+        })
+    }
+
+    fn do_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let routine = self.ident(next(&mut it, span)?);
+        Ok(Stmt::Do {
+            routine,
+            args: it.map(|p| self.expr(p)).collect::<R<Vec<_>>>()?,
+            span,
+        })
+    }
+
+    fn react_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let actor = self.expr(next(&mut it, span)?)?;
+        Ok(Stmt::React {
+            actor,
+            body: self.block(next(&mut it, span)?)?,
+            span,
+        })
+    }
+
+    fn elapse_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let amount = self.expr(next(&mut it, span)?)?;
+        Ok(Stmt::Elapse {
+            amount,
+            unit: self.ident(next(&mut it, span)?),
+            span,
+        })
+    }
+}

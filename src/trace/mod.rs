@@ -1,0 +1,277 @@
+//! The trace: the ordered events a run emits, and its views (JSON lines and the GM's text).
+//!
+//! Events carry slots, never strings; the views look names up in the [`Program`].
+
+mod json;
+mod text;
+
+use crate::compile::ir::*;
+
+pub use json::JsonLines;
+pub use text::Text;
+
+/// Why an encounter ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// `play` ran to its end.
+    Complete,
+    /// `end encounter`, with its `because` text.
+    Ended(Option<u16>),
+    /// `--until LEVEL=N`, or the default limit on the outermost level.
+    Until { level: LevelId, n: u64, default: bool },
+}
+
+/// How a resource changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    Spend,
+    Gain,
+    Reset,
+    Forfeit,
+    Set,
+}
+
+impl Change {
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::Spend => "spend",
+            Change::Gain => "gain",
+            Change::Reset => "reset",
+            Change::Forfeit => "forfeit",
+            Change::Set => "set",
+        }
+    }
+}
+
+/// Who answered a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecidedBy {
+    Answer,
+    Policy,
+}
+
+/// One event of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event<'a> {
+    EncounterStart {
+        seed: u64,
+    },
+    EncounterEnd {
+        reason: EndReason,
+    },
+    LevelStart {
+        level: LevelId,
+        n: u64,
+    },
+    /// `reason` is set when an `end` statement ended the level early.
+    LevelEnd {
+        level: LevelId,
+        n: u64,
+        reason: Option<Option<u16>>,
+    },
+    Order {
+        order: OrderId,
+        ids: &'a [EntityId],
+    },
+    TurnStart {
+        actor: EntityId,
+    },
+    TurnEnd {
+        actor: EntityId,
+    },
+    Roll {
+        actor: Option<EntityId>,
+        label: LabelId,
+        dice: DiceId,
+        faces: &'a [u32],
+        total: i64,
+    },
+    Decision {
+        decision: DecisionId,
+        chooser: Who,
+        options: &'a [OptionKey],
+        picked: usize,
+        by: DecidedBy,
+    },
+    Action {
+        actor: EntityId,
+        action: ActionId,
+    },
+    Resource {
+        change: Change,
+        actor: EntityId,
+        field: FieldId,
+        amount: i64,
+        left: i64,
+    },
+    /// `transfer`: `amount` moved from one character's resource to another's (or the same's).
+    Transfer {
+        from: (EntityId, FieldId),
+        to: (EntityId, FieldId),
+        amount: i64,
+        /// What the giver has left, and what the receiver now has.
+        left: i64,
+        total: i64,
+    },
+    /// `raise`: a trigger with its arguments (characters).
+    Trigger {
+        trigger: TriggerId,
+        args: &'a [i64],
+    },
+    ReactionStart {
+        actor: EntityId,
+    },
+    ReactionEnd {
+        actor: EntityId,
+    },
+    EffectStart {
+        effect: FieldId,
+        target: EntityId,
+        count: i64,
+        at: Anchor,
+    },
+    EffectEnd {
+        effect: FieldId,
+        target: EntityId,
+    },
+    /// `elapse`: the game clock moved on; `clock` is the total, in the base unit.
+    Time {
+        amount: i64,
+        unit: UnitId,
+        clock: i64,
+    },
+    /// A field set by hand (a GM's ruling, in the REPL); `actor` is [`TABLE`] for a global.
+    Manual {
+        actor: EntityId,
+        field: FieldId,
+        value: i64,
+    },
+    /// The next dice forced by hand.
+    Forced {
+        rolls: &'a [i64],
+    },
+    /// The dice stream restarted by hand from a new seed.
+    Reseed {
+        seed: u64,
+    },
+    /// A character left play (skipped by every loop, choice and order from now on) or joined it.
+    Presence {
+        actor: EntityId,
+        present: bool,
+    },
+    /// `create`: a thing entered play, with the fields it was given.
+    Create {
+        id: EntityId,
+        ty: TypeId,
+        values: &'a [(FieldId, i64)],
+    },
+    /// `destroy`: an entity left play for good.
+    Destroy {
+        id: EntityId,
+    },
+}
+
+/// What the views name entities in: the program, and the names of the things `create` made
+/// (ids after the declared entities, in the order they were made).
+pub struct World<'a> {
+    pub p: &'a Program,
+    pub made: &'a [String],
+}
+
+impl std::ops::Deref for World<'_> {
+    type Target = Program;
+    fn deref(&self) -> &Program {
+        self.p
+    }
+}
+
+impl World<'_> {
+    /// A world with nothing made yet.
+    pub fn of(p: &Program) -> World<'_> {
+        World { p, made: &[] }
+    }
+
+    pub fn character_name(&self, id: EntityId) -> &str {
+        let n = self.p.characters.len();
+        match (id as usize).checked_sub(n) {
+            Some(k) if id != TABLE => self.made.get(k).map_or("?", String::as_str),
+            _ => self.p.character_name(id),
+        }
+    }
+
+    pub fn option_name(&self, key: OptionKey) -> &str {
+        match key {
+            OptionKey::Character(e) => self.character_name(e),
+            k => self.p.option_name(k),
+        }
+    }
+
+    pub fn who_name(&self, who: Who) -> &str {
+        match who {
+            Who::Character(e) => self.character_name(e),
+            w => self.p.who_name(w),
+        }
+    }
+
+    /// The type name of an entity (`character`, or a declared thing).
+    pub fn type_name(&self, ty: TypeId) -> &str {
+        self.p.things.get(ty as usize).map_or("thing", |t| t.0.as_str())
+    }
+
+    /// A field's value as text: a number, or for an entity-valued field a name (or `none`).
+    pub fn value_text(&self, field: FieldId, v: i64) -> String {
+        match self.p.fields.get(field as usize).and_then(|f| f.refers) {
+            Some(_) if v < 0 => "none".into(),
+            Some(_) => self.character_name(v as EntityId).to_string(),
+            None => v.to_string(),
+        }
+    }
+}
+
+/// Receives the events of a run, in order.
+pub trait Sink {
+    fn event(&mut self, world: &World<'_>, event: &Event<'_>);
+}
+
+/// Collects nothing: for runs whose result is all that matters.
+pub struct NullSink;
+
+impl Sink for NullSink {
+    fn event(&mut self, _: &World<'_>, _: &Event<'_>) {}
+}
+
+/// Where a duration is counted, in words: `place 2 of ORDER`, `start of NAME's turn`.
+pub fn anchor_text(p: &World<'_>, a: Anchor) -> String {
+    let level = |l: LevelId| p.levels.get(l as usize).map(|l| l.name.as_str()).unwrap_or("?");
+    match a {
+        Anchor::Place(o, i) => format!(
+            "place {} of {}",
+            i + 1,
+            p.orders.get(o as usize).map_or("?", |o| o.name.as_str())
+        ),
+        Anchor::TurnStart(e) => format!("start of {}'s turn", p.character_name(e)),
+        Anchor::TurnEnd(e) => format!("end of {}'s turn", p.character_name(e)),
+        Anchor::LevelStart(l) => format!("start of {}", level(l)),
+        Anchor::LevelEnd(l) => format!("end of {}", level(l)),
+    }
+}
+
+fn unit_name(p: &Program, u: UnitId) -> &str {
+    p.units.get(u as usize).map(|u| u.0.as_str()).unwrap_or("time")
+}
+
+pub fn reason_text(p: &Program, r: &EndReason) -> String {
+    match r {
+        EndReason::Complete => "complete".into(),
+        EndReason::Ended(Some(i)) => p.reasons.get(*i as usize).cloned().unwrap_or_default(),
+        EndReason::Ended(None) => "ended".into(),
+        EndReason::Until { level, n, default } => {
+            let name = p.levels.get(*level as usize).map(|l| l.name.as_str()).unwrap_or("?");
+            if *default {
+                format!("limit {name}={n}")
+            } else {
+                format!("until {name}={n}")
+            }
+        }
+    }
+}
