@@ -1,0 +1,355 @@
+//! Decisions: `choose` (its options, the actions affordable now, performing the one picked),
+//! `choose ... from` a collection, asking the decider or the control, and refusals.
+
+use super::control;
+use super::decide::DecisionPoint;
+use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R, too_deep};
+use super::stmt::Flow;
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::limits::MAX_CALL_DEPTH;
+use crate::source::Span;
+use crate::trace::{Event, World};
+
+/// The options a `choose` offers now: each key with the index of the option it came from, and
+/// the named options an `unless` refuses now (the option, the rule).
+struct Offered<'o> {
+    keys: Vec<OptionKey>,
+    sources: Vec<usize>,
+    refused: Vec<(OptionKey, &'o RefusalDef)>,
+}
+
+impl Machine<'_> {
+    /// `choose`: the options offered now (each `when` holding, no `unless` refusing, and for an
+    /// actor the actions of the option's kinds it can afford); the one picked is performed (an
+    /// action) and its body runs.
+    pub(super) fn choose(
+        &mut self,
+        decision: DecisionId,
+        chooser: &ChooserEx,
+        options: &[OptionDef],
+        span: Span,
+    ) -> R<Flow> {
+        let p = self.p;
+        let who = self.who(chooser, span)?;
+        let actor = match who {
+            Who::Character(e) => Some(e),
+            Who::Role(_) => None,
+        };
+        let Offered { keys, sources, refused } = self.offered(options, actor)?;
+        if keys.is_empty() {
+            return Err(Diag::new(
+                "run::no_option",
+                format!(
+                    "{} has no option in the decision `{}`",
+                    p.who_name(who),
+                    p.decisions[decision as usize]
+                ),
+            )
+            .label(span, "nothing could be chosen here")
+            .help("add an option without `when`, which is always available, or guard the decision with `if`"));
+        }
+        let refused_keys: Vec<OptionKey> = refused.iter().map(|r| r.0).collect();
+        let picked = match self.ask_refusing(decision, who, &keys, &refused_keys, span)? {
+            Ok(i) => i,
+            Err(j) => {
+                let (key, rule) = refused[j];
+                let name = format!("`{}`", p.option_name(key));
+                return Err(self.refused(&name, rule, span));
+            }
+        };
+        let option = &options[sources[picked]];
+        match (keys[picked], actor) {
+            (OptionKey::Action(a), Some(e)) => match self.perform(a, e, option.using, span)? {
+                Flow::Next => self.block(&option.body),
+                other => Ok(other),
+            },
+            _ => self.block(&option.body),
+        }
+    }
+
+    /// The options of a `choose` offered now, to `actor` when a character chooses.
+    fn offered<'o>(&mut self, options: &'o [OptionDef], actor: Option<EntityId>) -> R<Offered<'o>> {
+        let p = self.p;
+        let mut keys = Vec::new();
+        let mut sources = Vec::new();
+        // Named options an `unless` refuses now: (the option, the rule).
+        let mut refused: Vec<(OptionKey, &RefusalDef)> = Vec::new();
+        for (i, o) in options.iter().enumerate() {
+            if let Some(w) = &o.when
+                && self.eval(w, Ctx { label: NO_LABEL, actor })? == 0
+            {
+                continue;
+            }
+            if let Some(n) = o.name {
+                let mut rule = None;
+                for r in &o.refusals {
+                    if self.eval(&r.cond, Ctx { label: NO_LABEL, actor })? != 0 {
+                        rule = Some(r);
+                        break;
+                    }
+                }
+                if let Some(r) = rule {
+                    refused.push((OptionKey::Named(n), r));
+                    continue;
+                }
+            }
+            match (o.name, actor) {
+                (Some(n), _) => {
+                    keys.push(OptionKey::Named(n));
+                    sources.push(i);
+                }
+                (None, Some(e)) => {
+                    for (ai, a) in p.actions.iter().enumerate() {
+                        let of_kind = o.kinds.is_empty() || a.kinds.iter().any(|k| o.kinds.contains(k));
+                        if of_kind && self.affordable(a, e, o.using)? {
+                            keys.push(OptionKey::Action(ai as ActionId));
+                            sources.push(i);
+                        }
+                    }
+                }
+                (None, None) => {}
+            }
+        }
+        Ok(Offered { keys, sources, refused })
+    }
+
+    /// `choose ... from`: the candidates in play that pass the filter and no refusal rule, in the
+    /// collection's (or the order's) order; the one picked is bound and the body runs, or the
+    /// decline block when the choice is declined.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn st_choose_from(
+        &mut self,
+        decision: DecisionId,
+        chooser: &ChooserEx,
+        var: Slot,
+        coll: Coll,
+        filter: Option<&Ex>,
+        order: Option<OrderId>,
+        body: &[St],
+        decline: Option<&(OptionId, Vec<St>)>,
+        refusals: &[RefusalDef],
+        span: Span,
+    ) -> R<Flow> {
+        let who = self.who(chooser, span)?;
+        let mut ids = self.gather(var, coll, filter)?;
+        // Candidates a rule refuses are not offered; remember which rule refused each.
+        let mut refused: Vec<(EntityId, usize)> = Vec::new();
+        if !refusals.is_empty() {
+            let mut kept = Vec::with_capacity(ids.len());
+            for e in ids {
+                self.locals[var as usize] = e as i64;
+                let mut by = None;
+                for (r, rule) in refusals.iter().enumerate() {
+                    if self.eval(&rule.cond, NO_CTX)? != 0 {
+                        by = Some(r);
+                        break;
+                    }
+                }
+                match by {
+                    Some(r) => refused.push((e, r)),
+                    None => kept.push(e),
+                }
+            }
+            ids = kept;
+        }
+        // Nothing to choose: not asked, unless the choice can be declined and some candidate
+        // was refused (an answer naming it must hear why).
+        if ids.is_empty() && (decline.is_none() || refused.is_empty()) {
+            return Ok(Flow::Next);
+        }
+        if let Some(o) = order {
+            self.sort(o, &mut ids)?;
+        }
+        let mut keys: Vec<OptionKey> = ids.iter().map(|e| OptionKey::Character(*e)).collect();
+        if let Some((option, _)) = decline {
+            keys.push(OptionKey::Named(*option));
+        }
+        let refused_keys: Vec<OptionKey> = refused.iter().map(|(e, _)| OptionKey::Character(*e)).collect();
+        let picked = match self.ask_refusing(decision, who, &keys, &refused_keys, span)? {
+            Ok(i) => i,
+            Err(j) => {
+                let (e, r) = refused[j];
+                return Err(self.refusal(var, e, &refusals[r], span));
+            }
+        };
+        match (ids.get(picked), decline) {
+            (Some(e), _) => {
+                self.locals[var as usize] = *e as i64;
+                self.block(body)
+            }
+            (None, Some((_, block))) => self.block(block),
+            (None, None) => Ok(Flow::Next),
+        }
+    }
+
+    fn who(&mut self, chooser: &ChooserEx, span: Span) -> R<Who> {
+        Ok(match chooser {
+            ChooserEx::Role(r) => Who::Role(*r),
+            ChooserEx::Character(e) => {
+                let v = self.eval(e, NO_CTX)?;
+                Who::Character(self.id(v, span)?)
+            }
+        })
+    }
+
+    /// Asks the decider; `Err(j)` when it named `refused[j]`, a candidate a rule refuses.
+    fn ask_refusing(
+        &mut self,
+        decision: DecisionId,
+        who: Who,
+        keys: &[OptionKey],
+        refused: &[OptionKey],
+        span: Span,
+    ) -> R<Result<usize, usize>> {
+        let p = self.p;
+        let point = DecisionPoint {
+            decision,
+            chooser: who,
+            options: keys,
+            refused,
+            span,
+        };
+        let (picked, by) = match self.control.take() {
+            Some(c) => control::consult(self, c, &point)?,
+            None => {
+                let w = World { p, made: &self.made };
+                self.decider.decide(&w, &point)?
+            }
+        };
+        if picked >= keys.len() && picked - keys.len() < refused.len() {
+            return Ok(Err(picked - keys.len()));
+        }
+        if picked >= keys.len() {
+            return Err(
+                Diag::new("run::bad_answer", "the decider picked an option that does not exist")
+                    .label(span, "this decision")
+                    .help("this is a bug in the decider"),
+            );
+        }
+        self.emit(Event::Decision {
+            decision,
+            chooser: who,
+            options: keys,
+            picked,
+            by,
+        });
+        Ok(Ok(picked))
+    }
+
+    /// The error for an answer naming a candidate a rule refuses: the rule's text, names filled in.
+    fn refusal(&mut self, var: Slot, e: EntityId, rule: &RefusalDef, span: Span) -> Diag {
+        self.locals[var as usize] = e as i64;
+        let name = self.world().character_name(e).to_string();
+        self.refused(&name, rule, span)
+    }
+
+    /// The error for an answer naming `what`, which `rule` refuses now.
+    fn refused(&mut self, what: &str, rule: &RefusalDef, span: Span) -> Diag {
+        let mut text = String::new();
+        for part in &rule.message {
+            match part {
+                Ok(t) => text.push_str(t),
+                Err(x) => match self.eval(x, NO_CTX) {
+                    Ok(id) if id >= 0 => text.push_str(self.world().character_name(id as EntityId)),
+                    Ok(_) => text.push_str("none"),
+                    Err(_) => text.push('?'),
+                },
+            }
+        }
+        Diag::new("run::refused", text)
+            .label(rule.span, "refused by this rule")
+            .label(span, "while this was being decided")
+            .help(format!("{what} could not be chosen here; the answer was refused"))
+    }
+
+    /// Whether `who` may take action `a` now: its `when` holds and every cost can be paid
+    /// (from `using`, when the option says so).
+    fn affordable(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<bool> {
+        let slot = a.actor as usize;
+        let saved = self.locals[slot];
+        self.locals[slot] = who as i64;
+        let ok = self.can_pay(a, who, using);
+        self.locals[slot] = saved;
+        ok
+    }
+
+    fn can_pay(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<bool> {
+        let ctx = Ctx {
+            label: a.label,
+            actor: Some(who),
+        };
+        if let Some(w) = &a.when
+            && self.eval(w, ctx)? == 0
+        {
+            return Ok(false);
+        }
+        if let Some(f) = using {
+            // Every cost comes out of the one resource: they must be affordable together.
+            let mut total = 0i64;
+            for (amount, _) in &a.costs {
+                let cost = self.eval(amount, ctx)?;
+                if cost < 0 {
+                    return Ok(false);
+                }
+                total = total.saturating_add(cost);
+            }
+            let left = self.get(who, f).saturating_sub(total);
+            return Ok(self.limits[f as usize].0.is_none_or(|lo| left >= lo));
+        }
+        // Costs in the same resource are paid together: check each resource once, for its total.
+        for (i, (_, f)) in a.costs.iter().enumerate() {
+            if a.costs[..i].iter().any(|(_, g)| g == f) {
+                continue;
+            }
+            let mut total = 0i64;
+            for (amount, g) in &a.costs[i..] {
+                if g == f {
+                    let cost = self.eval(amount, ctx)?;
+                    if cost < 0 {
+                        return Ok(false);
+                    }
+                    total = total.saturating_add(cost);
+                }
+            }
+            let left = self.get(who, *f).saturating_sub(total);
+            if self.limits[*f as usize].0.is_some_and(|lo| left < lo) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn perform(&mut self, a: ActionId, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {
+        let p = self.p;
+        let def = &p.actions[a as usize];
+        if self.depth >= MAX_CALL_DEPTH {
+            return Err(too_deep(span));
+        }
+        self.emit(Event::Action { actor: who, action: a });
+        let (lo, hi) = (def.frame.0 as usize, def.frame.1 as usize);
+        let mark = self.saved.len();
+        self.saved.extend_from_slice(&self.locals[lo..hi]);
+        self.depth += 1;
+        self.locals[def.actor as usize] = who as i64;
+        let flow = self.pay_and_run(def, who, using, span);
+        self.depth -= 1;
+        self.locals[lo..hi].copy_from_slice(&self.saved[mark..]);
+        self.saved.truncate(mark);
+        flow
+    }
+
+    fn pay_and_run(&mut self, def: &ActionDef, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {
+        for (amount, f) in &def.costs {
+            let cost = self.eval(
+                amount,
+                Ctx {
+                    label: def.label,
+                    actor: Some(who),
+                },
+            )?;
+            self.spend(who, using.unwrap_or(*f), cost, span)?;
+        }
+        self.block(&def.body)
+    }
+}

@@ -1,0 +1,128 @@
+//! Effects: `begin` and `stop`, the effects running and their count-downs (at turns, levels and
+//! places in kept orders).
+
+use super::state::{Machine, NO_CTX, R};
+use super::stmt::Flow;
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::source::Span;
+use crate::trace::Event;
+
+/// An effect running on a character, and how many more counts it lasts.
+pub(super) struct Active {
+    pub(super) effect: FieldId,
+    pub(super) target: EntityId,
+    pub(super) left: i64,
+    pub(super) anchor: Anchor,
+}
+
+impl Machine<'_> {
+    /// `begin`: the effect's mark goes up by one, and it runs for `count` counts at its anchor
+    /// (a count of 0 or less ends it at once).
+    pub(super) fn st_begin(&mut self, effect: FieldId, target: &Ex, count: &Ex, at: &CountEx, span: Span) -> R<Flow> {
+        let t = self.eval(target, NO_CTX)? as EntityId;
+        let n = self.eval(count, NO_CTX)?;
+        let anchor = match at {
+            CountEx::Place(who, o) => {
+                let e = self.eval(who, NO_CTX)? as EntityId;
+                match self.ranked[*o as usize].iter().position(|x| *x == e) {
+                    Some(i) => Anchor::Place(*o, i),
+                    None => {
+                        let p = self.p;
+                        return Err(Diag::new(
+                            "run::not_ranked",
+                            format!(
+                                "{} has no place in the order `{}`",
+                                p.character_name(e),
+                                p.orders[*o as usize].name
+                            ),
+                        )
+                        .label(span, "counted at their place here")
+                        .help("`rank` the order before counting a duration at a place in it"));
+                    }
+                }
+            }
+            CountEx::TurnStart(who) => Anchor::TurnStart(self.eval(who, NO_CTX)? as EntityId),
+            CountEx::TurnEnd(who) => Anchor::TurnEnd(self.eval(who, NO_CTX)? as EntityId),
+            CountEx::LevelStart(l) => Anchor::LevelStart(*l),
+            CountEx::LevelEnd(l) => Anchor::LevelEnd(*l),
+        };
+        let had = self.get(t, effect);
+        self.put(t, effect, had.saturating_add(1));
+        self.emit(Event::EffectStart {
+            effect,
+            target: t,
+            count: n,
+            at: anchor,
+        });
+        if n <= 0 {
+            self.end_effect(effect, t);
+        } else {
+            self.effects.push(Active {
+                effect,
+                target: t,
+                left: n,
+                anchor,
+            });
+        }
+        Ok(Flow::Next)
+    }
+
+    /// `stop`: ends every run of the effect on the target.
+    pub(super) fn st_stop(&mut self, effect: FieldId, target: &Ex) -> R<Flow> {
+        let t = self.eval(target, NO_CTX)? as EntityId;
+        let mut i = 0;
+        while i < self.effects.len() {
+            if self.effects[i].effect == effect && self.effects[i].target == t {
+                self.effects.remove(i);
+                self.end_effect(effect, t);
+            } else {
+                i += 1;
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// Ticks every effect counted at `anchor`; those that reach zero end now.
+    pub(super) fn count_down(&mut self, anchor: Anchor) {
+        self.count_down_where(|_, at| at == anchor);
+    }
+
+    /// Ticks the effects counted at the place where `a`'s turn begins: the place a walk of a kept
+    /// order has reached, or, for a turn outside such a walk, the place `a` holds now.
+    pub(super) fn count_down_places(&mut self, a: EntityId) {
+        if self.effects.is_empty() {
+            return;
+        }
+        let walking = self.walking.last().copied();
+        self.count_down_where(|m, at| match (at, walking) {
+            (Anchor::Place(o, place), Some((w, reached))) if o == w => place == reached,
+            (Anchor::Place(o, place), _) => m.ranked[o as usize].get(place) == Some(&a),
+            _ => false,
+        });
+    }
+
+    /// Ticks the effects whose anchor `hit` accepts; those that reach zero end now.
+    fn count_down_where(&mut self, hit: impl Fn(&Self, Anchor) -> bool) {
+        let mut i = 0;
+        while i < self.effects.len() {
+            if !hit(self, self.effects[i].anchor) {
+                i += 1;
+                continue;
+            }
+            self.effects[i].left -= 1;
+            if self.effects[i].left > 0 {
+                i += 1;
+                continue;
+            }
+            let fx = self.effects.remove(i);
+            self.end_effect(fx.effect, fx.target);
+        }
+    }
+
+    fn end_effect(&mut self, effect: FieldId, target: EntityId) {
+        let n = self.get(target, effect);
+        self.put(target, effect, (n - 1).max(0));
+        self.emit(Event::EffectEnd { effect, target });
+    }
+}

@@ -1,0 +1,278 @@
+//! Expression evaluation: `eval` and its longer kinds (arithmetic and comparison, functions,
+//! quantifiers), dice rolls, and the arguments of triggers, routines and params.
+
+use super::state::{Ctx, Machine, NO_CTX, R, checked};
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::limits::MAX_TRIGGER_ARGS;
+use crate::source::Span;
+use crate::syntax::ast::{BinOp, Keep, Quant};
+use crate::trace::Event;
+
+impl Machine<'_> {
+    /// Evaluates an expression giving an entity.
+    pub(super) fn entity(&mut self, e: &Ex, span: Span) -> R<EntityId> {
+        let v = self.eval(e, NO_CTX)?;
+        self.id(v, span)
+    }
+
+    fn roll(&mut self, d: DiceId, ctx: Ctx) -> R<i64> {
+        let p = self.p;
+        let (dice, span) = p.dice[d as usize];
+        self.faces.clear();
+        for _ in 0..dice.count {
+            match self.dice.die(dice.sides) {
+                Ok(f) => self.faces.push(f),
+                Err(e) => {
+                    return Err(Diag::new(
+                        "run::impossible_roll",
+                        format!("the forced roll {} cannot come up on a d{}", e.value, e.sides),
+                    )
+                    .label(span, format!("this {dice} took it"))
+                    .help(format!(
+                        "forced rolls for a d{} must be between 1 and {}",
+                        e.sides, e.sides
+                    )));
+                }
+            }
+        }
+        let total: i64 = match dice.keep {
+            None => self.faces.iter().map(|f| *f as i64).sum(),
+            Some((keep, k)) => {
+                let mut sorted = self.faces.clone();
+                sorted.sort_unstable();
+                let k = k as usize;
+                match keep {
+                    Keep::Highest => sorted.iter().rev().take(k).map(|f| *f as i64).sum(),
+                    Keep::Lowest => sorted.iter().take(k).map(|f| *f as i64).sum(),
+                }
+            }
+        };
+        let faces = std::mem::take(&mut self.faces);
+        self.emit(Event::Roll {
+            actor: ctx.actor,
+            label: ctx.label,
+            dice: d,
+            faces: &faces,
+            total,
+        });
+        self.faces = faces;
+        Ok(total)
+    }
+
+    /// Evaluates the arguments of a trigger, routine or param (at most `MAX_TRIGGER_ARGS`, checked).
+    pub(super) fn eval_args(&mut self, args: &[Ex], ctx: Ctx) -> R<([i64; MAX_TRIGGER_ARGS], usize)> {
+        let mut vals = [0i64; MAX_TRIGGER_ARGS];
+        for (v, a) in vals.iter_mut().zip(args) {
+            *v = self.eval(a, ctx)?;
+        }
+        Ok((vals, args.len().min(MAX_TRIGGER_ARGS)))
+    }
+
+    /// Evaluates an expression. The longer kinds (arithmetic and comparison, functions,
+    /// quantifiers) have their own methods.
+    pub(super) fn eval(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
+        Ok(match e {
+            Ex::Int(i) => *i,
+            Ex::Local(s) => self.locals[*s as usize],
+            Ex::Param(i) => {
+                let p = self.p;
+                self.eval(&p.params[*i as usize].1, ctx)?
+            }
+            Ex::Field(base, f, span) => {
+                let v = self.eval(base, ctx)?;
+                let id = if v == TABLE as i64 { TABLE } else { self.id(v, *span)? };
+                self.get(id, *f)
+            }
+            Ex::Is(base, m) => {
+                let id = self.eval(base, ctx)?.max(0) as usize;
+                let ch = &self.p.characters[id.min(self.p.characters.len().saturating_sub(1))];
+                (match m {
+                    Member::Side(s) => ch.side == Some(*s),
+                    Member::Tag(t) => ch.tags.contains(t),
+                }) as i64
+            }
+            Ex::Dice(d) => self.roll(*d, ctx)?,
+            Ex::Neg(x, span) => checked(self.eval(x, ctx)?.checked_neg(), *span)?,
+            Ex::Not(x) => (self.eval(x, ctx)? == 0) as i64,
+            Ex::Bin(op, l, r, span) => self.binary(op, l, r, *span, ctx)?,
+            Ex::Call(f, args, span) => self.call(f, args, *span, ctx)?,
+            Ex::If(c, a, b) => {
+                if self.eval(c, ctx)? != 0 {
+                    self.eval(a, ctx)?
+                } else {
+                    self.eval(b, ctx)?
+                }
+            }
+            Ex::SideOf(base) => {
+                let id = self.eval(base, ctx)?.max(0) as usize;
+                self.p.characters.get(id).and_then(|c| c.side).map_or(-1, i64::from)
+            }
+            Ex::LevelNumber(l) => self.counters[*l as usize] as i64,
+            Ex::ParamCall(i, args) => {
+                let p = self.p;
+                let slots = &p.param_slots[*i as usize];
+                let (vals, _) = self.eval_args(args, ctx)?;
+                for (s, v) in slots.iter().zip(vals) {
+                    self.locals[*s as usize] = v;
+                }
+                self.eval(&p.params[*i as usize].1, ctx)?
+            }
+            Ex::Below(who, o) => {
+                let e = self.eval(who, ctx)? as EntityId;
+                let list = &self.ranked[*o as usize];
+                let next = list.iter().position(|x| *x == e).and_then(|i| list.get(i + 1));
+                next.copied().unwrap_or(e) as i64
+            }
+            Ex::Next(who, o, forward) => {
+                let e = self.eval(who, ctx)?;
+                let list = &self.ranked[*o as usize];
+                match list.iter().position(|x| *x as i64 == e) {
+                    Some(i) if *forward => list[(i + 1) % list.len()] as i64,
+                    Some(i) => list[(i + list.len() - 1) % list.len()] as i64,
+                    None => NONE,
+                }
+            }
+            Ex::Position(who, o) => {
+                let e = self.eval(who, ctx)? as EntityId;
+                self.ranked[*o as usize]
+                    .iter()
+                    .position(|x| *x == e)
+                    .map_or(0, |i| i as i64 + 1)
+            }
+            Ex::Quant {
+                quant,
+                var,
+                coll,
+                filter,
+                by,
+                body,
+            } => self.quant(quant, var, coll, filter, by, body, ctx)?,
+        })
+    }
+
+    /// A binary operator: `and`/`or` short-circuit; arithmetic is checked; division rounds down
+    /// (Euclidean) and refuses 0.
+    fn binary(&mut self, op: &BinOp, l: &Ex, r: &Ex, span: Span, ctx: Ctx) -> R<i64> {
+        let a = self.eval(l, ctx)?;
+        match op {
+            BinOp::And if a == 0 => return Ok(0),
+            BinOp::Or if a != 0 => return Ok(1),
+            _ => {}
+        }
+        let b = self.eval(r, ctx)?;
+        Ok(match op {
+            BinOp::And | BinOp::Or => (b != 0) as i64,
+            BinOp::Eq => (a == b) as i64,
+            BinOp::Ne => (a != b) as i64,
+            BinOp::Lt => (a < b) as i64,
+            BinOp::Le => (a <= b) as i64,
+            BinOp::Gt => (a > b) as i64,
+            BinOp::Ge => (a >= b) as i64,
+            BinOp::Add => checked(a.checked_add(b), span)?,
+            BinOp::Sub => checked(a.checked_sub(b), span)?,
+            BinOp::Mul => checked(a.checked_mul(b), span)?,
+            BinOp::Div => {
+                if b == 0 {
+                    return Err(Diag::new("run::division_by_zero", "division by zero")
+                        .label(span, "the right-hand side is 0 here")
+                        .help("guard the division with a condition"));
+                }
+                checked(a.checked_div_euclid(b), span)?
+            }
+        })
+    }
+
+    /// A function over its arguments: `highest`, `lowest`, `abs`.
+    fn call(&mut self, f: &Func, args: &[Ex], span: Span, ctx: Ctx) -> R<i64> {
+        let mut acc: Option<i64> = None;
+        for a in args {
+            let v = self.eval(a, ctx)?;
+            acc = Some(match (f, acc) {
+                (Func::Highest, Some(x)) => x.max(v),
+                (Func::Lowest, Some(x)) => x.min(v),
+                (Func::Abs, _) => checked(v.checked_abs(), span)?,
+                (_, None) => v,
+            });
+        }
+        Ok(acc.unwrap_or(0))
+    }
+
+    /// A quantifier (`any`, `all`, `count`, `sum`, `max`, `min`, `first`, `last`) over the members
+    /// of a collection in play that pass the filter; the variable is restored after.
+    #[allow(clippy::too_many_arguments)]
+    fn quant(
+        &mut self,
+        quant: &Quant,
+        var: &Slot,
+        coll: &Coll,
+        filter: &Option<Box<Ex>>,
+        by: &Option<OrderId>,
+        body: &Option<Box<Ex>>,
+        ctx: Ctx,
+    ) -> R<i64> {
+        let n = match coll {
+            Coll::All(_) => self.types.len(),
+            Coll::Ranked(o) => self.ranked[*o as usize].len(),
+        };
+        let saved = self.locals[*var as usize];
+        let mut acc: Option<i64> = None;
+        let mut count = 0i64;
+        let mut found: Vec<EntityId> = Vec::new();
+        for i in 0..n {
+            let id = match coll {
+                Coll::All(t) if self.types[i] != *t => continue,
+                Coll::All(_) => i as EntityId,
+                Coll::Ranked(o) => self.ranked[*o as usize][i],
+            };
+            if self.absent.get(id as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            self.locals[*var as usize] = id as i64;
+            if let Some(f) = filter
+                && self.eval(f, ctx)? == 0
+            {
+                continue;
+            }
+            if matches!(quant, Quant::First | Quant::Last) {
+                found.push(id);
+                if *quant == Quant::First && by.is_none() {
+                    break;
+                }
+                continue;
+            }
+            let v = match body {
+                Some(b) => self.eval(b, ctx)?,
+                None => 1,
+            };
+            match quant {
+                Quant::Any if v != 0 => {
+                    acc = Some(1);
+                    break;
+                }
+                Quant::All if v == 0 => {
+                    acc = Some(0);
+                    break;
+                }
+                Quant::Count if v != 0 => count += 1,
+                Quant::Sum => acc = Some(checked(acc.unwrap_or(0).checked_add(v), Span::default())?),
+                Quant::Max => acc = Some(acc.map_or(v, |a| a.max(v))),
+                Quant::Min => acc = Some(acc.map_or(v, |a| a.min(v))),
+                _ => {}
+            }
+        }
+        if let Some(o) = by {
+            // The checker allows only orders whose keys do not roll here.
+            self.sort(*o, &mut found)?;
+        }
+        self.locals[*var as usize] = saved;
+        Ok(match quant {
+            Quant::Any => acc.unwrap_or(0),
+            Quant::All => acc.unwrap_or(1),
+            Quant::Count => count,
+            Quant::First => found.first().map_or(NONE, |e| *e as i64),
+            Quant::Last => found.last().map_or(NONE, |e| *e as i64),
+            _ => acc.unwrap_or(0),
+        })
+    }
+}

@@ -1,0 +1,92 @@
+//! Hooks, triggers and routines: `raise`, `do`, reactions, the turn hooks, and the frames of
+//! slots each hook saves and restores so they may nest.
+
+use super::state::{Machine, NO_CTX, R, too_deep};
+use super::stmt::Flow;
+use crate::compile::ir::*;
+use crate::limits::MAX_CALL_DEPTH;
+use crate::source::Span;
+use crate::trace::Event;
+
+impl Machine<'_> {
+    /// The turn hooks answering the turns of `a`'s type of entity.
+    pub(super) fn turn_hooks(&mut self, ids: &[HookId], a: EntityId, span: Span) -> R<Flow> {
+        let p = self.p;
+        let ty = self.types.get(a as usize).copied();
+        for &id in ids {
+            if Some(p.hooks[id as usize].ty) != ty {
+                continue;
+            }
+            match self.hooks(&[id], &[a as i64], span)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// Runs hooks in order, each with its variables bound to `args`. `span`: what ran them.
+    /// Each saves its frame of slots and restores it when it returns (hooks may nest, up to
+    /// `MAX_CALL_DEPTH`); a hook whose filter fails is skipped.
+    pub(super) fn hooks(&mut self, ids: &[HookId], args: &[i64], span: Span) -> R<Flow> {
+        let p = self.p;
+        if !ids.is_empty() && self.depth >= MAX_CALL_DEPTH {
+            return Err(too_deep(span));
+        }
+        for &id in ids {
+            let h = &p.hooks[id as usize];
+            let (lo, hi) = (h.frame.0 as usize, h.frame.1 as usize);
+            let mark = self.saved.len();
+            self.saved.extend_from_slice(&self.locals[lo..hi]);
+            self.depth += 1;
+            for (slot, v) in h.vars.iter().zip(args) {
+                self.locals[*slot as usize] = *v;
+            }
+            let run = match &h.filter {
+                Some(f) => self.eval(f, NO_CTX).map(|v| v != 0),
+                None => Ok(true),
+            };
+            let flow = match run {
+                Ok(true) => self.block(&h.body),
+                Ok(false) => Ok(Flow::Next),
+                Err(e) => Err(e),
+            };
+            self.depth -= 1;
+            self.locals[lo..hi].copy_from_slice(&self.saved[mark..]);
+            self.saved.truncate(mark);
+            match flow? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// `raise`: traces the trigger, then runs its hooks with their variables bound to the arguments.
+    pub(super) fn st_raise(&mut self, trigger: TriggerId, args: &[Ex], span: Span) -> R<Flow> {
+        let (vals, n) = self.eval_args(args, NO_CTX)?;
+        self.emit(Event::Trigger {
+            trigger,
+            args: &vals[..n],
+        });
+        let p = self.p;
+        self.hooks(&p.triggers[trigger as usize].hooks, &vals[..n], span)
+    }
+
+    /// `do`: runs one routine (a hook) with its variables bound to the arguments.
+    pub(super) fn st_do(&mut self, hook: HookId, args: &[Ex], span: Span) -> R<Flow> {
+        let (vals, n) = self.eval_args(args, NO_CTX)?;
+        self.hooks(&[hook], &vals[..n], span)
+    }
+
+    /// A reaction: the actor's block, between its start and end events. (The statement has no
+    /// span of its own: an actor that is `none` is reported without one.)
+    pub(super) fn st_react(&mut self, actor: &Ex, body: &[St]) -> R<Flow> {
+        let v = self.eval(actor, NO_CTX)?;
+        let a = self.id(v, Span::default())?;
+        self.emit(Event::ReactionStart { actor: a });
+        let flow = self.block(body)?;
+        self.emit(Event::ReactionEnd { actor: a });
+        Ok(flow)
+    }
+}

@@ -1,0 +1,291 @@
+//! Orders and walks: sorting by an order's keys, `rank` and `place` on kept orders, gathering the
+//! members of a collection that pass a filter, and `for each` walks (of kept orders, place by place).
+
+use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R};
+use super::stmt::Flow;
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::limits::MAX_TIE_ROLLS;
+use crate::source::Span;
+use crate::trace::Event;
+
+/// What a `for each` walks and how.
+#[derive(Clone, Copy)]
+struct Walk {
+    var: Slot,
+    coll: Coll,
+    backwards: bool,
+    /// Where the walk starts, wrapping round.
+    from: Option<EntityId>,
+    order: Option<OrderId>,
+}
+
+impl Machine<'_> {
+    /// `for each`: its start (`from X`) is evaluated first, then the walk.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn st_for_each(
+        &mut self,
+        var: Slot,
+        coll: Coll,
+        backwards: bool,
+        from: Option<&Ex>,
+        filter: Option<&Ex>,
+        order: Option<OrderId>,
+        body: &[St],
+        span: Span,
+    ) -> R<Flow> {
+        let start = match from {
+            Some(x) => Some(self.entity(x, span)?),
+            None => None,
+        };
+        let walk = Walk {
+            var,
+            coll,
+            backwards,
+            from: start,
+            order,
+        };
+        self.for_each(&walk, filter, body, span)
+    }
+
+    /// `rank`: the order's type's entities in play, sorted, kept as the order's ranking.
+    pub(super) fn st_rank(&mut self, order: OrderId) -> R<Flow> {
+        let ty = self.p.orders[order as usize].ty;
+        let mut ids: Vec<EntityId> = self
+            .members(Coll::All(ty))
+            .into_iter()
+            .filter(|e| !self.absent[*e as usize])
+            .collect();
+        self.sort(order, &mut ids)?;
+        self.emit(Event::Order { order, ids: &ids });
+        self.ranked[order as usize] = ids;
+        Ok(Flow::Next)
+    }
+
+    /// `place`: moves one entity within a kept order (first, last, or next to another in it).
+    pub(super) fn st_place(&mut self, who: &Ex, to: &PlaceAt, order: OrderId, span: Span) -> R<Flow> {
+        let e = self.eval(who, NO_CTX)? as EntityId;
+        let anchor = match to {
+            PlaceAt::Before(x) | PlaceAt::After(x) => Some(self.eval(x, NO_CTX)? as EntityId),
+            _ => None,
+        };
+        if anchor == Some(e) {
+            return Ok(Flow::Next); // next to oneself: nowhere to go
+        }
+        let list = &mut self.ranked[order as usize];
+        list.retain(|x| *x != e);
+        let at = match (to, anchor) {
+            (PlaceAt::First, _) => Some(0),
+            (PlaceAt::Last, _) => Some(list.len()),
+            (PlaceAt::Before(_), Some(a)) => list.iter().position(|x| *x == a),
+            (PlaceAt::After(_), Some(a)) => list.iter().position(|x| *x == a).map(|i| i + 1),
+            _ => None,
+        };
+        let Some(at) = at else {
+            let p = self.p;
+            let other = anchor.map_or("?", |a| p.character_name(a));
+            return Err(Diag::new(
+                "run::not_ranked",
+                format!("{other} is not in the order `{}`", p.orders[order as usize].name),
+            )
+            .label(span, "placed next to them here")
+            .help("`rank` the order first, or place next to a character who is in it"));
+        };
+        list.insert(at, e);
+        let ids = std::mem::take(&mut self.ranked[order as usize]);
+        self.emit(Event::Order { order, ids: &ids });
+        self.ranked[order as usize] = ids;
+        Ok(Flow::Next)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn for_each(&mut self, w: &Walk, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+        let Walk {
+            var,
+            coll,
+            backwards,
+            from,
+            order,
+        } = *w;
+        let mut ids = self.gather(var, coll, filter)?;
+        if let Some(o) = order {
+            self.sort(o, &mut ids)?;
+            self.emit(Event::Order { order: o, ids: &ids });
+        }
+        if backwards {
+            ids.reverse();
+        }
+        // `from X`: round the list from X (or from where X would be, had it passed the filter),
+        // in the walk's direction.
+        if let Some(x) = from {
+            let list = match order {
+                Some(_) => ids.clone(),
+                None => {
+                    let mut all = self.members(coll);
+                    if backwards {
+                        all.reverse();
+                    }
+                    all
+                }
+            };
+            let at = list.iter().position(|e| *e == x).unwrap_or(0);
+            let rest: Vec<EntityId> = list[at..].iter().chain(&list[..at]).copied().collect();
+            ids = rest.into_iter().filter(|e| ids.contains(e)).collect();
+        }
+        self.loops.push(span);
+        let flow = match (coll, order, backwards || from.is_some()) {
+            (Coll::Ranked(o), None, false) => {
+                let snapshot = self.ranked[o as usize].clone();
+                self.walk_places(o, &snapshot, &ids, var, filter, body, span)
+            }
+            _ => self.walk(&ids, var, filter, body, span),
+        };
+        self.loops.pop();
+        flow
+    }
+
+    fn walk(&mut self, ids: &[EntityId], var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+        for &e in ids {
+            match self.visit(e, var, filter, body, span)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// A forward walk of a kept order: each turn taken in it is at the place the walk has reached
+    /// in the list as it was when the walk began (so a `place` during the walk moves no place).
+    #[allow(clippy::too_many_arguments)]
+    fn walk_places(
+        &mut self,
+        o: OrderId,
+        snapshot: &[EntityId],
+        ids: &[EntityId],
+        var: Slot,
+        filter: Option<&Ex>,
+        body: &[St],
+        span: Span,
+    ) -> R<Flow> {
+        for (place, e) in snapshot.iter().enumerate() {
+            if !ids.contains(e) {
+                continue;
+            }
+            self.walking.push((o, place));
+            let flow = self.visit(*e, var, filter, body, span);
+            self.walking.pop();
+            match flow? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// Whether `e` is in play and passes `filter`, with `var` bound to it (and left bound).
+    fn eligible(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>) -> R<bool> {
+        if self.absent.get(e as usize).copied().unwrap_or(false) {
+            return Ok(false);
+        }
+        self.locals[var as usize] = e as i64;
+        match filter {
+            Some(f) => Ok(self.eval(
+                f,
+                Ctx {
+                    label: NO_LABEL,
+                    actor: Some(e),
+                },
+            )? != 0),
+            None => Ok(true),
+        }
+    }
+
+    /// One character's moment in a `for each`: eligibility is checked again, then the body runs.
+    fn visit(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+        self.tick(span)?;
+        // Checked again: the character may have left play, or stopped passing, since the list was made.
+        if !self.eligible(e, var, filter)? {
+            return Ok(Flow::Next);
+        }
+        self.block(body)
+    }
+
+    /// The characters of a collection that pass a filter, in the collection's order.
+    pub(super) fn gather(&mut self, var: Slot, coll: Coll, filter: Option<&Ex>) -> R<Vec<EntityId>> {
+        let all = self.members(coll);
+        let mut ids = Vec::with_capacity(all.len());
+        for e in all {
+            if self.eligible(e, var, filter)? {
+                ids.push(e);
+            }
+        }
+        Ok(ids)
+    }
+
+    /// Sorts by an order's keys; each key splits the groups the earlier keys left tied.
+    pub(super) fn sort(&mut self, o: OrderId, ids: &mut [EntityId]) -> R<()> {
+        let p = self.p;
+        let order = &p.orders[o as usize];
+        let mut groups = vec![(0usize, ids.len())];
+        let mut keyed: Vec<(i64, EntityId)> = Vec::with_capacity(ids.len());
+        for key in &order.keys {
+            let mut next = Vec::new();
+            let mut work: Vec<(usize, usize)> = groups.iter().rev().copied().collect();
+            let mut rolls = 0u32;
+            while let Some((s, e)) = work.pop() {
+                if e - s <= 1 {
+                    next.push((s, e));
+                    continue;
+                }
+                if key.roll {
+                    rolls += 1;
+                    if rolls > MAX_TIE_ROLLS {
+                        return Err(Diag::new(
+                            "run::unsettled",
+                            format!("a tie was still unsettled after {MAX_TIE_ROLLS} rolls"),
+                        )
+                        .label(key.span, "rolled again and again here")
+                        .help("roll dice with more than one face, or add another key before this one"));
+                    }
+                }
+                keyed.clear();
+                for &id in &ids[s..e] {
+                    self.locals[order.var as usize] = id as i64;
+                    let v = self.eval(
+                        &key.value,
+                        Ctx {
+                            label: order.label,
+                            actor: Some(id),
+                        },
+                    )?;
+                    keyed.push((v, id));
+                }
+                if key.descending {
+                    keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+                } else {
+                    keyed.sort_by_key(|k| k.0);
+                }
+                let mut runs = Vec::new();
+                let mut start = s;
+                for (i, (_, id)) in keyed.iter().enumerate() {
+                    ids[s + i] = *id;
+                    if i > 0 && keyed[i].0 != keyed[i - 1].0 {
+                        runs.push((start, s + i));
+                        start = s + i;
+                    }
+                }
+                runs.push((start, e));
+                for (rs, re) in runs.into_iter().rev() {
+                    if key.roll && key.until_settled && re - rs > 1 {
+                        work.push((rs, re));
+                    } else {
+                        next.push((rs, re));
+                    }
+                }
+            }
+            next.sort();
+            groups = next;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,201 @@
+//! Resources and fields: `spend`, `gain`, `reset`, `forfeit`, `set`, `mark` and `transfer`, kept
+//! within the resources' limits.
+
+use super::state::{Ctx, Machine, R, checked};
+use super::stmt::Flow;
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::source::Span;
+use crate::trace::{Change, Event};
+
+impl Machine<'_> {
+    /// What is left after taking `amount` from a resource, or the error if it cannot be taken.
+    pub(super) fn take(&self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<i64> {
+        let have = self.get(e, f);
+        let left = checked(have.checked_sub(amount), span)?;
+        let floor = self.limits[f as usize].0;
+        if amount < 0 || floor.is_some_and(|lo| left < lo) {
+            let p = self.p;
+            return Err(Diag::new(
+                "run::overspend",
+                format!("{} cannot spend {amount} {}: they have {have}", p.character_name(e), p.fields[f as usize].name),
+            )
+            .label(span, "spent here")
+            .help("guard the spend with a condition, or make it the cost of an action so it is offered only when affordable"));
+        }
+        Ok(left)
+    }
+
+    /// How much `spend`/`transfer` takes from `e`'s resource: the amount written, or with `all`,
+    /// everything above the resource's floor.
+    fn amount(&mut self, amount: Option<&Ex>, e: EntityId, target: &Target) -> R<i64> {
+        match amount {
+            Some(x) => self.eval(
+                x,
+                Ctx {
+                    label: target.label,
+                    actor: Some(e),
+                },
+            ),
+            None => {
+                let have = self.get(e, target.field);
+                Ok(have - self.limits[target.field as usize].0.unwrap_or(0).min(have))
+            }
+        }
+    }
+
+    pub(super) fn spend(&mut self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<()> {
+        let left = self.take(e, f, amount, span)?;
+        self.put(e, f, left);
+        self.emit(Event::Resource {
+            change: Change::Spend,
+            actor: e,
+            field: f,
+            amount,
+            left,
+        });
+        Ok(())
+    }
+
+    fn transfer(&mut self, amount: Option<&Ex>, from: &Target, to: &Target, span: Span) -> R<()> {
+        let a = self.owner(from, span)?;
+        let b = self.owner(to, span)?;
+        let have = self.get(a, from.field);
+        let amount = self.amount(amount, a, from)?;
+        let left = self.take(a, from.field, amount, span)?;
+        self.put(a, from.field, left);
+        let had = self.get(b, to.field);
+        let got = checked(had.checked_add(amount), span)?;
+        if let Some(hi) = self.limits[to.field as usize].1
+            && got > hi
+        {
+            self.put(a, from.field, have);
+            let p = self.p;
+            return Err(Diag::new(
+                "run::overfill",
+                format!(
+                    "{} cannot take {amount} more {}: they have {had} and the most is {hi}",
+                    p.character_name(b),
+                    p.fields[to.field as usize].name
+                ),
+            )
+            .label(span, "transferred here")
+            .help("guard the transfer with a condition on what the receiver already has"));
+        }
+        self.put(b, to.field, got);
+        self.emit(Event::Transfer {
+            from: (a, from.field),
+            to: (b, to.field),
+            amount,
+            left,
+            total: got,
+        });
+        Ok(())
+    }
+
+    /// `transfer`: from one resource to another.
+    pub(super) fn st_transfer(&mut self, amount: Option<&Ex>, from: &Target, to: &Target, span: Span) -> R<Flow> {
+        self.transfer(amount, from, to, span)?;
+        Ok(Flow::Next)
+    }
+
+    /// `spend`: the amount written, or with `all` everything above the floor.
+    pub(super) fn st_spend(&mut self, amount: Option<&Ex>, target: &Target, span: Span) -> R<Flow> {
+        let e = self.owner(target, span)?;
+        let amount = self.amount(amount, e, target)?;
+        self.spend(e, target.field, amount, span)?;
+        Ok(Flow::Next)
+    }
+
+    /// `gain`: added, then kept within the resource's limits.
+    pub(super) fn st_gain(&mut self, amount: &Ex, target: &Target, span: Span) -> R<Flow> {
+        let e = self.owner(target, span)?;
+        let amount = self.eval(
+            amount,
+            Ctx {
+                label: target.label,
+                actor: Some(e),
+            },
+        )?;
+        let have = self.get(e, target.field);
+        let new = self.clamp(target.field, checked(have.checked_add(amount), span)?);
+        self.put(e, target.field, new);
+        self.emit(Event::Resource {
+            change: Change::Gain,
+            actor: e,
+            field: target.field,
+            amount: new - have,
+            left: new,
+        });
+        Ok(Flow::Next)
+    }
+
+    /// `reset`: set to a value, kept within the resource's limits.
+    pub(super) fn st_reset(&mut self, target: &Target, value: &Ex, span: Span) -> R<Flow> {
+        let e = self.owner(target, span)?;
+        let v = self.eval(
+            value,
+            Ctx {
+                label: target.label,
+                actor: Some(e),
+            },
+        )?;
+        let v = self.clamp(target.field, v);
+        self.put(e, target.field, v);
+        self.emit(Event::Resource {
+            change: Change::Reset,
+            actor: e,
+            field: target.field,
+            amount: v,
+            left: v,
+        });
+        Ok(Flow::Next)
+    }
+
+    /// `forfeit`: down to the resource's floor (0 within its limits); traced only if it changed.
+    /// (The statement has no span of its own: an owner that is `none` is reported without one.)
+    pub(super) fn st_forfeit(&mut self, target: &Target) -> R<Flow> {
+        let e = self.owner(target, Span::default())?;
+        let have = self.get(e, target.field);
+        let floor = self.clamp(target.field, 0);
+        if have != floor {
+            self.put(e, target.field, floor);
+            self.emit(Event::Resource {
+                change: Change::Forfeit,
+                actor: e,
+                field: target.field,
+                amount: have - floor,
+                left: floor,
+            });
+        }
+        Ok(Flow::Next)
+    }
+
+    /// `set`: a field set to a value, as written (no limits).
+    pub(super) fn st_set(&mut self, target: &Target, value: &Ex, span: Span) -> R<Flow> {
+        let e = self.owner(target, span)?;
+        let v = self.eval(
+            value,
+            Ctx {
+                label: target.label,
+                actor: Some(e),
+            },
+        )?;
+        self.put(e, target.field, v);
+        self.emit(Event::Resource {
+            change: Change::Set,
+            actor: e,
+            field: target.field,
+            amount: v,
+            left: v,
+        });
+        Ok(Flow::Next)
+    }
+
+    /// `mark`/`unmark`: a flag set on or off, untraced. (No span of its own, as `forfeit`.)
+    pub(super) fn st_mark(&mut self, target: &Target, on: bool) -> R<Flow> {
+        let e = self.owner(target, Span::default())?;
+        self.put(e, target.field, on as i64);
+        Ok(Flow::Next)
+    }
+}

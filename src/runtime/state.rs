@@ -1,0 +1,336 @@
+//! The machine's state: the `Machine` and its construction, the flat state (entity fields,
+//! globals, locals, level counters, resource limits) and its reads and writes, the fields' first
+//! values, `create`, step charging, and the errors for overflow and nesting too deep.
+
+use super::RunConfig;
+use super::control;
+use super::decide::Decider;
+use super::dice::DiceStream;
+use super::effects::Active;
+use crate::check::FieldKind;
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::limits::{MAX_CALL_DEPTH, MAX_RUN_NESTING};
+use crate::source::Span;
+use crate::trace::{Event, Sink, World};
+
+/// Who a roll is for, for the trace.
+#[derive(Clone, Copy)]
+pub(super) struct Ctx {
+    pub(super) label: LabelId,
+    pub(super) actor: Option<EntityId>,
+}
+
+pub(super) const NO_LABEL: LabelId = LabelId::MAX;
+
+pub(super) const NO_CTX: Ctx = Ctx {
+    label: NO_LABEL,
+    actor: None,
+};
+
+pub(super) type R<T> = Result<T, Diag>;
+
+/// The interpreter: the whole state of one run. Its methods are spread over the sibling files,
+/// one concern each (see the module doc in `mod.rs`).
+pub(super) struct Machine<'a> {
+    pub(super) p: &'a Program,
+    pub(super) n_fields: usize,
+    /// Every character's fields, character-major.
+    pub(super) values: Vec<i64>,
+    /// The table's globals, by field id.
+    pub(super) globals: Vec<i64>,
+    pub(super) limits: Vec<(Option<i64>, Option<i64>)>,
+    pub(super) locals: Vec<i64>,
+    pub(super) counters: Vec<u64>,
+    pub(super) dice: DiceStream,
+    pub(super) faces: Vec<u32>,
+    pub(super) steps: u64,
+    pub(super) max_steps: u64,
+    /// Spans of the loops being run, innermost last: named by a step-budget error.
+    pub(super) loops: Vec<Span>,
+    pub(super) until: Option<(LevelId, u64)>,
+    pub(super) until_default: bool,
+    pub(super) decider: &'a mut dyn Decider,
+    pub(super) sink: &'a mut dyn Sink,
+    /// Each order's kept ranking, from its last `rank`.
+    pub(super) ranked: Vec<Vec<EntityId>>,
+    /// The game clock, in the base unit.
+    pub(super) clock: i64,
+    /// Slots saved by the actions and hooks running, so they may nest.
+    pub(super) saved: Vec<i64>,
+    /// How many actions and hooks are running.
+    pub(super) depth: u32,
+    /// How many blocks are running, one inside another.
+    pub(super) nesting: u32,
+    /// The effects running, in the order they began.
+    pub(super) effects: Vec<Active>,
+    /// The kept-order walks under way, innermost last: the order and the place reached.
+    pub(super) walking: Vec<(OrderId, usize)>,
+    /// Consulted at each decision instead of the decider, when set (see `control.rs`).
+    pub(super) control: Option<&'a mut dyn control::Control>,
+    /// Entities out of play (characters not yet joined, things destroyed): skipped by every
+    /// loop, quantifier, choice and `rank`.
+    pub(super) absent: Vec<bool>,
+    /// Every entity's type: the declared ones, then those made by `create`.
+    pub(super) types: Vec<TypeId>,
+    /// The names of the entities made by `create`, in the order they were made.
+    pub(super) made: Vec<String>,
+    /// How many of each type `create` has made (their names count from 1).
+    pub(super) serials: Vec<u32>,
+}
+
+impl<'a> Machine<'a> {
+    /// A machine at the start of a run: no field set yet, nothing ranked, no effect running.
+    /// `absent[id]`: the characters out of play from the start (missing entries are in play).
+    pub(super) fn new(
+        p: &'a Program,
+        cfg: &RunConfig,
+        decider: &'a mut dyn Decider,
+        sink: &'a mut dyn Sink,
+        control: Option<&'a mut dyn control::Control>,
+        mut absent: Vec<bool>,
+    ) -> Self {
+        absent.resize(p.characters.len(), false);
+        let n_fields = p.fields.len();
+        let types: Vec<TypeId> = p.characters.iter().map(|c| c.ty).collect();
+        let (until, until_default) = (cfg.until, cfg.until.is_none());
+        Machine {
+            p,
+            n_fields,
+            values: vec![0; n_fields * p.characters.len()],
+            globals: vec![0; n_fields],
+            limits: vec![(None, None); n_fields],
+            locals: vec![0; p.n_locals.max(1)],
+            counters: vec![0; p.levels.len()],
+            dice: DiceStream::new(cfg.seed, &cfg.rolls),
+            faces: Vec::new(),
+            steps: 0,
+            max_steps: cfg.max_steps,
+            loops: Vec::new(),
+            until,
+            until_default,
+            decider,
+            sink,
+            ranked: vec![Vec::new(); p.orders.len()],
+            clock: 0,
+            saved: Vec::new(),
+            depth: 0,
+            nesting: 0,
+            effects: Vec::new(),
+            walking: Vec::new(),
+            control,
+            absent,
+            types,
+            made: Vec::new(),
+            serials: vec![0; p.things.len()],
+        }
+    }
+}
+
+impl Machine<'_> {
+    /// Sends one event to the sink, with the world it names entities in.
+    pub(super) fn emit(&mut self, e: Event<'_>) {
+        let w = World {
+            p: self.p,
+            made: &self.made,
+        };
+        self.sink.event(&w, &e);
+    }
+
+    /// Charges one step of a loop against the budget; past it, the run stops with an error naming
+    /// the innermost loop still running.
+    pub(super) fn tick(&mut self, span: Span) -> R<()> {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            let at = self.loops.last().copied().unwrap_or(span);
+            return Err(Diag::new(
+                "run::step_budget",
+                format!("the run took more than {} steps", self.max_steps),
+            )
+            .label(at, "this loop was still running")
+            .help(if self.until_default {
+                "check that the loop's condition can become false, or raise the budget with --max-steps"
+            } else {
+                "check that the loop's condition can become false, that the iteration --until names is ever reached (a level's count restarts each time it is entered), or raise the budget with --max-steps"
+            }));
+        }
+        Ok(())
+    }
+
+    /// Whose field a target names: an entity's, or the table's (a global).
+    pub(super) fn owner(&self, t: &Target, span: Span) -> R<EntityId> {
+        match t.var {
+            None => Ok(TABLE),
+            Some(s) => self.id(self.locals[s as usize], span),
+        }
+    }
+
+    /// A value as an entity: `none` (or anything else no entity has) is an error here.
+    pub(super) fn id(&self, v: i64, span: Span) -> R<EntityId> {
+        if v >= 0 && (v as usize) < self.types.len() {
+            return Ok(v as EntityId);
+        }
+        Err(Diag::new("run::none", "this names no entity: it is `none`")
+            .label(span, "used here")
+            .help("test it first, e.g. `if x != none { ... }`, or filter the loop with `where x != none`"))
+    }
+
+    /// The entities of a collection, in its order (those out of play included).
+    pub(super) fn members(&self, coll: Coll) -> Vec<EntityId> {
+        match coll {
+            Coll::All(t) => (0..self.types.len() as EntityId)
+                .filter(|e| self.types[*e as usize] == t)
+                .collect(),
+            Coll::Ranked(o) => self.ranked[o as usize].clone(),
+        }
+    }
+
+    /// The world the trace views name entities in: the program, and the names `create` gave.
+    pub(super) fn world(&self) -> World<'_> {
+        World {
+            p: self.p,
+            made: &self.made,
+        }
+    }
+
+    pub(super) fn get(&self, e: EntityId, f: FieldId) -> i64 {
+        if e == TABLE {
+            return self.globals.get(f as usize).copied().unwrap_or(0);
+        }
+        self.values
+            .get(e as usize * self.n_fields + f as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    pub(super) fn put(&mut self, e: EntityId, f: FieldId, v: i64) {
+        if e == TABLE {
+            if let Some(slot) = self.globals.get_mut(f as usize) {
+                *slot = v;
+            }
+            return;
+        }
+        if let Some(slot) = self.values.get_mut(e as usize * self.n_fields + f as usize) {
+            *slot = v;
+        }
+    }
+
+    pub(super) fn clamp(&self, f: FieldId, v: i64) -> i64 {
+        let (lo, hi) = self.limits[f as usize];
+        let v = hi.map_or(v, |h| v.min(h));
+        lo.map_or(v, |l| v.max(l))
+    }
+
+    /// Resource limits, then every character's fields in declaration order.
+    pub(super) fn init(&mut self) -> R<()> {
+        let p = self.p;
+        for (i, f) in p.fields.iter().enumerate() {
+            let ctx = Ctx {
+                label: NO_LABEL,
+                actor: None,
+            };
+            let lo = f.min.as_ref().map(|e| self.eval(e, ctx)).transpose()?;
+            let hi = f.max.as_ref().map(|e| self.eval(e, ctx)).transpose()?;
+            self.limits[i] = (lo, hi);
+        }
+        for (i, f) in p.fields.iter().enumerate() {
+            if f.kind == FieldKind::Global
+                && let Some(e) = &f.default
+            {
+                let v = self.eval(e, NO_CTX)?;
+                let v = self.clamp(i as FieldId, v);
+                self.put(TABLE, i as FieldId, v);
+            }
+        }
+        for id in 0..p.characters.len() {
+            // A character out of play from the start gets its fields when it joins.
+            if !self.absent[id] {
+                self.init_character(id as EntityId)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets one declared entity's fields: given values, else defaults, in declaration order.
+    pub(super) fn init_character(&mut self, id: EntityId) -> R<()> {
+        let p = self.p;
+        if let Some(ch) = p.characters.get(id as usize) {
+            self.init_fields(id, ch.ty, &ch.fields)?;
+        }
+        Ok(())
+    }
+
+    /// Sets the fields of entity `id` of type `ty`: given values (evaluated now, in the current
+    /// frame), else the fields' defaults.
+    fn init_fields(&mut self, id: EntityId, ty: TypeId, given: &[(FieldId, Ex)]) -> R<()> {
+        let p = self.p;
+        for (fi, f) in p.fields.iter().enumerate() {
+            if f.kind == FieldKind::Global || f.owner != ty {
+                continue;
+            }
+            let value = given.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
+            let Some(e) = value.or(f.default.as_ref()) else {
+                continue;
+            };
+            let v = self.eval(
+                e,
+                Ctx {
+                    label: NO_LABEL,
+                    actor: Some(id),
+                },
+            )?;
+            let v = if f.kind == FieldKind::Resource {
+                self.clamp(fi as FieldId, v)
+            } else {
+                v
+            };
+            self.put(id, fi as FieldId, v);
+        }
+        Ok(())
+    }
+
+    /// `create`: a new entity of type `ty`, in play from now, named after its type.
+    pub(super) fn create(&mut self, ty: TypeId, given: &[(FieldId, Ex)], span: Span) -> R<EntityId> {
+        if self.types.len() >= crate::limits::MAX_ENTITIES {
+            return Err(Diag::new(
+                "run::too_many",
+                format!(
+                    "more than {} entities in play at once or made in one run",
+                    crate::limits::MAX_ENTITIES
+                ),
+            )
+            .label(span, "one too many made here")
+            .help("`destroy` what is no longer needed does not free its place; check that this loop can end"));
+        }
+        let id = self.types.len() as EntityId;
+        self.types.push(ty);
+        self.absent.push(false);
+        self.values.resize(self.values.len() + self.n_fields, 0);
+        let serial = self.serials.get_mut(ty as usize).map_or(1, |s| {
+            *s += 1;
+            *s
+        });
+        let kind = self.p.things.get(ty as usize).map_or("thing", |t| t.0.as_str());
+        self.made.push(format!("{kind} {serial}"));
+        // Given values may read the slots the caller has bound.
+        self.init_fields(id, ty, given)?;
+        Ok(id)
+    }
+}
+
+pub(super) fn too_deep(span: Span) -> Diag {
+    Diag::new(
+        "run::too_deep",
+        format!("actions and hooks nest more than {MAX_CALL_DEPTH} deep, or blocks more than {MAX_RUN_NESTING}"),
+    )
+    .label(span, "one level too deep here")
+    .help("something keeps triggering itself (a hook, a reaction): add a condition (a flag, a resource) that stops it")
+}
+
+pub(super) fn checked(v: Option<i64>, span: Span) -> R<i64> {
+    v.ok_or_else(|| {
+        Diag::new("run::overflow", "arithmetic overflow")
+            .label(span, "the result does not fit in 64 bits")
+            .help("numbers in turnscript are 64-bit integers; check for a runaway value")
+    })
+}

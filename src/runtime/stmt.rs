@@ -1,0 +1,239 @@
+//! Statements: blocks, the dispatch over statement kinds, the `Flow` by which `end`, `end repeat`
+//! and `--until` unwind, and the general statements (`let`, `if`, `elapse`, `create`, `destroy`).
+
+use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R, checked, too_deep};
+use crate::check::FieldKind;
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::limits::MAX_RUN_NESTING;
+use crate::source::Span;
+use crate::trace::{EndReason, Event};
+
+/// How a statement finished.
+pub(super) enum Flow {
+    Next,
+    /// `end LEVEL` (or `end encounter` with `None`), with the `because` text.
+    End(Option<LevelId>, Option<u16>),
+    /// `--until` or the default limit was reached.
+    Stop(EndReason),
+    /// `end repeat`: leave the innermost `repeat` loop.
+    EndRepeat,
+}
+
+impl Machine<'_> {
+    pub(super) fn block(&mut self, stmts: &[St]) -> R<Flow> {
+        self.nesting += 1;
+        let flow = self.block_inner(stmts);
+        self.nesting -= 1;
+        flow
+    }
+
+    fn block_inner(&mut self, stmts: &[St]) -> R<Flow> {
+        for s in stmts {
+            if self.nesting > MAX_RUN_NESTING
+                && let Some(span) = stmt_span(s)
+            {
+                return Err(too_deep(span));
+            }
+            match self.stmt(s)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// Runs one statement, charging it one step. This dispatch over the statement kinds is long
+    /// only because there are many kinds: every arm is one call to the method for its kind.
+    fn stmt(&mut self, s: &St) -> R<Flow> {
+        self.steps += 1;
+        match s {
+            St::Level {
+                level,
+                repeat,
+                body,
+                span,
+            } => self.level(*level, repeat, body, *span),
+            St::Turn { actor, body, span } => self.st_turn(actor, body, *span),
+            St::ForEach {
+                var,
+                coll,
+                backwards,
+                from,
+                filter,
+                order,
+                body,
+                span,
+            } => self.st_for_each(
+                *var,
+                *coll,
+                *backwards,
+                from.as_ref(),
+                filter.as_ref(),
+                *order,
+                body,
+                *span,
+            ),
+            St::Create {
+                thing,
+                fields,
+                bind,
+                span,
+            } => self.st_create(*thing, fields, *bind, *span),
+            St::Destroy { what, span } => self.st_destroy(what, *span),
+            St::Let { slot, value } => self.st_let(*slot, value),
+            St::Begin {
+                effect,
+                target,
+                count,
+                at,
+                span,
+            } => self.st_begin(*effect, target, count, at, *span),
+            St::Stop { effect, target } => self.st_stop(*effect, target),
+            St::Place { who, to, order, span } => self.st_place(who, to, *order, *span),
+            St::ChooseFrom {
+                decision,
+                chooser,
+                var,
+                coll,
+                filter,
+                order,
+                body,
+                decline,
+                refusals,
+                span,
+            } => self.st_choose_from(
+                *decision,
+                chooser,
+                *var,
+                *coll,
+                filter.as_ref(),
+                *order,
+                body,
+                decline.as_ref(),
+                refusals,
+                *span,
+            ),
+            St::Repeat { repeat, body, span } => self.repeat(repeat, body, *span),
+            St::EndRepeat => Ok(Flow::EndRepeat),
+            St::Rank { order } => self.st_rank(*order),
+            St::Transfer { amount, from, to, span } => self.st_transfer(amount.as_ref(), from, to, *span),
+            St::Raise { trigger, args, span } => self.st_raise(*trigger, args, *span),
+            St::Do { hook, args, span } => self.st_do(*hook, args, *span),
+            St::React { actor, body } => self.st_react(actor, body),
+            St::Elapse { amount, unit, span } => self.st_elapse(amount, *unit, *span),
+            St::If { cond, then, otherwise } => self.st_if(cond, then, otherwise),
+            St::Choose {
+                decision,
+                chooser,
+                options,
+                span,
+            } => self.choose(*decision, chooser, options, *span),
+            St::End { level, reason } => Ok(Flow::End(*level, *reason)),
+            St::Spend { amount, target, span } => self.st_spend(amount.as_ref(), target, *span),
+            St::Gain { amount, target, span } => self.st_gain(amount, target, *span),
+            St::Reset { target, value, span } => self.st_reset(target, value, *span),
+            St::Forfeit { target } => self.st_forfeit(target),
+            St::Set { target, value, span } => self.st_set(target, value, *span),
+            St::Mark { target, on } => self.st_mark(target, *on),
+        }
+    }
+
+    /// `let`: binds a slot to a value.
+    fn st_let(&mut self, slot: Slot, value: &Ex) -> R<Flow> {
+        self.locals[slot as usize] = self.eval(value, NO_CTX)?;
+        Ok(Flow::Next)
+    }
+
+    fn st_if(&mut self, cond: &Ex, then: &[St], otherwise: &[St]) -> R<Flow> {
+        if self.eval(
+            cond,
+            Ctx {
+                label: NO_LABEL,
+                actor: None,
+            },
+        )? != 0
+        {
+            self.block(then)
+        } else {
+            self.block(otherwise)
+        }
+    }
+
+    /// `elapse`: the game clock runs forward (never backwards), in the base unit.
+    fn st_elapse(&mut self, amount: &Ex, unit: UnitId, span: Span) -> R<Flow> {
+        let n = self.eval(amount, NO_CTX)?;
+        let size = self.p.units.get(unit as usize).map_or(1, |u| u.1);
+        let base = checked(n.checked_mul(size), span)?;
+        if base < 0 {
+            return Err(
+                Diag::new("run::negative_time", format!("time cannot run backwards ({n})"))
+                    .label(span, "a negative amount")
+                    .help("elapse a zero or positive amount"),
+            );
+        }
+        self.clock = checked(self.clock.checked_add(base), span)?;
+        self.emit(Event::Time {
+            amount: n,
+            unit,
+            clock: self.clock,
+        });
+        Ok(Flow::Next)
+    }
+
+    /// `create`: makes the thing, binds it, and traces every field it starts with.
+    fn st_create(&mut self, thing: TypeId, fields: &[(FieldId, Ex)], bind: Option<Slot>, span: Span) -> R<Flow> {
+        let id = self.create(thing, fields, span)?;
+        if let Some(slot) = bind {
+            self.locals[slot as usize] = id as i64;
+        }
+        // Every field of the new thing, given or defaulted, in declaration order.
+        let p = self.p;
+        let values: Vec<(FieldId, i64)> = (0..p.fields.len())
+            .filter(|f| p.fields[*f].owner == thing && p.fields[*f].kind != FieldKind::Global)
+            .map(|f| (f as FieldId, self.get(id, f as FieldId)))
+            .collect();
+        self.emit(Event::Create {
+            id,
+            ty: thing,
+            values: &values,
+        });
+        Ok(Flow::Next)
+    }
+
+    /// `destroy`: out of play for good; its effects end silently and it leaves every kept order.
+    fn st_destroy(&mut self, what: &Ex, span: Span) -> R<Flow> {
+        let e = self.entity(what, span)?;
+        if !self.absent[e as usize] {
+            self.emit(Event::Destroy { id: e });
+            self.absent[e as usize] = true;
+            self.effects.retain(|fx| fx.target != e);
+            for list in &mut self.ranked {
+                list.retain(|x| *x != e);
+            }
+        }
+        Ok(Flow::Next)
+    }
+}
+
+fn stmt_span(s: &St) -> Option<Span> {
+    match s {
+        St::Level { span, .. }
+        | St::Turn { span, .. }
+        | St::ForEach { span, .. }
+        | St::Choose { span, .. }
+        | St::ChooseFrom { span, .. }
+        | St::Repeat { span, .. }
+        | St::Transfer { span, .. }
+        | St::Raise { span, .. }
+        | St::Do { span, .. }
+        | St::Place { span, .. }
+        | St::Begin { span, .. }
+        | St::Elapse { span, .. }
+        | St::Spend { span, .. }
+        | St::Gain { span, .. }
+        | St::Reset { span, .. }
+        | St::Set { span, .. } => Some(*span),
+        _ => None,
+    }
+}
