@@ -1,3 +1,15 @@
+//! The binary: the command line, with the REPL handed in (no front end imports another).
+
+use turnscript::{cli, repl};
+
 fn main() {
-    std::process::exit(turnscript::cli::main());
+    std::process::exit(cli::main(|a| {
+        repl::main(repl::Options {
+            ruleset: a.ruleset,
+            encounter: a.encounter,
+            seed: a.seed,
+            autosave: a.autosave,
+            colour: false,
+        })
+    }));
 }

@@ -84,8 +84,19 @@ enum Format {
     Jsonl,
 }
 
-/// Runs the command line; returns the process exit code.
-pub fn main() -> i32 {
+/// What `turnscript repl` was given. The binary hands it to the REPL: the CLI, a front end, does
+/// not import another front end.
+#[derive(Clone, Debug)]
+pub struct ReplArgs {
+    pub ruleset: Option<PathBuf>,
+    pub encounter: Option<PathBuf>,
+    pub seed: u64,
+    /// `None`: no autosave.
+    pub autosave: Option<PathBuf>,
+}
+
+/// Runs the command line; `repl` starts the REPL. Returns the process exit code.
+pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -102,12 +113,11 @@ pub fn main() -> i32 {
             seed,
             autosave,
             no_autosave,
-        } => crate::repl::main(crate::repl::Options {
+        } => repl(ReplArgs {
             ruleset,
             encounter,
             seed,
             autosave: (!no_autosave).then_some(autosave),
-            colour: false,
         }),
         Command::Run {
             ruleset,
