@@ -20,7 +20,7 @@ pub const DEFAULT_OUTER_LIMIT: u64 = 10;
 pub const MAX_CHARACTERS: usize = 10_000;
 /// Most entities in one run: those declared plus every one `create` makes.
 pub const MAX_ENTITIES: usize = 1_000_000;
-/// Most rolls in one "until settled" tie-break before it is reported as a runaway.
+/// Most rolls of one tied group in an "until settled" tie-break before it is reported as a runaway.
 pub const MAX_TIE_ROLLS: u32 = 1000;
 /// How deeply actions and hooks may nest (a reaction inside an action inside a reaction ...).
 pub const MAX_CALL_DEPTH: u32 = 64;

@@ -367,3 +367,39 @@ fn a_policy_may_prefer_characters() {
         ]
     );
 }
+
+/// A ruleset that orders `n` characters by `f` (pairs share a value), then by a roll until settled.
+fn tied_pairs(n: usize, tie_roll: &str) -> String {
+    let mut src = format!(
+        "stat f default 0\nparam tie = {tie_roll}\norder o(c) {{ c.f desc  roll tie desc until settled }}\n\
+         play {{ round repeat {{ for each c in characters by o {{ turn c {{ }} }} }} }}\n"
+    );
+    for i in 0..n {
+        src.push_str(&format!("character c{i} {{ f = {} }}\n", i / 2));
+    }
+    src
+}
+
+#[test]
+fn the_tie_roll_limit_counts_per_tied_group_not_per_sort() {
+    // 1,200 tied pairs: more than MAX_TIE_ROLLS group rolls in one sort, each pair settling in a
+    // few rolls. Every pair is settled, the higher f first.
+    let n = 2 * (turnscript::limits::MAX_TIE_ROLLS as usize + 200);
+    let (out, err, code) = run(&tied_pairs(n, "d6"), &[], &[], Some("round=1"));
+    assert_eq!(code, 0, "{}", &err[..err.len().min(400)]);
+    let turns: Vec<&str> = out.lines().filter_map(|l| l.trim_start().strip_prefix("▸ ")).collect();
+    assert_eq!(turns.len(), n);
+    let f_of = |name: &str| name.trim_start_matches('c').parse::<usize>().map(|i| i / 2).ok();
+    let fs: Vec<Option<usize>> = turns.iter().map(|t| f_of(t.trim())).collect();
+    assert!(fs.windows(2).all(|w| w[0] >= w[1]), "ordered by f, highest first");
+}
+
+#[test]
+fn a_tie_that_never_settles_is_a_runaway() {
+    // `d2 * 0` rolls but always ties: the one tied group is rolled MAX_TIE_ROLLS times, then the
+    // run stops with run::unsettled.
+    let (_, err, code) = run(&tied_pairs(2, "d2 * 0"), &[], &[], Some("round=1"));
+    assert_eq!(code, 1);
+    assert!(err.contains("run::unsettled"), "{err}");
+    assert!(err.contains("still unsettled after 1000 rolls"), "{err}");
+}

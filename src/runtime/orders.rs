@@ -230,15 +230,16 @@ impl Machine<'_> {
         let mut keyed: Vec<(i64, EntityId)> = Vec::with_capacity(ids.len());
         for key in &order.keys {
             let mut next = Vec::new();
-            let mut work: Vec<(usize, usize)> = groups.iter().rev().copied().collect();
-            let mut rolls = 0u32;
-            while let Some((s, e)) = work.pop() {
+            // Each tied group carries how many times it has been rolled: the limit is per group
+            // (a runaway tie), not per sort, so many distinct ties in a large cast are no error.
+            let mut work: Vec<(usize, usize, u32)> = groups.iter().rev().map(|&(s, e)| (s, e, 0)).collect();
+            while let Some((s, e, rolls)) = work.pop() {
                 if e - s <= 1 {
                     next.push((s, e));
                     continue;
                 }
+                let rolls = rolls + u32::from(key.roll);
                 if key.roll {
-                    rolls += 1;
                     if rolls > MAX_TIE_ROLLS {
                         return Err(Diag::new(
                             "run::unsettled",
@@ -277,7 +278,7 @@ impl Machine<'_> {
                 runs.push((start, e));
                 for (rs, re) in runs.into_iter().rev() {
                     if key.roll && key.until_settled && re - rs > 1 {
-                        work.push((rs, re));
+                        work.push((rs, re, rolls));
                     } else {
                         next.push((rs, re));
                     }
