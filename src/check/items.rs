@@ -8,165 +8,183 @@ use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 impl Checker<'_> {
+    /// One top-level item. A dispatch: each arm is one call (or a loop of them), in source order.
     pub(super) fn item(&mut self, item: &Item) {
         match item {
-            Item::Param { name, args, value } => {
-                self.arg_count("param", name, args.len());
-                self.distinct("param", &args.iter().map(|a| &a.0).collect::<Vec<_>>());
-                if args.is_empty() {
-                    self.expect(value, Ty::Int, "a param");
-                } else {
-                    let params = self.decls.lookup(&name.node);
-                    let types = match params {
-                        Some(Sym::Param(i)) => self.decls.param_args[i as usize].clone(),
-                        _ => Vec::new(),
-                    };
-                    let scopes = self.bind_args(types.into_iter());
-                    let t = self.expr(value);
-                    if matches!(t, Ty::Role) {
-                        self.err(
-                            Diag::new("check::type", "a param cannot give a role")
-                                .label(value.span, "a role")
-                                .help("a param with arguments gives a number, a truth value, an entity or a side"),
-                        );
-                    }
-                    self.scopes = scopes;
-                }
-            }
+            Item::Param { name, args, value } => self.param(name, args, value),
             Item::Stat {
                 ty, default: Some(e), ..
-            } => {
-                let want = if ty.is_some() {
-                    self.thing_ty(ty.as_ref())
-                } else {
-                    Ty::Int
-                };
-                self.expect(e, want, "a stat's default");
-            }
+            } => self.field_default(ty.as_ref(), e, "a stat's default"),
             Item::Thing { fields, .. } => {
                 for f in fields {
                     self.item(f);
                 }
             }
-            Item::Resource { min, max, .. } => {
-                for e in min.iter().chain(max.iter()) {
-                    self.expect(e, Ty::Int, "a resource limit");
-                    self.no_dice(e, "a resource limit");
-                }
-            }
+            Item::Resource { min, max, .. } => self.limits(min, max, "a resource limit"),
             Item::Global {
                 default, min, max, ty, ..
             } => {
                 if let Some(e) = default {
-                    let want = if ty.is_some() {
-                        self.thing_ty(ty.as_ref())
-                    } else {
-                        Ty::Int
-                    };
-                    self.expect(e, want, "a global's default");
+                    self.field_default(ty.as_ref(), e, "a global's default");
                 }
-                for e in min.iter().chain(max.iter()) {
-                    self.expect(e, Ty::Int, "a global's limit");
-                    self.no_dice(e, "a global's limit");
-                }
+                self.limits(min, max, "a global's limit");
             }
-            Item::Flag { per: Some(level), .. } if !self.decls.level_names.contains_key(&level.node) => {
-                let d = unknown("level", &level.node, level.span, self.decls.level_names.keys());
-                self.err(d.help(
-                    "a flag `per LEVEL` is cleared as each iteration of that level starts; name a level of `play`",
-                ));
-            }
-            Item::Action(a) => {
-                self.bind(&a.actor, CHAR);
-                for c in &a.costs {
-                    self.expect(&c.amount, Ty::Int, "a cost");
-                    self.no_dice(&c.amount, "a cost");
-                    self.field(CHARACTER, &c.resource, FieldKind::Resource, "pay a cost in");
-                }
-                if let Some(w) = &a.when {
-                    self.expect(w, Ty::Bool, "an action's `when`");
-                }
-                self.block(&a.body);
-                self.scopes.pop();
-            }
-            Item::Order(o) => {
-                let t = self.thing_ty(o.ty.as_ref());
-                self.bind(&o.var, t);
-                for k in &o.keys {
-                    // A truth value sorts false before true: `c.FLAG asc` puts those with the flag last.
-                    let t = self.expr(&k.value);
-                    if !matches!(t, Ty::Int | Ty::Bool | Ty::Error) {
-                        self.err(
-                            Diag::new(
-                                "check::type",
-                                format!(
-                                    "an ordering key must be a number or a truth value, but this is {}",
-                                    self.tn(t)
-                                ),
-                            )
-                            .label(k.value.span, self.tn(t))
-                            .help("sort by a stat, a resource, a flag or an expression of them"),
-                        );
-                    }
-                    if k.until_settled && !k.roll {
-                        self.err(
-                            Diag::new("check::settled_without_roll", "`until settled` needs a key that rolls")
-                                .label(k.span, "this key does not roll")
-                                .help("write `roll DICE desc until settled`"),
-                        );
-                    }
-                }
-                self.scopes.pop();
-            }
-            Item::Policy { prefs, .. } => {
-                for (decision, options) in prefs {
-                    if !self.decls.decision_names.contains_key(&decision.node) {
-                        let d = unknown(
-                            "decision",
-                            &decision.node,
-                            decision.span,
-                            self.decls.decision_names.keys(),
-                        );
-                        self.err(d.help("a policy lists options for decisions named by `choose NAME by ...`"));
-                        continue;
-                    }
-                    for o in options {
-                        let known = self.decls.option_names.contains_key(&o.node)
-                            || matches!(self.decls.lookup(&o.node), Some(Sym::Action(_)))
-                            || self.decls.character_names.contains(&o.node);
-                        if !known {
-                            let d = unknown("option", &o.node, o.span, self.decls.option_names.keys());
-                            self.err(d.help(
-                                "name an option of that decision, an action, or a character (a policy in an encounter file may name its cast)",
-                            ));
-                        }
-                    }
-                }
-            }
-            Item::DefaultPolicy(name)
-                if !self.decls.policies.contains_key(&name.node) && !is_builtin_policy(&name.node) =>
-            {
-                let d = unknown("policy", &name.node, name.span, self.decls.policies.keys());
-                self.err(d.help("declare it with `policy NAME { ... }`, or use `first` or `random`"));
-            }
+            Item::Flag { per: Some(level), .. } => self.flag_per(level),
+            Item::Action(a) => self.action(a),
+            Item::Order(o) => self.order_decl(o),
+            Item::Policy { prefs, .. } => self.policy(prefs),
+            Item::DefaultPolicy(name) => self.default_policy(name),
             Item::Setup(b) => self.block(b),
             Item::Play(b) => self.block(b),
             Item::Hook(h) => self.hook(h),
-            Item::Routine { name, params, body } => {
-                self.arg_count("routine", name, params.len());
-                self.distinct("routine", &params.iter().map(|p| &p.name).collect::<Vec<_>>());
-                let vars: Vec<(Ident, Ty)> = params
-                    .iter()
-                    .map(|p| (p.name.clone(), self.thing_ty(p.ty.as_ref())))
-                    .collect();
-                self.detached(&vars, None, body);
-            }
+            Item::Routine { name, params, body } => self.routine(name, params, body),
             Item::Trigger { name, params } => {
                 self.arg_count("trigger", name, params.len());
                 self.distinct("trigger", &params.iter().map(|p| &p.name).collect::<Vec<_>>());
             }
             _ => {}
         }
+    }
+
+    /// `param NAME = EXPR` gives a number; `param NAME(a, b) = EXPR` anything but a role.
+    fn param(&mut self, name: &Ident, args: &[(Ident, Option<Ident>)], value: &Expr) {
+        self.arg_count("param", name, args.len());
+        self.distinct("param", &args.iter().map(|a| &a.0).collect::<Vec<_>>());
+        if args.is_empty() {
+            self.expect(value, Ty::Int, "a param");
+        } else {
+            let params = self.decls.lookup(&name.node);
+            let types = match params {
+                Some(Sym::Param(i)) => self.decls.param_args[i as usize].clone(),
+                _ => Vec::new(),
+            };
+            let scopes = self.bind_args(types.into_iter());
+            let t = self.expr(value);
+            if matches!(t, Ty::Role) {
+                self.err(
+                    Diag::new("check::type", "a param cannot give a role")
+                        .label(value.span, "a role")
+                        .help("a param with arguments gives a number, a truth value, an entity or a side"),
+                );
+            }
+            self.scopes = scopes;
+        }
+    }
+
+    /// A stat's or global's default: a number, or an entity of its type (`stat NAME: TYPE`).
+    fn field_default(&mut self, ty: Option<&Ident>, e: &Expr, what: &str) {
+        let want = if ty.is_some() { self.thing_ty(ty) } else { Ty::Int };
+        self.expect(e, want, what);
+    }
+
+    /// A resource's or global's `min` and `max`: fixed numbers.
+    fn limits(&mut self, min: &Option<Expr>, max: &Option<Expr>, what: &str) {
+        for e in min.iter().chain(max.iter()) {
+            self.expect(e, Ty::Int, what);
+            self.no_dice(e, what);
+        }
+    }
+
+    /// `flag NAME per LEVEL`: a known level.
+    fn flag_per(&mut self, level: &Ident) {
+        if !self.decls.level_names.contains_key(&level.node) {
+            let d = unknown("level", &level.node, level.span, self.decls.level_names.keys());
+            self.err(
+                d.help("a flag `per LEVEL` is cleared as each iteration of that level starts; name a level of `play`"),
+            );
+        }
+    }
+
+    /// An action: its costs, its `when` and its body, with the actor in scope.
+    fn action(&mut self, a: &ActionDecl) {
+        self.bind(&a.actor, CHAR);
+        for c in &a.costs {
+            self.expect(&c.amount, Ty::Int, "a cost");
+            self.no_dice(&c.amount, "a cost");
+            self.field(CHARACTER, &c.resource, FieldKind::Resource, "pay a cost in");
+        }
+        if let Some(w) = &a.when {
+            self.expect(w, Ty::Bool, "an action's `when`");
+        }
+        self.block(&a.body);
+        self.scopes.pop();
+    }
+
+    /// `order NAME(x) { KEY ... }`: keys that are numbers or truth values; `until settled` rolls.
+    fn order_decl(&mut self, o: &OrderDecl) {
+        let t = self.thing_ty(o.ty.as_ref());
+        self.bind(&o.var, t);
+        for k in &o.keys {
+            // A truth value sorts false before true: `c.FLAG asc` puts those with the flag last.
+            let t = self.expr(&k.value);
+            if !matches!(t, Ty::Int | Ty::Bool | Ty::Error) {
+                self.err(
+                    Diag::new(
+                        "check::type",
+                        format!(
+                            "an ordering key must be a number or a truth value, but this is {}",
+                            self.tn(t)
+                        ),
+                    )
+                    .label(k.value.span, self.tn(t))
+                    .help("sort by a stat, a resource, a flag or an expression of them"),
+                );
+            }
+            if k.until_settled && !k.roll {
+                self.err(
+                    Diag::new("check::settled_without_roll", "`until settled` needs a key that rolls")
+                        .label(k.span, "this key does not roll")
+                        .help("write `roll DICE desc until settled`"),
+                );
+            }
+        }
+        self.scopes.pop();
+    }
+
+    /// `policy NAME { DECISION: OPTION, ... }`: known decisions, and options each could offer.
+    fn policy(&mut self, prefs: &[(Ident, Vec<Ident>)]) {
+        for (decision, options) in prefs {
+            if !self.decls.decision_names.contains_key(&decision.node) {
+                let d = unknown(
+                    "decision",
+                    &decision.node,
+                    decision.span,
+                    self.decls.decision_names.keys(),
+                );
+                self.err(d.help("a policy lists options for decisions named by `choose NAME by ...`"));
+                continue;
+            }
+            for o in options {
+                let known = self.decls.option_names.contains_key(&o.node)
+                    || matches!(self.decls.lookup(&o.node), Some(Sym::Action(_)))
+                    || self.decls.character_names.contains(&o.node);
+                if !known {
+                    let d = unknown("option", &o.node, o.span, self.decls.option_names.keys());
+                    self.err(d.help(
+                        "name an option of that decision, an action, or a character (a policy in an encounter file may name its cast)",
+                    ));
+                }
+            }
+        }
+    }
+
+    /// `default policy NAME`: a declared or built-in policy.
+    fn default_policy(&mut self, name: &Ident) {
+        if !self.decls.policies.contains_key(&name.node) && !is_builtin_policy(&name.node) {
+            let d = unknown("policy", &name.node, name.span, self.decls.policies.keys());
+            self.err(d.help("declare it with `policy NAME { ... }`, or use `first` or `random`"));
+        }
+    }
+
+    /// `routine NAME(a, b) { ... }`: its parameters, then its body detached from any level.
+    fn routine(&mut self, name: &Ident, params: &[Typed], body: &Block) {
+        self.arg_count("routine", name, params.len());
+        self.distinct("routine", &params.iter().map(|p| &p.name).collect::<Vec<_>>());
+        let vars: Vec<(Ident, Ty)> = params
+            .iter()
+            .map(|p| (p.name.clone(), self.thing_ty(p.ty.as_ref())))
+            .collect();
+        self.detached(&vars, None, body);
     }
 
     /// Rejects a parameter list that names the same argument twice.

@@ -10,6 +10,7 @@
 
 mod checker;
 mod collect;
+mod decisions;
 mod decls;
 mod entities;
 mod expr;

@@ -1,5 +1,5 @@
-//! Checking what a statement acts on: `x.FIELD` or a global as a target, a field of the kind the
-//! statement needs, an effect.
+//! Checking what a statement acts on and changes: the statements that change a field (`spend`,
+//! `set`, ...), `x.FIELD` or a global as a target, a field of the kind a statement needs, an effect.
 
 use super::checker::Checker;
 use super::suggest::unknown;
@@ -8,6 +8,28 @@ use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 impl Checker<'_> {
+    /// `spend`, `gain`, `reset`, `forfeit` and `transfer`: a resource, and the number the
+    /// statement takes (`what`), if it takes one.
+    pub(super) fn resource(&mut self, value: Option<&Expr>, what: &str, target: &Target, verb: &str) {
+        if let Some(v) = value {
+            self.expect(v, Ty::Int, what);
+        }
+        self.target(target, FieldKind::Resource, verb);
+    }
+
+    /// `set x.STAT = VALUE`: a stat, and a value of its type.
+    pub(super) fn set(&mut self, target: &Target, value: &Expr) {
+        let want = match self.target(target, FieldKind::Stat, "set") {
+            Some(f) => self.decls.field_refers[f as usize].map_or(Ty::Int, Ty::Entity),
+            None => Ty::Error,
+        };
+        if want == Ty::Error {
+            self.expr(value);
+        } else {
+            self.expect(value, want, "a stat's new value");
+        }
+    }
+
     /// `x.FIELD` or a global as a statement's target; gives the field when it resolves.
     pub(super) fn target(&mut self, t: &Target, want: FieldKind, verb: &str) -> Option<u16> {
         let f = &t.field;
