@@ -5,8 +5,9 @@
 //! Two passes. The first, `collect`, gathers every declaration into [`Decls`]
 //! (`decls.rs`, `collect.rs`). The second walks every item and statement with a `Checker`
 //! (`checker.rs`): top-level items in `items.rs`, declared entities in `entities.rs`, statements
-//! in `stmt.rs`, statement targets in `targets.rs`, expressions and their types in `expr.rs`.
-//! `suggest.rs` words "unknown X" errors with their did-you-mean.
+//! in `stmt.rs`, decisions in `decisions.rs`, statements that change a field and their targets in
+//! `targets.rs`, expressions and their types in `expr.rs`. `suggest.rs` words "unknown X" errors
+//! with their did-you-mean.
 
 mod checker;
 mod collect;
