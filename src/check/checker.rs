@@ -1,0 +1,92 @@
+//! The second pass's walker: the `Checker`, its scopes of variables and levels, and the helpers
+//! every part of the checker shares (reporting, type names, params' types).
+
+use std::collections::HashMap;
+
+use super::{ANY, CHARACTER, Decls, Ty};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+pub(super) struct Checker<'a> {
+    pub(super) decls: &'a Decls,
+    pub(super) diags: &'a mut Vec<Diag>,
+    /// Variables in scope with their types, innermost last.
+    pub(super) scopes: Vec<(String, Ty)>,
+    /// Names of the enclosing levels, innermost last.
+    pub(super) levels: Vec<String>,
+    /// How many `repeat` loops enclose the statement being checked.
+    pub(super) repeats: usize,
+    /// The type each param with arguments gives, once worked out.
+    pub(super) param_tys: Vec<Option<Ty>>,
+    /// Working out a type: report nothing.
+    pub(super) silent: bool,
+    pub(super) fields_at: HashMap<Span, u16>,
+}
+
+impl Checker<'_> {
+    pub(super) fn err(&mut self, d: Diag) {
+        if !self.silent {
+            self.diags.push(d);
+        }
+    }
+
+    /// The type of a variable in scope.
+    pub(super) fn var(&self, name: &str) -> Option<Ty> {
+        self.scopes.iter().rev().find(|s| s.0 == name).map(|s| s.1)
+    }
+
+    pub(super) fn bind(&mut self, name: &Ident, t: Ty) {
+        self.scopes.push((name.node.clone(), t));
+    }
+
+    /// A type's name with its article, for messages.
+    pub(super) fn tn(&self, t: Ty) -> String {
+        match t {
+            Ty::Int => "a number".into(),
+            Ty::Bool => "a truth value".into(),
+            Ty::Entity(ANY) => "`none`".into(),
+            Ty::Entity(t) => self.decls.a_thing(t),
+            Ty::Side => "a side".into(),
+            Ty::Role => "a role".into(),
+            Ty::Error => "an invalid value".into(),
+        }
+    }
+
+    /// A written type (`None`: a character).
+    pub(super) fn thing_ty(&self, t: Option<&Ident>) -> Ty {
+        Ty::Entity(t.and_then(|t| self.decls.thing(&t.node)).unwrap_or(CHARACTER))
+    }
+
+    /// Puts a param's arguments in scope (numbers, or entities), returning what was there.
+    pub(super) fn bind_args(&mut self, args: impl Iterator<Item = (String, Option<u16>)>) -> Vec<(String, Ty)> {
+        let scopes = std::mem::take(&mut self.scopes);
+        for (a, t) in args {
+            self.scopes.push((a, t.map_or(Ty::Int, Ty::Entity)));
+        }
+        scopes
+    }
+
+    /// The type a param with arguments gives (its body's), worked out once, silently.
+    pub(super) fn param_type(&mut self, i: usize) -> Ty {
+        if let Some(t) = self.param_tys.get(i).copied().flatten() {
+            return t;
+        }
+        let Some(body) = self.decls.param_exprs.get(i) else {
+            return Ty::Error;
+        };
+        let body = body.clone();
+        self.param_tys[i] = Some(Ty::Error); // a cycle (reported elsewhere) gives an error type
+        let args = self.decls.param_args[i].clone();
+        let silent = std::mem::replace(&mut self.silent, true);
+        let scopes = self.bind_args(args.into_iter());
+        let t = if self.decls.param_args[i].is_empty() {
+            Ty::Int
+        } else {
+            self.expr(&body)
+        };
+        self.scopes = scopes;
+        self.silent = silent;
+        self.param_tys[i] = Some(t);
+        t
+    }
+}

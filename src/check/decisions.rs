@@ -1,0 +1,151 @@
+//! Checking decisions: `choose NAME by WHO { option ... }` and `choose NAME by WHO from COLL`,
+//! their chooser, options and refusals.
+
+use super::checker::Checker;
+use super::suggest::unknown;
+use super::{CHARACTER, FieldKind, Sym, Ty};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+impl Checker<'_> {
+    /// `choose NAME by WHO { option ... }`: at least one option, each named once.
+    pub(super) fn choose(&mut self, name: &Ident, chooser: &Expr, options: &[OptionDecl], span: Span) {
+        let who = self.chooser(chooser);
+        if options.is_empty() {
+            self.err(
+                Diag::new(
+                    "check::no_options",
+                    format!("the decision `{}` has no options", name.node),
+                )
+                .label(span, "nothing to choose from")
+                .help("add `option NAME { ... }` lines, or `option action` for the action catalogue"),
+            );
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for o in options {
+            let key = o.name.as_ref().map(|n| n.node.as_str()).unwrap_or("action");
+            if seen.contains(&key) {
+                self.err(
+                    Diag::new(
+                        "check::duplicate",
+                        format!("the option `{key}` appears twice in `{}`", name.node),
+                    )
+                    .label(o.span, "again here")
+                    .help("each option of a decision needs its own name"),
+                );
+            }
+            seen.push(key);
+            self.option(o, who);
+        }
+    }
+
+    /// One option of a decision whose chooser is of type `who`: `option action` is offered to a
+    /// character, and only when actions are declared.
+    fn option(&mut self, o: &OptionDecl, who: Ty) {
+        self.refusals(&o.refusals);
+        if o.name.is_none() && who == Ty::Role {
+            self.err(
+                Diag::new(
+                    "check::role_action",
+                    "a role cannot take an action: actions belong to characters",
+                )
+                .label(o.span, "offered to a role")
+                .help("let a character choose the action, e.g. `choose act by c { option action }`"),
+            );
+        }
+        for k in &o.kinds {
+            if self.decls.kind(&k.node).is_none() {
+                let d = unknown("kind of action", &k.node, k.span, self.decls.kinds.iter());
+                self.err(d.help("give actions a kind with `action NAME(c) kind K costs ...`"));
+            }
+        }
+        if let Some(u) = &o.using {
+            self.field(CHARACTER, u, FieldKind::Resource, "pay costs from");
+        }
+        if o.name.is_none() && self.decls.actions.is_empty() {
+            self.err(
+                Diag::new(
+                    "check::no_actions",
+                    "`option action` offers the action catalogue, but no action is declared",
+                )
+                .label(o.span, "offers nothing")
+                .help("declare actions with `action NAME(c) costs N RESOURCE`"),
+            );
+        }
+        if let Some(w) = &o.when {
+            self.expect(w, Ty::Bool, "an option's `when`");
+        }
+        self.block(&o.body);
+    }
+
+    /// `choose NAME by WHO from COLL [where C] [by ORDER] [or OPTION { ... }] { ... }`. Takes the
+    /// whole statement: it has more parts than a method should take one by one.
+    pub(super) fn choose_from(&mut self, s: &Stmt) {
+        let Stmt::ChooseFrom {
+            chooser,
+            var,
+            coll,
+            filter,
+            order,
+            body,
+            decline,
+            refusals,
+            ..
+        } = s
+        else {
+            return;
+        };
+        self.chooser(chooser);
+        if let Some((_, block)) = decline.as_deref() {
+            self.block(block);
+        }
+        let t = self.collection(coll);
+        if let Some(o) = order {
+            self.order_for(o, t);
+        }
+        self.bind(var, t);
+        if let Some(f) = filter {
+            self.expect(f, Ty::Bool, "a `where` filter");
+        }
+        self.refusals(refusals);
+        self.block(body);
+        self.scopes.pop();
+    }
+
+    /// The chooser of a decision: a character, or a role named directly.
+    pub(super) fn chooser(&mut self, e: &Expr) -> Ty {
+        if let ExprKind::Name(n) = &e.node
+            && self.var(n).is_none()
+            && let Some(Sym::Role(_)) = self.decls.lookup(n)
+        {
+            return Ty::Role;
+        }
+        let t = self.expr(e);
+        if !t.is_entity() {
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!(
+                        "the chooser of a decision must be an entity (a character, a player, ...) or a role, but this is {}",
+                        self.tn(t)
+                    ),
+                )
+                .label(e.span, self.tn(t))
+                .help("name a variable holding a character or a thing, or a role declared with `role NAME`"),
+            );
+        }
+        t
+    }
+
+    /// `unless C because "..."` lines.
+    pub(super) fn refusals(&mut self, refusals: &[Refusal]) {
+        for r in refusals {
+            self.expect(&r.cond, Ty::Bool, "an `unless` condition");
+            for part in &r.message {
+                if let Part::Name(e) = part {
+                    self.entity(e, "a name in a message");
+                }
+            }
+        }
+    }
+}

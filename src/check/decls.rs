@@ -1,0 +1,306 @@
+//! The symbol table ([`Decls`]): every declared name of a run by kind, and the queries on it.
+
+use std::collections::HashMap;
+
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    Stat,
+    Resource,
+    Flag,
+    /// A number of the table (`global`), not of a character.
+    Global,
+    /// An effect: true on a character while an instance is active.
+    Effect,
+}
+
+impl FieldKind {
+    /// The noun with its article: "a stat", "an effect".
+    pub fn a(self) -> String {
+        match self {
+            FieldKind::Effect => "an effect".into(),
+            k => format!("a {}", k.noun()),
+        }
+    }
+
+    pub fn noun(self) -> &'static str {
+        match self {
+            FieldKind::Stat => "stat",
+            FieldKind::Resource => "resource",
+            FieldKind::Flag => "flag",
+            FieldKind::Global => "global",
+            FieldKind::Effect => "effect",
+        }
+    }
+}
+
+/// What a declared name is, with its index among its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sym {
+    Param(u16),
+    Field(u16, FieldKind),
+    Side(u16),
+    Tag(u16),
+    Action(u16),
+    Order(u16),
+    Role(u16),
+    Trigger(u16),
+    Unit(u16),
+    Routine(u16),
+    /// A type of entity: `character` (0) or a declared `thing`.
+    Thing(u16),
+    /// The collection of every entity of a type in play (`characters`, a thing's plural).
+    Plural(u16),
+}
+
+/// The type of characters; declared things follow it.
+pub const CHARACTER: u16 = 0;
+
+/// Every declared name of a run, by kind, in declaration order.
+#[derive(Debug, Default)]
+pub struct Decls {
+    pub ruleset_name: Option<String>,
+    pub encounter_name: Option<String>,
+    globals: HashMap<String, (Sym, Span)>,
+    pub params: Vec<String>,
+    /// The expression in force for each param: the last file that sets it wins.
+    pub param_exprs: Vec<Expr>,
+    /// The arguments of each param (empty for a plain param): name, and its entity type
+    /// (`None`: a number).
+    pub param_args: Vec<Vec<(String, Option<u16>)>>,
+    /// Whether each param may roll dice (through its body or the params it uses).
+    pub param_rolls: Vec<bool>,
+    pub fields: Vec<(String, FieldKind)>,
+    /// For each field: the type of entity it belongs to ([`CHARACTER`] for globals and effects too).
+    pub field_owner: Vec<u16>,
+    /// For each field: the type of entity it holds (`stat NAME: TYPE`), if any.
+    pub field_refers: Vec<Option<u16>>,
+    /// The types of entity: name and plural, `character` first.
+    pub things: Vec<(String, String)>,
+    /// The fields of each declared thing, by (type, name): a separate namespace per thing.
+    pub thing_fields: HashMap<(u16, String), u16>,
+    /// Each order's type of entity.
+    pub order_types: Vec<u16>,
+    /// Orders with a key that rolls dice, with the key's span.
+    pub order_rolls: HashMap<String, Span>,
+    /// Each declared entity's type, in declaration order (parallel to `character_names`).
+    pub entity_types: Vec<u16>,
+    pub sides: Vec<String>,
+    pub tags: Vec<String>,
+    pub actions: Vec<String>,
+    pub orders: Vec<String>,
+    pub policies: HashMap<String, Span>,
+    /// Level names in the order they first appear in `setup` and `play`, with their kind.
+    pub levels: Vec<(String, LevelKind)>,
+    pub level_names: HashMap<String, u16>,
+    pub decisions: Vec<String>,
+    pub decision_names: HashMap<String, u16>,
+    pub options: Vec<String>,
+    pub option_names: HashMap<String, u16>,
+    /// Stats that every character must give, with the span of their declaration.
+    pub stats_without_default: Vec<(String, Span)>,
+    pub roles: Vec<String>,
+    /// Each trigger's name and the types of its arguments.
+    pub triggers: Vec<(String, Vec<u16>)>,
+    /// Units of the game clock: name and size in the base unit.
+    pub units: Vec<(String, i64)>,
+    /// Kinds of action (`kind K`), in the order they first appear.
+    pub kinds: Vec<String>,
+    /// Each routine's name and the types of its parameters.
+    pub routines: Vec<(String, Vec<u16>)>,
+    /// The declared entities' names (characters and things), in declaration order (their ids).
+    pub character_names: Vec<String>,
+}
+
+impl Decls {
+    pub fn lookup(&self, name: &str) -> Option<Sym> {
+        self.globals.get(name).map(|(s, _)| *s)
+    }
+
+    pub fn field(&self, name: &str) -> Option<(u16, FieldKind)> {
+        match self.lookup(name) {
+            Some(Sym::Field(i, k)) => Some((i, k)),
+            _ => None,
+        }
+    }
+
+    /// A field of an entity of type `ty`: a character's (the shared namespace) or a thing's.
+    pub fn field_of(&self, ty: u16, name: &str) -> Option<(u16, FieldKind)> {
+        if ty == CHARACTER {
+            return self.field(name).filter(|(_, k)| *k != FieldKind::Global);
+        }
+        let i = *self.thing_fields.get(&(ty, name.to_string()))?;
+        Some((i, self.fields[i as usize].1))
+    }
+
+    /// The names of the fields of type `ty`, for suggestions.
+    pub fn fields_of(&self, ty: u16) -> Vec<&String> {
+        (0..self.fields.len())
+            .filter(|i| self.field_owner[*i] == ty && self.fields[*i].1 != FieldKind::Global)
+            .map(|i| &self.fields[i].0)
+            .collect()
+    }
+
+    /// A type by name: `character` or a declared thing.
+    pub fn thing(&self, name: &str) -> Option<u16> {
+        match self.lookup(name) {
+            Some(Sym::Thing(t)) => Some(t),
+            _ if name == "character" => Some(CHARACTER),
+            _ => None,
+        }
+    }
+
+    /// "a character", "a player": a type's name with its article.
+    pub fn a_thing(&self, t: u16) -> String {
+        let name = self.things.get(t as usize).map_or("thing", |t| t.0.as_str());
+        let vowel = name.starts_with(['a', 'e', 'i', 'o', 'u']);
+        format!("{} {name}", if vowel { "an" } else { "a" })
+    }
+
+    /// Resolves a written type (none: a character), reporting an unknown one.
+    pub(super) fn resolve_type(&self, t: Option<&Ident>, diags: &mut Vec<Diag>) -> u16 {
+        let Some(t) = t else { return CHARACTER };
+        self.thing(&t.node).unwrap_or_else(|| {
+            let names: Vec<&String> = self.things.iter().map(|t| &t.0).collect();
+            let d = crate::check::unknown("type", &t.node, t.span, names.into_iter());
+            diags.push(d.help("a type is `character` or a thing declared with `thing NAME, PLURAL { ... }`"));
+            CHARACTER
+        })
+    }
+
+    pub(super) fn push_field(&mut self, name: &str, kind: FieldKind, owner: u16, refers: Option<u16>) -> u16 {
+        self.fields.push((name.to_string(), kind));
+        self.field_owner.push(owner);
+        self.field_refers.push(refers);
+        (self.fields.len() - 1) as u16
+    }
+
+    /// Declares a field of a thing (or, with `owner` [`CHARACTER`], a character's or global).
+    pub(super) fn declare_field(&mut self, item: &Item, owner: u16, diags: &mut Vec<Diag>) {
+        let (name, kind, refers) = match item {
+            Item::Stat { name, ty, .. } => {
+                let refers = ty.as_ref().map(|t| self.resolve_type(Some(t), diags));
+                (name, FieldKind::Stat, refers)
+            }
+            Item::Global { name, ty, .. } => {
+                let refers = ty.as_ref().map(|t| self.resolve_type(Some(t), diags));
+                (name, FieldKind::Global, refers)
+            }
+            Item::Resource { name, .. } => (name, FieldKind::Resource, None),
+            Item::Flag { name, .. } => (name, FieldKind::Flag, None),
+            _ => return,
+        };
+        let id = self.fields.len() as u16;
+        if owner == CHARACTER {
+            if self.declare(name, Sym::Field(id, kind), diags) {
+                self.push_field(&name.node, kind, owner, refers);
+                if let Item::Stat {
+                    default: None,
+                    ty: None,
+                    ..
+                } = item
+                {
+                    self.stats_without_default.push((name.node.clone(), name.span));
+                }
+            }
+            return;
+        }
+        let key = (owner, name.node.clone());
+        if self.thing_fields.contains_key(&key) {
+            diags.push(
+                Diag::new(
+                    "check::duplicate",
+                    format!(
+                        "`{}` is declared twice in `{}`",
+                        name.node, self.things[owner as usize].0
+                    ),
+                )
+                .label(name.span, "declared again here")
+                .help("each field of a thing needs its own name"),
+            );
+            return;
+        }
+        self.thing_fields.insert(key, id);
+        self.push_field(&name.node, kind, owner, refers);
+    }
+
+    /// A unit by its name or its plural (`minute`, `minutes`).
+    pub fn unit(&self, name: &str) -> Option<u16> {
+        let find = |n: &str| match self.lookup(n) {
+            Some(Sym::Unit(i)) => Some(i),
+            _ => None,
+        };
+        find(name).or_else(|| name.strip_suffix('s').and_then(find))
+    }
+
+    pub fn kind(&self, name: &str) -> Option<u16> {
+        self.kinds.iter().position(|k| k == name).map(|i| i as u16)
+    }
+
+    pub fn field_names(&self) -> impl Iterator<Item = &String> {
+        self.fields.iter().map(|f| &f.0)
+    }
+
+    /// The span of the first dice expression `e` may roll, following params.
+    pub fn rolls(&self, e: &Expr) -> Option<Span> {
+        let mut found = None;
+        walk_expr(e, &mut |x| {
+            if found.is_some() {
+                return;
+            }
+            let param = match &x.node {
+                ExprKind::Dice(_) => {
+                    found = Some(x.span);
+                    return;
+                }
+                ExprKind::Name(n) => self.lookup(n),
+                ExprKind::Call(f, _) => self.lookup(&f.node),
+                _ => None,
+            };
+            if let Some(Sym::Param(i)) = param
+                && self.param_rolls.get(i as usize).copied().unwrap_or(false)
+            {
+                found = Some(x.span);
+            }
+        });
+        found
+    }
+
+    pub(super) fn declare(&mut self, name: &Ident, sym: Sym, diags: &mut Vec<Diag>) -> bool {
+        if let Some((_, first)) = self.globals.get(&name.node) {
+            diags.push(
+                Diag::new("check::duplicate", format!("`{}` is declared twice", name.node))
+                    .label(name.span, "declared again here")
+                    .label(*first, "first declared here")
+                    .help("every param, stat, resource, flag, side, tag, action, order, role, trigger, unit, global, routine and thing needs its own name"),
+            );
+            return false;
+        }
+        self.globals.insert(name.node.clone(), (sym, name.span));
+        true
+    }
+}
+
+pub(super) fn has_dice(e: &Expr) -> bool {
+    let mut found = false;
+    walk_expr(e, &mut |x| found |= matches!(x.node, ExprKind::Dice(_)));
+    found
+}
+
+/// Calls `f` on every sub-expression of `e`, `e` first.
+pub(super) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.node {
+        ExprKind::Field(b, _) | ExprKind::Is(b, _) | ExprKind::Unary(_, b) => walk_expr(b, f),
+        ExprKind::Binary(_, l, r) => {
+            walk_expr(l, f);
+            walk_expr(r, f);
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::Quant { filter, body, .. } => filter.iter().chain(body.iter()).for_each(|x| walk_expr(x, f)),
+        ExprKind::If(c, a, b) => [c, a, b].iter().for_each(|x| walk_expr(x, f)),
+        _ => {}
+    }
+}

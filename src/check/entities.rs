@@ -1,0 +1,148 @@
+//! Checking declared entities: characters (side, tags, every stat given) and things declared in an
+//! encounter, and the `field = value` lines that give an entity's fields.
+
+use super::checker::Checker;
+use super::suggest::unknown;
+use super::{CHARACTER, FieldKind, Sym, Ty};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+impl Checker<'_> {
+    /// Every character: known side and tags, known fields of the right kind, every stat given.
+    pub(super) fn characters(&mut self, files: &[File]) {
+        let mut seen: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
+        for file in files {
+            for item in &file.items {
+                if let Item::Instance { ty, name, fields } = item {
+                    self.type_name(ty);
+                    if let Some(first) = seen.get(name.node.as_str()) {
+                        self.err(
+                            Diag::new("check::duplicate", format!("two entities are called {}", name.node))
+                                .label(name.span, "again here")
+                                .label(*first, "first here")
+                                .help("give each its own name: answers and the trace name them"),
+                        );
+                    }
+                    seen.insert(&name.node, name.span);
+                    if let Some(t) = self.decls.thing(&ty.node) {
+                        if t == CHARACTER {
+                            self.err(
+                                Diag::new("check::wrong_kind", "declare a character with `character NAME { ... }`")
+                                    .label(ty.span, "not a thing")
+                                    .help("`character` declarations also take `side` and `tag`"),
+                            );
+                        }
+                        self.given_fields(t, &name.node, fields);
+                    }
+                    continue;
+                }
+                let Item::Character(ch) = item else { continue };
+                // Answers, the trace and the REPL name characters: two of one name would be ambiguous.
+                if let Some(first) = seen.get(ch.name.node.as_str()) {
+                    self.err(
+                        Diag::new(
+                            "check::duplicate",
+                            format!("two characters are called {}", ch.name.node),
+                        )
+                        .label(ch.name.span, "again here")
+                        .label(*first, "first here")
+                        .help("give each character its own name: answers and the trace name characters"),
+                    );
+                }
+                seen.insert(&ch.name.node, ch.name.span);
+                if seen.len() == crate::limits::MAX_CHARACTERS + 1 {
+                    self.err(
+                        Diag::new(
+                            "check::too_many",
+                            format!("more than {} characters", crate::limits::MAX_CHARACTERS),
+                        )
+                        .label(ch.name.span, "one too many")
+                        .help("split the encounter: this is far beyond a table's cast"),
+                    );
+                }
+                if let Some(side) = &ch.side
+                    && !matches!(self.decls.lookup(&side.node), Some(Sym::Side(_)))
+                {
+                    let d = unknown("side", &side.node, side.span, self.decls.sides.iter());
+                    self.err(d.help("declare it in the ruleset with `side NAME`"));
+                }
+                for tag in &ch.tags {
+                    if !matches!(self.decls.lookup(&tag.node), Some(Sym::Tag(_))) {
+                        let d = unknown("tag", &tag.node, tag.span, self.decls.tags.iter());
+                        self.err(d.help("declare it in the ruleset with `tag NAME`"));
+                    }
+                }
+                let given = self.given_fields(CHARACTER, &ch.name.node, &ch.fields);
+                for (name, span) in &self.decls.stats_without_default {
+                    if !given.contains(&name.as_str()) {
+                        let d = Diag::new("check::missing_stat", format!("{} has no `{}`", ch.name.node, name))
+                            .label(ch.name.span, format!("`{name}` is not given here"))
+                            .label(*span, "the stat is declared here without a default")
+                            .help(format!("add `{name} = N` to this character, or give the stat a default: `stat {name} default N`"));
+                        self.err(d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `field = value` lines for an entity of type `owner`: known fields of the right kind, each
+    /// once, values of the field's type. Gives the names given.
+    pub(super) fn given_fields<'f>(&mut self, owner: u16, who: &str, fields: &'f [(Ident, Expr)]) -> Vec<&'f str> {
+        let mut given: Vec<&str> = Vec::new();
+        for (f, e) in fields {
+            if given.contains(&f.node.as_str()) {
+                self.err(
+                    Diag::new("check::duplicate", format!("`{}` is given twice for {who}", f.node))
+                        .label(f.span, "given again here")
+                        .help("keep one of them"),
+                );
+            }
+            given.push(&f.node);
+            match self.decls.field_of(owner, &f.node) {
+                Some((i, FieldKind::Stat | FieldKind::Resource)) => {
+                    self.fields_at.insert(f.span, i);
+                    let want = self.decls.field_refers[i as usize].map_or(Ty::Int, Ty::Entity);
+                    self.expect(e, want, &format!("{}'s stat", self.decls.a_thing(owner)));
+                }
+                Some((i, FieldKind::Flag)) => {
+                    self.fields_at.insert(f.span, i);
+                    self.expect(e, Ty::Bool, &format!("{}'s flag", self.decls.a_thing(owner)));
+                }
+                Some((_, FieldKind::Effect)) => {
+                    self.err(
+                        Diag::new(
+                            "check::wrong_kind",
+                            format!("`{}` is an effect: it is begun in play", f.node),
+                        )
+                        .label(f.span, "an effect")
+                        .help(format!("begin it with `begin {} on c for N counted at ...`", f.node)),
+                    );
+                }
+                _ if owner == CHARACTER && matches!(self.decls.field(&f.node), Some((_, FieldKind::Global))) => {
+                    self.err(
+                        Diag::new(
+                            "check::wrong_kind",
+                            format!("`{}` is a global: it belongs to no character", f.node),
+                        )
+                        .label(f.span, "a global")
+                        .help("set a global's start with `default` in its declaration, or in `setup`"),
+                    );
+                }
+                _ if owner == CHARACTER => {
+                    let d = unknown("stat", &f.node, f.span, self.decls.field_names());
+                    self.err(d.help("declare it in the ruleset with `stat NAME` or `resource NAME`"));
+                }
+                _ => {
+                    let names = self.decls.fields_of(owner);
+                    let d = unknown("field", &f.node, f.span, names.into_iter());
+                    self.err(d.help(format!(
+                        "declare it in `thing {}` with `stat NAME`, `resource NAME` or `flag NAME`",
+                        self.decls.things[owner as usize].0
+                    )));
+                }
+            }
+        }
+        given
+    }
+}

@@ -1,0 +1,300 @@
+//! Checking each kind of top-level item: params, fields, actions, orders, policies, hooks,
+//! routines and triggers.
+
+use super::checker::Checker;
+use super::suggest::unknown;
+use super::{CHAR, CHARACTER, FieldKind, Sym, Ty};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+impl Checker<'_> {
+    /// One top-level item. A dispatch: each arm is one call (or a loop of them), in source order.
+    pub(super) fn item(&mut self, item: &Item) {
+        match item {
+            Item::Param { name, args, value } => self.param(name, args, value),
+            Item::Stat {
+                ty, default: Some(e), ..
+            } => self.field_default(ty.as_ref(), e, "a stat's default"),
+            Item::Thing { fields, .. } => {
+                for f in fields {
+                    self.item(f);
+                }
+            }
+            Item::Resource { min, max, .. } => self.limits(min, max, "a resource limit"),
+            Item::Global {
+                default, min, max, ty, ..
+            } => {
+                if let Some(e) = default {
+                    self.field_default(ty.as_ref(), e, "a global's default");
+                }
+                self.limits(min, max, "a global's limit");
+            }
+            Item::Flag { per: Some(level), .. } => self.flag_per(level),
+            Item::Action(a) => self.action(a),
+            Item::Order(o) => self.order_decl(o),
+            Item::Policy { prefs, .. } => self.policy(prefs),
+            Item::DefaultPolicy(name) => self.default_policy(name),
+            Item::Setup(b) => self.block(b),
+            Item::Play(b) => self.block(b),
+            Item::Hook(h) => self.hook(h),
+            Item::Routine { name, params, body } => self.routine(name, params, body),
+            Item::Trigger { name, params } => {
+                self.arg_count("trigger", name, params.len());
+                self.distinct("trigger", &params.iter().map(|p| &p.name).collect::<Vec<_>>());
+            }
+            _ => {}
+        }
+    }
+
+    /// `param NAME = EXPR` gives a number; `param NAME(a, b) = EXPR` anything but a role.
+    fn param(&mut self, name: &Ident, args: &[(Ident, Option<Ident>)], value: &Expr) {
+        self.arg_count("param", name, args.len());
+        self.distinct("param", &args.iter().map(|a| &a.0).collect::<Vec<_>>());
+        if args.is_empty() {
+            self.expect(value, Ty::Int, "a param");
+        } else {
+            let params = self.decls.lookup(&name.node);
+            let types = match params {
+                Some(Sym::Param(i)) => self.decls.param_args[i as usize].clone(),
+                _ => Vec::new(),
+            };
+            let scopes = self.bind_args(types.into_iter());
+            let t = self.expr(value);
+            if matches!(t, Ty::Role) {
+                self.err(
+                    Diag::new("check::type", "a param cannot give a role")
+                        .label(value.span, "a role")
+                        .help("a param with arguments gives a number, a truth value, an entity or a side"),
+                );
+            }
+            self.scopes = scopes;
+        }
+    }
+
+    /// A stat's or global's default: a number, or an entity of its type (`stat NAME: TYPE`).
+    fn field_default(&mut self, ty: Option<&Ident>, e: &Expr, what: &str) {
+        let want = if ty.is_some() { self.thing_ty(ty) } else { Ty::Int };
+        self.expect(e, want, what);
+    }
+
+    /// A resource's or global's `min` and `max`: fixed numbers.
+    fn limits(&mut self, min: &Option<Expr>, max: &Option<Expr>, what: &str) {
+        for e in min.iter().chain(max.iter()) {
+            self.expect(e, Ty::Int, what);
+            self.no_dice(e, what);
+        }
+    }
+
+    /// `flag NAME per LEVEL`: a known level.
+    fn flag_per(&mut self, level: &Ident) {
+        if !self.decls.level_names.contains_key(&level.node) {
+            let d = unknown("level", &level.node, level.span, self.decls.level_names.keys());
+            self.err(
+                d.help("a flag `per LEVEL` is cleared as each iteration of that level starts; name a level of `play`"),
+            );
+        }
+    }
+
+    /// An action: its costs, its `when` and its body, with the actor in scope.
+    fn action(&mut self, a: &ActionDecl) {
+        self.bind(&a.actor, CHAR);
+        for c in &a.costs {
+            self.expect(&c.amount, Ty::Int, "a cost");
+            self.no_dice(&c.amount, "a cost");
+            self.field(CHARACTER, &c.resource, FieldKind::Resource, "pay a cost in");
+        }
+        if let Some(w) = &a.when {
+            self.expect(w, Ty::Bool, "an action's `when`");
+        }
+        self.block(&a.body);
+        self.scopes.pop();
+    }
+
+    /// `order NAME(x) { KEY ... }`: keys that are numbers or truth values; `until settled` rolls.
+    fn order_decl(&mut self, o: &OrderDecl) {
+        let t = self.thing_ty(o.ty.as_ref());
+        self.bind(&o.var, t);
+        for k in &o.keys {
+            // A truth value sorts false before true: `c.FLAG asc` puts those with the flag last.
+            let t = self.expr(&k.value);
+            if !matches!(t, Ty::Int | Ty::Bool | Ty::Error) {
+                self.err(
+                    Diag::new(
+                        "check::type",
+                        format!(
+                            "an ordering key must be a number or a truth value, but this is {}",
+                            self.tn(t)
+                        ),
+                    )
+                    .label(k.value.span, self.tn(t))
+                    .help("sort by a stat, a resource, a flag or an expression of them"),
+                );
+            }
+            if k.until_settled && !k.roll {
+                self.err(
+                    Diag::new("check::settled_without_roll", "`until settled` needs a key that rolls")
+                        .label(k.span, "this key does not roll")
+                        .help("write `roll DICE desc until settled`"),
+                );
+            }
+        }
+        self.scopes.pop();
+    }
+
+    /// `policy NAME { DECISION: OPTION, ... }`: known decisions, and options each could offer.
+    fn policy(&mut self, prefs: &[(Ident, Vec<Ident>)]) {
+        for (decision, options) in prefs {
+            if !self.decls.decision_names.contains_key(&decision.node) {
+                let d = unknown(
+                    "decision",
+                    &decision.node,
+                    decision.span,
+                    self.decls.decision_names.keys(),
+                );
+                self.err(d.help("a policy lists options for decisions named by `choose NAME by ...`"));
+                continue;
+            }
+            for o in options {
+                let known = self.decls.option_names.contains_key(&o.node)
+                    || matches!(self.decls.lookup(&o.node), Some(Sym::Action(_)))
+                    || self.decls.character_names.contains(&o.node);
+                if !known {
+                    let d = unknown("option", &o.node, o.span, self.decls.option_names.keys());
+                    self.err(d.help(
+                        "name an option of that decision, an action, or a character (a policy in an encounter file may name its cast)",
+                    ));
+                }
+            }
+        }
+    }
+
+    /// `default policy NAME`: a declared or built-in policy.
+    fn default_policy(&mut self, name: &Ident) {
+        if !self.decls.policies.contains_key(&name.node) && !is_builtin_policy(&name.node) {
+            let d = unknown("policy", &name.node, name.span, self.decls.policies.keys());
+            self.err(d.help("declare it with `policy NAME { ... }`, or use `first` or `random`"));
+        }
+    }
+
+    /// `routine NAME(a, b) { ... }`: its parameters, then its body detached from any level.
+    fn routine(&mut self, name: &Ident, params: &[Typed], body: &Block) {
+        self.arg_count("routine", name, params.len());
+        self.distinct("routine", &params.iter().map(|p| &p.name).collect::<Vec<_>>());
+        let vars: Vec<(Ident, Ty)> = params
+            .iter()
+            .map(|p| (p.name.clone(), self.thing_ty(p.ty.as_ref())))
+            .collect();
+        self.detached(&vars, None, body);
+    }
+
+    /// Rejects a parameter list that names the same argument twice.
+    pub(super) fn distinct(&mut self, what: &str, args: &[&Ident]) {
+        for (i, a) in args.iter().enumerate() {
+            if args[..i].iter().any(|b| b.node == a.node) {
+                self.err(
+                    Diag::new(
+                        "check::duplicate",
+                        format!("the {what} names `{}` twice among its arguments", a.node),
+                    )
+                    .label(a.span, "again here")
+                    .help("give each argument its own name"),
+                );
+            }
+        }
+    }
+
+    pub(super) fn arg_count(&mut self, what: &str, name: &Ident, n: usize) {
+        let most = crate::limits::MAX_TRIGGER_ARGS;
+        if n > most {
+            self.err(
+                Diag::new(
+                    "check::arity",
+                    format!("the {what} `{}` has {n} parameters; the most is {most}", name.node),
+                )
+                .label(name.span, "too many parameters")
+                .help("pass fewer characters; the body can find the others with a quantifier"),
+            );
+        }
+    }
+
+    pub(super) fn hook(&mut self, h: &HookDecl) {
+        match &h.on {
+            HookOn::LevelStart(l) | HookOn::LevelEnd(l) if !self.decls.level_names.contains_key(&l.node) => {
+                let d = unknown("level", &l.node, l.span, self.decls.level_names.keys());
+                self.err(d.help("a hook `on start of LEVEL` names a level of `setup` or `play`"));
+            }
+            HookOn::Trigger(t) => match self.decls.lookup(&t.node) {
+                Some(Sym::Trigger(i)) => {
+                    let want = self.decls.triggers[i as usize].1.len();
+                    if want != h.vars.len() {
+                        self.err(
+                            Diag::new(
+                                "check::arity",
+                                format!("the trigger `{}` has {want} argument(s), not {}", t.node, h.vars.len()),
+                            )
+                            .label(t.span, "bound here")
+                            .help("bind one variable per argument the trigger declares"),
+                        );
+                    }
+                }
+                _ => {
+                    let names: Vec<&String> = self.decls.triggers.iter().map(|t| &t.0).collect();
+                    let d = unknown("trigger", &t.node, t.span, names.into_iter());
+                    self.err(d.help("declare it with `trigger NAME(c)`; raise it with `raise NAME(c)`"));
+                }
+            },
+            _ => {}
+        }
+        let types: Vec<u16> = match &h.on {
+            HookOn::Trigger(t) => match self.decls.lookup(&t.node) {
+                Some(Sym::Trigger(i)) => self.decls.triggers[i as usize].1.clone(),
+                _ => Vec::new(),
+            },
+            _ => vec![
+                self.decls
+                    .thing(h.turn_ty.as_ref().map_or("character", |t| t.node.as_str()))
+                    .unwrap_or(CHARACTER),
+            ],
+        };
+        if let Some(t) = &h.turn_ty {
+            self.type_name(t);
+        }
+        let vars: Vec<(Ident, Ty)> = h
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.clone(), Ty::Entity(types.get(i).copied().unwrap_or(CHARACTER))))
+            .collect();
+        self.detached(&vars, h.filter.as_ref(), &h.body);
+    }
+
+    /// Reports a written type that is neither `character` nor a declared thing.
+    pub(super) fn type_name(&mut self, t: &Ident) {
+        if self.decls.thing(&t.node).is_none() {
+            let names: Vec<&String> = self.decls.things.iter().map(|t| &t.0).collect();
+            let d = unknown("type", &t.node, t.span, names.into_iter());
+            self.err(d.help("a type is `character` or a thing declared with `thing NAME, PLURAL { ... }`"));
+        }
+    }
+
+    /// A hook's or routine's body: its variables in scope, inside no level and no `repeat`.
+    pub(super) fn detached(&mut self, vars: &[(Ident, Ty)], filter: Option<&Expr>, body: &Block) {
+        let depth = self.scopes.len();
+        self.scopes.extend(vars.iter().map(|(v, t)| (v.node.clone(), *t)));
+        let (levels, repeats) = (
+            std::mem::take(&mut self.levels),
+            std::mem::replace(&mut self.repeats, 0),
+        );
+        if let Some(f) = filter {
+            self.expect(f, Ty::Bool, "a hook's `where`");
+        }
+        self.block(body);
+        self.levels = levels;
+        self.repeats = repeats;
+        self.scopes.truncate(depth);
+    }
+}
+
+pub fn is_builtin_policy(name: &str) -> bool {
+    matches!(name, "first" | "random")
+}

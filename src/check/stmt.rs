@@ -1,0 +1,334 @@
+//! Checking statements: blocks, levels, loops, `end`, entities made and destroyed, effects,
+//! `raise` and `do`. Decisions are in `decisions.rs`, changes to fields in `targets.rs`.
+
+use super::checker::Checker;
+use super::suggest::unknown;
+use super::{ANY, CHAR, CHARACTER, FieldKind, Ty};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+impl Checker<'_> {
+    /// A block's statements; the names `let` and `create ... as` bind end with it.
+    pub(super) fn block(&mut self, b: &Block) {
+        let depth = self.scopes.len();
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+        self.scopes.truncate(depth);
+    }
+
+    /// One statement. A dispatch, as long as the kinds of statement are many: each arm is one
+    /// call (two for `transfer`), to a method named after the statement.
+    pub(super) fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Level { name, repeat, body, .. } => self.level(name, repeat, body),
+            Stmt::Turn { actor, body, .. } => self.acting(actor, "`turn`", body),
+            Stmt::ForEach {
+                var,
+                coll,
+                filter,
+                order,
+                body,
+                from,
+                ..
+            } => self.for_each(var, coll, from.as_ref(), filter.as_ref(), order.as_ref(), body),
+            Stmt::Create {
+                thing, fields, bind, ..
+            } => self.create(thing, fields, bind.as_ref()),
+            Stmt::Destroy { what, .. } => self.destroy(what),
+            Stmt::Let { name, value, .. } => self.let_(name, value),
+            Stmt::If {
+                cond, then, otherwise, ..
+            } => self.if_(cond, then, otherwise.as_ref()),
+            Stmt::Choose {
+                chooser,
+                options,
+                span,
+                name,
+            } => self.choose(name, chooser, options, *span),
+            Stmt::End { level: Some(l), .. } => self.end(l),
+            Stmt::End { level: None, .. } => {}
+            Stmt::ChooseFrom { .. } => self.choose_from(s),
+            Stmt::Repeat { repeat, body, .. } => self.repeat(repeat, body),
+            Stmt::EndRepeat { span } => self.end_repeat(*span),
+            Stmt::Rank { order, .. } => {
+                self.order(order);
+            }
+            Stmt::Transfer { amount, from, to, .. } => {
+                self.resource(amount.as_ref(), "an amount", from, "transfer");
+                self.resource(None, "", to, "transfer");
+            }
+            Stmt::Raise { trigger, args, span } => self.raise(trigger, args, *span),
+            Stmt::Begin {
+                effect,
+                target,
+                count,
+                at,
+                ..
+            } => self.begin(effect, target, count, at),
+            Stmt::Stop { effect, target, .. } => self.stop(effect, target),
+            Stmt::Place { who, to, order, .. } => self.place(who, to, order),
+            Stmt::Do { routine, args, span } => self.do_(routine, args, *span),
+            Stmt::React { actor, body, .. } => self.acting(actor, "`react`", body),
+            Stmt::Elapse { amount, unit, .. } => self.elapse(amount, unit),
+            Stmt::Spend { amount, target, .. } => self.resource(amount.as_ref(), "an amount", target, "spend"),
+            Stmt::Gain { amount, target, .. } => self.resource(Some(amount), "an amount", target, "gain"),
+            Stmt::Reset { target, value, .. } => self.resource(Some(value), "a resource's new value", target, "reset"),
+            Stmt::Forfeit { target, .. } => self.resource(None, "", target, "forfeit"),
+            Stmt::Set { target, value, .. } => self.set(target, value),
+            Stmt::Mark { target, on, .. } => {
+                self.target(target, FieldKind::Flag, if *on { "mark" } else { "clear" });
+            }
+        }
+    }
+
+    /// `LEVEL NAME [while C | until C] { ... }`: `end NAME` may be used inside.
+    fn level(&mut self, name: &Ident, repeat: &Loop, body: &Block) {
+        match repeat {
+            Loop::While(e) | Loop::Until(e) => {
+                self.expect(e, Ty::Bool, "a loop condition");
+            }
+            _ => {}
+        }
+        self.levels.push(name.node.clone());
+        self.block(body);
+        self.levels.pop();
+    }
+
+    /// `turn X { ... }` and `react X { ... }`: an entity acts through the block.
+    fn acting(&mut self, actor: &Expr, what: &str, body: &Block) {
+        self.entity(actor, what);
+        self.block(body);
+    }
+
+    /// `for each x in COLL [from X] [where C] [by ORDER] { ... }`.
+    fn for_each(
+        &mut self,
+        var: &Ident,
+        coll: &Collection,
+        from: Option<&Expr>,
+        filter: Option<&Expr>,
+        order: Option<&Ident>,
+        body: &Block,
+    ) {
+        let t = self.collection(coll);
+        if let Some(o) = order {
+            self.order_for(o, t);
+        }
+        if let Some(x) = from {
+            self.expect(x, t, "where a walk starts (`from`)");
+        }
+        self.bind(var, t);
+        if let Some(f) = filter {
+            self.expect(f, Ty::Bool, "a `where` filter");
+        }
+        self.block(body);
+        self.scopes.pop();
+    }
+
+    /// `create THING { field = value } [as x]`: a thing, not a character.
+    fn create(&mut self, thing: &Ident, fields: &[(Ident, Expr)], bind: Option<&Ident>) {
+        self.type_name(thing);
+        if let Some(t) = self.decls.thing(&thing.node) {
+            if t == CHARACTER {
+                self.err(
+                    Diag::new("check::wrong_kind", "characters are not created in play")
+                        .label(thing.span, "a character")
+                        .help("declare characters in an encounter; `create` makes things declared with `thing`"),
+                );
+            }
+            self.given_fields(t, &format!("the new {}", thing.node), fields);
+            if let Some(b) = bind {
+                self.bind(b, Ty::Entity(t));
+            }
+        }
+    }
+
+    /// `destroy X`: a thing, not a character.
+    fn destroy(&mut self, what: &Expr) {
+        let t = self.entity(what, "`destroy`");
+        if t == CHAR {
+            self.err(
+                Diag::new("check::wrong_kind", "characters are not destroyed")
+                    .label(what.span, "a character")
+                    .help("`destroy` removes things made by `create` or declared in an encounter"),
+            );
+        }
+    }
+
+    /// `let x = VALUE`: names anything but a role or `none` until the block ends.
+    fn let_(&mut self, name: &Ident, value: &Expr) {
+        let t = self.expr(value);
+        if matches!(t, Ty::Role | Ty::Entity(ANY)) {
+            self.err(
+                Diag::new("check::type", format!("`let` cannot name {}", self.tn(t)))
+                    .label(value.span, self.tn(t))
+                    .help("`let` names a number, a truth value, an entity or a side"),
+            );
+        }
+        self.bind(name, t);
+    }
+
+    /// `if C { ... } [else { ... }]`.
+    fn if_(&mut self, cond: &Expr, then: &Block, otherwise: Option<&Block>) {
+        self.expect(cond, Ty::Bool, "an `if` condition");
+        self.block(then);
+        if let Some(o) = otherwise {
+            self.block(o);
+        }
+    }
+
+    /// `end LEVEL`: inside a level of that name.
+    fn end(&mut self, l: &Ident) {
+        if !self.levels.iter().any(|n| n == &l.node) {
+            let mut d = Diag::new(
+                "check::end_outside",
+                format!("`end {}` is not inside a level named `{}`", l.node, l.node),
+            )
+            .label(l.span, "no enclosing level has this name");
+            d = if self.levels.is_empty() {
+                d.help("`end` must be inside the level it ends; `end encounter` ends the whole encounter")
+            } else {
+                d.help(format!("the enclosing levels here are: {}", self.levels.join(", ")))
+            };
+            self.err(d);
+        }
+    }
+
+    /// `repeat [while C | until C] { ... }`: `end repeat` may be used inside.
+    fn repeat(&mut self, repeat: &Loop, body: &Block) {
+        if let Loop::While(e) | Loop::Until(e) = repeat {
+            self.expect(e, Ty::Bool, "a loop condition");
+        }
+        self.repeats += 1;
+        self.block(body);
+        self.repeats -= 1;
+    }
+
+    /// `end repeat`: inside a `repeat`.
+    fn end_repeat(&mut self, span: Span) {
+        if self.repeats == 0 {
+            self.err(
+                Diag::new("check::end_outside", "`end repeat` is not inside a `repeat` loop")
+                    .label(span, "no loop to leave")
+                    .help("`end repeat` leaves the innermost `repeat { ... }`; levels end with `end LEVEL`"),
+            );
+        }
+    }
+
+    /// `raise T(args)`.
+    fn raise(&mut self, trigger: &Ident, args: &[Expr], span: Span) {
+        let call = Call {
+            what: "trigger",
+            name: trigger,
+            label: "raised here",
+            help: "pass one character per argument the trigger declares",
+            declare: "declare it with `trigger NAME(c)`",
+            argument: "a trigger's argument",
+        };
+        self.character_call(&call, &self.decls.triggers, args, span);
+    }
+
+    /// `begin EFFECT on X for N counted at ...`: a known effect, a duration, what counts it.
+    fn begin(&mut self, effect: &Ident, target: &Expr, count: &Expr, at: &CountAt) {
+        self.effect(effect);
+        self.expect(target, CHAR, "the character an effect is on");
+        self.expect(count, Ty::Int, "a duration");
+        match at {
+            CountAt::Place(who, order) => {
+                let t = self.order(order);
+                self.expect(who, t, "the entity whose place counts a duration");
+            }
+            CountAt::TurnStart(who) | CountAt::TurnEnd(who) => {
+                self.entity(who, "the entity whose turn counts a duration");
+            }
+            CountAt::LevelStart(l) | CountAt::LevelEnd(l) => {
+                if !self.decls.level_names.contains_key(&l.node) {
+                    let d = unknown("level", &l.node, l.span, self.decls.level_names.keys());
+                    self.err(d.help("count a duration at the start or end of a level of `play`"));
+                }
+            }
+        }
+    }
+
+    /// `stop EFFECT on X`.
+    fn stop(&mut self, effect: &Ident, target: &Expr) {
+        self.effect(effect);
+        self.expect(target, CHAR, "the character an effect is on");
+    }
+
+    /// `place X first | last | before Y | after Y in ORDER`: entities of the order's type.
+    fn place(&mut self, who: &Expr, to: &PlaceTo, order: &Ident) {
+        let t = self.order(order);
+        self.expect(who, t, "the entity `place` moves");
+        if let PlaceTo::Before(x) | PlaceTo::After(x) = to {
+            self.expect(x, t, "the entity `place` moves next to");
+        }
+    }
+
+    /// `do R(args)`.
+    fn do_(&mut self, routine: &Ident, args: &[Expr], span: Span) {
+        let call = Call {
+            what: "routine",
+            name: routine,
+            label: "run here",
+            help: "pass one character per parameter the routine declares",
+            declare: "declare it with `routine NAME(c) { ... }`",
+            argument: "a routine's argument",
+        };
+        self.character_call(&call, &self.decls.routines, args, span);
+    }
+
+    /// `elapse N UNIT`: a number of a declared unit of the clock.
+    fn elapse(&mut self, amount: &Expr, unit: &Ident) {
+        self.expect(amount, Ty::Int, "an amount of time");
+        if self.decls.unit(&unit.node).is_none() {
+            let names: Vec<&String> = self.decls.units.iter().map(|u| &u.0).collect();
+            let d = unknown("unit", &unit.node, unit.span, names.into_iter());
+            self.err(d.help("declare the clock's units: `unit second`, `unit minute = 60 seconds`"));
+        }
+    }
+
+    /// `raise T(args)` and `do R(args)`: a declared name, and one character per declared argument.
+    fn character_call(&mut self, call: &Call<'_>, declared: &[(String, Vec<u16>)], args: &[Expr], span: Span) {
+        let name = call.name;
+        let types = declared.iter().find(|d| d.0 == name.node).map(|d| d.1.clone());
+        match types.as_ref().map(Vec::len) {
+            Some(want) if want != args.len() => {
+                self.err(
+                    Diag::new(
+                        "check::arity",
+                        format!(
+                            "the {} `{}` takes {want} argument(s), not {}",
+                            call.what,
+                            name.node,
+                            args.len()
+                        ),
+                    )
+                    .label(span, call.label)
+                    .help(call.help),
+                );
+            }
+            Some(_) => {}
+            None => {
+                let names: Vec<&String> = declared.iter().map(|t| &t.0).collect();
+                let d = unknown(call.what, &name.node, name.span, names.into_iter());
+                self.err(d.help(call.declare));
+            }
+        }
+        for (i, a) in args.iter().enumerate() {
+            let want = types.as_ref().and_then(|t| t.get(i)).copied().unwrap_or(CHARACTER);
+            self.expect(a, Ty::Entity(want), call.argument);
+        }
+    }
+}
+
+/// How `character_call` names what is called, in its messages.
+struct Call<'a> {
+    what: &'a str,
+    name: &'a Ident,
+    label: &'a str,
+    help: &'a str,
+    declare: &'a str,
+    argument: &'a str,
+}

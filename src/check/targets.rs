@@ -1,0 +1,172 @@
+//! Checking what a statement acts on and changes: the statements that change a field (`spend`,
+//! `set`, ...), `x.FIELD` or a global as a target, a field of the kind a statement needs, an effect.
+
+use super::checker::Checker;
+use super::suggest::unknown;
+use super::{ANY, CHARACTER, FieldKind, Ty};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+impl Checker<'_> {
+    /// `spend`, `gain`, `reset`, `forfeit` and `transfer`: a resource, and the number the
+    /// statement takes (`what`), if it takes one.
+    pub(super) fn resource(&mut self, value: Option<&Expr>, what: &str, target: &Target, verb: &str) {
+        if let Some(v) = value {
+            self.expect(v, Ty::Int, what);
+        }
+        self.target(target, FieldKind::Resource, verb);
+    }
+
+    /// `set x.STAT = VALUE`: a stat, and a value of its type.
+    pub(super) fn set(&mut self, target: &Target, value: &Expr) {
+        let want = match self.target(target, FieldKind::Stat, "set") {
+            Some(f) => self.decls.field_refers[f as usize].map_or(Ty::Int, Ty::Entity),
+            None => Ty::Error,
+        };
+        if want == Ty::Error {
+            self.expr(value);
+        } else {
+            self.expect(value, want, "a stat's new value");
+        }
+    }
+
+    /// `x.FIELD` or a global as a statement's target; gives the field when it resolves.
+    pub(super) fn target(&mut self, t: &Target, want: FieldKind, verb: &str) -> Option<u16> {
+        let f = &t.field;
+        match (&t.var, self.decls.field(&f.node)) {
+            (Some(v), field) => {
+                let owner = match self.var(&v.node) {
+                    Some(Ty::Entity(o)) if o != ANY => o,
+                    Some(Ty::Error) => return None,
+                    Some(other) => {
+                        self.err(
+                            Diag::new(
+                                "check::type",
+                                format!("`{}` is {}: it has no fields", v.node, self.tn(other)),
+                            )
+                            .label(v.span, self.tn(other))
+                            .help("name a variable holding a character or a thing"),
+                        );
+                        return None;
+                    }
+                    None => {
+                        let names: Vec<&String> = self.scopes.iter().map(|s| &s.0).collect();
+                        let d = unknown("character variable", &v.node, v.span, names.into_iter());
+                        self.err(d.help("bind a character first, e.g. `for each c in characters { ... }`"));
+                        CHARACTER
+                    }
+                };
+                if owner != CHARACTER {
+                    return self.field(owner, f, want, verb);
+                }
+                if let Some((_, FieldKind::Global)) = field {
+                    self.err(
+                        Diag::new(
+                            "check::wrong_kind",
+                            format!("`{}` is a global: it belongs to no character", f.node),
+                        )
+                        .label(t.span, "a global")
+                        .help(format!("write it alone: `{verb} ... {}`", f.node)),
+                    );
+                } else {
+                    return self.field(CHARACTER, f, want, verb);
+                }
+                None
+            }
+            (None, Some((i, FieldKind::Global))) if want != FieldKind::Flag => {
+                self.fields_at.insert(f.span, i);
+                Some(i)
+            }
+            (None, Some((_, FieldKind::Global))) => {
+                self.err(
+                    Diag::new(
+                        "check::wrong_kind",
+                        format!("cannot {verb} `{}`: it is a global, not a flag", f.node),
+                    )
+                    .label(f.span, "a global")
+                    .help("`mark` and `clear` work on flags; give a global a value with `set` or `reset`"),
+                );
+                None
+            }
+            (None, Some(_)) => {
+                self.err(
+                    Diag::new(
+                        "check::unqualified",
+                        format!("`{}` belongs to a character: say whose", f.node),
+                    )
+                    .label(f.span, "whose?")
+                    .help(format!("write `c.{}` with a character variable `c`", f.node)),
+                );
+                None
+            }
+            (None, None) => {
+                let d = unknown("global", &f.node, f.span, self.decls.field_names());
+                self.err(d.help(format!(
+                    "declare it with `global {}`, or write `c.{}` for a character's",
+                    f.node, f.node
+                )));
+                None
+            }
+        }
+    }
+
+    /// A field of an entity of type `owner` that a statement acts on, of the kind it needs.
+    pub(super) fn field(&mut self, owner: u16, f: &Ident, want: FieldKind, verb: &str) -> Option<u16> {
+        let found = if owner == CHARACTER {
+            self.decls.field(&f.node)
+        } else {
+            self.decls.field_of(owner, &f.node)
+        };
+        if let Some((i, kind)) = found
+            && kind == want
+        {
+            self.fields_at.insert(f.span, i);
+            return Some(i);
+        }
+        match found {
+            None if owner != CHARACTER => {
+                let names = self.decls.fields_of(owner);
+                let d = unknown(want.noun(), &f.node, f.span, names.into_iter());
+                self.err(d.help(format!(
+                    "declare it in `thing {}` with `{} {}`",
+                    self.decls.things[owner as usize].0,
+                    want.noun(),
+                    f.node
+                )));
+            }
+            None => {
+                let d = unknown(want.noun(), &f.node, f.span, self.decls.field_names());
+                self.err(d.help(format!("declare it with `{} {}`", want.noun(), f.node)));
+            }
+            Some((_, kind)) if kind != want => {
+                self.err(
+                    Diag::new("check::wrong_kind", format!("cannot {verb} `{}`: it is {}, not {}", f.node, kind.a(), want.a()))
+                        .label(f.span, kind.a())
+                        .help(match want {
+                            FieldKind::Resource => "spend, gain, reset and forfeit work on resources; use `set` for stats, `mark`/`clear` for flags",
+                            FieldKind::Stat => "`set` works on stats; use `reset` for resources, `mark`/`clear` for flags",
+                            FieldKind::Flag => "`mark` and `clear` work on flags",
+                            FieldKind::Global => "a global is written alone, without `c.`",
+                            FieldKind::Effect => "effects are begun with `begin` and ended with `stop`",
+                        }),
+                );
+            }
+            Some(_) => {}
+        }
+        None
+    }
+
+    pub(super) fn effect(&mut self, e: &Ident) {
+        if !matches!(self.decls.field(&e.node), Some((_, FieldKind::Effect))) {
+            let names: Vec<&String> = self
+                .decls
+                .fields
+                .iter()
+                .filter(|f| f.1 == FieldKind::Effect)
+                .map(|f| &f.0)
+                .collect();
+            let d = unknown("effect", &e.node, e.span, names.into_iter());
+            self.err(d.help(format!("declare it with `effect {}`", e.node)));
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Lowering top-level items: fields and their defaults, entities, actions, routines and hooks,
+//! orders, policies, `setup` and `play`.
+
+use super::Lower;
+use crate::check::Sym;
+use crate::compile::ir::*;
+use crate::syntax::ast::{self, Expr, HookOn, Item};
+
+impl Lower<'_> {
+    /// One top-level item. A dispatch: each arm is one call, a short loop, or one line.
+    pub(super) fn item(&mut self, item: &Item) {
+        match item {
+            Item::Stat { .. } | Item::Global { .. } | Item::Resource { .. } | Item::Flag { .. } => {
+                self.field_decl(item, None);
+            }
+            Item::Thing { name, fields, .. } => {
+                let t = self.d.thing(&name.node);
+                for f in fields {
+                    self.field_decl(f, t);
+                }
+            }
+            Item::Instance { ty, name, fields } => self.instance(ty, name, fields),
+            Item::Action(a) => self.action(a),
+            Item::Routine { name, params, body } => self.routine(name, params, body),
+            Item::Hook(h) => self.hook(h),
+            Item::Order(o) => self.order(o),
+            Item::Policy { name, prefs } => self.policy(name, prefs),
+            Item::DefaultPolicy(name) => self.default_policy = Some(name.node.clone()),
+            Item::Setup(b) => {
+                let body = self.block(b);
+                self.p.setup.extend(body);
+            }
+            Item::Play(b) => {
+                let body = self.block(b);
+                self.p.play.extend(body);
+            }
+            Item::Character(ch) => self.character(ch),
+            _ => {}
+        }
+    }
+
+    /// `TYPE NAME { field = value }`: an entity of a thing, declared in an encounter.
+    fn instance(&mut self, ty: &ast::Ident, name: &ast::Ident, fields: &[(ast::Ident, Expr)]) {
+        let fields = self.given(fields);
+        self.p.characters.push(CharacterDef {
+            name: name.node.clone(),
+            ty: self.thing_id(ty),
+            side: None,
+            tags: Vec::new(),
+            fields,
+        });
+    }
+
+    /// An action: its actor's slot, costs, `when` and body, with the frame of slots it binds.
+    fn action(&mut self, a: &ast::ActionDecl) {
+        let lo = self.max_locals as Slot;
+        let actor = self.bind(&a.actor.node);
+        let costs = a
+            .costs
+            .iter()
+            .map(|c| (self.expr(&c.amount), self.field_id(&c.resource.node)))
+            .collect();
+        let when = a.when.as_ref().map(|w| self.expr(w));
+        let body = self.block(&a.body);
+        self.scopes.pop();
+        let label = self.label(&a.name.node);
+        let kinds = a.kinds.iter().filter_map(|k| self.d.kind(&k.node)).collect();
+        self.p.actions.push(ActionDef {
+            name: a.name.node.clone(),
+            actor,
+            kinds,
+            costs,
+            when,
+            body,
+            label,
+            frame: (lo, self.max_locals as Slot),
+        });
+    }
+
+    /// A routine: the hook reserved for it by `compile`, so `do` may come before it.
+    fn routine(&mut self, name: &ast::Ident, params: &[ast::Typed], body: &ast::Block) {
+        if let Some(Sym::Routine(i)) = self.d.lookup(&name.node) {
+            let id = self.p.routines[i as usize];
+            let vars: Vec<ast::Ident> = params.iter().map(|p| p.name.clone()).collect();
+            let def = self.callable(&vars, None, body);
+            self.p.hooks[id as usize] = def;
+        }
+    }
+
+    /// A hook, and where it answers: a turn's start or end, a level's, or a trigger.
+    fn hook(&mut self, h: &ast::HookDecl) {
+        let mut def = self.callable(&h.vars, h.filter.as_ref(), &h.body);
+        def.ty = h.turn_ty.as_ref().map_or(CHARACTER, |t| self.thing_id(t));
+        let id = self.p.hooks.len() as HookId;
+        self.p.hooks.push(def);
+        let level = |l: &ast::Ident| self.d.level_names.get(&l.node).copied().map(usize::from);
+        match &h.on {
+            HookOn::TurnStart => self.p.turn_start.push(id),
+            HookOn::TurnEnd => self.p.turn_end.push(id),
+            HookOn::LevelStart(l) => {
+                if let Some(l) = level(l) {
+                    self.p.levels[l].on_start.push(id);
+                }
+            }
+            HookOn::LevelEnd(l) => {
+                if let Some(l) = level(l) {
+                    self.p.levels[l].on_end.push(id);
+                }
+            }
+            HookOn::Trigger(t) => {
+                if let Some(Sym::Trigger(i)) = self.d.lookup(&t.node) {
+                    self.p.triggers[i as usize].hooks.push(id);
+                }
+            }
+        }
+    }
+
+    /// An order: its variable's slot and its keys.
+    fn order(&mut self, o: &ast::OrderDecl) {
+        let var = self.bind(&o.var.node);
+        let keys = o
+            .keys
+            .iter()
+            .map(|k| KeyDef {
+                value: self.expr(&k.value),
+                roll: k.roll,
+                descending: k.descending,
+                until_settled: k.until_settled,
+                span: k.span,
+            })
+            .collect();
+        self.scopes.pop();
+        let label = self.label(&o.name.node);
+        self.p.orders.push(OrderDef {
+            ty: o.ty.as_ref().map_or(CHARACTER, |t| self.thing_id(t)),
+            name: o.name.node.clone(),
+            var,
+            keys,
+            label,
+        });
+    }
+
+    /// A policy: for each decision, the options it prefers, in order.
+    fn policy(&mut self, name: &ast::Ident, prefs: &[(ast::Ident, Vec<ast::Ident>)]) {
+        let mut table = vec![Vec::new(); self.d.decisions.len()];
+        for (decision, options) in prefs {
+            let Some(di) = self.d.decision_names.get(&decision.node) else {
+                continue;
+            };
+            table[*di as usize] = options
+                .iter()
+                .filter_map(|o| match self.d.option_names.get(&o.node) {
+                    Some(i) => Some(OptionKey::Named(*i)),
+                    None => match self.d.lookup(&o.node) {
+                        Some(Sym::Action(a)) => Some(OptionKey::Action(a)),
+                        _ => self
+                            .d
+                            .character_names
+                            .iter()
+                            .position(|c| *c == o.node)
+                            .map(|i| OptionKey::Character(i as EntityId)),
+                    },
+                })
+                .collect();
+        }
+        self.p.policies.push(PolicyDef {
+            name: name.node.clone(),
+            prefs: table,
+        });
+    }
+
+    /// `character NAME { ... }`: its side, tags and fields.
+    fn character(&mut self, ch: &ast::CharacterDecl) {
+        let side = ch.side.as_ref().and_then(|s| match self.d.lookup(&s.node) {
+            Some(Sym::Side(i)) => Some(i),
+            _ => None,
+        });
+        let tags = ch
+            .tags
+            .iter()
+            .filter_map(|t| match self.d.lookup(&t.node) {
+                Some(Sym::Tag(i)) => Some(i),
+                _ => None,
+            })
+            .collect();
+        let fields = self.given(&ch.fields);
+        self.p.characters.push(CharacterDef {
+            ty: CHARACTER,
+            name: ch.name.node.clone(),
+            side,
+            tags,
+            fields,
+        });
+    }
+
+    /// A field declaration's default and limits (`owner`: the thing declaring it, if any).
+    pub(super) fn field_decl(&mut self, item: &Item, owner: Option<u16>) {
+        let (name, default, min, max) = match item {
+            Item::Stat { name, default, .. } => (name, default, &None, &None),
+            Item::Global {
+                name,
+                default,
+                min,
+                max,
+                ..
+            } => (name, default, min, max),
+            Item::Resource { name, min, max } => (name, &None, min, max),
+            Item::Flag { name, per } => {
+                let f = self.thing_field(owner, &name.node);
+                if let Some(l) = per.as_ref().and_then(|l| self.d.level_names.get(&l.node)) {
+                    self.p.levels[*l as usize].clears.push(f);
+                    self.p.fields[f as usize].per = Some(*l);
+                }
+                return;
+            }
+            _ => return,
+        };
+        let f = self.thing_field(owner, &name.node) as usize;
+        let refers = self.p.fields[f].refers;
+        self.p.fields[f].default = match default {
+            Some(e) => Some(self.expr(e)),
+            // An entity-valued field starts at `none`.
+            None if refers.is_some() => Some(Ex::Int(NONE)),
+            None => None,
+        };
+        self.p.fields[f].min = min.as_ref().map(|e| self.expr(e));
+        self.p.fields[f].max = max.as_ref().map(|e| self.expr(e));
+    }
+
+    /// Lowers a hook or a routine: its variables, filter and body, with the frame of slots it binds.
+    pub(super) fn callable(&mut self, vars: &[ast::Ident], filter: Option<&Expr>, body: &ast::Block) -> HookDef {
+        let lo = self.max_locals as Slot;
+        let vars = vars.iter().map(|v| self.bind(&v.node)).collect::<Vec<_>>();
+        let filter = filter.map(|f| self.expr(f));
+        let body = self.block(body);
+        self.scopes.truncate(self.scopes.len() - vars.len());
+        HookDef {
+            vars,
+            filter,
+            body,
+            frame: (lo, self.max_locals as Slot),
+            ty: CHARACTER,
+        }
+    }
+}

@@ -1,0 +1,467 @@
+//! Lowering statements, and what they name: targets, refusals, collections, orders, choosers,
+//! loops.
+
+use super::{Lower, head};
+use crate::check::Sym;
+use crate::compile::ir::*;
+use crate::syntax::ast::{self, Collection, CountAt, Expr, ExprKind, Loop, PlaceTo, Stmt};
+
+impl Lower<'_> {
+    /// A block; the names its `let` and `create ... as` bind end with it.
+    pub(super) fn block(&mut self, b: &ast::Block) -> Vec<St> {
+        let depth = self.scopes.len();
+        let out = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        self.scopes.truncate(depth);
+        out
+    }
+
+    pub(super) fn target(&mut self, t: &ast::Target) -> Target {
+        let label = self.label(&t.field.node);
+        Target {
+            var: t.var.as_ref().map(|v| self.local(&v.node).unwrap_or(0)),
+            field: self.field_at(&t.field),
+            label,
+        }
+    }
+
+    pub(super) fn refusals(&mut self, refusals: &[ast::Refusal]) -> Vec<RefusalDef> {
+        refusals
+            .iter()
+            .map(|r| RefusalDef {
+                cond: self.expr(&r.cond),
+                message: r
+                    .message
+                    .iter()
+                    .map(|part| match part {
+                        ast::Part::Text(t) => Ok(t.clone()),
+                        ast::Part::Name(e) => Err(self.expr(e)),
+                    })
+                    .collect(),
+                span: r.span,
+            })
+            .collect()
+    }
+
+    pub(super) fn coll(&self, c: &Collection) -> Coll {
+        match c {
+            Collection::Characters => Coll::All(CHARACTER),
+            Collection::Ranked(o) => match self.d.lookup(&o.node) {
+                Some(Sym::Plural(t)) => Coll::All(t),
+                _ => Coll::Ranked(self.order_id(o)),
+            },
+        }
+    }
+
+    pub(super) fn order_id(&self, o: &ast::Ident) -> OrderId {
+        match self.d.lookup(&o.node) {
+            Some(Sym::Order(i)) => i,
+            _ => 0,
+        }
+    }
+
+    pub(super) fn chooser(&mut self, e: &Expr) -> ChooserEx {
+        if let ExprKind::Name(n) = &e.node
+            && self.local(n).is_none()
+            && let Some(Sym::Role(r)) = self.d.lookup(n)
+        {
+            return ChooserEx::Role(r);
+        }
+        ChooserEx::Character(self.expr(e))
+    }
+
+    pub(super) fn repeat(&mut self, r: &Loop) -> Repeat {
+        match r {
+            Loop::Once => Repeat::Once,
+            Loop::Forever => Repeat::Forever,
+            Loop::While(e) => Repeat::While(self.expr(e)),
+            Loop::Until(e) => Repeat::Until(self.expr(e)),
+        }
+    }
+
+    /// One statement. A dispatch, as long as the kinds of statement are many: each arm is one
+    /// call, to a method named after the statement, or a one-line statement.
+    pub(super) fn stmt(&mut self, s: &Stmt) -> St {
+        match s {
+            Stmt::Level {
+                name,
+                repeat,
+                body,
+                span,
+                ..
+            } => self.level(name, repeat, body, span),
+            Stmt::Turn { actor, body, span } => self.turn(actor, body, span),
+            Stmt::ForEach { .. } => self.for_each(s),
+            Stmt::If {
+                cond, then, otherwise, ..
+            } => self.if_(cond, then, otherwise),
+            Stmt::Choose {
+                name,
+                chooser,
+                options,
+                span,
+            } => self.choose(name, chooser, options, span),
+            Stmt::End { level, reason, .. } => self.end(level, reason),
+            Stmt::Spend { amount, target, span } => self.spend(amount, target, span),
+            Stmt::Gain { amount, target, span } => self.gain(amount, target, span),
+            Stmt::Reset { target, value, span } => self.reset(target, value, span),
+            Stmt::Forfeit { target, .. } => St::Forfeit {
+                target: self.target(target),
+            },
+            Stmt::Set { target, value, span } => self.set(target, value, span),
+            Stmt::Mark { target, on, .. } => self.mark(target, on),
+            Stmt::ChooseFrom { .. } => self.choose_from(s),
+            Stmt::Repeat { repeat, body, span } => self.repeat_stmt(repeat, body, span),
+            Stmt::EndRepeat { .. } => St::EndRepeat,
+            Stmt::Create {
+                thing,
+                fields,
+                bind,
+                span,
+            } => self.create(thing, fields, bind, span),
+            Stmt::Destroy { what, span } => self.destroy(what, span),
+            Stmt::Let { name, value, .. } => self.let_(name, value),
+            Stmt::Rank { order, .. } => St::Rank {
+                order: self.order_id(order),
+            },
+            Stmt::Transfer { amount, from, to, span } => self.transfer(amount, from, to, span),
+            Stmt::Raise { trigger, args, span } => self.raise(trigger, args, span),
+            Stmt::Begin {
+                effect,
+                target,
+                count,
+                at,
+                span,
+            } => self.begin(effect, target, count, at, span),
+            Stmt::Stop { effect, target, .. } => self.stop(effect, target),
+            Stmt::Place { who, to, order, span } => self.place(who, to, order, span),
+            Stmt::Do { routine, args, span } => self.do_(routine, args, span),
+            Stmt::React { actor, body, .. } => self.react(actor, body),
+            Stmt::Elapse { amount, unit, span } => self.elapse(amount, unit, span),
+        }
+    }
+
+    /// `LEVEL NAME [while C | until C] { ... }`: a level of `setup` or `play`.
+    fn level(&mut self, name: &ast::Ident, repeat: &ast::Loop, body: &ast::Block, span: &ast::Span) -> St {
+        let level = self.d.level_names.get(&name.node).copied().unwrap_or(0);
+        St::Level {
+            level,
+            repeat: self.repeat(repeat),
+            body: self.block(body),
+            span: *span,
+        }
+    }
+
+    /// `turn X { ... }`.
+    fn turn(&mut self, actor: &ast::Expr, body: &ast::Block, span: &ast::Span) -> St {
+        St::Turn {
+            actor: self.expr(actor),
+            body: self.block(body),
+            span: *span,
+        }
+    }
+
+    /// `for each x in COLL [backwards] [from X] [where C] [by ORDER] { ... }`. Takes the whole
+    /// statement: its parts are more than a method should take one by one.
+    fn for_each(&mut self, s: &Stmt) -> St {
+        let Stmt::ForEach {
+            var,
+            coll,
+            backwards,
+            filter,
+            order,
+            body,
+            span,
+            from,
+        } = s
+        else {
+            unreachable!("`stmt` passes only a `ForEach` here")
+        };
+        let order = order.as_ref().map(|o| self.order_id(o));
+        let from = from.as_ref().map(|x| self.expr(x));
+        let slot = self.bind(&var.node);
+        let filter = filter.as_ref().map(|f| self.expr(f));
+        let body = self.block(body);
+        self.scopes.pop();
+        St::ForEach {
+            var: slot,
+            coll: self.coll(coll),
+            backwards: *backwards,
+            from,
+            filter,
+            order,
+            body,
+            span: *span,
+        }
+    }
+
+    /// `if C { ... } [else { ... }]`.
+    fn if_(&mut self, cond: &ast::Expr, then: &ast::Block, otherwise: &Option<ast::Block>) -> St {
+        St::If {
+            cond: self.expr(cond),
+            then: self.block(then),
+            otherwise: otherwise.as_ref().map(|o| self.block(o)).unwrap_or_default(),
+        }
+    }
+
+    /// `choose NAME by WHO { option ... }`; its errors point at its head.
+    fn choose(&mut self, name: &ast::Ident, chooser: &ast::Expr, options: &[ast::OptionDecl], span: &ast::Span) -> St {
+        St::Choose {
+            decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
+            chooser: self.chooser(chooser),
+            options: options
+                .iter()
+                .map(|o| OptionDef {
+                    name: o.name.as_ref().and_then(|n| self.d.option_names.get(&n.node).copied()),
+                    kinds: o.kinds.iter().filter_map(|k| self.d.kind(&k.node)).collect(),
+                    using: o.using.as_ref().map(|u| self.field_id(&u.node)),
+                    when: o.when.as_ref().map(|w| self.expr(w)),
+                    refusals: self.refusals(&o.refusals),
+                    body: self.block(&o.body),
+                })
+                .collect(),
+            span: head(*span, chooser.span),
+        }
+    }
+
+    /// `end [LEVEL] [because "..."]`: the reason's text is kept in the program.
+    fn end(&mut self, level: &Option<ast::Ident>, reason: &Option<ast::Spanned<String>>) -> St {
+        let reason = reason.as_ref().map(|r| {
+            self.p.reasons.push(r.node.clone());
+            (self.p.reasons.len() - 1) as u16
+        });
+        St::End {
+            level: level.as_ref().and_then(|l| self.d.level_names.get(&l.node).copied()),
+            reason,
+        }
+    }
+
+    /// `spend [N] x.RES`.
+    fn spend(&mut self, amount: &Option<ast::Expr>, target: &ast::Target, span: &ast::Span) -> St {
+        St::Spend {
+            amount: amount.as_ref().map(|a| self.expr(a)),
+            target: self.target(target),
+            span: *span,
+        }
+    }
+
+    /// `gain N x.RES`.
+    fn gain(&mut self, amount: &ast::Expr, target: &ast::Target, span: &ast::Span) -> St {
+        St::Gain {
+            amount: self.expr(amount),
+            target: self.target(target),
+            span: *span,
+        }
+    }
+
+    /// `reset x.RES to N`.
+    fn reset(&mut self, target: &ast::Target, value: &ast::Expr, span: &ast::Span) -> St {
+        St::Reset {
+            target: self.target(target),
+            value: self.expr(value),
+            span: *span,
+        }
+    }
+
+    /// `set x.STAT = VALUE`.
+    fn set(&mut self, target: &ast::Target, value: &ast::Expr, span: &ast::Span) -> St {
+        St::Set {
+            target: self.target(target),
+            value: self.expr(value),
+            span: *span,
+        }
+    }
+
+    /// `mark x.FLAG` and `clear x.FLAG`.
+    fn mark(&mut self, target: &ast::Target, on: &bool) -> St {
+        St::Mark {
+            target: self.target(target),
+            on: *on,
+        }
+    }
+
+    /// `choose NAME by WHO from x in COLL [where C] [by ORDER] { ... }`. Takes the whole
+    /// statement: its parts are more than a method should take one by one.
+    fn choose_from(&mut self, s: &Stmt) -> St {
+        let Stmt::ChooseFrom {
+            name,
+            chooser,
+            var,
+            coll,
+            filter,
+            order,
+            body,
+            decline,
+            refusals,
+            span,
+        } = s
+        else {
+            unreachable!("`stmt` passes only a `ChooseFrom` here")
+        };
+        let decline = decline.as_deref().map(|(o, b)| {
+            let id = self.d.option_names.get(&o.node).copied().unwrap_or(0);
+            (id, self.block(b))
+        });
+        let chooser_span = chooser.span;
+        let chooser = self.chooser(chooser);
+        let slot = self.bind(&var.node);
+        let filter = filter.as_ref().map(|f| self.expr(f));
+        let refusals = self.refusals(refusals);
+        let body = self.block(body);
+        self.scopes.pop();
+        St::ChooseFrom {
+            refusals,
+            decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
+            chooser,
+            var: slot,
+            coll: self.coll(coll),
+            filter,
+            order: order.as_ref().map(|o| self.order_id(o)),
+            body,
+            decline,
+            span: head(*span, chooser_span),
+        }
+    }
+
+    /// `repeat [while C | until C] { ... }`.
+    fn repeat_stmt(&mut self, repeat: &ast::Loop, body: &ast::Block, span: &ast::Span) -> St {
+        St::Repeat {
+            repeat: self.repeat(repeat),
+            body: self.block(body),
+            span: *span,
+        }
+    }
+
+    /// `create THING { field = value } [as x]`: `x` is bound after the fields are lowered.
+    fn create(
+        &mut self,
+        thing: &ast::Ident,
+        fields: &[(ast::Ident, ast::Expr)],
+        bind: &Option<ast::Ident>,
+        span: &ast::Span,
+    ) -> St {
+        let fields = self.given(fields);
+        St::Create {
+            thing: self.thing_id(thing),
+            fields,
+            bind: bind.as_ref().map(|b| self.bind(&b.node)),
+            span: *span,
+        }
+    }
+
+    /// `destroy x`.
+    fn destroy(&mut self, what: &ast::Expr, span: &ast::Span) -> St {
+        St::Destroy {
+            what: self.expr(what),
+            span: *span,
+        }
+    }
+
+    /// `let x = EXPR`: `x` is bound after its value is lowered.
+    fn let_(&mut self, name: &ast::Ident, value: &ast::Expr) -> St {
+        let value = self.expr(value);
+        St::Let {
+            slot: self.bind(&name.node),
+            value,
+        }
+    }
+
+    /// `transfer N|all from a.RES to b.RES`.
+    fn transfer(&mut self, amount: &Option<ast::Expr>, from: &ast::Target, to: &ast::Target, span: &ast::Span) -> St {
+        St::Transfer {
+            amount: amount.as_ref().map(|a| self.expr(a)),
+            from: self.target(from),
+            to: self.target(to),
+            span: *span,
+        }
+    }
+
+    /// `raise TRIGGER(args)`.
+    fn raise(&mut self, trigger: &ast::Ident, args: &[ast::Expr], span: &ast::Span) -> St {
+        St::Raise {
+            trigger: match self.d.lookup(&trigger.node) {
+                Some(Sym::Trigger(i)) => i,
+                _ => 0,
+            },
+            args: args.iter().map(|a| self.expr(a)).collect(),
+            span: *span,
+        }
+    }
+
+    /// `begin EFFECT on c for N counted at ...`.
+    fn begin(
+        &mut self,
+        effect: &ast::Ident,
+        target: &ast::Expr,
+        count: &ast::Expr,
+        at: &ast::CountAt,
+        span: &ast::Span,
+    ) -> St {
+        let level = |l: &ast::Ident| self.d.level_names.get(&l.node).copied().unwrap_or(0);
+        let at = match at {
+            CountAt::Place(who, o) => CountEx::Place(self.expr(who), self.order_id(o)),
+            CountAt::TurnStart(who) => CountEx::TurnStart(self.expr(who)),
+            CountAt::TurnEnd(who) => CountEx::TurnEnd(self.expr(who)),
+            CountAt::LevelStart(l) => CountEx::LevelStart(level(l)),
+            CountAt::LevelEnd(l) => CountEx::LevelEnd(level(l)),
+        };
+        St::Begin {
+            effect: self.field_id(&effect.node),
+            target: self.expr(target),
+            count: self.expr(count),
+            at,
+            span: *span,
+        }
+    }
+
+    /// `stop EFFECT on c`.
+    fn stop(&mut self, effect: &ast::Ident, target: &ast::Expr) -> St {
+        St::Stop {
+            effect: self.field_id(&effect.node),
+            target: self.expr(target),
+        }
+    }
+
+    /// `place c first|last|before x|after x in ORDER`.
+    fn place(&mut self, who: &ast::Expr, to: &ast::PlaceTo, order: &ast::Ident, span: &ast::Span) -> St {
+        St::Place {
+            who: self.expr(who),
+            to: match to {
+                PlaceTo::First => PlaceAt::First,
+                PlaceTo::Last => PlaceAt::Last,
+                PlaceTo::Before(x) => PlaceAt::Before(self.expr(x)),
+                PlaceTo::After(x) => PlaceAt::After(self.expr(x)),
+            },
+            order: self.order_id(order),
+            span: *span,
+        }
+    }
+
+    /// `do ROUTINE(args)`: runs the hook the routine was given.
+    fn do_(&mut self, routine: &ast::Ident, args: &[ast::Expr], span: &ast::Span) -> St {
+        St::Do {
+            hook: match self.d.lookup(&routine.node) {
+                Some(Sym::Routine(i)) => self.p.routines.get(i as usize).copied().unwrap_or(0),
+                _ => 0,
+            },
+            args: args.iter().map(|a| self.expr(a)).collect(),
+            span: *span,
+        }
+    }
+
+    /// `react c { ... }`.
+    fn react(&mut self, actor: &ast::Expr, body: &ast::Block) -> St {
+        St::React {
+            actor: self.expr(actor),
+            body: self.block(body),
+        }
+    }
+
+    /// `elapse N UNIT`.
+    fn elapse(&mut self, amount: &ast::Expr, unit: &ast::Ident, span: &ast::Span) -> St {
+        St::Elapse {
+            amount: self.expr(amount),
+            unit: self.d.unit(&unit.node).unwrap_or(0),
+            span: *span,
+        }
+    }
+}
