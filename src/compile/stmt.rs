@@ -174,7 +174,7 @@ impl Lower<'_> {
             from,
         } = s
         else {
-            unreachable!("`stmt` passes only a `ForEach` here")
+            return nothing(); // `stmt` passes only a `ForEach` here
         };
         let order = order.as_ref().map(|o| self.order_id(o));
         let from = from.as_ref().map(|x| self.expr(x));
@@ -295,7 +295,7 @@ impl Lower<'_> {
             span,
         } = s
         else {
-            unreachable!("`stmt` passes only a `ChooseFrom` here")
+            return nothing(); // `stmt` passes only a `ChooseFrom` here
         };
         let decline = decline.as_deref().map(|(o, b)| {
             let id = self.d.option_names.get(&o.node).copied().unwrap_or(0);
@@ -463,5 +463,15 @@ impl Lower<'_> {
             unit: self.d.unit(&unit.node).unwrap_or(0),
             span: *span,
         }
+    }
+}
+
+/// A statement that does nothing: what a method given the wrong kind of statement (which its one
+/// caller never does) lowers it to, rather than panicking.
+fn nothing() -> St {
+    St::If {
+        cond: Ex::Int(0),
+        then: Vec::new(),
+        otherwise: Vec::new(),
     }
 }

@@ -239,15 +239,13 @@ impl Machine<'_> {
                     continue;
                 }
                 let rolls = rolls + u32::from(key.roll);
-                if key.roll {
-                    if rolls > MAX_TIE_ROLLS {
-                        return Err(Diag::new(
-                            "run::unsettled",
-                            format!("a tie was still unsettled after {MAX_TIE_ROLLS} rolls"),
-                        )
-                        .label(key.span, "rolled again and again here")
-                        .help("roll dice with more than one face, or add another key before this one"));
-                    }
+                if rolls > MAX_TIE_ROLLS {
+                    return Err(Diag::new(
+                        "run::unsettled",
+                        format!("a tie was still unsettled after {MAX_TIE_ROLLS} rolls"),
+                    )
+                    .label(key.span, "rolled again and again here")
+                    .help("roll dice with more than one face, or add another key before this one"));
                 }
                 keyed.clear();
                 for &id in &ids[s..e] {
