@@ -212,7 +212,7 @@ impl Machine<'_> {
         ctx: Ctx,
     ) -> R<i64> {
         let n = match coll {
-            Coll::All(_) => self.types.len(),
+            Coll::All(t) => self.of_type.get(*t as usize).map_or(0, Vec::len),
             Coll::Ranked(o) => self.ranked[*o as usize].len(),
         };
         let saved = self.locals[*var as usize];
@@ -220,9 +220,9 @@ impl Machine<'_> {
         let mut count = 0i64;
         let mut found: Vec<EntityId> = Vec::new();
         for i in 0..n {
+            // Expressions make and destroy nothing, so the lists keep their length meanwhile.
             let id = match coll {
-                Coll::All(t) if self.types[i] != *t => continue,
-                Coll::All(_) => i as EntityId,
+                Coll::All(t) => self.of_type[*t as usize][i],
                 Coll::Ranked(o) => self.ranked[*o as usize][i],
             };
             if self.absent.get(id as usize).copied().unwrap_or(false) {

@@ -73,6 +73,12 @@ pub(super) struct Machine<'a> {
     pub(super) absent: Vec<bool>,
     /// Every entity's type: the declared ones, then those made by `create`.
     pub(super) types: Vec<TypeId>,
+    /// The entities of each type, ids ascending: declared, then made. A destroyed thing stays in
+    /// its type's list until the destroyed are half of it, then they are dropped all at once, so
+    /// walking a type costs in proportion to its live entities, not to every entity ever made.
+    pub(super) of_type: Vec<Vec<EntityId>>,
+    /// How many destroyed entities each type's list still holds.
+    pub(super) destroyed: Vec<usize>,
     /// The names of the entities made by `create`, in the order they were made.
     pub(super) made: Vec<String>,
     /// How many of each type `create` has made (their names count from 1).
@@ -93,6 +99,12 @@ impl<'a> Machine<'a> {
         absent.resize(p.characters.len(), false);
         let n_fields = p.fields.len();
         let types: Vec<TypeId> = p.characters.iter().map(|c| c.ty).collect();
+        let mut of_type = vec![Vec::new(); p.things.len().max(1)];
+        for (id, &ty) in types.iter().enumerate() {
+            if let Some(list) = of_type.get_mut(ty as usize) {
+                list.push(id as EntityId);
+            }
+        }
         let (until, until_default) = (cfg.until, cfg.until.is_none());
         Machine {
             p,
@@ -121,6 +133,8 @@ impl<'a> Machine<'a> {
             control,
             absent,
             types,
+            destroyed: vec![0; of_type.len()],
+            of_type,
             made: Vec::new(),
             serials: vec![0; p.things.len()],
         }
@@ -178,9 +192,7 @@ impl Machine<'_> {
     /// The entities of a collection, in its order (those out of play included).
     pub(super) fn members(&self, coll: Coll) -> Vec<EntityId> {
         match coll {
-            Coll::All(t) => (0..self.types.len() as EntityId)
-                .filter(|e| self.types[*e as usize] == t)
-                .collect(),
+            Coll::All(t) => self.of_type.get(t as usize).cloned().unwrap_or_default(),
             Coll::Ranked(o) => self.ranked[o as usize].clone(),
         }
     }
@@ -304,6 +316,9 @@ impl Machine<'_> {
         }
         let id = self.types.len() as EntityId;
         self.types.push(ty);
+        if let Some(list) = self.of_type.get_mut(ty as usize) {
+            list.push(id);
+        }
         self.absent.push(false);
         self.values.resize(self.values.len() + self.n_fields, 0);
         let serial = self.serials.get_mut(ty as usize).map_or(1, |s| {
@@ -333,4 +348,23 @@ pub(super) fn checked(v: Option<i64>, span: Span) -> R<i64> {
             .label(span, "the result does not fit in 64 bits")
             .help("numbers in turnscript are 64-bit integers; check for a runaway value")
     })
+}
+
+impl Machine<'_> {
+    /// Counts a destroyed entity against its type's list; drops the destroyed from the list
+    /// once they are half of it (only things are destroyed, and they never come back).
+    pub(super) fn forget(&mut self, e: EntityId) {
+        let Some(&ty) = self.types.get(e as usize) else {
+            return;
+        };
+        let (Some(list), Some(dead)) = (self.of_type.get_mut(ty as usize), self.destroyed.get_mut(ty as usize)) else {
+            return;
+        };
+        *dead += 1;
+        if *dead * 2 > list.len() {
+            let absent = &self.absent;
+            list.retain(|x| !absent.get(*x as usize).copied().unwrap_or(false));
+            *dead = 0;
+        }
+    }
 }

@@ -207,6 +207,7 @@ impl Machine<'_> {
         if !self.absent[e as usize] {
             self.emit(Event::Destroy { id: e });
             self.absent[e as usize] = true;
+            self.forget(e);
             self.effects.retain(|fx| fx.target != e);
             for list in &mut self.ranked {
                 list.retain(|x| *x != e);
