@@ -211,7 +211,8 @@ const OUT_BUFFER: usize = 64 * 1024;
 
 /// The view `run` streams to stdout. The first failed write ends the process at once (the run
 /// would go on with nowhere to write): quietly, as `0`, when the reader is gone (`run ... | head`),
-/// else with the error, as `1`.
+/// else with the error, as `1`. It holds `Stdout`, not a `StdoutLock`: the view goes to the run's
+/// thread and back, which a lock guard cannot; the `BufWriter` takes the lock once per buffer.
 struct Streamed(View<BufWriter<Stdout>>);
 
 impl Sink for Streamed {
