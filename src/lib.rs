@@ -32,7 +32,7 @@
 //! let mut trace = JsonLines::default();
 //! let outcome = run(&program, &prepared.config, &mut prepared.decider, &mut trace).unwrap();
 //!
-//! let turns: Vec<&str> = trace.out.lines().filter(|l| l.contains("\"turn_start\"")).collect();
+//! let turns: Vec<&str> = trace.out().lines().filter(|l| l.contains("\"turn_start\"")).collect();
 //! assert_eq!(turns.len(), 2);
 //! assert!(turns[0].contains("\"Bo\"") && turns[1].contains("\"Ann\""));
 //! assert!(outcome.steps > 0);

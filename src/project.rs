@@ -9,6 +9,7 @@
 //! the program, and a simulator plays one program many times, on many threads, without its sources.
 
 use std::fmt;
+use std::io::Write;
 use std::path::Path;
 
 use crate::check::Checked;
@@ -419,13 +420,16 @@ fn pairs(r: &(String, String), e: &(String, String), rulesets: &[&(String, Strin
     !named || stem(&r.0) == stem(&e.0)
 }
 
-/// The trace in one of its two views, chosen at run time: JSON lines or the GM's text.
-pub enum View {
-    Json(JsonLines),
-    Text(Text),
+/// The trace in one of its two views, chosen at run time: JSON lines or the GM's text, written
+/// into `W` as each event happens. [`View::new`] writes into memory (read it back with
+/// [`View::out`]); [`View::with_writer`] writes into any writer, as `turnscript run` does into a
+/// `BufWriter` on stdout. A failed write stops the view, never the run: ask [`View::error`].
+pub enum View<W: Write = Vec<u8>> {
+    Json(JsonLines<W>),
+    Text(Text<W>),
 }
 
-impl Sink for View {
+impl<W: Write> Sink for View<W> {
     fn event(&mut self, world: &World<'_>, event: &Event<'_>) {
         match self {
             View::Json(s) => s.event(world, event),
@@ -435,19 +439,43 @@ impl Sink for View {
 }
 
 impl View {
+    /// A view that writes into memory.
     pub fn new(jsonl: bool, p: &Program) -> Self {
-        if jsonl {
-            View::Json(JsonLines::default())
-        } else {
-            View::Text(Text::new(p))
-        }
+        View::with_writer(jsonl, p, Vec::new())
     }
 
     /// The trace so far.
     pub fn out(&self) -> &str {
         match self {
-            View::Json(s) => &s.out,
-            View::Text(s) => &s.out,
+            View::Json(s) => s.out(),
+            View::Text(s) => s.out(),
+        }
+    }
+}
+
+impl<W: Write> View<W> {
+    /// A view that writes each event into `w`.
+    pub fn with_writer(jsonl: bool, p: &Program, w: W) -> Self {
+        if jsonl {
+            View::Json(JsonLines::new(w))
+        } else {
+            View::Text(Text::with_writer(p, w))
+        }
+    }
+
+    /// The first error writing the trace, if a write failed; nothing was written after it.
+    pub fn error(&self) -> Option<&std::io::Error> {
+        match self {
+            View::Json(s) => s.error(),
+            View::Text(s) => s.error(),
+        }
+    }
+
+    /// Flushes the writer; after a failed write, gives back that error instead.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            View::Json(s) => s.flush(),
+            View::Text(s) => s.flush(),
         }
     }
 }

@@ -1,12 +1,13 @@
 //! The command line: `turnscript check`, `turnscript run` and `turnscript repl`. Argument parsing,
 //! reading files and printing only: everything else is the library API in [`crate::project`].
 
-use std::io::{IsTerminal, Write};
+use std::io::{BufWriter, ErrorKind, IsTerminal, Stdout, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::project::{RunOptions, Style, View, check_set, parse_answers, play};
+use crate::trace::{Event, Sink, World};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -198,9 +199,14 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
             }
         }
     }
-    let (view, result) = play(&texts, &opts.run, |p| View::new(opts.jsonl, p));
-    if let Some(v) = view {
-        let _ = std::io::stdout().write_all(v.out().as_bytes());
+    let stdout = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout());
+    let (view, result) = play(&texts, &opts.run, |p| {
+        Streamed(View::with_writer(opts.jsonl, p, stdout))
+    });
+    // The trace so far goes out before any error about the run.
+    let written = view.map_or(Ok(()), |mut v| v.0.flush());
+    if let Err(e) = written {
+        return write_failed(&e);
     }
     let (err, code) = match result {
         Ok((_, warnings)) => (warnings, 0),
@@ -208,4 +214,31 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     };
     let _ = std::io::stderr().write_all(err.as_bytes());
     code
+}
+
+/// The buffer of the trace on stdout: what a killed run may not have printed.
+const OUT_BUFFER: usize = 64 * 1024;
+
+/// The view `run` streams to stdout. The first failed write ends the process at once (the run
+/// would go on with nowhere to write): quietly, as `0`, when the reader is gone (`run ... | head`),
+/// else with the error, as `1`. It holds `Stdout`, not a `StdoutLock`: the view goes to the run's
+/// thread and back, which a lock guard cannot; the `BufWriter` takes the lock once per buffer.
+struct Streamed(View<BufWriter<Stdout>>);
+
+impl Sink for Streamed {
+    fn event(&mut self, world: &World<'_>, event: &Event<'_>) {
+        self.0.event(world, event);
+        if let Some(e) = self.0.error() {
+            std::process::exit(write_failed(e));
+        }
+    }
+}
+
+/// Reports a failed write of the trace (a closed pipe is no error); returns the exit code.
+fn write_failed(e: &std::io::Error) -> i32 {
+    if e.kind() == ErrorKind::BrokenPipe {
+        return 0;
+    }
+    let _ = writeln!(std::io::stderr(), "error: cannot write the trace: {e}");
+    1
 }

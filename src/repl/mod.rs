@@ -113,7 +113,7 @@ impl Repl {
             seed: repl.opts.seed,
         };
         let state = replay(&base, &[], Goal::Pause).map_err(|(s, d)| s.render_all(&d, 80, repl.opts.colour))?;
-        let mut out = state.rec.text.out.clone();
+        let mut out = state.rec.text.out().to_string();
         out.push_str(&show::status(&state));
         repl.session = Some(Session {
             base,
@@ -163,7 +163,7 @@ impl Repl {
                 error: false,
             }),
             Cmd::Show(n) => self.session().map(|s| Reply::ok(show::show(s, n))),
-            Cmd::Trace => self.session().map(|s| Reply::ok(s.state.rec.text.out.clone())),
+            Cmd::Trace => self.session().map(|s| Reply::ok(s.state.rec.text.out().to_string())),
             Cmd::Log => self.session().map(|s| Reply::ok(show::log(s))),
             Cmd::Change { ops, goal } => self.change(line, ops, goal),
             Cmd::Undo(n) => self.undo(-(n as i64)),
@@ -385,8 +385,8 @@ fn session_text(s: &Session) -> String {
 
 /// The trace the new state adds to the old, or all of it, noted, when the start changed.
 fn trace_since(old: &State, new: &State) -> String {
-    let (o, n) = (&old.rec.text.out, &new.rec.text.out);
-    match n.strip_prefix(o.as_str()) {
+    let (o, n) = (old.rec.text.out(), new.rec.text.out());
+    match n.strip_prefix(o) {
         Some(rest) => rest.to_string(),
         None => format!("(the encounter starts over)\n{n}"),
     }

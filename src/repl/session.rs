@@ -107,7 +107,7 @@ enum Watch {
 /// The sink of a replay: the GM's text view, where each event ends in it, and the open frames.
 pub struct Recorder {
     pub text: Text,
-    /// The length of `text.out` after each event.
+    /// The length of `text.out()` after each event.
     pub ends: Vec<usize>,
     pub open: Vec<Frame>,
     watch: Option<Watch>,
@@ -154,9 +154,9 @@ impl Recorder {
         let start = if from == 0 {
             0
         } else {
-            self.ends.get(from - 1).copied().unwrap_or(self.text.out.len())
+            self.ends.get(from - 1).copied().unwrap_or(self.text.get_ref().len())
         };
-        self.text.out.get(start..).unwrap_or("")
+        self.text.out().get(start..).unwrap_or("")
     }
 }
 
@@ -167,7 +167,7 @@ impl Sink for RecSink {
     fn event(&mut self, p: &crate::trace::World<'_>, e: &Event<'_>) {
         let mut r = self.0.borrow_mut();
         r.text.event(p, e);
-        let len = r.text.out.len();
+        let len = r.text.get_ref().len();
         r.ends.push(len);
         match e {
             Event::LevelStart { level, n } => r.open.push(Frame::Level {

@@ -1,24 +1,151 @@
 //! The JSON lines view ([`JsonLines`]): the stable machine interface, one object per event.
+//!
+//! Each event is written straight into the view's writer as it happens: names are escaped into
+//! it by [`write_json_str`], lists are written item by item, and nothing is allocated per event.
 
-use std::fmt::Write as _;
+use std::fmt;
+use std::io::{self, Write};
 
-use super::{Change, DecidedBy, EndReason, Event, Sink, World, anchor_text, reason_text, unit_name};
+use super::{Change, DecidedBy, EndReason, Event, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
 use crate::syntax::ast::LevelKind;
 
-/// The JSON lines view: one object per event, keys in a fixed order.
-#[derive(Default)]
-pub struct JsonLines {
-    pub out: String,
+/// The JSON lines view: one object per event, keys in a fixed order, written into `W` as each
+/// event happens. `JsonLines::default()` writes into memory (read it back with
+/// [`JsonLines::out`]); [`JsonLines::new`] writes into any writer, a `BufWriter` on stdout for
+/// `turnscript run`. A failed write stops the view (see [`JsonLines::error`]), never the run.
+pub struct JsonLines<W: Write = Vec<u8>> {
+    out: Out<W>,
 }
 
-fn q(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+impl Default for JsonLines {
+    fn default() -> Self {
+        JsonLines::new(Vec::new())
+    }
+}
+
+impl<W: Write> JsonLines<W> {
+    /// A view that writes each event into `w`.
+    pub fn new(w: W) -> Self {
+        JsonLines { out: Out::new(w) }
+    }
+
+    /// The first error writing the trace, if a write failed; nothing was written after it.
+    pub fn error(&self) -> Option<&io::Error> {
+        self.out.error.as_ref()
+    }
+
+    /// Flushes the writer; after a failed write, gives back that error instead.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// The writer.
+    pub fn get_ref(&self) -> &W {
+        &self.out.w
+    }
+
+    /// The writer, given up (unflushed: flush first if it buffers).
+    pub fn into_inner(self) -> W {
+        self.out.w
+    }
+}
+
+impl JsonLines {
+    /// The trace so far, of a view that writes into memory.
+    pub fn out(&self) -> &str {
+        self.out.text()
+    }
+}
+
+/// Writes `s` as a JSON string, quotes included, escaped byte for byte as `serde_json` does:
+/// `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u00XX` (lower-case
+/// hex); everything else, non-ASCII included, as it is.
+pub fn write_json_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
+    w.write_all(b"\"")?;
+    escape(w, s)?;
+    w.write_all(b"\"")
+}
+
+/// Writes the inside of a JSON string: `s` escaped, without quotes.
+fn escape<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x00..=0x1f => &[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xf) as usize]],
+            _ => continue,
+        };
+        // Escapes are ASCII, so `start..i` ends on a character boundary.
+        w.write_all(&bytes[start..i])?;
+        w.write_all(short)?;
+        start = i + 1;
+    }
+    w.write_all(&bytes[start..])
+}
+
+/// Escapes what is formatted into it (a `fmt::Write` over an `io::Write`), keeping the first
+/// I/O error.
+struct Escaper<'a, W: ?Sized> {
+    w: &'a mut W,
+    error: Option<io::Error>,
+}
+
+impl<W: Write + ?Sized> fmt::Write for Escaper<'_, W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        escape(self.w, s).map_err(|e| {
+            self.error = Some(e);
+            fmt::Error
+        })
+    }
+}
+
+/// Writes, as a JSON string, what `f` formats (dice, a reason, an anchor), without a `String`.
+fn q_with<W: Write>(w: &mut W, f: impl FnOnce(&mut Escaper<'_, W>) -> fmt::Result) -> io::Result<()> {
+    w.write_all(b"\"")?;
+    let mut e = Escaper {
+        w: &mut *w,
+        error: None,
+    };
+    if f(&mut e).is_err() {
+        return Err(e
+            .error
+            .unwrap_or_else(|| io::Error::other("formatting the trace failed")));
+    }
+    w.write_all(b"\"")
+}
+
+/// A string as JSON.
+fn q<W: Write>(w: &mut W, s: &str) -> io::Result<()> {
+    write_json_str(w, s)
 }
 
 /// A character's name as a JSON string.
-fn name(p: &World<'_>, id: EntityId) -> String {
-    q(p.character_name(id))
+fn name<W: Write>(w: &mut W, p: &World<'_>, id: EntityId) -> io::Result<()> {
+    q(w, p.character_name(id))
+}
+
+/// Items as a JSON list's inside, comma-separated, each written by `item`.
+fn list<W: Write, T>(
+    w: &mut W,
+    items: impl IntoIterator<Item = T>,
+    mut item: impl FnMut(&mut W, T) -> io::Result<()>,
+) -> io::Result<()> {
+    for (i, x) in items.into_iter().enumerate() {
+        if i > 0 {
+            w.write_all(b",")?;
+        }
+        item(w, x)?;
+    }
+    Ok(())
 }
 
 fn level_kind(k: LevelKind) -> &'static str {
@@ -29,292 +156,324 @@ fn level_kind(k: LevelKind) -> &'static str {
     }
 }
 
-impl World<'_> {
-    /// A field's value as JSON: a number, or a name (or `null`).
-    fn value_json(&self, field: FieldId, v: i64) -> String {
-        match self.p.fields.get(field as usize).and_then(|f| f.refers) {
-            Some(_) if v < 0 => "null".into(),
-            Some(_) => q(self.character_name(v as EntityId)),
-            None => v.to_string(),
-        }
+/// A field's value as JSON: a number, or a name (or `null`).
+fn value<W: Write>(w: &mut W, p: &World<'_>, field: FieldId, v: i64) -> io::Result<()> {
+    match p.p.fields.get(field as usize).and_then(|f| f.refers) {
+        Some(_) if v < 0 => w.write_all(b"null"),
+        Some(_) => name(w, p, v as EntityId),
+        None => write!(w, "{v}"),
     }
 }
 
-impl Sink for JsonLines {
+impl<W: Write> Sink for JsonLines<W> {
     /// One line per event. The dispatch is long only because it has one short arm per kind
     /// of event; each kind's object is written by its own function below.
     fn event(&mut self, p: &World<'_>, e: &Event<'_>) {
-        let o = &mut self.out;
-        match e {
-            Event::EncounterStart { seed } => encounter_start(o, p, *seed),
-            Event::EncounterEnd { reason } => encounter_end(o, p, reason),
-            Event::LevelStart { level, n } => level_edge(o, p, (*level, *n), "start", None),
-            Event::LevelEnd { level, n, reason } => level_edge(o, p, (*level, *n), "end", *reason),
-            Event::Order { order, ids } => order_event(o, p, *order, ids),
-            Event::TurnStart { actor } => actor_event(o, p, "turn_start", *actor),
-            Event::TurnEnd { actor } => actor_event(o, p, "turn_end", *actor),
-            Event::Roll {
-                actor,
-                label,
-                dice,
-                faces,
-                total,
-            } => roll(o, p, *actor, *label, *dice, faces, *total),
-            Event::Decision {
-                decision,
-                chooser,
-                options,
-                picked,
-                by,
-            } => decision_event(o, p, *decision, *chooser, options, *picked, *by),
-            Event::Action { actor, action } => action_event(o, p, *actor, *action),
-            Event::Resource {
-                change,
-                actor,
-                field,
-                amount,
-                left,
-            } => resource(o, p, *change, *actor, *field, (*amount, *left)),
-            Event::Transfer {
-                from,
-                to,
-                amount,
-                left,
-                total,
-            } => transfer(o, p, *from, *to, (*amount, *left, *total)),
-            Event::Trigger { trigger, args } => trigger_event(o, p, *trigger, args),
-            Event::ReactionStart { actor } => actor_event(o, p, "reaction_start", *actor),
-            Event::EffectStart {
-                effect,
-                target,
-                count,
-                at,
-            } => effect_start(o, p, *effect, *target, *count, *at),
-            Event::EffectEnd { effect, target } => effect_end(o, p, *effect, *target),
-            Event::ReactionEnd { actor } => actor_event(o, p, "reaction_end", *actor),
-            Event::Time { amount, unit, clock } => time(o, p, *amount, *unit, *clock),
-            Event::Manual { actor, field, value } => manual(o, p, *actor, *field, *value),
-            Event::Forced { rolls } => {
-                let rolls: Vec<String> = rolls.iter().map(|r| r.to_string()).collect();
-                let _ = write!(o, r#"{{"event":"manual","rolls":[{}]}}"#, rolls.join(","));
-            }
-            Event::Reseed { seed } => {
-                let _ = write!(o, r#"{{"event":"manual","seed":{seed}}}"#);
-            }
-            Event::Presence { actor, present } => {
-                let what = if *present { "join" } else { "leave" };
-                actor_event(o, p, what, *actor);
-            }
-            Event::Create { id, ty, values } => create(o, p, *id, *ty, values),
-            Event::Destroy { id } => {
-                let _ = write!(o, r#"{{"event":"destroy","name":{}}}"#, name(p, *id));
-            }
-        }
-        o.push('\n');
+        self.out.emit(|o| {
+            event(o, p, e)?;
+            o.write_all(b"\n")
+        });
     }
 }
 
-fn encounter_start(o: &mut String, p: &World<'_>, seed: u64) {
-    let _ = write!(
-        o,
-        r#"{{"event":"encounter_start","ruleset":{},"encounter":{},"seed":{seed}}}"#,
-        q(&p.ruleset_name),
-        q(&p.encounter_name)
-    );
+fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
+    match e {
+        Event::EncounterStart { seed } => encounter_start(o, p, *seed),
+        Event::EncounterEnd { reason } => encounter_end(o, p, reason),
+        Event::LevelStart { level, n } => level_edge(o, p, (*level, *n), "start", None),
+        Event::LevelEnd { level, n, reason } => level_edge(o, p, (*level, *n), "end", *reason),
+        Event::Order { order, ids } => order_event(o, p, *order, ids),
+        Event::TurnStart { actor } => actor_event(o, p, "turn_start", *actor),
+        Event::TurnEnd { actor } => actor_event(o, p, "turn_end", *actor),
+        Event::Roll {
+            actor,
+            label,
+            dice,
+            faces,
+            total,
+        } => roll(o, p, *actor, *label, *dice, faces, *total),
+        Event::Decision {
+            decision,
+            chooser,
+            options,
+            picked,
+            by,
+        } => decision_event(o, p, *decision, *chooser, options, *picked, *by),
+        Event::Action { actor, action } => action_event(o, p, *actor, *action),
+        Event::Resource {
+            change,
+            actor,
+            field,
+            amount,
+            left,
+        } => resource(o, p, *change, *actor, *field, (*amount, *left)),
+        Event::Transfer {
+            from,
+            to,
+            amount,
+            left,
+            total,
+        } => transfer(o, p, *from, *to, (*amount, *left, *total)),
+        Event::Trigger { trigger, args } => trigger_event(o, p, *trigger, args),
+        Event::ReactionStart { actor } => actor_event(o, p, "reaction_start", *actor),
+        Event::EffectStart {
+            effect,
+            target,
+            count,
+            at,
+        } => effect_start(o, p, *effect, *target, *count, *at),
+        Event::EffectEnd { effect, target } => effect_end(o, p, *effect, *target),
+        Event::ReactionEnd { actor } => actor_event(o, p, "reaction_end", *actor),
+        Event::Time { amount, unit, clock } => time(o, p, *amount, *unit, *clock),
+        Event::Manual { actor, field, value } => manual(o, p, *actor, *field, *value),
+        Event::Forced { rolls } => {
+            o.write_all(br#"{"event":"manual","rolls":["#)?;
+            list(o, rolls.iter(), |o, r| write!(o, "{r}"))?;
+            o.write_all(b"]}")
+        }
+        Event::Reseed { seed } => write!(o, r#"{{"event":"manual","seed":{seed}}}"#),
+        Event::Presence { actor, present } => {
+            let what = if *present { "join" } else { "leave" };
+            actor_event(o, p, what, *actor)
+        }
+        Event::Create { id, ty, values } => create(o, p, *id, *ty, values),
+        Event::Destroy { id } => {
+            o.write_all(br#"{"event":"destroy","name":"#)?;
+            name(o, p, *id)?;
+            o.write_all(b"}")
+        }
+    }
 }
 
-fn encounter_end(o: &mut String, p: &World<'_>, reason: &EndReason) {
-    let _ = write!(
-        o,
-        r#"{{"event":"encounter_end","reason":{}}}"#,
-        q(&reason_text(p, reason))
-    );
+fn encounter_start<W: Write>(o: &mut W, p: &World<'_>, seed: u64) -> io::Result<()> {
+    o.write_all(br#"{"event":"encounter_start","ruleset":"#)?;
+    q(o, &p.ruleset_name)?;
+    o.write_all(br#","encounter":"#)?;
+    q(o, &p.encounter_name)?;
+    write!(o, r#","seed":{seed}}}"#)
+}
+
+fn encounter_end<W: Write>(o: &mut W, p: &World<'_>, reason: &EndReason) -> io::Result<()> {
+    o.write_all(br#"{"event":"encounter_end","reason":"#)?;
+    q_with(o, |e| write_reason(e, p, reason))?;
+    o.write_all(b"}")
 }
 
 /// `{"event":KIND,"actor":NAME}`: the events that carry only who they are about.
-fn actor_event(o: &mut String, p: &World<'_>, kind: &str, actor: EntityId) {
-    let _ = write!(o, r#"{{"event":"{kind}","actor":{}}}"#, name(p, actor));
+fn actor_event<W: Write>(o: &mut W, p: &World<'_>, kind: &str, actor: EntityId) -> io::Result<()> {
+    write!(o, r#"{{"event":"{kind}","actor":"#)?;
+    name(o, p, actor)?;
+    o.write_all(b"}")
 }
 
 /// A level's `start` or `end` edge (`level_*`, `phase_*` or `round_*`), with the reason
 /// an `end` statement gave.
-fn level_edge(o: &mut String, p: &World<'_>, (level, n): (LevelId, u64), edge: &str, reason: Option<Option<u16>>) {
+fn level_edge<W: Write>(
+    o: &mut W,
+    p: &World<'_>,
+    (level, n): (LevelId, u64),
+    edge: &str,
+    reason: Option<Option<u16>>,
+) -> io::Result<()> {
     let def = &p.levels[level as usize];
     let kind = level_kind(def.kind);
-    let _ = match def.kind {
-        LevelKind::Phase => write!(o, r#"{{"event":"phase_{edge}","phase":{},"n":{n}"#, q(&def.name)),
-        LevelKind::Round => write!(o, r#"{{"event":"round_{edge}","round":{n},"level":{}"#, q(&def.name)),
-        LevelKind::Level => write!(o, r#"{{"event":"{kind}_{edge}","level":{},"n":{n}"#, q(&def.name)),
-    };
-    if let Some(r) = reason {
-        let text = reason_text(p, &EndReason::Ended(r));
-        let _ = write!(o, r#","reason":{}"#, q(&text));
+    match def.kind {
+        LevelKind::Phase => {
+            write!(o, r#"{{"event":"phase_{edge}","phase":"#)?;
+            q(o, &def.name)?;
+            write!(o, r#","n":{n}"#)?;
+        }
+        LevelKind::Round => {
+            write!(o, r#"{{"event":"round_{edge}","round":{n},"level":"#)?;
+            q(o, &def.name)?;
+        }
+        LevelKind::Level => {
+            write!(o, r#"{{"event":"{kind}_{edge}","level":"#)?;
+            q(o, &def.name)?;
+            write!(o, r#","n":{n}"#)?;
+        }
     }
-    o.push('}');
+    if let Some(r) = reason {
+        o.write_all(br#","reason":"#)?;
+        q_with(o, |e| write_reason(e, p, &EndReason::Ended(r)))?;
+    }
+    o.write_all(b"}")
 }
 
-fn order_event(o: &mut String, p: &World<'_>, order: OrderId, ids: &[EntityId]) {
-    let names: Vec<String> = ids.iter().map(|i| name(p, *i)).collect();
-    let _ = write!(
-        o,
-        r#"{{"event":"order","by":{},"order":[{}]}}"#,
-        q(&p.orders[order as usize].name),
-        names.join(",")
-    );
+fn order_event<W: Write>(o: &mut W, p: &World<'_>, order: OrderId, ids: &[EntityId]) -> io::Result<()> {
+    o.write_all(br#"{"event":"order","by":"#)?;
+    q(o, &p.orders[order as usize].name)?;
+    o.write_all(br#","order":["#)?;
+    list(o, ids, |o, i| name(o, p, *i))?;
+    o.write_all(b"]}")
 }
 
-fn action_event(o: &mut String, p: &World<'_>, actor: EntityId, action: ActionId) {
-    let _ = write!(
-        o,
-        r#"{{"event":"action","actor":{},"action":{}}}"#,
-        name(p, actor),
-        q(&p.actions[action as usize].name)
-    );
+fn action_event<W: Write>(o: &mut W, p: &World<'_>, actor: EntityId, action: ActionId) -> io::Result<()> {
+    o.write_all(br#"{"event":"action","actor":"#)?;
+    name(o, p, actor)?;
+    o.write_all(br#","action":"#)?;
+    q(o, &p.actions[action as usize].name)?;
+    o.write_all(b"}")
 }
 
-fn roll(
-    o: &mut String,
+fn roll<W: Write>(
+    o: &mut W,
     p: &World<'_>,
     actor: Option<EntityId>,
     label: LabelId,
     dice: DiceId,
     faces: &[u32],
     total: i64,
-) {
-    o.push_str(r#"{"event":"roll""#);
+) -> io::Result<()> {
+    o.write_all(br#"{"event":"roll""#)?;
     if let Some(a) = actor {
-        let _ = write!(o, r#","actor":{}"#, name(p, a));
+        o.write_all(br#","actor":"#)?;
+        name(o, p, a)?;
     }
-    let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
-    let _ = write!(
-        o,
-        r#","for":{},"dice":{},"faces":[{}],"total":{total}}}"#,
-        q(p.labels.get(label as usize).map(String::as_str).unwrap_or("roll")),
-        q(&p.dice[dice as usize].0.to_string()),
-        faces.join(",")
-    );
+    o.write_all(br#","for":"#)?;
+    q(o, p.labels.get(label as usize).map(String::as_str).unwrap_or("roll"))?;
+    o.write_all(br#","dice":"#)?;
+    q_with(o, |e| {
+        fmt::Write::write_fmt(e, format_args!("{}", p.dice[dice as usize].0))
+    })?;
+    o.write_all(br#","faces":["#)?;
+    list(o, faces, |o, f| write!(o, "{f}"))?;
+    write!(o, r#"],"total":{total}}}"#)
 }
 
-fn decision_event(
-    o: &mut String,
+fn decision_event<W: Write>(
+    o: &mut W,
     p: &World<'_>,
     decision: DecisionId,
     chooser: Who,
     options: &[OptionKey],
     picked: usize,
     by: DecidedBy,
-) {
-    let opts: Vec<String> = options.iter().map(|k| q(p.option_name(*k))).collect();
+) -> io::Result<()> {
     let picked = options.get(picked).map(|k| p.option_name(*k)).unwrap_or("?");
     let by = if by == DecidedBy::Answer { "answer" } else { "policy" };
-    let who = q(p.who_name(chooser));
-    let _ = write!(
-        o,
-        r#"{{"event":"decision","actor":{who},"decision":{},"chooser":{who},"options":[{}],"picked":{},"by":"{by}"}}"#,
-        q(&p.decisions[decision as usize]),
-        opts.join(","),
-        q(picked)
-    );
+    let who = p.who_name(chooser);
+    o.write_all(br#"{"event":"decision","actor":"#)?;
+    q(o, who)?;
+    o.write_all(br#","decision":"#)?;
+    q(o, &p.decisions[decision as usize])?;
+    o.write_all(br#","chooser":"#)?;
+    q(o, who)?;
+    o.write_all(br#","options":["#)?;
+    list(o, options, |o, k| q(o, p.option_name(*k)))?;
+    o.write_all(br#"],"picked":"#)?;
+    q(o, picked)?;
+    write!(o, r#","by":"{by}"}}"#)
 }
 
 /// `spend`, `gain`, `reset`, `forfeit` or `set` of one field; `(amount, left)`.
-fn resource(
-    o: &mut String,
+fn resource<W: Write>(
+    o: &mut W,
     p: &World<'_>,
     change: Change,
     actor: EntityId,
     field: FieldId,
     (amount, left): (i64, i64),
-) {
+) -> io::Result<()> {
     let key = if change == Change::Set { "stat" } else { "resource" };
-    let _ = write!(o, r#"{{"event":"{}","#, change.name());
+    write!(o, r#"{{"event":"{}","#, change.name())?;
     // A global belongs to the table: no actor.
     if actor != TABLE {
-        let _ = write!(o, r#""actor":{},"#, name(p, actor));
+        o.write_all(br#""actor":"#)?;
+        name(o, p, actor)?;
+        o.write_all(b",")?;
     }
-    let _ = write!(
-        o,
-        r#""{key}":{},"amount":{},"left":{}}}"#,
-        q(&p.fields[field as usize].name),
-        p.value_json(field, amount),
-        p.value_json(field, left)
-    );
+    write!(o, r#""{key}":"#)?;
+    q(o, &p.fields[field as usize].name)?;
+    o.write_all(br#","amount":"#)?;
+    value(o, p, field, amount)?;
+    o.write_all(br#","left":"#)?;
+    value(o, p, field, left)?;
+    o.write_all(b"}")
 }
 
 /// `transfer`; `(amount, left, total)`.
-fn transfer(
-    o: &mut String,
+fn transfer<W: Write>(
+    o: &mut W,
     p: &World<'_>,
     from: (EntityId, FieldId),
     to: (EntityId, FieldId),
     (amount, left, total): (i64, i64, i64),
-) {
-    let _ = write!(
-        o,
-        r#"{{"event":"transfer","actor":{},"resource":{},"amount":{amount},"left":{left},"to":{},"to_resource":{},"to_left":{total}}}"#,
-        name(p, from.0),
-        q(&p.fields[from.1 as usize].name),
-        name(p, to.0),
-        q(&p.fields[to.1 as usize].name)
-    );
+) -> io::Result<()> {
+    o.write_all(br#"{"event":"transfer","actor":"#)?;
+    name(o, p, from.0)?;
+    o.write_all(br#","resource":"#)?;
+    q(o, &p.fields[from.1 as usize].name)?;
+    write!(o, r#","amount":{amount},"left":{left},"to":"#)?;
+    name(o, p, to.0)?;
+    o.write_all(br#","to_resource":"#)?;
+    q(o, &p.fields[to.1 as usize].name)?;
+    write!(o, r#","to_left":{total}}}"#)
 }
 
-fn trigger_event(o: &mut String, p: &World<'_>, trigger: TriggerId, args: &[i64]) {
-    let names: Vec<String> = args.iter().map(|a| name(p, *a as EntityId)).collect();
-    let _ = write!(
-        o,
-        r#"{{"event":"trigger","trigger":{},"args":[{}]}}"#,
-        q(&p.triggers[trigger as usize].name),
-        names.join(",")
-    );
+fn trigger_event<W: Write>(o: &mut W, p: &World<'_>, trigger: TriggerId, args: &[i64]) -> io::Result<()> {
+    o.write_all(br#"{"event":"trigger","trigger":"#)?;
+    q(o, &p.triggers[trigger as usize].name)?;
+    o.write_all(br#","args":["#)?;
+    list(o, args, |o, a| name(o, p, *a as EntityId))?;
+    o.write_all(b"]}")
 }
 
-fn effect_start(o: &mut String, p: &World<'_>, effect: FieldId, target: EntityId, count: i64, at: Anchor) {
-    let _ = write!(
-        o,
-        r#"{{"event":"effect_start","actor":{},"effect":{},"for":{count},"counted_at":{}}}"#,
-        name(p, target),
-        q(&p.fields[effect as usize].name),
-        q(&anchor_text(p, at))
-    );
+fn effect_start<W: Write>(
+    o: &mut W,
+    p: &World<'_>,
+    effect: FieldId,
+    target: EntityId,
+    count: i64,
+    at: Anchor,
+) -> io::Result<()> {
+    o.write_all(br#"{"event":"effect_start","actor":"#)?;
+    name(o, p, target)?;
+    o.write_all(br#","effect":"#)?;
+    q(o, &p.fields[effect as usize].name)?;
+    write!(o, r#","for":{count},"counted_at":"#)?;
+    q_with(o, |e| write_anchor(e, p, at))?;
+    o.write_all(b"}")
 }
 
-fn effect_end(o: &mut String, p: &World<'_>, effect: FieldId, target: EntityId) {
-    let _ = write!(
-        o,
-        r#"{{"event":"effect_end","actor":{},"effect":{}}}"#,
-        name(p, target),
-        q(&p.fields[effect as usize].name)
-    );
+fn effect_end<W: Write>(o: &mut W, p: &World<'_>, effect: FieldId, target: EntityId) -> io::Result<()> {
+    o.write_all(br#"{"event":"effect_end","actor":"#)?;
+    name(o, p, target)?;
+    o.write_all(br#","effect":"#)?;
+    q(o, &p.fields[effect as usize].name)?;
+    o.write_all(b"}")
 }
 
-fn time(o: &mut String, p: &World<'_>, amount: i64, unit: UnitId, clock: i64) {
-    let _ = write!(
-        o,
-        r#"{{"event":"time","amount":{amount},"unit":{},"clock":{clock},"clock_unit":{}}}"#,
-        q(unit_name(p, unit)),
-        q(unit_name(p, 0))
-    );
+fn time<W: Write>(o: &mut W, p: &World<'_>, amount: i64, unit: UnitId, clock: i64) -> io::Result<()> {
+    write!(o, r#"{{"event":"time","amount":{amount},"unit":"#)?;
+    q(o, unit_name(p, unit))?;
+    write!(o, r#","clock":{clock},"clock_unit":"#)?;
+    q(o, unit_name(p, 0))?;
+    o.write_all(b"}")
 }
 
-fn manual(o: &mut String, p: &World<'_>, actor: EntityId, field: FieldId, value: i64) {
-    o.push_str(r#"{"event":"manual","#);
+fn manual<W: Write>(o: &mut W, p: &World<'_>, actor: EntityId, field: FieldId, value: i64) -> io::Result<()> {
+    o.write_all(br#"{"event":"manual","#)?;
     if actor != TABLE {
-        let _ = write!(o, r#""actor":{},"#, name(p, actor));
+        o.write_all(br#""actor":"#)?;
+        name(o, p, actor)?;
+        o.write_all(b",")?;
     }
-    let _ = write!(o, r#""field":{},"value":{value}}}"#, q(&p.fields[field as usize].name));
+    o.write_all(br#""field":"#)?;
+    q(o, &p.fields[field as usize].name)?;
+    write!(o, r#","value":{value}}}"#)
 }
 
-fn create(o: &mut String, p: &World<'_>, id: EntityId, ty: TypeId, values: &[(FieldId, i64)]) {
-    let fields: Vec<String> = values
-        .iter()
-        .map(|(f, v)| format!("{}:{}", q(&p.fields[*f as usize].name), p.value_json(*f, *v)))
-        .collect();
-    let _ = write!(
-        o,
-        r#"{{"event":"create","thing":{},"name":{},"fields":{{{}}}}}"#,
-        q(p.type_name(ty)),
-        name(p, id),
-        fields.join(",")
-    );
+fn create<W: Write>(o: &mut W, p: &World<'_>, id: EntityId, ty: TypeId, values: &[(FieldId, i64)]) -> io::Result<()> {
+    o.write_all(br#"{"event":"create","thing":"#)?;
+    q(o, p.type_name(ty))?;
+    o.write_all(br#","name":"#)?;
+    name(o, p, id)?;
+    o.write_all(br#","fields":{"#)?;
+    list(o, values, |o, (f, v)| {
+        q(o, &p.fields[*f as usize].name)?;
+        o.write_all(b":")?;
+        value(o, p, *f, *v)
+    })?;
+    o.write_all(b"}}")
 }

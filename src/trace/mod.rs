@@ -5,9 +5,12 @@
 mod json;
 mod text;
 
+use std::fmt;
+use std::io;
+
 use crate::compile::ir::*;
 
-pub use json::JsonLines;
+pub use json::{JsonLines, write_json_str};
 pub use text::Text;
 
 /// Why an encounter ended.
@@ -220,10 +223,17 @@ impl World<'_> {
 
     /// A field's value as text: a number, or for an entity-valued field a name (or `none`).
     pub fn value_text(&self, field: FieldId, v: i64) -> String {
+        let mut s = String::new();
+        let _ = self.write_value(&mut s, field, v);
+        s
+    }
+
+    /// Writes [`World::value_text`] into `out`, without a `String` of its own.
+    pub fn write_value(&self, out: &mut impl fmt::Write, field: FieldId, v: i64) -> fmt::Result {
         match self.p.fields.get(field as usize).and_then(|f| f.refers) {
-            Some(_) if v < 0 => "none".into(),
-            Some(_) => self.character_name(v as EntityId).to_string(),
-            None => v.to_string(),
+            Some(_) if v < 0 => out.write_str("none"),
+            Some(_) => out.write_str(self.character_name(v as EntityId)),
+            None => write!(out, "{v}"),
         }
     }
 }
@@ -242,17 +252,25 @@ impl Sink for NullSink {
 
 /// Where a duration is counted, in words: `place 2 of ORDER`, `start of NAME's turn`.
 pub fn anchor_text(p: &World<'_>, a: Anchor) -> String {
+    let mut s = String::new();
+    let _ = write_anchor(&mut s, p, a);
+    s
+}
+
+/// Writes [`anchor_text`] into `out`, without a `String` of its own.
+pub fn write_anchor(out: &mut impl fmt::Write, p: &World<'_>, a: Anchor) -> fmt::Result {
     let level = |l: LevelId| p.levels.get(l as usize).map(|l| l.name.as_str()).unwrap_or("?");
     match a {
-        Anchor::Place(o, i) => format!(
+        Anchor::Place(o, i) => write!(
+            out,
             "place {} of {}",
             i + 1,
             p.orders.get(o as usize).map_or("?", |o| o.name.as_str())
         ),
-        Anchor::TurnStart(e) => format!("start of {}'s turn", p.character_name(e)),
-        Anchor::TurnEnd(e) => format!("end of {}'s turn", p.character_name(e)),
-        Anchor::LevelStart(l) => format!("start of {}", level(l)),
-        Anchor::LevelEnd(l) => format!("end of {}", level(l)),
+        Anchor::TurnStart(e) => write!(out, "start of {}'s turn", p.character_name(e)),
+        Anchor::TurnEnd(e) => write!(out, "end of {}'s turn", p.character_name(e)),
+        Anchor::LevelStart(l) => write!(out, "start of {}", level(l)),
+        Anchor::LevelEnd(l) => write!(out, "end of {}", level(l)),
     }
 }
 
@@ -260,18 +278,61 @@ fn unit_name(p: &Program, u: UnitId) -> &str {
     p.units.get(u as usize).map(|u| u.0.as_str()).unwrap_or("time")
 }
 
+/// Why an encounter (or, with [`EndReason::Ended`], a level) ended, in words.
 pub fn reason_text(p: &Program, r: &EndReason) -> String {
+    let mut s = String::new();
+    let _ = write_reason(&mut s, p, r);
+    s
+}
+
+/// Writes [`reason_text`] into `out`, without a `String` of its own.
+pub fn write_reason(out: &mut impl fmt::Write, p: &Program, r: &EndReason) -> fmt::Result {
     match r {
-        EndReason::Complete => "complete".into(),
-        EndReason::Ended(Some(i)) => p.reasons.get(*i as usize).cloned().unwrap_or_default(),
-        EndReason::Ended(None) => "ended".into(),
+        EndReason::Complete => out.write_str("complete"),
+        EndReason::Ended(Some(i)) => out.write_str(p.reasons.get(*i as usize).map_or("", String::as_str)),
+        EndReason::Ended(None) => out.write_str("ended"),
         EndReason::Until { level, n, default } => {
             let name = p.levels.get(*level as usize).map(|l| l.name.as_str()).unwrap_or("?");
             if *default {
-                format!("limit {name}={n}")
+                write!(out, "limit {name}={n}")
             } else {
-                format!("until {name}={n}")
+                write!(out, "until {name}={n}")
             }
         }
+    }
+}
+
+/// Where a view writes: its writer, and the first error writing to it. After an error the view
+/// writes nothing more (a closed pipe stays closed); the run goes on, and the caller asks.
+struct Out<W> {
+    w: W,
+    error: Option<io::Error>,
+}
+
+impl<W: io::Write> Out<W> {
+    fn new(w: W) -> Self {
+        Out { w, error: None }
+    }
+
+    /// Writes with `f` unless an earlier write failed; keeps the first error.
+    fn emit(&mut self, f: impl FnOnce(&mut W) -> io::Result<()>) {
+        if self.error.is_none() {
+            self.error = f(&mut self.w).err();
+        }
+    }
+
+    /// Flushes the writer, or gives back (a copy of) the first error if a write failed.
+    fn flush(&mut self) -> io::Result<()> {
+        match &self.error {
+            Some(e) => Err(io::Error::new(e.kind(), e.to_string())),
+            None => self.w.flush(),
+        }
+    }
+}
+
+impl Out<Vec<u8>> {
+    /// What was written, as text (the views write only UTF-8).
+    fn text(&self) -> &str {
+        std::str::from_utf8(&self.w).unwrap_or("")
     }
 }

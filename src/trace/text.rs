@@ -1,29 +1,48 @@
 //! The GM's text view ([`Text`]): compact, aligned lines, indented by level.
+//!
+//! Each event's line is formatted into one buffer the view keeps (a line is trimmed at its end,
+//! so it is whole before it is written), then written into the view's writer as it happens.
 
 use std::fmt::Write as _;
+use std::io::{self, Write};
 
-use super::{Change, DecidedBy, EndReason, Event, Sink, World, anchor_text, reason_text, unit_name};
+use super::{Change, DecidedBy, EndReason, Event, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
 use crate::syntax::ast::LevelKind;
 
-/// The GM's view: compact, aligned, one line per event that matters, indented by level.
-pub struct Text {
-    pub out: String,
+/// The GM's view: compact, aligned, one line per event that matters, indented by level, written
+/// into `W` as each event happens. [`Text::new`] writes into memory (read it back with
+/// [`Text::out`]); [`Text::with_writer`] writes into any writer, a `BufWriter` on stdout for
+/// `turnscript run`. A failed write stops the view (see [`Text::error`]), never the run.
+pub struct Text<W: Write = Vec<u8>> {
+    out: Out<W>,
+    /// The line being formatted, reused from event to event.
+    buf: String,
     depth: usize,
     width: usize,
 }
 
 /// `1 minute`, `10 minutes`: a plain English plural, for the text view only.
-fn units(n: i64, unit: &str) -> String {
-    if n == 1 {
-        format!("{n} {unit}")
-    } else {
-        format!("{n} {unit}s")
-    }
+fn units(b: &mut String, n: i64, unit: &str) {
+    let s = if n == 1 { "" } else { "s" };
+    let _ = write!(b, "{n} {unit}{s}");
 }
 
 impl Text {
+    /// A view that writes into memory.
     pub fn new(p: &Program) -> Self {
+        Text::with_writer(p, Vec::new())
+    }
+
+    /// The trace so far, of a view that writes into memory.
+    pub fn out(&self) -> &str {
+        self.out.text()
+    }
+}
+
+impl<W: Write> Text<W> {
+    /// A view that writes each event into `w`.
+    pub fn with_writer(p: &Program, w: W) -> Self {
         let width = p
             .characters
             .iter()
@@ -34,16 +53,45 @@ impl Text {
             .unwrap_or(4)
             .max(4);
         Text {
-            out: String::new(),
+            out: Out::new(w),
+            buf: String::new(),
             depth: 0,
             width,
         }
     }
 
-    /// A heading at the current depth; what follows is indented under it.
-    fn open(&mut self, heading: &str) {
-        let pad = "  ".repeat(self.depth);
-        let _ = writeln!(self.out, "{pad}{heading}");
+    /// The first error writing the trace, if a write failed; nothing was written after it.
+    pub fn error(&self) -> Option<&io::Error> {
+        self.out.error.as_ref()
+    }
+
+    /// Flushes the writer; after a failed write, gives back that error instead.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// The writer.
+    pub fn get_ref(&self) -> &W {
+        &self.out.w
+    }
+
+    /// The writer, given up (unflushed: flush first if it buffers).
+    pub fn into_inner(self) -> W {
+        self.out.w
+    }
+
+    /// The indentation of the current depth, into the buffer.
+    fn pad(&mut self) {
+        for _ in 0..self.depth {
+            self.buf.push_str("  ");
+        }
+    }
+
+    /// A heading at the current depth; what follows is indented under it. `heading` writes it.
+    fn open(&mut self, heading: impl FnOnce(&mut String)) {
+        self.pad();
+        heading(&mut self.buf);
+        self.buf.push('\n');
         self.depth += 1;
     }
 
@@ -52,33 +100,57 @@ impl Text {
         self.depth = self.depth.saturating_sub(1);
     }
 
-    fn line(&mut self, kind: &str, actor: &str, rest: &str) {
-        let pad = "  ".repeat(self.depth);
-        let line = format!("{pad}{kind:<8} {actor:<w$}  {rest}", w = self.width);
-        self.out.push_str(line.trim_end());
-        self.out.push('\n');
+    /// A line `KIND ACTOR  REST`, aligned, without trailing blanks; `rest` writes REST.
+    fn line(&mut self, kind: &str, actor: &str, rest: impl FnOnce(&mut String)) {
+        self.pad();
+        let _ = write!(self.buf, "{kind:<8} {actor:<w$}  ", w = self.width);
+        rest(&mut self.buf);
+        let end = self.buf.trim_end().len();
+        self.buf.truncate(end);
+        self.buf.push('\n');
     }
 }
 
-impl Sink for Text {
-    /// One line (or heading) per event that matters. The dispatch is long only because it has
-    /// one short arm per kind of event; the longer kinds are written by their own methods below.
+impl<W: Write> Sink for Text<W> {
+    /// One line (or heading) per event that matters, formatted into the buffer, then written.
     fn event(&mut self, p: &World<'_>, e: &Event<'_>) {
+        self.buf.clear();
+        self.format(p, e);
+        if !self.buf.is_empty() {
+            let buf = &self.buf;
+            self.out.emit(|w| w.write_all(buf.as_bytes()));
+        }
+    }
+}
+
+impl<W: Write> Text<W> {
+    /// Formats one event into the buffer. The dispatch is long only because it has one short
+    /// arm per kind of event; the longer kinds are formatted by their own methods below.
+    fn format(&mut self, p: &World<'_>, e: &Event<'_>) {
         match e {
             Event::EncounterStart { seed } => {
-                let _ = writeln!(self.out, "{} · {} · seed {seed}", p.ruleset_name, p.encounter_name);
+                let _ = writeln!(self.buf, "{} · {} · seed {seed}", p.ruleset_name, p.encounter_name);
             }
             Event::EncounterEnd { reason } => {
                 self.depth = 0;
-                let _ = writeln!(self.out, "end of encounter: {}", reason_text(p, reason));
+                self.buf.push_str("end of encounter: ");
+                let _ = write_reason(&mut self.buf, p, reason);
+                self.buf.push('\n');
             }
             Event::LevelStart { level, n } => self.level_start(p, *level, *n),
             Event::LevelEnd { level, reason, .. } => self.level_end(p, *level, *reason),
-            Event::Order { ids, .. } => {
-                let names: Vec<&str> = ids.iter().map(|i| p.character_name(*i)).collect();
-                self.line("order", "", &names.join(", "));
-            }
-            Event::TurnStart { actor } => self.open(&format!("▸ {}", p.character_name(*actor))),
+            Event::Order { ids, .. } => self.line("order", "", |b| {
+                for (k, i) in ids.iter().enumerate() {
+                    if k > 0 {
+                        b.push_str(", ");
+                    }
+                    b.push_str(p.character_name(*i));
+                }
+            }),
+            Event::TurnStart { actor } => self.open(|b| {
+                b.push_str("▸ ");
+                b.push_str(p.character_name(*actor));
+            }),
             Event::TurnEnd { .. } => self.close(),
             Event::Roll {
                 actor,
@@ -94,11 +166,9 @@ impl Sink for Text {
                 picked,
                 by,
             } => self.decision(p, *decision, *chooser, (options, *picked), *by),
-            Event::Action { actor, action } => self.line(
-                "action",
-                p.character_name(*actor),
-                &p.actions[*action as usize].name.clone(),
-            ),
+            Event::Action { actor, action } => self.line("action", p.character_name(*actor), |b| {
+                b.push_str(&p.actions[*action as usize].name)
+            }),
             Event::Resource {
                 change,
                 actor,
@@ -114,7 +184,9 @@ impl Sink for Text {
                 total,
             } => self.transfer(p, *from, *to, (*amount, *left, *total)),
             Event::Trigger { trigger, args } => self.trigger(p, *trigger, args),
-            Event::ReactionStart { actor } => self.open(&format!("↳ {} reacts", p.character_name(*actor))),
+            Event::ReactionStart { actor } => self.open(|b| {
+                let _ = write!(b, "↳ {} reacts", p.character_name(*actor));
+            }),
             Event::ReactionEnd { .. } => self.close(),
             Event::EffectStart {
                 effect,
@@ -122,42 +194,47 @@ impl Sink for Text {
                 count,
                 at,
             } => self.effect_start(p, *effect, *target, *count, *at),
-            Event::EffectEnd { effect, target } => {
-                let rest = format!("{:<10} ends", p.fields[*effect as usize].name);
-                self.line("effect", p.character_name(*target), &rest);
-            }
+            Event::EffectEnd { effect, target } => self.line("effect", p.character_name(*target), |b| {
+                let _ = write!(b, "{:<10} ends", p.fields[*effect as usize].name);
+            }),
             Event::Time { amount, unit, clock } => self.time(p, *amount, *unit, *clock),
             Event::Manual { actor, field, value } => self.manual(p, *actor, *field, *value),
-            Event::Forced { rolls } => {
-                let rolls: Vec<String> = rolls.iter().map(|r| r.to_string()).collect();
-                self.line("manual", "", &format!("next dice {}", rolls.join(" ")));
-            }
-            Event::Reseed { seed } => self.line("manual", "", &format!("seed {seed}")),
+            Event::Forced { rolls } => self.line("manual", "", |b| {
+                b.push_str("next dice");
+                for r in rolls.iter() {
+                    let _ = write!(b, " {r}");
+                }
+            }),
+            Event::Reseed { seed } => self.line("manual", "", |b| {
+                let _ = write!(b, "seed {seed}");
+            }),
             Event::Presence { actor, present } => {
                 let what = if *present { "joins" } else { "leaves" };
-                self.line(what, p.character_name(*actor), "");
+                self.line(what, p.character_name(*actor), |_| {});
             }
             Event::Create { id, values, .. } => self.create(p, *id, values),
-            Event::Destroy { id } => self.line("destroy", p.character_name(*id), ""),
+            Event::Destroy { id } => self.line("destroy", p.character_name(*id), |_| {}),
         }
     }
-}
 
-impl Text {
     fn level_start(&mut self, p: &World<'_>, level: LevelId, n: u64) {
         let def = &p.levels[level as usize];
         match def.kind {
-            LevelKind::Phase => self.open(&def.name),
-            _ => self.open(&format!("{} {n}", def.name)),
+            LevelKind::Phase => self.open(|b| b.push_str(&def.name)),
+            _ => self.open(|b| {
+                let _ = write!(b, "{} {n}", def.name);
+            }),
         }
     }
 
     /// The level closes; an `end` statement's reason gets a line first.
     fn level_end(&mut self, p: &World<'_>, level: LevelId, reason: Option<Option<u16>>) {
         if let Some(r) = reason {
-            let text = reason_text(p, &EndReason::Ended(r));
-            let name = p.levels[level as usize].name.clone();
-            self.line("end", "", &format!("{name}: {text}"));
+            let name = &p.levels[level as usize].name;
+            self.line("end", "", |b| {
+                let _ = write!(b, "{name}: ");
+                let _ = write_reason(b, p, &EndReason::Ended(r));
+            });
         }
         self.close();
     }
@@ -170,15 +247,16 @@ impl Text {
         faces: &[u32],
         total: i64,
     ) {
-        let faces: Vec<String> = faces.iter().map(|f| f.to_string()).collect();
         let who = actor.map(|a| p.character_name(a)).unwrap_or("");
-        let rest = format!(
-            "{:<10} {} [{}] = {total}",
-            p.labels.get(label as usize).map(String::as_str).unwrap_or("roll"),
-            p.dice[dice as usize].0,
-            faces.join(" ")
-        );
-        self.line("roll", who, &rest);
+        self.line("roll", who, |b| {
+            let label = p.labels.get(label as usize).map(String::as_str).unwrap_or("roll");
+            let _ = write!(b, "{label:<10} {} [", p.dice[dice as usize].0);
+            for (k, f) in faces.iter().enumerate() {
+                let sep = if k > 0 { " " } else { "" };
+                let _ = write!(b, "{sep}{f}");
+            }
+            let _ = write!(b, "] = {total}");
+        });
     }
 
     fn decision(
@@ -189,28 +267,35 @@ impl Text {
         (options, picked): (&[OptionKey], usize),
         by: DecidedBy,
     ) {
-        let opts: Vec<&str> = options.iter().map(|k| p.option_name(*k)).collect();
         let picked = options.get(picked).map(|k| p.option_name(*k)).unwrap_or("?");
         let by = if by == DecidedBy::Policy { " (policy)" } else { "" };
-        let rest = format!(
-            "{:<10} {picked:<8} of {}{by}",
-            p.decisions[decision as usize],
-            opts.join("|")
-        );
-        self.line("choose", p.who_name(chooser), &rest);
+        self.line("choose", p.who_name(chooser), |b| {
+            let _ = write!(b, "{:<10} {picked:<8} of ", p.decisions[decision as usize]);
+            for (k, o) in options.iter().enumerate() {
+                if k > 0 {
+                    b.push('|');
+                }
+                b.push_str(p.option_name(*o));
+            }
+            b.push_str(by);
+        });
     }
 
     /// `spend`, `gain`, `reset`, `forfeit` or `set` of one field; `(amount, left)`.
     fn resource(&mut self, p: &World<'_>, change: Change, actor: EntityId, field: FieldId, (amount, left): (i64, i64)) {
         let f = &p.fields[field as usize].name;
-        let rest = match change {
-            Change::Spend => format!("{f:<10} -{amount} → {left}"),
-            Change::Gain => format!("{f:<10} +{amount} → {left}"),
-            Change::Forfeit => format!("{f:<10} {amount} lost → {left}"),
-            Change::Reset | Change::Set => format!("{f:<10} = {}", p.value_text(field, left)),
-        };
         let who = if actor == TABLE { "" } else { p.character_name(actor) };
-        self.line(change.name(), who, &rest);
+        self.line(change.name(), who, |b| {
+            let _ = match change {
+                Change::Spend => write!(b, "{f:<10} -{amount} → {left}"),
+                Change::Gain => write!(b, "{f:<10} +{amount} → {left}"),
+                Change::Forfeit => write!(b, "{f:<10} {amount} lost → {left}"),
+                Change::Reset | Change::Set => {
+                    let _ = write!(b, "{f:<10} = ");
+                    p.write_value(b, field, left)
+                }
+            };
+        });
     }
 
     /// `transfer`; `(amount, left, total)`.
@@ -223,51 +308,63 @@ impl Text {
     ) {
         let f = &p.fields[from.1 as usize].name;
         let t = &p.fields[to.1 as usize].name;
-        let rest = if from.0 == to.0 {
-            format!("{f:<10} -{amount} → {left}, {t} +{amount} → {total}")
-        } else {
-            let other = p.character_name(to.0);
-            format!("{f:<10} -{amount} → {left}, {other}'s {t} +{amount} → {total}")
-        };
-        self.line("transfer", p.character_name(from.0), &rest);
+        self.line("transfer", p.character_name(from.0), |b| {
+            let _ = if from.0 == to.0 {
+                write!(b, "{f:<10} -{amount} → {left}, {t} +{amount} → {total}")
+            } else {
+                let other = p.character_name(to.0);
+                write!(b, "{f:<10} -{amount} → {left}, {other}'s {t} +{amount} → {total}")
+            };
+        });
     }
 
     fn trigger(&mut self, p: &World<'_>, trigger: TriggerId, args: &[i64]) {
-        let names: Vec<&str> = args.iter().map(|a| p.character_name(*a as EntityId)).collect();
-        let who = names.first().copied().unwrap_or("");
-        let rest = format!("{}({})", p.triggers[trigger as usize].name, names.join(", "));
-        self.line("trigger", who, &rest);
+        let who = args.first().map_or("", |a| p.character_name(*a as EntityId));
+        self.line("trigger", who, |b| {
+            let _ = write!(b, "{}(", p.triggers[trigger as usize].name);
+            for (k, a) in args.iter().enumerate() {
+                if k > 0 {
+                    b.push_str(", ");
+                }
+                b.push_str(p.character_name(*a as EntityId));
+            }
+            b.push(')');
+        });
     }
 
     fn effect_start(&mut self, p: &World<'_>, effect: FieldId, target: EntityId, count: i64, at: Anchor) {
-        let rest = format!(
-            "{:<10} for {count}, counted at {}",
-            p.fields[effect as usize].name,
-            anchor_text(p, at)
-        );
-        self.line("effect", p.character_name(target), &rest);
+        self.line("effect", p.character_name(target), |b| {
+            let _ = write!(b, "{:<10} for {count}, counted at ", p.fields[effect as usize].name);
+            let _ = write_anchor(b, p, at);
+        });
     }
 
     fn time(&mut self, p: &World<'_>, amount: i64, unit: UnitId, clock: i64) {
-        let rest = format!(
-            "+{} → {}",
-            units(amount, unit_name(p, unit)),
-            units(clock, unit_name(p, 0))
-        );
-        self.line("time", "", &rest);
+        self.line("time", "", |b| {
+            b.push('+');
+            units(b, amount, unit_name(p, unit));
+            b.push_str(" → ");
+            units(b, clock, unit_name(p, 0));
+        });
     }
 
     fn manual(&mut self, p: &World<'_>, actor: EntityId, field: FieldId, value: i64) {
         let f = &p.fields[field as usize].name;
         let who = if actor == TABLE { "" } else { p.character_name(actor) };
-        self.line("manual", who, &format!("{f:<10} = {value}"));
+        self.line("manual", who, |b| {
+            let _ = write!(b, "{f:<10} = {value}");
+        });
     }
 
     fn create(&mut self, p: &World<'_>, id: EntityId, values: &[(FieldId, i64)]) {
-        let fields: Vec<String> = values
-            .iter()
-            .map(|(f, v)| format!("{} = {}", p.fields[*f as usize].name, p.value_text(*f, *v)))
-            .collect();
-        self.line("create", p.character_name(id), &fields.join(", "));
+        self.line("create", p.character_name(id), |b| {
+            for (k, (f, v)) in values.iter().enumerate() {
+                if k > 0 {
+                    b.push_str(", ");
+                }
+                let _ = write!(b, "{} = ", p.fields[*f as usize].name);
+                let _ = p.write_value(b, *f, *v);
+            }
+        });
     }
 }
