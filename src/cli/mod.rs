@@ -76,6 +76,11 @@ enum Command {
         #[arg(long)]
         no_autosave: bool,
     },
+    /// Run many encounters under a policy, on every core, and report statistics.
+    ///
+    /// Iterations of each level, turns and actions per character, places in each order,
+    /// resources forfeited and left, how levels and encounters end. See docs/sim.md.
+    Sim(crate::sim::cli::SimArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -134,6 +139,7 @@ pub fn main() -> i32 {
             };
             run_files(&ruleset, encounter.as_deref(), opts, colour)
         }
+        Command::Sim(args) => crate::sim::cli::main(args, colour),
     }
 }
 
