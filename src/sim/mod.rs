@@ -140,7 +140,9 @@ fn work(program: &Program, opts: &SimOptions, range: std::ops::Range<u64>, done:
                 Err(d) => tally.stats.failed(i, run.seed, d),
             },
             // Checked before the workers start; counted like a failed run if it ever happens.
-            Err(e) => tally.stats.failed(i, run.seed, crate::diag::Diag::new("run::setup", e.0)),
+            Err(e) => tally
+                .stats
+                .failed(i, run.seed, crate::diag::Diag::new("run::setup", e.0)),
         }
         done.fetch_add(1, Ordering::Relaxed);
     }

@@ -365,7 +365,11 @@ impl Report {
         }
         if !self.errors.is_empty() {
             let _ = writeln!(o, "\nfailed runs");
-            let rows: Vec<Vec<String>> = self.errors.iter().map(|(c, n)| vec![c.clone(), n.to_string()]).collect();
+            let rows: Vec<Vec<String>> = self
+                .errors
+                .iter()
+                .map(|(c, n)| vec![c.clone(), n.to_string()])
+                .collect();
             table(&mut o, &["error", "count"], &rows, 1);
             if let Some((i, seed, text)) = &self.first_error {
                 let _ = writeln!(o, "\nfirst failure: encounter {i} (turnscript run --seed {seed}):");
@@ -398,7 +402,7 @@ impl Report {
             "until": self.until,
             "finished": self.finished,
             "failed": self.failed(),
-            "steps": {"total": self.steps as f64, "mean": ratio(self.steps as f64, self.finished), "min": self.steps_min, "max": self.steps_max},
+            "steps": {"total": u64::try_from(self.steps).unwrap_or(u64::MAX), "mean": ratio(self.steps as f64, self.finished), "min": self.steps_min, "max": self.steps_max},
             "ends": self.ends.iter().map(|(r, n)| json!({"reason": r, "count": n})).collect::<Vec<_>>(),
             "levels": levels,
             "characters": self.characters.iter().map(|(c, t, a)| json!({"character": c, "turns": t, "actions": a})).collect::<Vec<_>>(),

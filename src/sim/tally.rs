@@ -312,7 +312,9 @@ impl Tally {
 impl Sink for Tally {
     fn event(&mut self, _: &World<'_>, event: &Event<'_>) {
         match event {
-            Event::LevelEnd { level, reason: None, .. } => self.tail.push(*level),
+            Event::LevelEnd {
+                level, reason: None, ..
+            } => self.tail.push(*level),
             Event::TurnEnd { .. } | Event::ReactionEnd { .. } | Event::EffectEnd { .. } => {}
             Event::Resource {
                 change,
@@ -344,9 +346,7 @@ impl Sink for Tally {
                 self.left(to.0, to.1, *total);
             }
             Event::LevelEnd {
-                level,
-                reason: Some(r),
-                ..
+                level, reason: Some(r), ..
             } => {
                 for l in self.tail.drain(..) {
                     self.cur.outer[l as usize] += 1;
