@@ -295,7 +295,8 @@ impl Report {
                 })
                 .collect();
             table(&mut o, &["level", "mean", "sd", "min", "max"], &rows, 1);
-            for l in &self.levels {
+            // A level with the same count in every encounter has no histogram worth drawing.
+            for l in self.levels.iter().filter(|l| l.min != l.max) {
                 let _ = writeln!(o, "\n{} per encounter", l.name);
                 histogram(&mut o, &l.hist);
             }
