@@ -46,6 +46,7 @@ pub mod limits;
 pub mod project;
 pub mod repl;
 pub mod runtime;
+pub mod sim;
 pub mod source;
 pub mod syntax;
 pub mod trace;

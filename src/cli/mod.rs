@@ -77,6 +77,11 @@ enum Command {
         #[arg(long)]
         no_autosave: bool,
     },
+    /// Run many encounters under a policy, on every core, and report statistics.
+    ///
+    /// Iterations of each level, turns and actions per character, places in each order,
+    /// resources forfeited and left, how levels and encounters end. See docs/sim.md.
+    Sim(crate::sim::cli::SimArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -145,6 +150,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
             };
             run_files(&ruleset, encounter.as_deref(), opts, colour)
         }
+        Command::Sim(args) => crate::sim::cli::main(args, colour),
     }
 }
 

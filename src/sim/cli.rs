@@ -1,0 +1,116 @@
+//! `turnscript sim`: its arguments, and reading, printing and exit codes around [`super::simulate`].
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::{Format, Report, SimOptions, simulate};
+use crate::project::{Project, Style};
+
+#[derive(Args, Debug)]
+pub struct SimArgs {
+    ruleset: PathBuf,
+    /// The cast and starting situation.
+    #[arg(long)]
+    encounter: Option<PathBuf>,
+    /// How many encounters to run.
+    #[arg(short = 'n', long = "encounters", value_parser = clap::value_parser!(u64).range(1..))]
+    n: u64,
+    /// Seed the encounters' seeds are derived from (see docs/sim.md).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Who decides: `first`, `random`, or a policy of the ruleset (default: the ruleset's).
+    #[arg(long)]
+    policy: Option<String>,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = SimFormat::Text)]
+    format: SimFormat,
+    /// Stop each encounter after the N-th iteration of a level: round=3
+    #[arg(long)]
+    until: Option<String>,
+    /// Step budget of each encounter.
+    #[arg(long, default_value_t = crate::limits::DEFAULT_MAX_STEPS)]
+    max_steps: u64,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum SimFormat {
+    Text,
+    Json,
+    Csv,
+}
+
+/// Runs `turnscript sim`; returns the exit code: 0, 1 when the files do not build or a run
+/// failed (the report is printed all the same), 2 for options the ruleset cannot honour.
+pub fn main(args: SimArgs, colour: bool) -> i32 {
+    let mut texts = Vec::new();
+    for path in std::iter::once(&args.ruleset).chain(&args.encounter) {
+        match std::fs::read_to_string(path) {
+            Ok(t) => texts.push((path.display().to_string(), t)),
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                return 1;
+            }
+        }
+    }
+    let style = Style { width: 80, colour };
+    let project = Project::load(texts);
+    let program = match project.compile() {
+        Ok(p) => p,
+        Err(d) => {
+            eprint!("{}", project.render(&d, style));
+            return 1;
+        }
+    };
+    let opts = SimOptions {
+        n: args.n,
+        seed: args.seed,
+        policy: args.policy,
+        until: args.until,
+        max_steps: args.max_steps,
+        threads: args.threads,
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let n = opts.n;
+    let mut show = |done: u64| {
+        eprint!("\r{done}/{n} encounters");
+        let _ = std::io::stderr().flush();
+    };
+    let progress: Option<&mut dyn FnMut(u64)> = if terminal { Some(&mut show) } else { None };
+    let outcome = match simulate(&program, &opts, progress) {
+        Ok(o) => o,
+        Err(e) => {
+            eprint!("{e}");
+            return 2;
+        }
+    };
+    if terminal {
+        eprint!("\r\x1b[K");
+    }
+    // The first failure is rendered without colour: it is part of the report.
+    let report = Report::new(&program, &opts, &outcome.stats, |d| {
+        project.render(std::slice::from_ref(d), Style::default())
+    });
+    let format = match args.format {
+        SimFormat::Text => Format::Text,
+        SimFormat::Json => Format::Json,
+        SimFormat::Csv => Format::Csv,
+    };
+    let _ = std::io::stdout().write_all(report.render(format).as_bytes());
+    let secs = outcome.elapsed.as_secs_f64().max(1e-9);
+    eprintln!(
+        "{} encounters, {} steps in {:.3} s on {} thread{}: {:.0} encounters/s, {:.0} steps/s",
+        report.runs,
+        report.steps,
+        secs,
+        outcome.threads,
+        if outcome.threads == 1 { "" } else { "s" },
+        report.runs as f64 / secs,
+        report.steps as f64 / secs
+    );
+    if report.failed() > 0 { 1 } else { 0 }
+}

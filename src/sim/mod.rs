@@ -1,0 +1,150 @@
+//! The simulator: play one compiled program many times, on many threads, and count what happens.
+//!
+//! Encounter `i` (from 0) of a simulation with seed `S` runs with the seed [`encounter_seed`]`(S,
+//! i)`: the `i+1`-th output of SplitMix64 started at `S`. Worker `w` of `T` runs the contiguous
+//! block of encounters `w·N/T .. (w+1)·N/T`, each with a [`Tally`] of its own that it reuses for
+//! every encounter; the tallies hold only integer counts and are added together at the end, so
+//! the results for a seed are identical whatever the number of threads. Each worker goes onto the
+//! run stack once ([`crate::runtime::on_run_stack`]) and then calls [`crate::runtime::run`] for
+//! each of its encounters; the program is compiled once and shared by reference.
+
+pub mod cli;
+mod report;
+mod tally;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::compile::Program;
+use crate::project::{RunOptions, SetupError};
+
+pub use report::{Format, Report};
+pub use tally::{Counts, Stats, Tally};
+
+/// What a simulation runs.
+#[derive(Clone, Debug, Default)]
+pub struct SimOptions {
+    /// How many encounters.
+    pub n: u64,
+    /// The seed every encounter's seed is derived from.
+    pub seed: u64,
+    /// `first`, `random`, or a policy of the ruleset; `None`: the ruleset's default policy.
+    pub policy: Option<String>,
+    /// `LEVEL=N`: stop each encounter after the N-th iteration of a level.
+    pub until: Option<String>,
+    /// Step budget of each encounter; 0 is the default budget.
+    pub max_steps: u64,
+    /// Worker threads; 0: one per core.
+    pub threads: usize,
+}
+
+/// The seed of encounter `i` of a simulation with seed `seed`: the `i+1`-th output of SplitMix64
+/// started at `seed`, that is `mix(seed + (i+1)·0x9E3779B97F4A7C15)` (wrapping), where `mix` is
+/// SplitMix64's finaliser.
+pub fn encounter_seed(seed: u64, i: u64) -> u64 {
+    let mut z = seed.wrapping_add(i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The run options of encounter `i` (as `turnscript run --seed encounter_seed(S, i)` takes them).
+pub fn run_options(opts: &SimOptions, i: u64) -> RunOptions {
+    RunOptions {
+        seed: encounter_seed(opts.seed, i),
+        policy: opts.policy.clone(),
+        until: opts.until.clone(),
+        max_steps: opts.max_steps,
+        ..RunOptions::default()
+    }
+}
+
+/// A finished simulation: its totals, the threads it used and how long it took.
+pub struct Outcome {
+    pub stats: Stats,
+    pub threads: usize,
+    pub elapsed: Duration,
+}
+
+/// The number of workers `threads` asks for (0: one per core), never more than the encounters.
+pub fn workers(threads: usize, n: u64) -> usize {
+    let t = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    (t as u64).min(n).max(1) as usize
+}
+
+/// Runs the simulation. `progress` is called now and then on the calling thread with the number
+/// of encounters done so far (for a progress indicator). An option the program cannot honour (an
+/// unknown policy or level) is an error before anything runs; a run that fails is counted in the
+/// totals.
+pub fn simulate(
+    program: &Program,
+    opts: &SimOptions,
+    mut progress: Option<&mut dyn FnMut(u64)>,
+) -> Result<Outcome, SetupError> {
+    // The same resolution every encounter gets: an error here is the user's.
+    run_options(opts, 0).prepare(program)?;
+    let start = Instant::now();
+    let threads = workers(opts.threads, opts.n);
+    let done = AtomicU64::new(0);
+    let n = opts.n;
+    let results: Vec<Stats> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads as u64)
+            .map(|w| {
+                let (lo, hi) = (block(n, threads as u64, w), block(n, threads as u64, w + 1));
+                let done = &done;
+                scope.spawn(move || crate::runtime::on_run_stack(|| work(program, opts, lo..hi, done)))
+            })
+            .collect();
+        if let Some(report) = progress.as_mut() {
+            while !handles.iter().all(|h| h.is_finished()) {
+                report(done.load(Ordering::Relaxed));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            report(done.load(Ordering::Relaxed));
+        }
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    });
+    let mut stats = Stats::new(program);
+    for s in results {
+        stats.merge(s);
+    }
+    Ok(Outcome {
+        stats,
+        threads,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// The first encounter of block `w` of `t` blocks of `n`.
+fn block(n: u64, t: u64, w: u64) -> u64 {
+    ((n as u128 * w as u128) / t as u128) as u64
+}
+
+/// One worker: its encounters, one after another, on one tally.
+fn work(program: &Program, opts: &SimOptions, range: std::ops::Range<u64>, done: &AtomicU64) -> Stats {
+    let mut tally = Tally::new(program);
+    let mut run = run_options(opts, 0);
+    for i in range {
+        run.seed = encounter_seed(opts.seed, i);
+        match run.prepare(program) {
+            Ok(mut prepared) => match crate::runtime::run(program, &prepared.config, &mut prepared.decider, &mut tally)
+            {
+                Ok(outcome) => tally.steps(outcome.steps),
+                Err(d) => tally.stats.failed(i, run.seed, d),
+            },
+            // Checked before the workers start; counted like a failed run if it ever happens.
+            Err(e) => tally
+                .stats
+                .failed(i, run.seed, crate::diag::Diag::new("run::setup", e.0)),
+        }
+        done.fetch_add(1, Ordering::Relaxed);
+    }
+    tally.stats
+}

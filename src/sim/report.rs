@@ -1,0 +1,573 @@
+//! The simulator's report: the totals with names and means, as text, JSON or CSV.
+//!
+//! Everything here is a function of the totals, so it is identical for a seed whatever the number
+//! of threads; the wall time and throughput are not part of it.
+
+use std::fmt::Write;
+
+use super::SimOptions;
+use super::tally::Stats;
+use crate::check::FieldKind;
+use crate::compile::Program;
+use crate::compile::ir::PolicyRef;
+use crate::diag::Diag;
+use crate::trace::{EndReason, reason_text};
+
+/// The report's format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Csv,
+}
+
+/// The iterations of one level per encounter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelRow {
+    pub name: String,
+    pub mean: f64,
+    pub sd: f64,
+    pub min: u64,
+    pub max: u64,
+    /// (from, to, encounters): encounters with from..=to iterations.
+    pub hist: Vec<(u64, u64, u64)>,
+    /// How its iterations ended: (how, count).
+    pub ends: Vec<(String, u64)>,
+}
+
+/// One order: in how many encounters it was made, and per character the share of those in
+/// which its first order put the character at each place.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderRow {
+    pub name: String,
+    pub made: u64,
+    pub places: Vec<(String, Vec<f64>)>,
+}
+
+/// A resource's means per finished encounter, summed over the characters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResourceRow {
+    pub name: String,
+    pub spent: f64,
+    pub gained: f64,
+    pub forfeited: f64,
+    pub forfeits: f64,
+    /// The last value seen of it, summed over the characters that had one.
+    pub left: f64,
+}
+
+/// What a simulation found, with names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub ruleset: String,
+    pub encounter: String,
+    pub seed: u64,
+    pub policy: String,
+    pub until: Option<String>,
+    pub runs: u64,
+    pub finished: u64,
+    pub steps: u128,
+    pub steps_min: u64,
+    pub steps_max: u64,
+    pub ends: Vec<(String, u64)>,
+    pub levels: Vec<LevelRow>,
+    /// (character, turns, actions): means per finished encounter.
+    pub characters: Vec<(String, f64, f64)>,
+    pub orders: Vec<OrderRow>,
+    pub resources: Vec<ResourceRow>,
+    pub errors: Vec<(String, u64)>,
+    /// The failure of the lowest-numbered encounter: (index, seed, rendered diagnostic).
+    pub first_error: Option<(u64, u64, String)>,
+}
+
+/// A sort key for end reasons: complete, the `because` texts in declaration order, then stops.
+fn end_key(r: &EndReason) -> (u8, u64, u64, bool) {
+    match r {
+        EndReason::Complete => (0, 0, 0, false),
+        EndReason::Ended(i) => (1, i.map_or(0, |i| i as u64 + 1), 0, false),
+        EndReason::Until { level, n, default } => (2, *level as u64, *n, *default),
+    }
+}
+
+fn ratio(a: f64, b: u64) -> f64 {
+    if b == 0 { 0.0 } else { a / b as f64 }
+}
+
+impl Report {
+    /// Names and means of `stats`; `render` renders the first failure's diagnostic.
+    pub fn new(p: &Program, opts: &SimOptions, stats: &Stats, render: impl Fn(&Diag) -> String) -> Report {
+        let fin = stats.finished;
+        let mut ends = stats.ends.clone();
+        ends.sort_by_key(|(r, _)| end_key(r));
+        let nr = p.reasons.len() + 1;
+        let levels = p
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(l, def)| {
+                let h = &stats.hist[l];
+                let (mut sum, mut sq) = (0u128, 0u128);
+                for (v, &c) in h.iter().enumerate() {
+                    sum += v as u128 * c as u128;
+                    sq += (v as u128) * (v as u128) * c as u128;
+                }
+                let mean = ratio(sum as f64, fin);
+                let var = if fin == 0 {
+                    0.0
+                } else {
+                    // n·Σx² − (Σx)², exact in integers, over n².
+                    let num = fin as u128 * sq - sum * sum;
+                    num as f64 / (fin as f64 * fin as f64)
+                };
+                let min = h.iter().position(|&c| c > 0).unwrap_or(0) as u64;
+                let max = h.iter().rposition(|&c| c > 0).unwrap_or(0) as u64;
+                let mut ends = Vec::new();
+                if stats.sum.complete[l] > 0 {
+                    ends.push(("complete".to_string(), stats.sum.complete[l]));
+                }
+                for k in 0..nr {
+                    let c = stats.sum.ended[l * nr + k];
+                    if c > 0 {
+                        ends.push((reason_text(p, &EndReason::Ended(k.checked_sub(1).map(|i| i as u16))), c));
+                    }
+                }
+                if stats.sum.outer[l] > 0 {
+                    ends.push(("closed by an enclosing end".to_string(), stats.sum.outer[l]));
+                }
+                let mut stopped: Vec<_> = stats.stopped.iter().filter(|s| s.0 as usize == l).collect();
+                stopped.sort_by_key(|s| end_key(&s.1));
+                for (_, r, c) in stopped {
+                    ends.push((format!("run stopped: {}", reason_text(p, r)), *c));
+                }
+                LevelRow {
+                    name: def.name.clone(),
+                    mean,
+                    sd: var.sqrt(),
+                    min,
+                    max,
+                    hist: buckets(h, min, max),
+                    ends,
+                }
+            })
+            .collect();
+        let characters = p
+            .characters
+            .iter()
+            .enumerate()
+            .filter(|(e, _)| stats.sum.turns[*e] > 0 || stats.sum.actions[*e] > 0)
+            .map(|(e, c)| {
+                (
+                    c.name.clone(),
+                    ratio(stats.sum.turns[e] as f64, fin),
+                    ratio(stats.sum.actions[e] as f64, fin),
+                )
+            })
+            .collect();
+        let c = p.characters.len();
+        let orders = p
+            .orders
+            .iter()
+            .enumerate()
+            .filter(|(o, _)| stats.made[*o] > 0)
+            .map(|(o, def)| {
+                let made = stats.made[o];
+                let places = (0..c)
+                    .filter_map(|e| {
+                        let row = &stats.place[(o * c + e) * c..(o * c + e + 1) * c];
+                        row.iter().any(|&x| x > 0).then(|| {
+                            let last = row.iter().rposition(|&x| x > 0).unwrap_or(0);
+                            (
+                                p.characters[e].name.clone(),
+                                row[..=last].iter().map(|&x| ratio(x as f64, made)).collect(),
+                            )
+                        })
+                    })
+                    .collect();
+                OrderRow {
+                    name: def.name.clone(),
+                    made,
+                    places,
+                }
+            })
+            .collect();
+        let s = &stats.sum;
+        let resources = p
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(f, def)| {
+                def.kind == FieldKind::Resource
+                    && (s.left_known[*f] > 0 || s.spent[*f] != 0 || s.gained[*f] != 0 || s.forfeits[*f] > 0)
+            })
+            .map(|(f, def)| ResourceRow {
+                name: def.name.clone(),
+                spent: ratio(s.spent[f] as f64, fin),
+                gained: ratio(s.gained[f] as f64, fin),
+                forfeited: ratio(s.forfeited[f] as f64, fin),
+                forfeits: ratio(s.forfeits[f] as f64, fin),
+                left: ratio(s.left[f] as f64, fin),
+            })
+            .collect();
+        let mut errors: Vec<(String, u64)> = stats.errors.iter().map(|(c, n)| (c.to_string(), *n)).collect();
+        errors.sort();
+        let policy = opts.policy.clone().unwrap_or_else(|| match p.default_policy {
+            Some(PolicyRef::First) => "first".into(),
+            Some(PolicyRef::Declared(i)) => p.policies.get(i as usize).map_or("?".into(), |x| x.name.clone()),
+            Some(PolicyRef::Random) | None => "random".into(),
+        });
+        Report {
+            ruleset: p.ruleset_name.clone(),
+            encounter: p.encounter_name.clone(),
+            seed: opts.seed,
+            policy,
+            until: opts.until.clone(),
+            runs: stats.runs.max(opts.n),
+            finished: fin,
+            steps: stats.steps,
+            steps_min: if fin == 0 { 0 } else { stats.steps_min },
+            steps_max: stats.steps_max,
+            ends: ends.iter().map(|(r, n)| (reason_text(p, r), *n)).collect(),
+            levels,
+            characters,
+            orders,
+            resources,
+            errors,
+            first_error: stats.first_error.as_ref().map(|(i, s, d)| (*i, *s, render(d))),
+        }
+    }
+
+    pub fn failed(&self) -> u64 {
+        self.runs - self.finished
+    }
+
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Text => self.text(),
+            Format::Json => self.json(),
+            Format::Csv => self.csv(),
+        }
+    }
+
+    /// Aligned tables and text histograms.
+    pub fn text(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(o, "{} · {}", self.ruleset, self.encounter);
+        let until = self.until.as_ref().map(|u| format!(", until {u}")).unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "{} encounters, seed {}, policy {}{until}: {} finished, {} failed",
+            self.runs,
+            self.seed,
+            self.policy,
+            self.finished,
+            self.failed()
+        );
+        let _ = writeln!(
+            o,
+            "steps: {} in all, {:.1} per encounter (min {}, max {})",
+            self.steps,
+            ratio(self.steps as f64, self.finished),
+            self.steps_min,
+            self.steps_max
+        );
+        if !self.ends.is_empty() {
+            let _ = writeln!(o, "\nencounter ends");
+            let rows: Vec<Vec<String>> = self
+                .ends
+                .iter()
+                .map(|(r, n)| vec![r.clone(), n.to_string(), pct(*n, self.finished)])
+                .collect();
+            table(&mut o, &["reason", "count", "share"], &rows, 1);
+        }
+        if !self.levels.is_empty() {
+            let _ = writeln!(o, "\niterations per encounter");
+            let rows: Vec<Vec<String>> = self
+                .levels
+                .iter()
+                .map(|l| {
+                    vec![
+                        l.name.clone(),
+                        format!("{:.2}", l.mean),
+                        format!("{:.2}", l.sd),
+                        l.min.to_string(),
+                        l.max.to_string(),
+                    ]
+                })
+                .collect();
+            table(&mut o, &["level", "mean", "sd", "min", "max"], &rows, 1);
+            // A level with the same count in every encounter has no histogram worth drawing.
+            for l in self.levels.iter().filter(|l| l.min != l.max) {
+                let _ = writeln!(o, "\n{} per encounter", l.name);
+                histogram(&mut o, &l.hist);
+            }
+            let _ = writeln!(o, "\nhow level iterations end");
+            let mut rows = Vec::new();
+            for l in &self.levels {
+                let all: u64 = l.ends.iter().map(|e| e.1).sum();
+                for (i, (how, n)) in l.ends.iter().enumerate() {
+                    let name = if i == 0 { l.name.clone() } else { String::new() };
+                    rows.push(vec![name, how.clone(), n.to_string(), pct(*n, all)]);
+                }
+            }
+            table(&mut o, &["level", "how", "count", "share"], &rows, 2);
+        }
+        if !self.characters.is_empty() {
+            let _ = writeln!(o, "\nper character, mean per encounter");
+            let rows: Vec<Vec<String>> = self
+                .characters
+                .iter()
+                .map(|(c, t, a)| vec![c.clone(), format!("{t:.2}"), format!("{a:.2}")])
+                .collect();
+            table(&mut o, &["character", "turns", "actions"], &rows, 1);
+        }
+        for ord in &self.orders {
+            let _ = writeln!(
+                o,
+                "\norder {}: place in its first order of an encounter (made in {} encounters)",
+                ord.name, ord.made
+            );
+            let width = ord.places.iter().map(|p| p.1.len()).max().unwrap_or(0);
+            let mut head = vec!["character".to_string()];
+            head.extend((1..=width).map(ordinal));
+            let rows: Vec<Vec<String>> = ord
+                .places
+                .iter()
+                .map(|(c, ps)| {
+                    let mut r = vec![c.clone()];
+                    r.extend((0..width).map(|k| format!("{:.1}%", ps.get(k).copied().unwrap_or(0.0) * 100.0)));
+                    r
+                })
+                .collect();
+            let head: Vec<&str> = head.iter().map(String::as_str).collect();
+            table(&mut o, &head, &rows, 1);
+        }
+        if !self.resources.is_empty() {
+            let _ = writeln!(o, "\nresources, mean per encounter (all characters)");
+            let rows: Vec<Vec<String>> = self
+                .resources
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.name.clone(),
+                        format!("{:.2}", r.spent),
+                        format!("{:.2}", r.gained),
+                        format!("{:.2}", r.forfeited),
+                        format!("{:.2}", r.forfeits),
+                        format!("{:.2}", r.left),
+                    ]
+                })
+                .collect();
+            table(
+                &mut o,
+                &["resource", "spent", "gained", "forfeited", "forfeits", "left at end"],
+                &rows,
+                1,
+            );
+        }
+        if !self.errors.is_empty() {
+            let _ = writeln!(o, "\nfailed runs");
+            let rows: Vec<Vec<String>> = self
+                .errors
+                .iter()
+                .map(|(c, n)| vec![c.clone(), n.to_string()])
+                .collect();
+            table(&mut o, &["error", "count"], &rows, 1);
+            if let Some((i, seed, text)) = &self.first_error {
+                let _ = writeln!(o, "\nfirst failure: encounter {i} (turnscript run --seed {seed}):");
+                o.push_str(text);
+            }
+        }
+        o
+    }
+
+    /// One JSON document.
+    pub fn json(&self) -> String {
+        use serde_json::json;
+        let levels: Vec<_> = self
+            .levels
+            .iter()
+            .map(|l| {
+                json!({
+                    "level": l.name, "mean": l.mean, "sd": l.sd, "min": l.min, "max": l.max,
+                    "histogram": l.hist.iter().map(|(a, b, n)| json!({"from": a, "to": b, "count": n})).collect::<Vec<_>>(),
+                    "ends": l.ends.iter().map(|(h, n)| json!({"how": h, "count": n})).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let doc = json!({
+            "ruleset": self.ruleset,
+            "encounter": self.encounter,
+            "encounters": self.runs,
+            "seed": self.seed,
+            "policy": self.policy,
+            "until": self.until,
+            "finished": self.finished,
+            "failed": self.failed(),
+            "steps": {"total": u64::try_from(self.steps).unwrap_or(u64::MAX), "mean": ratio(self.steps as f64, self.finished), "min": self.steps_min, "max": self.steps_max},
+            "ends": self.ends.iter().map(|(r, n)| json!({"reason": r, "count": n})).collect::<Vec<_>>(),
+            "levels": levels,
+            "characters": self.characters.iter().map(|(c, t, a)| json!({"character": c, "turns": t, "actions": a})).collect::<Vec<_>>(),
+            "orders": self.orders.iter().map(|o| json!({
+                "order": o.name, "made": o.made,
+                "places": o.places.iter().map(|(c, ps)| json!({"character": c, "share": ps})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "resources": self.resources.iter().map(|r| json!({
+                "resource": r.name, "spent": r.spent, "gained": r.gained, "forfeited": r.forfeited,
+                "forfeits": r.forfeits, "left": r.left,
+            })).collect::<Vec<_>>(),
+            "errors": self.errors.iter().map(|(c, n)| json!({"code": c, "count": n})).collect::<Vec<_>>(),
+            "first_error": self.first_error.as_ref().map(|(i, s, t)| json!({"encounter": i, "seed": s, "diagnostic": t})),
+        });
+        let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// One table: `section,name,item,stat,value`.
+    pub fn csv(&self) -> String {
+        let mut o = String::from("section,name,item,stat,value\n");
+        let mut row = |a: &str, b: &str, c: &str, d: &str, v: String| {
+            let _ = writeln!(o, "{},{},{},{},{}", q(a), q(b), q(c), q(d), q(&v));
+        };
+        row("run", "", "", "encounters", self.runs.to_string());
+        row("run", "", "", "seed", self.seed.to_string());
+        row("run", "", "", "policy", self.policy.clone());
+        row("run", "", "", "until", self.until.clone().unwrap_or_default());
+        row("run", "", "", "finished", self.finished.to_string());
+        row("run", "", "", "failed", self.failed().to_string());
+        row("run", "", "", "steps", self.steps.to_string());
+        row("run", "", "", "steps_min", self.steps_min.to_string());
+        row("run", "", "", "steps_max", self.steps_max.to_string());
+        for (r, n) in &self.ends {
+            row("end", "", r, "count", n.to_string());
+        }
+        for l in &self.levels {
+            row("level", &l.name, "", "mean", l.mean.to_string());
+            row("level", &l.name, "", "sd", l.sd.to_string());
+            row("level", &l.name, "", "min", l.min.to_string());
+            row("level", &l.name, "", "max", l.max.to_string());
+            for (a, b, n) in &l.hist {
+                let item = if a == b { a.to_string() } else { format!("{a}-{b}") };
+                row("histogram", &l.name, &item, "count", n.to_string());
+            }
+            for (h, n) in &l.ends {
+                row("level_end", &l.name, h, "count", n.to_string());
+            }
+        }
+        for (c, t, a) in &self.characters {
+            row("character", c, "", "turns", t.to_string());
+            row("character", c, "", "actions", a.to_string());
+        }
+        for ord in &self.orders {
+            row("order", &ord.name, "", "made", ord.made.to_string());
+            for (c, ps) in &ord.places {
+                for (k, s) in ps.iter().enumerate() {
+                    row("place", &ord.name, c, &(k + 1).to_string(), s.to_string());
+                }
+            }
+        }
+        for r in &self.resources {
+            for (stat, v) in [
+                ("spent", r.spent),
+                ("gained", r.gained),
+                ("forfeited", r.forfeited),
+                ("forfeits", r.forfeits),
+                ("left", r.left),
+            ] {
+                row("resource", &r.name, "", stat, v.to_string());
+            }
+        }
+        for (c, n) in &self.errors {
+            row("error", "", c, "count", n.to_string());
+        }
+        o
+    }
+}
+
+/// A CSV field, quoted when it must be.
+fn q(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn pct(n: u64, of: u64) -> String {
+    format!("{:.1}%", ratio(n as f64 * 100.0, of))
+}
+
+fn ordinal(k: usize) -> String {
+    let suffix = match (k % 10, k % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{k}{suffix}")
+}
+
+/// At most 20 buckets of equal width over min..=max.
+fn buckets(h: &[u64], min: u64, max: u64) -> Vec<(u64, u64, u64)> {
+    if h.iter().all(|&c| c == 0) {
+        return Vec::new();
+    }
+    let width = (max - min) / 20 + 1;
+    let mut out = Vec::new();
+    let mut lo = min;
+    while lo <= max {
+        let hi = (lo + width - 1).min(max);
+        let n = (lo..=hi).map(|v| h.get(v as usize).copied().unwrap_or(0)).sum();
+        out.push((lo, hi, n));
+        lo = hi + 1;
+    }
+    out
+}
+
+fn histogram(o: &mut String, hist: &[(u64, u64, u64)]) {
+    let most = hist.iter().map(|h| h.2).max().unwrap_or(0);
+    let labels: Vec<String> = hist
+        .iter()
+        .map(|(a, b, _)| if a == b { a.to_string() } else { format!("{a}-{b}") })
+        .collect();
+    let w = labels.iter().map(|l| l.len()).max().unwrap_or(0);
+    for (l, (_, _, n)) in labels.iter().zip(hist) {
+        let bar = if most == 0 {
+            0
+        } else {
+            ((*n as u128 * 40).div_ceil(most as u128)) as usize
+        };
+        let _ = writeln!(o, "  {l:>w$} │{} {n}", "█".repeat(bar));
+    }
+}
+
+/// An aligned table: the first `left` columns left-aligned, the others right-aligned.
+fn table(o: &mut String, head: &[&str], rows: &[Vec<String>], left: usize) {
+    let mut widths: Vec<usize> = head.iter().map(|h| h.chars().count()).collect();
+    for r in rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |o: &mut String, cells: &mut dyn Iterator<Item = &str>| {
+        let mut s = String::from(" ");
+        for (i, (c, w)) in cells.zip(&widths).enumerate() {
+            let pad = w - c.chars().count();
+            s.push(' ');
+            if i < left {
+                s.push_str(c);
+                s.push_str(&" ".repeat(pad));
+            } else {
+                s.push(' ');
+                s.push_str(&" ".repeat(pad));
+                s.push_str(c);
+            }
+        }
+        let _ = writeln!(o, "{}", s.trim_end());
+    };
+    line(o, &mut head.iter().copied());
+    for r in rows {
+        line(o, &mut r.iter().map(String::as_str));
+    }
+}

@@ -1,0 +1,398 @@
+//! The simulator's sink: integer counts of the events of many runs, by slot, with no trace kept.
+//!
+//! Each encounter's counts go to a scratch [`Counts`] and are added to the totals only at its
+//! `encounter_end`, so a run that fails adds nothing but its error. Every total is an integer
+//! (counts, sums, histograms), so adding workers' totals in any order gives the same result.
+
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::trace::{Change, EndReason, Event, Sink, World};
+
+/// Sums of one or many encounters, by slot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counts {
+    /// Iterations of each level (its `level_start` events).
+    pub iters: Vec<u64>,
+    /// `turn_start` and `action` events of each declared entity.
+    pub turns: Vec<u64>,
+    pub actions: Vec<u64>,
+    /// Amounts spent, gained and forfeited of each field; forfeit events.
+    pub spent: Vec<i128>,
+    pub gained: Vec<i128>,
+    pub forfeited: Vec<i128>,
+    pub forfeits: Vec<u64>,
+    /// At the end of an encounter, the last `left` seen of each (entity, field), summed per field,
+    /// and how many (entity, field) pairs had one.
+    pub left: Vec<i128>,
+    pub left_known: Vec<u64>,
+    /// Iterations of each level that ran to their end, that an enclosing `end` closed, and that
+    /// their own `end` stopped (per level, `reasons + 1` slots: `ended` without text, then each
+    /// `because` text).
+    pub complete: Vec<u64>,
+    pub outer: Vec<u64>,
+    pub ended: Vec<u64>,
+}
+
+impl Counts {
+    pub fn new(p: &Program) -> Self {
+        let (l, c, f) = (p.levels.len(), p.characters.len(), p.fields.len());
+        Counts {
+            iters: vec![0; l],
+            turns: vec![0; c],
+            actions: vec![0; c],
+            spent: vec![0; f],
+            gained: vec![0; f],
+            forfeited: vec![0; f],
+            forfeits: vec![0; f],
+            left: vec![0; f],
+            left_known: vec![0; f],
+            complete: vec![0; l],
+            outer: vec![0; l],
+            ended: vec![0; l * (p.reasons.len() + 1)],
+        }
+    }
+
+    fn clear(&mut self) {
+        for v in [
+            &mut self.iters,
+            &mut self.turns,
+            &mut self.actions,
+            &mut self.forfeits,
+            &mut self.left_known,
+            &mut self.complete,
+            &mut self.outer,
+            &mut self.ended,
+        ] {
+            v.fill(0);
+        }
+        for v in [&mut self.spent, &mut self.gained, &mut self.forfeited, &mut self.left] {
+            v.fill(0);
+        }
+    }
+
+    fn add(&mut self, o: &Counts) {
+        fn sum<T: Copy + std::ops::AddAssign>(a: &mut [T], b: &[T]) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += *y;
+            }
+        }
+        sum(&mut self.iters, &o.iters);
+        sum(&mut self.turns, &o.turns);
+        sum(&mut self.actions, &o.actions);
+        sum(&mut self.spent, &o.spent);
+        sum(&mut self.gained, &o.gained);
+        sum(&mut self.forfeited, &o.forfeited);
+        sum(&mut self.forfeits, &o.forfeits);
+        sum(&mut self.left, &o.left);
+        sum(&mut self.left_known, &o.left_known);
+        sum(&mut self.complete, &o.complete);
+        sum(&mut self.outer, &o.outer);
+        sum(&mut self.ended, &o.ended);
+    }
+}
+
+/// The totals of a set of encounters.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    /// Encounters run, and those that finished (reached `encounter_end`).
+    pub runs: u64,
+    pub finished: u64,
+    /// Steps of the finished runs: sum, least, most.
+    pub steps: u128,
+    pub steps_min: u64,
+    pub steps_max: u64,
+    pub sum: Counts,
+    /// Per level: `hist[v]` finished encounters had `v` iterations of it.
+    pub hist: Vec<Vec<u64>>,
+    /// Per order: in how many encounters it was made; `place[(o * c + e) * c + k]`: in how many
+    /// the first order `o` made put entity `e` at place `k`.
+    pub made: Vec<u64>,
+    pub place: Vec<u64>,
+    /// How the encounters ended.
+    pub ends: Vec<(EndReason, u64)>,
+    /// Level iterations closed by the run's own stop (`--until`, the limit, `end encounter`):
+    /// (level, the encounter's end, count).
+    pub stopped: Vec<(LevelId, EndReason, u64)>,
+    /// Failed runs by diagnostic code, and the failure of the lowest-numbered encounter:
+    /// (index, seed, diagnostic).
+    pub errors: Vec<(&'static str, u64)>,
+    pub first_error: Option<(u64, u64, Diag)>,
+}
+
+impl Stats {
+    pub fn new(p: &Program) -> Self {
+        let (o, c) = (p.orders.len(), p.characters.len());
+        Stats {
+            runs: 0,
+            finished: 0,
+            steps: 0,
+            steps_min: u64::MAX,
+            steps_max: 0,
+            sum: Counts::new(p),
+            hist: vec![Vec::new(); p.levels.len()],
+            made: vec![0; o],
+            place: vec![0; o * c * c],
+            ends: Vec::new(),
+            stopped: Vec::new(),
+            errors: Vec::new(),
+            first_error: None,
+        }
+    }
+
+    /// Adds another set's totals. Every total is an integer, so the order of merging does not
+    /// change the result; the first error is the one of the lowest-numbered encounter.
+    pub fn merge(&mut self, o: Stats) {
+        self.runs += o.runs;
+        self.finished += o.finished;
+        self.steps += o.steps;
+        self.steps_min = self.steps_min.min(o.steps_min);
+        self.steps_max = self.steps_max.max(o.steps_max);
+        self.sum.add(&o.sum);
+        for (h, oh) in self.hist.iter_mut().zip(&o.hist) {
+            if h.len() < oh.len() {
+                h.resize(oh.len(), 0);
+            }
+            for (x, y) in h.iter_mut().zip(oh) {
+                *x += y;
+            }
+        }
+        for (x, y) in self.made.iter_mut().zip(&o.made) {
+            *x += y;
+        }
+        for (x, y) in self.place.iter_mut().zip(&o.place) {
+            *x += y;
+        }
+        for (r, n) in o.ends {
+            bump(&mut self.ends, r, n);
+        }
+        for (l, r, n) in o.stopped {
+            match self.stopped.iter_mut().find(|(a, b, _)| *a == l && *b == r) {
+                Some(e) => e.2 += n,
+                None => self.stopped.push((l, r, n)),
+            }
+        }
+        for (c, n) in o.errors {
+            bump(&mut self.errors, c, n);
+        }
+        if let Some(e) = o.first_error
+            && self.first_error.as_ref().is_none_or(|f| e.0 < f.0)
+        {
+            self.first_error = Some(e);
+        }
+    }
+
+    /// Records a run that failed with `d`.
+    pub fn failed(&mut self, index: u64, seed: u64, d: Diag) {
+        bump(&mut self.errors, d.code, 1);
+        if self.first_error.as_ref().is_none_or(|f| index < f.0) {
+            self.first_error = Some((index, seed, d));
+        }
+    }
+}
+
+fn bump<K: PartialEq>(v: &mut Vec<(K, u64)>, k: K, n: u64) {
+    match v.iter_mut().find(|(x, _)| *x == k) {
+        Some(e) => e.1 += n,
+        None => v.push((k, n)),
+    }
+}
+
+/// A [`Sink`] that counts: one per worker, reused for every encounter it runs.
+pub struct Tally {
+    pub stats: Stats,
+    cur: Counts,
+    /// Orders already made in this encounter.
+    seen: Vec<bool>,
+    /// The places of the first order of each kind made in this encounter: (order, entity, k).
+    places: Vec<(OrderId, EntityId, u32)>,
+    /// Levels whose iteration ended without a reason, not yet known to be complete or closed by
+    /// an enclosing `end` (or the run's stop).
+    tail: Vec<LevelId>,
+    /// The last `left` of each (entity, field) in this encounter, with the encounter it is of.
+    last: Vec<(u64, i64)>,
+    encounter: u64,
+    n_chars: usize,
+    n_fields: usize,
+    n_reasons: usize,
+}
+
+impl Tally {
+    pub fn new(p: &Program) -> Self {
+        Tally {
+            stats: Stats::new(p),
+            cur: Counts::new(p),
+            seen: vec![false; p.orders.len()],
+            places: Vec::new(),
+            tail: Vec::new(),
+            last: vec![(0, 0); p.characters.len() * p.fields.len()],
+            encounter: 0,
+            n_chars: p.characters.len(),
+            n_fields: p.fields.len(),
+            n_reasons: p.reasons.len() + 1,
+        }
+    }
+
+    /// Adds a finished run's steps (its events were counted at its `encounter_end`).
+    pub fn steps(&mut self, steps: u64) {
+        let s = &mut self.stats;
+        s.steps += steps as u128;
+        s.steps_min = s.steps_min.min(steps);
+        s.steps_max = s.steps_max.max(steps);
+    }
+
+    fn flush_complete(&mut self) {
+        for l in self.tail.drain(..) {
+            self.cur.complete[l as usize] += 1;
+        }
+    }
+
+    fn left(&mut self, e: EntityId, f: FieldId, v: i64) {
+        if let Some(slot) = self.slot(e, f) {
+            self.last[slot] = (self.encounter, v);
+        }
+    }
+
+    fn slot(&self, e: EntityId, f: FieldId) -> Option<usize> {
+        let (e, f) = (e as usize, f as usize);
+        (e < self.n_chars && f < self.n_fields).then_some(e * self.n_fields + f)
+    }
+
+    fn start(&mut self) {
+        self.stats.runs += 1;
+        self.encounter += 1;
+        self.cur.clear();
+        self.seen.fill(false);
+        self.places.clear();
+        self.tail.clear();
+    }
+
+    fn end(&mut self, reason: &EndReason) {
+        if *reason == EndReason::Complete {
+            self.flush_complete();
+        } else {
+            for l in std::mem::take(&mut self.tail) {
+                let s = &mut self.stats.stopped;
+                match s.iter_mut().find(|(a, b, _)| *a == l && b == reason) {
+                    Some(e) => e.2 += 1,
+                    None => s.push((l, reason.clone(), 1)),
+                }
+            }
+        }
+        for (slot, &(enc, v)) in self.last.iter().enumerate() {
+            if enc == self.encounter {
+                let f = slot % self.n_fields;
+                self.cur.left[f] += v as i128;
+                self.cur.left_known[f] += 1;
+            }
+        }
+        let s = &mut self.stats;
+        s.finished += 1;
+        s.sum.add(&self.cur);
+        for (h, &n) in s.hist.iter_mut().zip(&self.cur.iters) {
+            let n = n as usize;
+            if h.len() <= n {
+                h.resize(n + 1, 0);
+            }
+            h[n] += 1;
+        }
+        let c = self.n_chars;
+        for &(o, e, k) in &self.places {
+            let o = o as usize;
+            if let Some(x) = s.place.get_mut((o * c + e as usize) * c + k as usize) {
+                *x += 1;
+            }
+        }
+        for (m, &seen) in s.made.iter_mut().zip(&self.seen) {
+            *m += seen as u64;
+        }
+        bump(&mut s.ends, reason.clone(), 1);
+    }
+}
+
+impl Sink for Tally {
+    fn event(&mut self, _: &World<'_>, event: &Event<'_>) {
+        match event {
+            Event::LevelEnd {
+                level, reason: None, ..
+            } => self.tail.push(*level),
+            Event::TurnEnd { .. } | Event::ReactionEnd { .. } | Event::EffectEnd { .. } => {}
+            Event::Resource {
+                change,
+                actor,
+                field,
+                amount,
+                left,
+            } => {
+                let f = *field as usize;
+                if f < self.n_fields {
+                    let a = *amount as i128;
+                    match change {
+                        Change::Spend => self.cur.spent[f] += a,
+                        Change::Gain => self.cur.gained[f] += a,
+                        Change::Forfeit => {
+                            self.cur.forfeited[f] += a;
+                            self.cur.forfeits[f] += 1;
+                        }
+                        Change::Reset | Change::Set => {}
+                    }
+                }
+                self.left(*actor, *field, *left);
+            }
+            Event::Transfer {
+                from, to, left, total, ..
+            } => {
+                self.flush_complete();
+                self.left(from.0, from.1, *left);
+                self.left(to.0, to.1, *total);
+            }
+            Event::LevelEnd {
+                level, reason: Some(r), ..
+            } => {
+                for l in self.tail.drain(..) {
+                    self.cur.outer[l as usize] += 1;
+                }
+                let k = r.map_or(0, |i| i as usize + 1);
+                if k < self.n_reasons
+                    && let Some(x) = self.cur.ended.get_mut(*level as usize * self.n_reasons + k)
+                {
+                    *x += 1;
+                }
+            }
+            Event::EncounterStart { .. } => self.start(),
+            Event::EncounterEnd { reason } => self.end(reason),
+            other => {
+                self.flush_complete();
+                match other {
+                    Event::LevelStart { level, .. } => {
+                        if let Some(x) = self.cur.iters.get_mut(*level as usize) {
+                            *x += 1;
+                        }
+                    }
+                    Event::TurnStart { actor } => {
+                        if let Some(x) = self.cur.turns.get_mut(*actor as usize) {
+                            *x += 1;
+                        }
+                    }
+                    Event::Action { actor, .. } => {
+                        if let Some(x) = self.cur.actions.get_mut(*actor as usize) {
+                            *x += 1;
+                        }
+                    }
+                    Event::Order { order, ids } => {
+                        let o = *order as usize;
+                        if o < self.seen.len() && !self.seen[o] {
+                            self.seen[o] = true;
+                            for (k, &e) in ids.iter().enumerate() {
+                                if (e as usize) < self.n_chars && k < self.n_chars {
+                                    self.places.push((*order, e, k as u32));
+                                }
+                            }
+                        }
+                    }
+                    Event::Manual { actor, field, value } => self.left(*actor, *field, *value),
+                    _ => {}
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! The simulator: every bundled ruleset runs clean, results do not depend on the number of
+//! threads, seeds matter, one encounter agrees with `play`, and snapshots of the report.
+
+use std::process::Command;
+
+use turnscript::project::{RunOptions, play};
+use turnscript::sim::{Format, Report, SimOptions, Stats, encounter_seed, simulate};
+use turnscript::trace::JsonLines;
+use turnscript::{Program, Project, Style};
+
+const RULESETS: [&str; 5] = ["capes", "crisis-mode", "flow-of-time", "legacy", "legends"];
+
+fn files(name: &str) -> Vec<(String, String)> {
+    [
+        format!("rulesets/{name}.turn"),
+        format!("rulesets/encounters/{name}.turn"),
+    ]
+    .into_iter()
+    .map(|p| {
+        let t = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"));
+        (p, t)
+    })
+    .collect()
+}
+
+/// Capes plays until no Conflict is left; the simulation stops it after three Pages.
+fn until(name: &str) -> Option<String> {
+    (name == "capes").then(|| "page=3".to_string())
+}
+
+fn compile(name: &str) -> (Project, Program) {
+    let project = Project::load(files(name));
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    (project, program)
+}
+
+fn sim(name: &str, n: u64, seed: u64, threads: usize) -> (Project, Program, Stats, SimOptions) {
+    let (project, program) = compile(name);
+    let opts = SimOptions {
+        n,
+        seed,
+        threads,
+        until: until(name),
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    (project, program, stats, opts)
+}
+
+fn report(name: &str, n: u64, seed: u64, threads: usize, format: Format) -> String {
+    let (project, program, stats, opts) = sim(name, n, seed, threads);
+    Report::new(&program, &opts, &stats, |d| {
+        project.render(std::slice::from_ref(d), Style::default())
+    })
+    .render(format)
+}
+
+#[test]
+fn every_bundled_ruleset_simulates_without_error() {
+    for name in RULESETS {
+        let (_, _, stats, _) = sim(name, 20, 1, 2);
+        assert_eq!(stats.runs, 20, "{name}");
+        assert_eq!(stats.finished, 20, "{name}: {:?}", stats.first_error);
+        assert!(stats.errors.is_empty(), "{name}");
+        assert!(stats.sum.turns.iter().sum::<u64>() > 0, "{name}: no turns");
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_threads() {
+    for name in ["crisis-mode", "flow-of-time", "legends"] {
+        let one = report(name, 30, 7, 1, Format::Json);
+        for t in [2, 3] {
+            assert_eq!(one, report(name, 30, 7, t, Format::Json), "{name} with {t} threads");
+        }
+        assert_eq!(report(name, 30, 7, 1, Format::Csv), report(name, 30, 7, 3, Format::Csv));
+    }
+}
+
+#[test]
+fn different_seeds_give_different_results() {
+    let a = report("crisis-mode", 30, 1, 2, Format::Json);
+    let b = report("crisis-mode", 30, 2, 2, Format::Json);
+    assert_ne!(a, b);
+    assert_ne!(encounter_seed(1, 0), encounter_seed(2, 0));
+    assert_ne!(encounter_seed(1, 0), encounter_seed(1, 1));
+}
+
+#[test]
+fn one_encounter_agrees_with_play() {
+    for name in RULESETS {
+        let seed = 11;
+        let (_, program, stats, _) = sim(name, 1, seed, 1);
+        let opts = RunOptions {
+            seed: encounter_seed(seed, 0),
+            until: until(name),
+            ..RunOptions::default()
+        };
+        let (trace, result) = play(&files(name), &opts, |_| JsonLines::default());
+        let (outcome, _) = result.unwrap_or_else(|f| panic!("{}", f.render(Style::default())));
+        let trace = trace.expect("a trace").out;
+        let count = |kind: &str| {
+            trace
+                .lines()
+                .filter(|l| l.contains(&format!("\"event\":\"{kind}\"")))
+                .count() as u64
+        };
+        let turns: u64 = stats.sum.turns.iter().sum();
+        assert_eq!(turns, count("turn_start"), "{name}: turns");
+        let actions: u64 = stats.sum.actions.iter().sum();
+        assert_eq!(actions, count("action"), "{name}: actions");
+        assert_eq!(stats.steps, outcome.steps as u128, "{name}: steps");
+        // Iterations of each level: the start events of its kind naming it.
+        for (l, def) in program.levels.iter().enumerate() {
+            let starts = trace
+                .lines()
+                .filter(|line| {
+                    line.contains("_start\"")
+                        && (line.contains(&format!("\"level\":\"{}\"", def.name))
+                            || line.contains(&format!("\"phase\":\"{}\"", def.name)))
+                })
+                .count() as u64;
+            assert_eq!(stats.sum.iters[l], starts, "{name}: iterations of {}", def.name);
+        }
+    }
+}
+
+#[test]
+fn crisis_mode_report_snapshots() {
+    insta::assert_snapshot!("crisis_mode_text", report("crisis-mode", 40, 3, 2, Format::Text));
+    insta::assert_snapshot!("crisis_mode_json", report("crisis-mode", 40, 3, 2, Format::Json));
+    insta::assert_snapshot!("crisis_mode_random_csv", {
+        let (project, program) = compile("crisis-mode");
+        let opts = SimOptions {
+            n: 10,
+            seed: 3,
+            policy: Some("random".into()),
+            until: Some("turn=2".into()),
+            ..SimOptions::default()
+        };
+        let stats = simulate(&program, &opts, None).expect("runs").stats;
+        Report::new(&program, &opts, &stats, |d| {
+            project.render(std::slice::from_ref(d), Style::default())
+        })
+        .csv()
+    });
+}
+
+#[test]
+fn a_failing_run_is_counted_and_shown() {
+    let (project, program) = compile("crisis-mode");
+    let opts = SimOptions {
+        n: 5,
+        seed: 1,
+        max_steps: 50,
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).expect("runs").stats;
+    assert_eq!(stats.finished, 0);
+    assert_eq!(stats.errors.iter().map(|e| e.1).sum::<u64>(), 5);
+    let text = Report::new(&program, &opts, &stats, |d| {
+        project.render(std::slice::from_ref(d), Style::default())
+    })
+    .text();
+    assert!(text.contains("first failure: encounter 0"), "{text}");
+    assert!(text.contains("run::"), "{text}");
+}
+
+fn cli(args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn command_line_exit_codes() {
+    let r = "rulesets/crisis-mode.turn";
+    let e = "--encounter=rulesets/encounters/crisis-mode.turn";
+    let (out, err, code) = cli(&["sim", r, e, "-n", "3", "--format", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("section,name,item,stat,value\n"), "{out}");
+    assert!(err.contains("encounters/s"), "{err}");
+    let (_, err, code) = cli(&["sim", r, e, "-n", "3", "--policy", "nobody"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no policy is called `nobody`"), "{err}");
+    let (_, err, code) = cli(&["sim", r, e, "-n", "3", "--until", "nowhere=2"]);
+    assert_eq!(code, 2, "{err}");
+    let (_, _, code) = cli(&["sim", r, e, "-n", "0"]);
+    assert_eq!(code, 2);
+    let (_, err, code) = cli(&["sim", "tests/no-such-file.turn", "-n", "3"]);
+    assert_eq!(code, 1, "{err}");
+    let (out, _, code) = cli(&["sim", r, e, "-n", "2", "--max-steps", "10"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("failed runs"), "{out}");
+}
