@@ -4,6 +4,8 @@
 use std::io::{BufWriter, ErrorKind, IsTerminal, Stdout, Write};
 use std::path::{Path, PathBuf};
 
+mod sim;
+
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::project::{RunOptions, Style, View, check_set, parse_answers, play};
@@ -81,7 +83,7 @@ enum Command {
     ///
     /// Iterations of each level, turns and actions per character, places in each order,
     /// resources forfeited and left, how levels and encounters end. See docs/sim.md.
-    Sim(crate::sim::cli::SimArgs),
+    Sim(sim::SimArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -150,7 +152,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
             };
             run_files(&ruleset, encounter.as_deref(), opts, colour)
         }
-        Command::Sim(args) => crate::sim::cli::main(args, colour),
+        Command::Sim(args) => sim::main(args, colour),
     }
 }
 

@@ -8,7 +8,6 @@
 //! run stack once ([`crate::runtime::on_run_stack`]) and then calls [`crate::runtime::run`] for
 //! each of its encounters; the program is compiled once and shared by reference.
 
-pub mod cli;
 mod report;
 mod tally;
 

@@ -1,12 +1,12 @@
-//! `turnscript sim`: its arguments, and reading, printing and exit codes around [`super::simulate`].
+//! `turnscript sim`: its arguments, and reading, printing and exit codes around [`crate::sim::simulate`].
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::{Format, Report, SimOptions, simulate};
 use crate::project::{Project, Style};
+use crate::sim::{Format, Report, SimOptions, simulate};
 
 #[derive(Args, Debug)]
 pub struct SimArgs {
