@@ -100,7 +100,7 @@ fn one_encounter_agrees_with_play() {
         };
         let (trace, result) = play(&files(name), &opts, |_| JsonLines::default());
         let (outcome, _) = result.unwrap_or_else(|f| panic!("{}", f.render(Style::default())));
-        let trace = trace.expect("a trace").out;
+        let trace = trace.expect("a trace").out().to_string();
         let count = |kind: &str| {
             trace
                 .lines()
