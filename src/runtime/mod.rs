@@ -54,7 +54,7 @@ pub struct RunConfig {
     pub rolls: Vec<i64>,
     pub max_steps: u64,
     /// Stop after the N-th iteration of a level. `None`: the ruleset's own end, or the default
-    /// stop: the first level repeating with no condition to finish [`DEFAULT_OUTER_LIMIT`]
+    /// stop: the first level repeating with no condition to finish [`crate::limits::DEFAULT_OUTER_LIMIT`]
     /// iterations.
     pub until: Option<(LevelId, u64)>,
 }
