@@ -9,6 +9,30 @@ use crate::source::Span;
 use crate::trace::{Change, Event};
 
 impl Machine<'_> {
+    /// An expression's value for `e`'s field: evaluated with `e` as the actor, under the
+    /// target's label.
+    fn value_for(&mut self, x: &Ex, e: EntityId, target: &Target) -> R<i64> {
+        self.eval(
+            x,
+            Ctx {
+                label: target.label,
+                actor: Some(e),
+            },
+        )
+    }
+
+    /// Puts a resource's new value (`left`) and traces the change.
+    fn put_traced(&mut self, change: Change, e: EntityId, f: FieldId, amount: i64, left: i64) {
+        self.put(e, f, left);
+        self.emit(Event::Resource {
+            change,
+            actor: e,
+            field: f,
+            amount,
+            left,
+        });
+    }
+
     /// What is left after taking `amount` from a resource, or the error if it cannot be taken.
     pub(super) fn take(&self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<i64> {
         let have = self.get(e, f);
@@ -30,13 +54,7 @@ impl Machine<'_> {
     /// everything above the resource's floor.
     fn amount(&mut self, amount: Option<&Ex>, e: EntityId, target: &Target) -> R<i64> {
         match amount {
-            Some(x) => self.eval(
-                x,
-                Ctx {
-                    label: target.label,
-                    actor: Some(e),
-                },
-            ),
+            Some(x) => self.value_for(x, e, target),
             None => {
                 let have = self.get(e, target.field);
                 Ok(have - self.limits[target.field as usize].0.unwrap_or(0).min(have))
@@ -46,14 +64,7 @@ impl Machine<'_> {
 
     pub(super) fn spend(&mut self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<()> {
         let left = self.take(e, f, amount, span)?;
-        self.put(e, f, left);
-        self.emit(Event::Resource {
-            change: Change::Spend,
-            actor: e,
-            field: f,
-            amount,
-            left,
-        });
+        self.put_traced(Change::Spend, e, f, amount, left);
         Ok(())
     }
 
@@ -110,45 +121,19 @@ impl Machine<'_> {
     /// `gain`: added, then kept within the resource's limits.
     pub(super) fn st_gain(&mut self, amount: &Ex, target: &Target, span: Span) -> R<Flow> {
         let e = self.owner(target, span)?;
-        let amount = self.eval(
-            amount,
-            Ctx {
-                label: target.label,
-                actor: Some(e),
-            },
-        )?;
+        let amount = self.value_for(amount, e, target)?;
         let have = self.get(e, target.field);
         let new = self.clamp(target.field, checked(have.checked_add(amount), span)?);
-        self.put(e, target.field, new);
-        self.emit(Event::Resource {
-            change: Change::Gain,
-            actor: e,
-            field: target.field,
-            amount: new - have,
-            left: new,
-        });
+        self.put_traced(Change::Gain, e, target.field, new - have, new);
         Ok(Flow::Next)
     }
 
     /// `reset`: set to a value, kept within the resource's limits.
     pub(super) fn st_reset(&mut self, target: &Target, value: &Ex, span: Span) -> R<Flow> {
         let e = self.owner(target, span)?;
-        let v = self.eval(
-            value,
-            Ctx {
-                label: target.label,
-                actor: Some(e),
-            },
-        )?;
+        let v = self.value_for(value, e, target)?;
         let v = self.clamp(target.field, v);
-        self.put(e, target.field, v);
-        self.emit(Event::Resource {
-            change: Change::Reset,
-            actor: e,
-            field: target.field,
-            amount: v,
-            left: v,
-        });
+        self.put_traced(Change::Reset, e, target.field, v, v);
         Ok(Flow::Next)
     }
 
@@ -159,14 +144,7 @@ impl Machine<'_> {
         let have = self.get(e, target.field);
         let floor = self.clamp(target.field, 0);
         if have != floor {
-            self.put(e, target.field, floor);
-            self.emit(Event::Resource {
-                change: Change::Forfeit,
-                actor: e,
-                field: target.field,
-                amount: have - floor,
-                left: floor,
-            });
+            self.put_traced(Change::Forfeit, e, target.field, have - floor, floor);
         }
         Ok(Flow::Next)
     }
@@ -174,21 +152,8 @@ impl Machine<'_> {
     /// `set`: a field set to a value, as written (no limits).
     pub(super) fn st_set(&mut self, target: &Target, value: &Ex, span: Span) -> R<Flow> {
         let e = self.owner(target, span)?;
-        let v = self.eval(
-            value,
-            Ctx {
-                label: target.label,
-                actor: Some(e),
-            },
-        )?;
-        self.put(e, target.field, v);
-        self.emit(Event::Resource {
-            change: Change::Set,
-            actor: e,
-            field: target.field,
-            amount: v,
-            left: v,
-        });
+        let v = self.value_for(value, e, target)?;
+        self.put_traced(Change::Set, e, target.field, v, v);
         Ok(Flow::Next)
     }
 

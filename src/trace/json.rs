@@ -84,7 +84,7 @@ fn escape<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
             0x00..=0x1f => &[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xf) as usize]],
             _ => continue,
         };
-        // Escapes are ASCII, so `start..i` ends on a character boundary.
+        // Every replacement above is ASCII, so `start..i` ends on a character boundary.
         w.write_all(&bytes[start..i])?;
         w.write_all(short)?;
         start = i + 1;
@@ -92,8 +92,8 @@ fn escape<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
     w.write_all(&bytes[start..])
 }
 
-/// Escapes what is formatted into it (a `fmt::Write` over an `io::Write`), keeping the first
-/// I/O error.
+/// Writes what is formatted into it as the inside of a JSON string (a `fmt::Write` over an
+/// `io::Write`), keeping the first I/O error.
 struct Escaper<'a, W: ?Sized> {
     w: &'a mut W,
     error: Option<io::Error>,
