@@ -23,7 +23,7 @@ fn dice_outside_a_resource_change_are_traced_as_a_roll() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("roll     A     roll       d6 [2] = 2"), "{out}");
     assert!(out.contains("roll           roll       d6 [5] = 5"), "{out}");
-    assert!(out.ends_with("end of encounter: high\n"), "{out}");
+    assert!(out.ends_with("end of encounter: high\nfinal    A     x = 2\n"), "{out}");
 }
 
 #[test]
@@ -65,7 +65,10 @@ fn until_stops_a_level_iteration_that_an_end_closed() {
     let src = "resource n\ncharacter A { }\nplay { level turn repeat { for each c in characters { gain 1 c.n } end turn } }\n";
     let (out, err, code) = run(src, &[], &[], Some("turn=1"));
     assert_eq!(code, 0, "{err}");
-    assert!(out.ends_with("end of encounter: until turn=1\n"), "{out}");
+    assert!(
+        out.ends_with("end of encounter: until turn=1\nfinal    A     n = 1\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -121,12 +124,12 @@ fn the_default_stop_catches_whichever_endless_level_runs_on() {
     let src = "character X { }\nplay { level scene repeat { level combat { round repeat { end combat } } } }\n";
     let (out, err, code) = run(src, &[], &[], None);
     assert_eq!(code, 0, "{err}");
-    assert!(out.ends_with("end of encounter: limit scene=10\n"), "{out}");
+    assert!(out.ends_with("end of encounter: limit scene=10\nfinal    X\n"), "{out}");
     // Here the round is endless and is stopped at its tenth iteration.
     let src = "character X { }\nplay { level scene repeat { round repeat { } } }\n";
     let (out, err, code) = run(src, &[], &[], None);
     assert_eq!(code, 0, "{err}");
-    assert!(out.ends_with("end of encounter: limit round=10\n"), "{out}");
+    assert!(out.ends_with("end of encounter: limit round=10\nfinal    X\n"), "{out}");
 }
 
 #[test]
@@ -152,7 +155,10 @@ fn a_character_choice_can_be_declined() {
             "choose   director  bring_in   B        of A|B|pass",
             "gain     B         hp         +1 → 1",
             "choose   director  bring_in   pass     of A|B|pass",
-            "end of encounter: complete"
+            "end of encounter: complete",
+            "final    A         hp = 0",
+            "final    B         hp = 1",
+            "final    C         hp = 0",
         ]
     );
 }
@@ -174,6 +180,7 @@ fn globals_belong_to_the_table() {
             r#"{"event":"gain","resource":"doom","amount":2,"left":5}"#,
             r#"{"event":"set","stat":"party_metres","amount":21,"left":21}"#,
             r#"{"event":"encounter_end","reason":"complete"}"#,
+            r#"{"event":"final","clock":0,"globals":{"party_metres":21,"doom":5},"entities":[{"name":"A","type":"character","in_play":true,"fields":{"speed":6}},{"name":"B","type":"character","in_play":true,"fields":{"speed":4}}]}"#,
         ]
     );
 }
@@ -218,7 +225,10 @@ fn popcorn_initiative_whoever_acted_picks_the_next() {
             "  ▸ C",
             "  choose   C     next       A        of A",
             "  ▸ A",
-            "end of encounter: until round=1"
+            "end of encounter: until round=1",
+            "final    A     acted = 1, up = 0",
+            "final    B     acted = 1, up = 0",
+            "final    C     acted = 1, up = 0",
         ]
     );
 }

@@ -114,6 +114,7 @@ fn run_with<'a>(
         }
     }
     m.emit(Event::EncounterEnd { reason: reason.clone() });
+    m.emit_final();
     Ok(Outcome {
         reason,
         steps: m.steps,

@@ -12,7 +12,7 @@ use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::limits::{MAX_CALL_DEPTH, MAX_RUN_NESTING};
 use crate::source::Span;
-use crate::trace::{Event, Sink, World};
+use crate::trace::{Event, FinalState, Sink, World};
 
 /// Who a roll is for, for the trace.
 #[derive(Clone, Copy)]
@@ -149,6 +149,22 @@ impl Machine<'_> {
             made: &self.made,
         };
         self.sink.event(&w, &e);
+    }
+
+    /// Sends the `final` event: the state the run ended in.
+    pub(super) fn emit_final(&mut self) {
+        let w = World {
+            p: self.p,
+            made: &self.made,
+        };
+        let state = FinalState {
+            values: &self.values,
+            globals: &self.globals,
+            absent: &self.absent,
+            types: &self.types,
+            clock: self.clock,
+        };
+        self.sink.event(&w, &Event::Final { state });
     }
 
     /// Charges one step of a loop against the budget; past it, the run stops with an error naming

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::io::{self, Write};
 
-use super::{Change, DecidedBy, EndReason, Event, Out, Sink, World, unit_name, write_anchor, write_reason};
+use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
 use crate::syntax::ast::LevelKind;
 
@@ -242,7 +242,35 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             name(o, p, *id)?;
             o.write_all(b"}")
         }
+        Event::Final { state } => final_state(o, p, state),
     }
+}
+
+/// The fields of one entity or of the table, as a JSON object's inside.
+fn fields<W: Write>(o: &mut W, p: &World<'_>, fields: impl Iterator<Item = (FieldId, i64)>) -> io::Result<()> {
+    list(o, fields, |o, (f, v)| {
+        q(o, &p.fields[f as usize].name)?;
+        o.write_all(b":")?;
+        value(o, p, f, v)
+    })
+}
+
+/// `final`: the clock, the globals, and every entity shown with its type, whether it is in
+/// play, and its fields.
+fn final_state<W: Write>(o: &mut W, p: &World<'_>, s: &FinalState<'_>) -> io::Result<()> {
+    write!(o, r#"{{"event":"final","clock":{},"globals":{{"#, s.clock)?;
+    fields(o, p, s.globals(p.p))?;
+    o.write_all(br#"},"entities":["#)?;
+    list(o, s.entities(p.p), |o, (id, in_play)| {
+        o.write_all(br#"{"name":"#)?;
+        name(o, p, id)?;
+        o.write_all(br#","type":"#)?;
+        q(o, p.type_name(s.types.get(id as usize).copied().unwrap_or(0)))?;
+        write!(o, r#","in_play":{in_play},"fields":{{"#)?;
+        fields(o, p, s.fields(p.p, id))?;
+        o.write_all(b"}}")
+    })?;
+    o.write_all(b"]}")
 }
 
 fn encounter_start<W: Write>(o: &mut W, p: &World<'_>, seed: u64) -> io::Result<()> {
@@ -470,10 +498,6 @@ fn create<W: Write>(o: &mut W, p: &World<'_>, id: EntityId, ty: TypeId, values: 
     o.write_all(br#","name":"#)?;
     name(o, p, id)?;
     o.write_all(br#","fields":{"#)?;
-    list(o, values, |o, (f, v)| {
-        q(o, &p.fields[*f as usize].name)?;
-        o.write_all(b":")?;
-        value(o, p, *f, *v)
-    })?;
+    fields(o, p, values.iter().copied())?;
     o.write_all(b"}}")
 }

@@ -172,6 +172,56 @@ pub enum Event<'a> {
     Destroy {
         id: EntityId,
     },
+    /// The state the run ended in: the last event of every run that finished.
+    Final {
+        state: FinalState<'a>,
+    },
+}
+
+/// The state a run ended in, borrowed from the interpreter: the content of the `final` event.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FinalState<'a> {
+    /// Every entity's fields, entity-major, one slot per declared field.
+    pub values: &'a [i64],
+    /// The table's globals, by field id.
+    pub globals: &'a [i64],
+    /// Entities out of play (characters not joined or gone, things destroyed).
+    pub absent: &'a [bool],
+    /// Every entity's type: the declared ones, then those `create` made.
+    pub types: &'a [TypeId],
+    /// The game clock, in the base unit.
+    pub clock: i64,
+}
+
+impl<'a> FinalState<'a> {
+    /// The entities the state shows, with whether each is in play: every entity the encounter
+    /// declares (in play or not), then every made thing still in play.
+    pub fn entities(&self, p: &Program) -> impl Iterator<Item = (EntityId, bool)> + 'a {
+        let (declared, absent) = (p.characters.len(), self.absent);
+        (0..self.types.len()).filter_map(move |id| {
+            let in_play = !absent.get(id).copied().unwrap_or(false);
+            (id < declared || in_play).then_some((id as EntityId, in_play))
+        })
+    }
+
+    /// An entity's fields (those of its type, globals aside) with their values, in declaration order.
+    pub fn fields<'p>(&self, p: &'p Program, id: EntityId) -> impl Iterator<Item = (FieldId, i64)> + use<'a, 'p> {
+        let ty = self.types.get(id as usize).copied();
+        let n = p.fields.len();
+        let row = self.values.get(id as usize * n..(id as usize + 1) * n).unwrap_or(&[]);
+        p.fields.iter().zip(row).enumerate().filter_map(move |(f, (def, v))| {
+            (Some(def.owner) == ty && def.kind != crate::check::FieldKind::Global).then_some((f as FieldId, *v))
+        })
+    }
+
+    /// The globals, with their values, in declaration order.
+    pub fn globals<'p>(&self, p: &'p Program) -> impl Iterator<Item = (FieldId, i64)> + use<'a, 'p> {
+        p.fields
+            .iter()
+            .zip(self.globals)
+            .enumerate()
+            .filter_map(|(f, (def, v))| (def.kind == crate::check::FieldKind::Global).then_some((f as FieldId, *v)))
+    }
 }
 
 /// What the views name entities in: the program, and the names of the things `create` made

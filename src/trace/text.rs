@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::{Change, DecidedBy, EndReason, Event, Out, Sink, World, unit_name, write_anchor, write_reason};
+use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
 use crate::syntax::ast::LevelKind;
 
@@ -214,6 +214,7 @@ impl<W: Write> Text<W> {
             }
             Event::Create { id, values, .. } => self.create(p, *id, values),
             Event::Destroy { id } => self.line("destroy", p.character_name(*id), |_| {}),
+            Event::Final { state } => self.final_state(p, state),
         }
     }
 
@@ -357,14 +358,39 @@ impl<W: Write> Text<W> {
     }
 
     fn create(&mut self, p: &World<'_>, id: EntityId, values: &[(FieldId, i64)]) {
-        self.line("create", p.character_name(id), |b| {
-            for (k, (f, v)) in values.iter().enumerate() {
-                if k > 0 {
-                    b.push_str(", ");
+        self.line("create", p.character_name(id), |b| fields(b, p, values.iter().copied()));
+    }
+
+    /// The state the run ended in: the clock (when the ruleset keeps time), the globals, then
+    /// one line per entity shown, each marked when it is out of play.
+    fn final_state(&mut self, p: &World<'_>, s: &FinalState<'_>) {
+        if let Some((base, _)) = p.units.first() {
+            self.line("final", "", |b| {
+                b.push_str("clock ");
+                units(b, s.clock, base);
+            });
+        }
+        if s.globals(p.p).next().is_some() {
+            self.line("final", "", |b| fields(b, p, s.globals(p.p)));
+        }
+        for (id, in_play) in s.entities(p.p) {
+            self.line("final", p.character_name(id), |b| {
+                if !in_play {
+                    b.push_str("(out of play) ");
                 }
-                let _ = write!(b, "{} = ", p.fields[*f as usize].name);
-                let _ = p.write_value(b, *f, *v);
-            }
-        });
+                fields(b, p, s.fields(p.p, id));
+            });
+        }
+    }
+}
+
+/// `name = value, ...`: fields and their values.
+fn fields(b: &mut String, p: &World<'_>, fields: impl Iterator<Item = (FieldId, i64)>) {
+    for (k, (f, v)) in fields.enumerate() {
+        if k > 0 {
+            b.push_str(", ");
+        }
+        let _ = write!(b, "{} = ", p.fields[f as usize].name);
+        let _ = p.write_value(b, f, v);
     }
 }
