@@ -413,3 +413,75 @@ fn a_tie_that_never_settles_is_a_runaway() {
     assert!(err.contains("run::unsettled"), "{err}");
     assert!(err.contains("still unsettled after 1000 rolls"), "{err}");
 }
+
+#[test]
+fn measures_are_recorded_where_a_hook_at_their_point_would_run() {
+    let src = "resource ap min 0\nglobal hits default 0\ntrigger hit(a)\n\
+               character A { ap = 2 }\ncharacter B { ap = 1 }\n\
+               play {\n  round repeat while any c in characters: c.ap > 0 {\n\
+               for each c in characters where c.ap > 0 { turn c { spend 1 c.ap  raise hit(c) } }\n  }\n}\n\
+               on hit(a) { gain 1 hits }\n\
+               measure left = count c in characters: c.ap > 0 at end of round\n\
+               measure after = c.ap at end of turn(c)\n\
+               measure up = any c in characters: c.ap > 0 at start of round\n\
+               measure last_ap = c.ap for each c in characters where c.ap == 0 at end of encounter\n\
+               measure struck = a.ap at hit(a)\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| l.trim_start().starts_with("measure")).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "  measure        up         = 1",
+            "    measure        struck     = 1",
+            "    measure  A     after      = 1",
+            "    measure        struck     = 0",
+            "    measure  B     after      = 0",
+            "  measure        left       = 1",
+            "  measure        up         = 1",
+            "    measure        struck     = 0",
+            "    measure  A     after      = 0",
+            "  measure        left       = 0",
+            "measure  A     last_ap    = 0",
+            "measure  B     last_ap    = 0",
+        ]
+    );
+    // A measure is not a value the rules can read.
+    let bad = format!("{src}measure twice = left + 1 at end of encounter\n");
+    let (_, err, code) = run(&bad, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("`left` is a measure: it is recorded, not read"), "{err}");
+}
+
+#[test]
+fn hooks_run_as_the_encounter_starts_and_as_it_ends_however_it_ends() {
+    let src = "global n default 0\ncharacter A { }\n\
+               on start of encounter { set n = 10 }\n\
+               setup { set n = n + 1 }\n\
+               play { round repeat { set n = n + 1 } }\n\
+               on end of encounter { set n = n * 2 }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        until: Some("round=2".into()),
+        ..RunOptions::default()
+    };
+    let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
+    assert_eq!(code, 0, "{err}");
+    let sets: Vec<&str> = out.lines().filter(|l| l.contains(r#""event":"set""#)).collect();
+    assert_eq!(
+        sets,
+        vec![
+            r#"{"event":"set","stat":"n","amount":10,"left":10}"#,
+            r#"{"event":"set","stat":"n","amount":11,"left":11}"#,
+            r#"{"event":"set","stat":"n","amount":12,"left":12}"#,
+            r#"{"event":"set","stat":"n","amount":13,"left":13}"#,
+            r#"{"event":"set","stat":"n","amount":26,"left":26}"#,
+        ]
+    );
+    let tail: Vec<&str> = out.lines().rev().take(3).collect();
+    assert!(tail[1].contains(r#""reason":"until round=2""#), "{out}");
+    assert!(
+        tail[2].contains(r#""amount":26"#),
+        "the end hook runs before encounter_end: {out}"
+    );
+}

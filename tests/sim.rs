@@ -201,3 +201,40 @@ fn command_line_exit_codes() {
     assert_eq!(code, 1);
     assert!(out.contains("failed runs"), "{out}");
 }
+
+#[test]
+fn measures_are_reported_with_their_values_and_by_character() {
+    let src = "resource ap min 0\ncharacter A { ap = 3 }\ncharacter B { ap = 1 }\n\
+               play {\n  round repeat while any c in characters: c.ap > 0 {\n\
+               for each c in characters where c.ap > 0 { turn c { spend 1 c.ap } }\n  }\n}\n\
+               measure left = count c in characters: c.ap > 0 at end of round\n\
+               measure after = c.ap at end of turn(c)\n";
+    let project = Project::load(vec![("m.turn".to_string(), src.to_string())]);
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n: 10,
+        threads: 2,
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    let left = &report.measures[0];
+    // Three rounds an encounter: after them 1, 1 and 0 characters have AP left.
+    assert_eq!((left.name.as_str(), left.samples, left.total), ("left", 3.0, 2.0));
+    assert_eq!((left.min, left.max), (0, 1));
+    assert_eq!(left.hist, vec![(0, 0, 10), (1, 1, 20)]);
+    assert!(left.about.is_empty());
+    let after = &report.measures[1];
+    // A's turns leave it 2, 1, 0; B's leaves it 0.
+    assert_eq!((after.samples, after.total, after.mean), (4.0, 3.0, 0.75));
+    assert_eq!(
+        after.about,
+        vec![("A".to_string(), 3.0, 1.0), ("B".to_string(), 1.0, 0.0)]
+    );
+    let text = report.render(Format::Text);
+    assert!(text.contains("after by character"), "{text}");
+    let csv = report.render(Format::Csv);
+    assert!(csv.contains("measure_by,after,A,mean,1\n"), "{csv}");
+}

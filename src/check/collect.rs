@@ -106,6 +106,12 @@ impl Decls {
             Item::Trigger { name, params } => self.declare_trigger(name, params, diags),
             Item::Unit { name, of } => self.declare_unit(name, of, diags),
             Item::Hook(h) => walk_block(&h.body, self),
+            Item::Measure(m) => {
+                if self.declare(&m.name, Sym::Measure(self.measures.len() as u16), diags) {
+                    self.measures.push(m.name.node.clone());
+                }
+                walk_block(&m.hook().body, self);
+            }
             Item::Character(c) => {
                 self.character_names.push(c.name.node.clone());
                 self.entity_types.push(CHARACTER);

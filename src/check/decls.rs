@@ -53,6 +53,8 @@ pub enum Sym {
     Thing(u16),
     /// The collection of every entity of a type in play (`characters`, a thing's plural).
     Plural(u16),
+    /// A `measure`: recorded for the simulator, never read by the rules.
+    Measure(u16),
 }
 
 /// The type of characters; declared things follow it.
@@ -65,6 +67,8 @@ pub struct Decls {
     pub encounter_name: Option<String>,
     globals: HashMap<String, (Sym, Span)>,
     pub params: Vec<String>,
+    /// The `measure`s, in declaration order.
+    pub measures: Vec<String>,
     /// The expression in force for each param: the last file that sets it wins.
     pub param_exprs: Vec<Expr>,
     /// The arguments of each param (empty for a plain param): name, and its entity type
@@ -274,7 +278,7 @@ impl Decls {
                 Diag::new("check::duplicate", format!("`{}` is declared twice", name.node))
                     .label(name.span, "declared again here")
                     .label(*first, "first declared here")
-                    .help("every param, stat, resource, flag, side, tag, action, order, role, trigger, unit, global, routine and thing needs its own name"),
+                    .help("every param, stat, resource, flag, side, tag, action, order, role, trigger, unit, global, routine, thing and measure needs its own name"),
             );
             return false;
         }

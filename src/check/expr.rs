@@ -117,6 +117,17 @@ impl Checker<'_> {
                 );
                 Ty::Error
             }
+            Some(Sym::Measure(_)) => {
+                self.err(
+                    Diag::new(
+                        "check::wrong_kind",
+                        format!("`{n}` is a measure: it is recorded, not read"),
+                    )
+                    .label(e.span, "a measure, not a value")
+                    .help("the rules cannot read a measure; keep the number in a `global` and measure that"),
+                );
+                Ty::Error
+            }
             Some(Sym::Field(..)) => {
                 self.err(
                     Diag::new("check::unqualified", format!("`{n}` belongs to a character: say whose"))

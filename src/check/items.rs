@@ -37,6 +37,7 @@ impl Checker<'_> {
             Item::Setup(b) => self.block(b),
             Item::Play(b) => self.block(b),
             Item::Hook(h) => self.hook(h),
+            Item::Measure(m) => self.hook(&m.hook()),
             Item::Routine { name, params, body } => self.routine(name, params, body),
             Item::Trigger { name, params } => {
                 self.arg_count("trigger", name, params.len());
@@ -221,7 +222,9 @@ impl Checker<'_> {
         match &h.on {
             HookOn::LevelStart(l) | HookOn::LevelEnd(l) if !self.decls.level_names.contains_key(&l.node) => {
                 let d = unknown("level", &l.node, l.span, self.decls.level_names.keys());
-                self.err(d.help("a hook `on start of LEVEL` names a level of `setup` or `play`"));
+                self.err(d.help(
+                    "a hook `on end of LEVEL` or a measure `at end of LEVEL` names a level of `setup` or `play`",
+                ));
             }
             HookOn::Trigger(t) => match self.decls.lookup(&t.node) {
                 Some(Sym::Trigger(i)) => {

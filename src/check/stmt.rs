@@ -76,6 +76,7 @@ impl Checker<'_> {
             Stmt::Reset { target, value, .. } => self.resource(Some(value), "a resource's new value", target, "reset"),
             Stmt::Forfeit { target, .. } => self.resource(None, "", target, "forfeit"),
             Stmt::Set { target, value, .. } => self.set(target, value),
+            Stmt::Record { value, .. } => self.record(value),
             Stmt::Mark { target, on, .. } => {
                 self.target(target, FieldKind::Flag, if *on { "mark" } else { "clear" });
             }
@@ -331,4 +332,21 @@ struct Call<'a> {
     help: &'a str,
     declare: &'a str,
     argument: &'a str,
+}
+
+impl Checker<'_> {
+    /// A measure's value: a number, or a truth value (recorded as 1 or 0).
+    fn record(&mut self, value: &Expr) {
+        let got = self.expr(value);
+        if !got.fits(Ty::Int) && !got.fits(Ty::Bool) {
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!("a measure must be a number or a truth value, but this is {}", self.tn(got)),
+                )
+                .label(value.span, self.tn(got))
+                .help("measure a count or a field, e.g. `count c in characters: c.ap > 0`; a truth value counts as 1 or 0"),
+            );
+        }
+    }
 }

@@ -12,6 +12,7 @@ pub type OptionId = u16;
 pub type LabelId = u16;
 pub type DiceId = u16;
 pub type HookId = u16;
+pub type MeasureId = u16;
 pub type TriggerId = u16;
 pub type RoleId = u16;
 pub type UnitId = u16;
@@ -68,6 +69,11 @@ pub struct Program {
     /// Hooks run at the start and at the end of every turn.
     pub turn_start: Vec<HookId>,
     pub turn_end: Vec<HookId>,
+    /// Hooks run as the encounter starts (before `setup`) and as it ends.
+    pub encounter_start: Vec<HookId>,
+    pub encounter_end: Vec<HookId>,
+    /// The names of the `measure`s, by id.
+    pub measures: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -390,6 +396,12 @@ pub enum St {
     Mark {
         target: Target,
         on: bool,
+    },
+    /// A measure's value, recorded; `about`: the slot of the entity it is about.
+    Record {
+        measure: MeasureId,
+        value: Ex,
+        about: Option<Slot>,
     },
 }
 

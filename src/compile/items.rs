@@ -23,6 +23,7 @@ impl Lower<'_> {
             Item::Action(a) => self.action(a),
             Item::Routine { name, params, body } => self.routine(name, params, body),
             Item::Hook(h) => self.hook(h),
+            Item::Measure(m) => self.hook(&m.hook()),
             Item::Order(o) => self.order(o),
             Item::Policy { name, prefs } => self.policy(name, prefs),
             Item::DefaultPolicy(name) => self.default_policy = Some(name.node.clone()),
@@ -97,6 +98,8 @@ impl Lower<'_> {
         match &h.on {
             HookOn::TurnStart => self.p.turn_start.push(id),
             HookOn::TurnEnd => self.p.turn_end.push(id),
+            HookOn::EncounterStart => self.p.encounter_start.push(id),
+            HookOn::EncounterEnd => self.p.encounter_end.push(id),
             HookOn::LevelStart(l) => {
                 if let Some(l) = level(l) {
                     self.p.levels[l].on_start.push(id);

@@ -118,6 +118,9 @@ fn empty_program(d: &Decls) -> Program {
         routines: vec![0; d.routines.len()],
         turn_start: Vec::new(),
         turn_end: Vec::new(),
+        encounter_start: Vec::new(),
+        encounter_end: Vec::new(),
+        measures: d.measures.clone(),
     }
 }
 

@@ -137,6 +137,13 @@ impl Lower<'_> {
             Stmt::Do { routine, args, span } => self.do_(routine, args, span),
             Stmt::React { actor, body, .. } => self.react(actor, body),
             Stmt::Elapse { amount, unit, span } => self.elapse(amount, unit, span),
+            Stmt::Record {
+                measure, value, about, ..
+            } => St::Record {
+                measure: self.d.measures.iter().position(|m| *m == measure.node).unwrap_or(0) as MeasureId,
+                value: self.expr(value),
+                about: about.as_ref().and_then(|a| self.local(&a.node)),
+            },
         }
     }
 

@@ -25,6 +25,7 @@ mod stmt;
 
 use crate::compile::ir::*;
 use crate::diag::Diag;
+use crate::source::Span;
 use crate::trace::{EndReason, Event, Sink};
 use decide::Decider;
 use state::{Machine, R};
@@ -98,21 +99,22 @@ fn run_with<'a>(
     let mut m = Machine::new(p, cfg, decider, sink, control, absent);
     m.emit(Event::EncounterStart { seed: cfg.seed });
     m.init()?;
-    let mut reason = EndReason::Complete;
+    let mut flow = m.hooks(&p.encounter_start, &[], Span::default())?;
     for part in [&p.setup, &p.play] {
-        match m.block(part)? {
-            Flow::Next | Flow::EndRepeat => {}
-            // `end encounter`, or an `end` of a level that `play` is not inside: the run is over.
-            Flow::End(_, r) => {
-                reason = EndReason::Ended(r);
-                break;
-            }
-            Flow::Stop(r) => {
-                reason = r;
-                break;
-            }
+        if !matches!(flow, Flow::Next | Flow::EndRepeat) {
+            break;
         }
+        flow = m.block(part)?;
     }
+    let reason = match flow {
+        Flow::Next | Flow::EndRepeat => EndReason::Complete,
+        // `end encounter`, or an `end` of a level that `play` is not inside: the run is over.
+        Flow::End(_, r) => EndReason::Ended(r),
+        Flow::Stop(r) => r,
+    };
+    // The encounter's end hooks (and measures) run however it ended; an `end` in them changes
+    // nothing, the encounter is already ending.
+    m.hooks(&p.encounter_end, &[], Span::default())?;
     m.emit(Event::EncounterEnd { reason: reason.clone() });
     m.emit_final();
     Ok(Outcome {

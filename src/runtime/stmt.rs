@@ -136,7 +136,16 @@ impl Machine<'_> {
             St::Forfeit { target } => self.st_forfeit(target),
             St::Set { target, value, span } => self.st_set(target, value, *span),
             St::Mark { target, on } => self.st_mark(target, *on),
+            St::Record { measure, value, about } => self.st_record(*measure, value, *about),
         }
+    }
+
+    /// A measure's value (a truth value as 1 or 0), traced with the entity it is about.
+    fn st_record(&mut self, measure: MeasureId, value: &Ex, about: Option<Slot>) -> R<Flow> {
+        let value = self.eval(value, NO_CTX)?;
+        let about = about.map(|s| self.locals[s as usize] as EntityId);
+        self.emit(Event::Measure { measure, about, value });
+        Ok(Flow::Next)
     }
 
     /// `let`: binds a slot to a value.

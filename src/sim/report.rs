@@ -30,7 +30,7 @@ pub struct LevelRow {
     pub min: u64,
     pub max: u64,
     /// (from, to, encounters): encounters with from..=to iterations.
-    pub hist: Vec<(u64, u64, u64)>,
+    pub hist: Vec<(i64, i64, u64)>,
     /// How its iterations ended: (how, count).
     pub ends: Vec<(String, u64)>,
 }
@@ -56,6 +56,24 @@ pub struct ResourceRow {
     pub left: f64,
 }
 
+/// The values of one `measure` over every finished encounter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasureRow {
+    pub name: String,
+    /// Values recorded per finished encounter, and their sum per finished encounter.
+    pub samples: f64,
+    pub total: f64,
+    /// Over all values recorded: mean, spread (`None` when the squares overflow), least, most.
+    pub mean: f64,
+    pub sd: Option<f64>,
+    pub min: i64,
+    pub max: i64,
+    /// (from, to, values): how many values fell in from..=to.
+    pub hist: Vec<(i64, i64, u64)>,
+    /// (entity, values per encounter, mean value) for the entities the values were about.
+    pub about: Vec<(String, f64, f64)>,
+}
+
 /// What a simulation found, with names.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
@@ -75,6 +93,7 @@ pub struct Report {
     pub characters: Vec<(String, f64, f64)>,
     pub orders: Vec<OrderRow>,
     pub resources: Vec<ResourceRow>,
+    pub measures: Vec<MeasureRow>,
     pub errors: Vec<(String, u64)>,
     /// The failure of the lowest-numbered encounter: (index, seed, rendered diagnostic).
     pub first_error: Option<(u64, u64, String)>,
@@ -121,6 +140,7 @@ impl Report {
                 };
                 let min = h.iter().position(|&c| c > 0).unwrap_or(0) as u64;
                 let max = h.iter().rposition(|&c| c > 0).unwrap_or(0) as u64;
+                let counts: Vec<(i64, u64)> = h.iter().enumerate().map(|(v, &c)| (v as i64, c)).collect();
                 let mut ends = Vec::new();
                 if stats.sum.complete[l] > 0 {
                     ends.push(("complete".to_string(), stats.sum.complete[l]));
@@ -145,7 +165,7 @@ impl Report {
                     sd: var.sqrt(),
                     min,
                     max,
-                    hist: buckets(h, min, max),
+                    hist: buckets(&counts),
                     ends,
                 }
             })
@@ -208,6 +228,12 @@ impl Report {
                 left: ratio(s.left[f] as f64, fin),
             })
             .collect();
+        let measures = p
+            .measures
+            .iter()
+            .enumerate()
+            .map(|(m, name)| measure_row(p, stats, m, name))
+            .collect();
         let mut errors: Vec<(String, u64)> = stats.errors.iter().map(|(c, n)| (c.to_string(), *n)).collect();
         errors.sort();
         let policy = opts.policy.clone().unwrap_or_else(|| match p.default_policy {
@@ -231,6 +257,7 @@ impl Report {
             characters,
             orders,
             resources,
+            measures,
             errors,
             first_error: stats.first_error.as_ref().map(|(i, s, d)| (*i, *s, render(d))),
         }
@@ -364,6 +391,7 @@ impl Report {
                 1,
             );
         }
+        self.measures_text(&mut o);
         if !self.errors.is_empty() {
             let _ = writeln!(o, "\nfailed runs");
             let rows: Vec<Vec<String>> = self
@@ -378,6 +406,49 @@ impl Report {
             }
         }
         o
+    }
+
+    /// The measures: one table of their statistics, then each one's histogram (when its values
+    /// differ) and its mean by entity (when its values are about entities).
+    fn measures_text(&self, o: &mut String) {
+        if self.measures.is_empty() {
+            return;
+        }
+        let _ = writeln!(
+            o,
+            "\nmeasures: values per encounter, their total per encounter, and over all values"
+        );
+        let rows: Vec<Vec<String>> = self
+            .measures
+            .iter()
+            .map(|m| {
+                vec![
+                    m.name.clone(),
+                    format!("{:.2}", m.samples),
+                    format!("{:.2}", m.total),
+                    format!("{:.2}", m.mean),
+                    m.sd.map_or("-".into(), |sd| format!("{sd:.2}")),
+                    m.min.to_string(),
+                    m.max.to_string(),
+                ]
+            })
+            .collect();
+        table(o, &["measure", "values", "total", "mean", "sd", "min", "max"], &rows, 1);
+        for m in &self.measures {
+            if m.min != m.max {
+                let _ = writeln!(o, "\n{}: values", m.name);
+                histogram(o, &m.hist);
+            }
+            if !m.about.is_empty() {
+                let _ = writeln!(o, "\n{} by character", m.name);
+                let rows: Vec<Vec<String>> = m
+                    .about
+                    .iter()
+                    .map(|(c, n, mean)| vec![c.clone(), format!("{n:.2}"), format!("{mean:.2}")])
+                    .collect();
+                table(o, &["character", "values", "mean"], &rows, 1);
+            }
+        }
     }
 
     /// One JSON document.
@@ -414,6 +485,12 @@ impl Report {
             "resources": self.resources.iter().map(|r| json!({
                 "resource": r.name, "spent": r.spent, "gained": r.gained, "forfeited": r.forfeited,
                 "forfeits": r.forfeits, "left": r.left,
+            })).collect::<Vec<_>>(),
+            "measures": self.measures.iter().map(|m| json!({
+                "measure": m.name, "values": m.samples, "total": m.total, "mean": m.mean, "sd": m.sd,
+                "min": m.min, "max": m.max,
+                "histogram": m.hist.iter().map(|(a, b, n)| json!({"from": a, "to": b, "count": n})).collect::<Vec<_>>(),
+                "by": m.about.iter().map(|(c, n, mean)| json!({"character": c, "values": n, "mean": mean})).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "errors": self.errors.iter().map(|(c, n)| json!({"code": c, "count": n})).collect::<Vec<_>>(),
             "first_error": self.first_error.as_ref().map(|(i, s, t)| json!({"encounter": i, "seed": s, "diagnostic": t})),
@@ -477,6 +554,28 @@ impl Report {
                 row("resource", &r.name, "", stat, v.to_string());
             }
         }
+        for m in &self.measures {
+            row("measure", &m.name, "", "values", m.samples.to_string());
+            row("measure", &m.name, "", "total", m.total.to_string());
+            row("measure", &m.name, "", "mean", m.mean.to_string());
+            row(
+                "measure",
+                &m.name,
+                "",
+                "sd",
+                m.sd.map_or(String::new(), |sd| sd.to_string()),
+            );
+            row("measure", &m.name, "", "min", m.min.to_string());
+            row("measure", &m.name, "", "max", m.max.to_string());
+            for (a, b, n) in &m.hist {
+                let item = if a == b { a.to_string() } else { format!("{a}-{b}") };
+                row("measure_histogram", &m.name, &item, "count", n.to_string());
+            }
+            for (c, n, mean) in &m.about {
+                row("measure_by", &m.name, c, "values", n.to_string());
+                row("measure_by", &m.name, c, "mean", mean.to_string());
+            }
+        }
         for (c, n) in &self.errors {
             row("error", "", c, "count", n.to_string());
         }
@@ -508,24 +607,63 @@ fn ordinal(k: usize) -> String {
     format!("{k}{suffix}")
 }
 
-/// At most 20 buckets of equal width over min..=max.
-fn buckets(h: &[u64], min: u64, max: u64) -> Vec<(u64, u64, u64)> {
-    if h.iter().all(|&c| c == 0) {
+/// At most 20 buckets of equal width over the values that came up: `(value, count)` pairs in
+/// ascending order of value.
+fn buckets(counts: &[(i64, u64)]) -> Vec<(i64, i64, u64)> {
+    let seen = || counts.iter().filter(|c| c.1 > 0);
+    let (Some(min), Some(max)) = (seen().next().map(|c| c.0), seen().next_back().map(|c| c.0)) else {
         return Vec::new();
-    }
-    let width = (max - min) / 20 + 1;
-    let mut out = Vec::new();
-    let mut lo = min;
-    while lo <= max {
-        let hi = (lo + width - 1).min(max);
-        let n = (lo..=hi).map(|v| h.get(v as usize).copied().unwrap_or(0)).sum();
-        out.push((lo, hi, n));
+    };
+    let width = (max as i128 - min as i128) / 20 + 1;
+    let mut out: Vec<(i64, i64, u64)> = Vec::new();
+    let mut lo = min as i128;
+    while lo <= max as i128 {
+        let hi = (lo + width - 1).min(max as i128);
+        let n = seen().filter(|c| (lo..=hi).contains(&(c.0 as i128))).map(|c| c.1).sum();
+        out.push((lo as i64, hi as i64, n));
         lo = hi + 1;
     }
     out
 }
 
-fn histogram(o: &mut String, hist: &[(u64, u64, u64)]) {
+/// A measure's row: its values' statistics and histogram, and the entities they were about.
+fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
+    let fin = stats.finished;
+    let v = &stats.sum.measures[m];
+    let mean = ratio(v.sum as f64, v.n);
+    let sd = v.sq.filter(|_| v.n > 0).map(|sq| {
+        // n·Σx² − (Σx)², over n²: exact in integers while it fits, else in floating point.
+        let n = v.n as f64;
+        let sum2 = v.sum.unsigned_abs().checked_mul(v.sum.unsigned_abs());
+        let exact = (v.n as u128)
+            .checked_mul(sq)
+            .zip(sum2)
+            .and_then(|(a, b)| a.checked_sub(b));
+        let num = exact.map_or_else(|| n * sq as f64 - (v.sum as f64) * (v.sum as f64), |x| x as f64);
+        (num / (n * n)).max(0.0).sqrt()
+    });
+    let counts: Vec<(i64, u64)> = v.hist.iter().map(|(a, b)| (*a, *b)).collect();
+    let c = p.characters.len();
+    let about = (0..c)
+        .filter_map(|e| {
+            let (n, sum) = stats.sum.about[m * c + e];
+            (n > 0).then(|| (p.characters[e].name.clone(), ratio(n as f64, fin), ratio(sum as f64, n)))
+        })
+        .collect();
+    MeasureRow {
+        name: name.to_string(),
+        samples: ratio(v.n as f64, fin),
+        total: ratio(v.sum as f64, fin),
+        mean,
+        sd,
+        min: v.min,
+        max: v.max,
+        hist: buckets(&counts),
+        about,
+    }
+}
+
+fn histogram(o: &mut String, hist: &[(i64, i64, u64)]) {
     let most = hist.iter().map(|h| h.2).max().unwrap_or(0);
     let labels: Vec<String> = hist
         .iter()

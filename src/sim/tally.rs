@@ -4,6 +4,8 @@
 //! `encounter_end`, so a run that fails adds nothing but its error. Every total is an integer
 //! (counts, sums, histograms), so adding workers' totals in any order gives the same result.
 
+use std::collections::BTreeMap;
+
 use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::trace::{Change, EndReason, Event, Sink, World};
@@ -31,6 +33,62 @@ pub struct Counts {
     pub complete: Vec<u64>,
     pub outer: Vec<u64>,
     pub ended: Vec<u64>,
+    /// The values of each `measure`.
+    pub measures: Vec<Values>,
+    /// `(samples, sum)` of each measure's values about each declared entity:
+    /// `about[m * characters + e]`.
+    pub about: Vec<(u64, i128)>,
+}
+
+/// The values a measure took: how many, their sum and sum of squares, the least and most, and
+/// how often each value came up. All integers, so merging in any order gives the same totals.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Values {
+    pub n: u64,
+    pub sum: i128,
+    /// The sum of squares; `None` once it no longer fits (the spread is then not reported).
+    pub sq: Option<u128>,
+    pub min: i64,
+    pub max: i64,
+    pub hist: BTreeMap<i64, u64>,
+}
+
+impl Values {
+    fn new() -> Self {
+        Values {
+            sq: Some(0),
+            ..Values::default()
+        }
+    }
+
+    fn add(&mut self, v: i64) {
+        self.merge(&Values {
+            n: 1,
+            sum: v as i128,
+            sq: Some(v.unsigned_abs() as u128 * v.unsigned_abs() as u128),
+            min: v,
+            max: v,
+            hist: BTreeMap::new(),
+        });
+        *self.hist.entry(v).or_insert(0) += 1;
+    }
+
+    fn merge(&mut self, o: &Values) {
+        if o.n == 0 {
+            return;
+        }
+        (self.min, self.max) = if self.n == 0 {
+            (o.min, o.max)
+        } else {
+            (self.min.min(o.min), self.max.max(o.max))
+        };
+        self.n += o.n;
+        self.sum = self.sum.saturating_add(o.sum);
+        self.sq = self.sq.zip(o.sq).and_then(|(a, b)| a.checked_add(b));
+        for (v, c) in &o.hist {
+            *self.hist.entry(*v).or_insert(0) += c;
+        }
+    }
 }
 
 impl Counts {
@@ -49,6 +107,8 @@ impl Counts {
             complete: vec![0; l],
             outer: vec![0; l],
             ended: vec![0; l * (p.reasons.len() + 1)],
+            measures: vec![Values::new(); p.measures.len()],
+            about: vec![(0, 0); p.measures.len() * c],
         }
     }
 
@@ -68,6 +128,10 @@ impl Counts {
         for v in [&mut self.spent, &mut self.gained, &mut self.forfeited, &mut self.left] {
             v.fill(0);
         }
+        for m in &mut self.measures {
+            *m = Values::new();
+        }
+        self.about.fill((0, 0));
     }
 
     fn add(&mut self, o: &Counts) {
@@ -88,6 +152,13 @@ impl Counts {
         sum(&mut self.complete, &o.complete);
         sum(&mut self.outer, &o.outer);
         sum(&mut self.ended, &o.ended);
+        for (a, b) in self.measures.iter_mut().zip(&o.measures) {
+            a.merge(b);
+        }
+        for (a, b) in self.about.iter_mut().zip(&o.about) {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
     }
 }
 
@@ -252,6 +323,19 @@ impl Tally {
         }
     }
 
+    fn measure(&mut self, m: MeasureId, about: Option<EntityId>, v: i64) {
+        let m = m as usize;
+        if let Some(values) = self.cur.measures.get_mut(m) {
+            values.add(v);
+        }
+        if let Some(e) = about.filter(|e| (*e as usize) < self.n_chars)
+            && let Some(x) = self.cur.about.get_mut(m * self.n_chars + e as usize)
+        {
+            x.0 += 1;
+            x.1 += v as i128;
+        }
+    }
+
     fn slot(&self, e: EntityId, f: FieldId) -> Option<usize> {
         let (e, f) = (e as usize, f as usize);
         (e < self.n_chars && f < self.n_fields).then_some(e * self.n_fields + f)
@@ -390,6 +474,7 @@ impl Sink for Tally {
                         }
                     }
                     Event::Manual { actor, field, value } => self.left(*actor, *field, *value),
+                    Event::Measure { measure, about, value } => self.measure(*measure, *about, *value),
                     _ => {}
                 }
             }

@@ -76,6 +76,8 @@ pub enum Item {
         params: Vec<Typed>,
     },
     Hook(HookDecl),
+    /// `measure NAME = EXPR [for each ...] at POINT`: a number recorded for the simulator.
+    Measure(MeasureDecl),
     /// `routine NAME(a, b) { ... }`: a named block, run by `do NAME(x, y)`.
     Routine {
         name: Ident,
@@ -121,6 +123,9 @@ pub enum HookOn {
     TurnEnd,
     LevelStart(Ident),
     LevelEnd(Ident),
+    /// `on start of encounter` (before `setup`), `on end of encounter` (as the run ends).
+    EncounterStart,
+    EncounterEnd,
     Trigger(Ident),
 }
 
@@ -134,6 +139,66 @@ pub struct HookDecl {
     pub filter: Option<Expr>,
     pub body: Block,
     pub span: Span,
+}
+
+/// `measure NAME = EXPR [for each c in COLL [where C]] at POINT`: the value of EXPR, recorded
+/// (a `measure` event) where a hook with the same point would run.
+#[derive(Clone, Debug)]
+pub struct MeasureDecl {
+    pub name: Ident,
+    pub value: Expr,
+    /// `for each c in COLL [where C]`: one value per entity walked, recorded with it.
+    pub each: Option<(Ident, Collection, Option<Expr>)>,
+    /// Where it is taken: `on`, the variables it binds (a turn's entity, a trigger's arguments)
+    /// and the type of a turn's entity, as for a hook.
+    pub at: HookOn,
+    pub vars: Vec<Ident>,
+    pub turn_ty: Option<Ident>,
+    pub span: Span,
+}
+
+impl MeasureDecl {
+    /// The hook that takes it: at its point, (for each entity walked) a `record` of its value,
+    /// with the entity walked or the turn's entity as the one it is about.
+    pub fn hook(&self) -> HookDecl {
+        let span = self.span;
+        let turn_var = matches!(self.at, HookOn::TurnStart | HookOn::TurnEnd)
+            .then(|| self.vars.first().cloned())
+            .flatten();
+        let record = |about: Option<Ident>| Stmt::Record {
+            measure: self.name.clone(),
+            value: self.value.clone(),
+            about,
+            span,
+        };
+        let body = match &self.each {
+            Some((var, coll, filter)) => Stmt::ForEach {
+                var: var.clone(),
+                coll: coll.clone(),
+                backwards: false,
+                from: None,
+                filter: filter.clone(),
+                order: None,
+                body: Block {
+                    stmts: vec![record(Some(var.clone()))],
+                    span,
+                },
+                span,
+            },
+            None => record(turn_var),
+        };
+        HookDecl {
+            on: self.at.clone(),
+            vars: self.vars.clone(),
+            turn_ty: self.turn_ty.clone(),
+            filter: None,
+            body: Block {
+                stmts: vec![body],
+                span,
+            },
+            span,
+        }
+    }
 }
 
 /// `unless C because "text {expr} text"`
@@ -416,6 +481,14 @@ pub enum Stmt {
         on: bool,
         span: Span,
     },
+    /// A measure's value, recorded (written only by a `measure` declaration, see
+    /// [`MeasureDecl::hook`]); `about`: the variable naming the entity it is about.
+    Record {
+        measure: Ident,
+        value: Expr,
+        about: Option<Ident>,
+        span: Span,
+    },
 }
 
 impl Stmt {
@@ -447,7 +520,8 @@ impl Stmt {
             | Stmt::Reset { span, .. }
             | Stmt::Forfeit { span, .. }
             | Stmt::Set { span, .. }
-            | Stmt::Mark { span, .. } => *span,
+            | Stmt::Mark { span, .. }
+            | Stmt::Record { span, .. } => *span,
         }
     }
 }

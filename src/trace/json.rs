@@ -242,6 +242,15 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             name(o, p, *id)?;
             o.write_all(b"}")
         }
+        Event::Measure { measure, about, value } => {
+            o.write_all(br#"{"event":"measure","measure":"#)?;
+            q(o, p.measures.get(*measure as usize).map_or("?", String::as_str))?;
+            if let Some(a) = about {
+                o.write_all(br#","actor":"#)?;
+                name(o, p, *a)?;
+            }
+            write!(o, r#","value":{value}}}"#)
+        }
         Event::Final { state } => final_state(o, p, state),
     }
 }

@@ -172,6 +172,13 @@ pub enum Event<'a> {
     Destroy {
         id: EntityId,
     },
+    /// `measure`: a measure's value, with the entity it is about (walked by its `for each`, or
+    /// the turn's).
+    Measure {
+        measure: MeasureId,
+        about: Option<EntityId>,
+        value: i64,
+    },
     /// The state the run ended in: the last event of every run that finished.
     Final {
         state: FinalState<'a>,

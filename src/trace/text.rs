@@ -214,6 +214,13 @@ impl<W: Write> Text<W> {
             }
             Event::Create { id, values, .. } => self.create(p, *id, values),
             Event::Destroy { id } => self.line("destroy", p.character_name(*id), |_| {}),
+            Event::Measure { measure, about, value } => {
+                let who = about.map_or("", |a| p.character_name(a));
+                let name = p.measures.get(*measure as usize).map_or("?", String::as_str);
+                self.line("measure", who, |b| {
+                    let _ = write!(b, "{name:<10} = {value}");
+                });
+            }
             Event::Final { state } => self.final_state(p, state),
         }
     }

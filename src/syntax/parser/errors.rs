@@ -106,6 +106,7 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_destroy => "destroy",
         Rule::kw_as => "as",
         Rule::kw_let => "let",
+        Rule::kw_measure => "measure",
         _ => return None,
     })
 }
@@ -242,6 +243,9 @@ fn rule_name(r: Rule) -> String {
         Rule::hook_end => "`end`",
         Rule::hook_turn => "`turn(c)`",
         Rule::hook_trigger => "a trigger such as `NAME(c)`",
+        Rule::hook_encounter => "`encounter`",
+        Rule::measure_decl => "a measure `measure NAME = ...`",
+        Rule::measure_each => "`for each c in ...`",
         Rule::choose_from => "`from c in characters`",
         Rule::decline => "`or NAME`",
         Rule::of_kind => "`of kind NAME`",

@@ -36,6 +36,7 @@ impl Builder {
             Rule::global_decl => self.global_decl(it, span)?,
             Rule::trigger_decl => self.trigger_decl(it, span)?,
             Rule::hook_decl => self.hook_decl(it, span)?,
+            Rule::measure_decl => self.measure_decl(it, span)?,
             _ => return Err(internal(span, rule)),
         })
     }
@@ -248,35 +249,7 @@ impl Builder {
     }
 
     fn hook_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
-        let what = next(&mut it, span)?;
-        let wspan = self.span(&what);
-        let mut turn_ty = None;
-        let (on, vars) = if what.as_rule() == Rule::hook_edge {
-            let mut wi = what.into_inner().filter(|p| !is_keyword(p.as_rule()));
-            let start = next(&mut wi, wspan)?.as_rule() == Rule::hook_start;
-            let target = next(&mut wi, wspan)?;
-            if target.as_rule() == Rule::hook_turn {
-                let tspan = self.span(&target);
-                let t = self.typed(last_inner(target, tspan)?)?;
-                turn_ty = t.ty;
-                let var = t.name;
-                let on = if start { HookOn::TurnStart } else { HookOn::TurnEnd };
-                (on, vec![var])
-            } else {
-                let level = self.ident(target);
-                let on = if start {
-                    HookOn::LevelStart(level)
-                } else {
-                    HookOn::LevelEnd(level)
-                };
-                (on, Vec::new())
-            }
-        } else {
-            let mut wi = what.into_inner();
-            let trigger = self.ident(next(&mut wi, wspan)?);
-            let vars = self.ident_list(next(&mut wi, wspan)?);
-            (HookOn::Trigger(trigger), vars)
-        };
+        let (on, vars, turn_ty) = self.hook_point(next(&mut it, span)?)?;
         let mut filter = None;
         let mut body = Block::default();
         for p in it {
@@ -291,6 +264,66 @@ impl Builder {
             turn_ty,
             filter,
             body,
+            span,
+        }))
+    }
+
+    /// Where a hook runs or a measure is taken: `start of`/`end of` a turn, a level or the
+    /// encounter, or a trigger; with the variables bound there and a turn's type of entity.
+    fn hook_point(&self, what: Pair<Rule>) -> R<(HookOn, Vec<Ident>, Option<Ident>)> {
+        let wspan = self.span(&what);
+        if what.as_rule() != Rule::hook_edge {
+            let mut wi = what.into_inner();
+            let trigger = self.ident(next(&mut wi, wspan)?);
+            let vars = self.ident_list(next(&mut wi, wspan)?);
+            return Ok((HookOn::Trigger(trigger), vars, None));
+        }
+        let mut wi = what.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let start = next(&mut wi, wspan)?.as_rule() == Rule::hook_start;
+        let target = next(&mut wi, wspan)?;
+        Ok(match target.as_rule() {
+            Rule::hook_turn => {
+                let tspan = self.span(&target);
+                let t = self.typed(last_inner(target, tspan)?)?;
+                let on = if start { HookOn::TurnStart } else { HookOn::TurnEnd };
+                (on, vec![t.name], t.ty)
+            }
+            Rule::hook_encounter if start => (HookOn::EncounterStart, Vec::new(), None),
+            Rule::hook_encounter => (HookOn::EncounterEnd, Vec::new(), None),
+            _ => {
+                let level = self.ident(target);
+                let on = if start {
+                    HookOn::LevelStart(level)
+                } else {
+                    HookOn::LevelEnd(level)
+                };
+                (on, Vec::new(), None)
+            }
+        })
+    }
+
+    fn measure_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let value = self.expr(next(&mut it, span)?)?;
+        let mut point = next(&mut it, span)?;
+        let mut each = None;
+        if point.as_rule() == Rule::measure_each {
+            let espan = self.span(&point);
+            let mut ei = parts(point);
+            let var = self.ident(next(&mut ei, espan)?);
+            let coll = self.collection(next(&mut ei, espan)?);
+            let filter = ei.next().map(|p| self.expr(p)).transpose()?;
+            each = Some((var, coll, filter));
+            point = next(&mut it, span)?;
+        }
+        let (at, vars, turn_ty) = self.hook_point(point)?;
+        Ok(Item::Measure(MeasureDecl {
+            name,
+            value,
+            each,
+            at,
+            vars,
+            turn_ty,
             span,
         }))
     }
