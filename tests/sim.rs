@@ -237,4 +237,16 @@ fn measures_are_reported_with_their_values_and_by_character() {
     assert!(text.contains("after by character"), "{text}");
     let csv = report.render(Format::Csv);
     assert!(csv.contains("measure_by,after,A,mean,1\n"), "{csv}");
+    // The plot: one panel per measure whose values differ, one bar per bucket, tallest on top.
+    let svg = turnscript::sim::plot::svg(&report).unwrap_or_else(|e| panic!("{e}"));
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(svg.contains("measure left") && svg.contains("measure after"), "{svg}");
+    let bars: Vec<&str> = svg.lines().filter(|l| l.contains(r##"fill="#466EAA""##)).collect();
+    assert_eq!(bars.len(), left.hist.len() + after.hist.len(), "{svg}");
+    let height = |bar: &str| {
+        let h = bar.split("height=\"").nth(1).and_then(|r| r.split('"').next());
+        h.and_then(|h| h.parse::<u32>().ok()).unwrap_or(0)
+    };
+    // `left`: 10 zeros, 20 ones.
+    assert!(height(bars[1]) > height(bars[0]), "{svg}");
 }

@@ -29,6 +29,9 @@ pub struct SimArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t = SimFormat::Text)]
     format: SimFormat,
+    /// Also draw the distributions (iterations per encounter, measures) into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     /// Stop each encounter after the N-th iteration of a level: round=3
     #[arg(long)]
     until: Option<String>,
@@ -76,8 +79,9 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
     };
     let terminal = std::io::stderr().is_terminal();
     let n = opts.n;
+    let started = std::time::Instant::now();
     let mut show = |done: u64| {
-        eprint!("\r{done}/{n} encounters");
+        eprint!("\r{}\x1b[K", progress_line(done, n, started.elapsed().as_secs_f64()));
         let _ = std::io::stderr().flush();
     };
     let progress: Option<&mut dyn FnMut(u64)> = if terminal { Some(&mut show) } else { None };
@@ -101,6 +105,14 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
         SimFormat::Csv => Format::Csv,
     };
     let _ = std::io::stdout().write_all(report.render(format).as_bytes());
+    if let Some(path) = &args.plot {
+        let written = crate::sim::plot::svg(&report)
+            .and_then(|svg| std::fs::write(path, svg).map_err(|e| format!("cannot write {}: {e}", path.display())));
+        if let Err(e) = written {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    }
     let secs = outcome.elapsed.as_secs_f64().max(1e-9);
     eprintln!(
         "{} encounters, {} steps in {:.3} s on {} thread{}: {:.0} encounters/s, {:.0} steps/s",
@@ -113,4 +125,45 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
         report.steps as f64 / secs
     );
     if report.failed() > 0 { 1 } else { 0 }
+}
+
+/// The progress bar on a terminal: `[#####-----] 734/1000 encounters · 2851/s · 0:03 left`.
+fn progress_line(done: u64, n: u64, secs: f64) -> String {
+    const WIDTH: u64 = 30;
+    let filled = (done.min(n) * WIDTH).checked_div(n).unwrap_or(0) as usize;
+    let bar = format!("{}{}", "#".repeat(filled), "-".repeat(WIDTH as usize - filled));
+    let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
+    let left = if done == 0 || rate <= 0.0 {
+        "--:--".to_string()
+    } else {
+        let s = ((n - done.min(n)) as f64 / rate).ceil() as u64;
+        format!("{}:{:02}", s / 60, s % 60)
+    };
+    format!("[{bar}] {done}/{n} encounters · {rate:.0}/s · {left} left")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::progress_line;
+
+    #[test]
+    fn the_progress_line_shows_the_share_done_the_rate_and_the_time_left() {
+        assert_eq!(
+            progress_line(0, 1000, 0.0),
+            format!("[{}] 0/1000 encounters · 0/s · --:-- left", "-".repeat(30))
+        );
+        // 250 in 2 s: 125/s, 750 to go: 6 s.
+        assert_eq!(
+            progress_line(250, 1000, 2.0),
+            format!(
+                "[{}{}] 250/1000 encounters · 125/s · 0:06 left",
+                "#".repeat(7),
+                "-".repeat(23)
+            )
+        );
+        assert_eq!(
+            progress_line(1000, 1000, 125.0),
+            format!("[{}] 1000/1000 encounters · 8/s · 0:00 left", "#".repeat(30))
+        );
+    }
 }

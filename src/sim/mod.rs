@@ -8,6 +8,7 @@
 //! run stack once ([`crate::runtime::on_run_stack`]) and then calls [`crate::runtime::run`] for
 //! each of its encounters; the program is compiled once and shared by reference.
 
+pub mod plot;
 mod report;
 mod tally;
 
@@ -17,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::compile::Program;
 use crate::project::{RunOptions, SetupError};
 
-pub use report::{Format, Report};
+pub use report::{Format, MeasureRow, Report};
 pub use tally::{Counts, Stats, Tally};
 
 /// What a simulation runs.
