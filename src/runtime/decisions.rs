@@ -49,8 +49,11 @@ impl Machine<'_> {
             .label(span, "nothing could be chosen here")
             .help("add an option without `when`, which is always available, or guard the decision with `if`"));
         }
-        let refused_keys: Vec<OptionKey> = refused.iter().map(|r| r.0).collect();
-        let picked = match self.ask_refusing(decision, who, &keys, &refused_keys, span)? {
+        let mut refused_keys = self.keys.take();
+        refused_keys.extend(refused.iter().map(|r| r.0));
+        let asked = self.ask_refusing(decision, who, &keys, &refused_keys, span);
+        self.keys.put(refused_keys);
+        let picked = match asked? {
             Ok(i) => i,
             Err(j) => {
                 let (key, rule) = refused[j];
@@ -58,8 +61,10 @@ impl Machine<'_> {
                 return Err(self.refused(&name, rule, span));
             }
         };
-        let option = &options[sources[picked]];
-        match (keys[picked], actor) {
+        let (key, option) = (keys[picked], &options[sources[picked]]);
+        self.keys.put(keys);
+        self.indices.put(sources);
+        match (key, actor) {
             (OptionKey::Action(a), Some(e)) => match self.perform(a, e, option.using, span)? {
                 Flow::Next => self.block(&option.body),
                 other => Ok(other),
@@ -71,8 +76,7 @@ impl Machine<'_> {
     /// The options of a `choose` offered now, to `actor` when a character chooses.
     fn offered<'o>(&mut self, options: &'o [OptionDef], actor: Option<EntityId>) -> R<Offered<'o>> {
         let p = self.p;
-        let mut keys = Vec::new();
-        let mut sources = Vec::new();
+        let (mut keys, mut sources) = (self.keys.take(), self.indices.take());
         // Named options an `unless` refuses now: (the option, the rule).
         let mut refused: Vec<(OptionKey, &RefusalDef)> = Vec::new();
         for (i, o) in options.iter().enumerate() {
@@ -132,12 +136,13 @@ impl Machine<'_> {
         span: Span,
     ) -> R<Flow> {
         let who = self.who(chooser, span)?;
-        let mut ids = self.gather(var, coll, filter)?;
+        let mut ids = self.ids.take();
+        self.gather(var, coll, filter, &mut ids)?;
         // Candidates a rule refuses are not offered; remember which rule refused each.
         let mut refused: Vec<(EntityId, usize)> = Vec::new();
         if !refusals.is_empty() {
-            let mut kept = Vec::with_capacity(ids.len());
-            for e in ids {
+            let mut kept = self.ids.take();
+            for &e in &ids {
                 self.locals[var as usize] = e as i64;
                 let mut by = None;
                 for (r, rule) in refusals.iter().enumerate() {
@@ -151,31 +156,40 @@ impl Machine<'_> {
                     None => kept.push(e),
                 }
             }
-            ids = kept;
+            let all = std::mem::replace(&mut ids, kept);
+            self.ids.put(all);
         }
         // Nothing to choose: not asked, unless the choice can be declined and some candidate
         // was refused (an answer naming it must hear why).
         if ids.is_empty() && (decline.is_none() || refused.is_empty()) {
+            self.ids.put(ids);
             return Ok(Flow::Next);
         }
         if let Some(o) = order {
             self.sort(o, &mut ids)?;
         }
-        let mut keys: Vec<OptionKey> = ids.iter().map(|e| OptionKey::Character(*e)).collect();
+        let mut keys = self.keys.take();
+        keys.extend(ids.iter().map(|e| OptionKey::Character(*e)));
         if let Some((option, _)) = decline {
             keys.push(OptionKey::Named(*option));
         }
-        let refused_keys: Vec<OptionKey> = refused.iter().map(|(e, _)| OptionKey::Character(*e)).collect();
-        let picked = match self.ask_refusing(decision, who, &keys, &refused_keys, span)? {
+        let mut refused_keys = self.keys.take();
+        refused_keys.extend(refused.iter().map(|(e, _)| OptionKey::Character(*e)));
+        let asked = self.ask_refusing(decision, who, &keys, &refused_keys, span);
+        self.keys.put(keys);
+        self.keys.put(refused_keys);
+        let picked = match asked? {
             Ok(i) => i,
             Err(j) => {
                 let (e, r) = refused[j];
                 return Err(self.refusal(var, e, &refusals[r], span));
             }
         };
-        match (ids.get(picked), decline) {
+        let chosen = ids.get(picked).copied();
+        self.ids.put(ids);
+        match (chosen, decline) {
             (Some(e), _) => {
-                self.locals[var as usize] = *e as i64;
+                self.locals[var as usize] = e as i64;
                 self.block(body)
             }
             (None, Some((_, block))) => self.block(block),

@@ -39,7 +39,9 @@ impl Machine<'_> {
         let total: i64 = match dice.keep {
             None => self.faces.iter().map(|f| *f as i64).sum(),
             Some((keep, k)) => {
-                let mut sorted = self.faces.clone();
+                let sorted = &mut self.sorted;
+                sorted.clear();
+                sorted.extend_from_slice(&self.faces);
                 sorted.sort_unstable();
                 let k = k as usize;
                 match keep {
@@ -218,7 +220,7 @@ impl Machine<'_> {
         let saved = self.locals[*var as usize];
         let mut acc: Option<i64> = None;
         let mut count = 0i64;
-        let mut found: Vec<EntityId> = Vec::new();
+        let mut found = self.ids.take();
         for i in 0..n {
             // Expressions make and destroy nothing, so the lists keep their length meanwhile.
             let id = match coll {
@@ -266,13 +268,15 @@ impl Machine<'_> {
             self.sort(*o, &mut found)?;
         }
         self.locals[*var as usize] = saved;
-        Ok(match quant {
+        let value = match quant {
             Quant::Any => acc.unwrap_or(0),
             Quant::All => acc.unwrap_or(1),
             Quant::Count => count,
             Quant::First => found.first().map_or(NONE, |e| *e as i64),
             Quant::Last => found.last().map_or(NONE, |e| *e as i64),
             _ => acc.unwrap_or(0),
-        })
+        };
+        self.ids.put(found);
+        Ok(value)
     }
 }

@@ -51,14 +51,12 @@ impl Machine<'_> {
     /// `rank`: the order's type's entities in play, sorted, kept as the order's ranking.
     pub(super) fn st_rank(&mut self, order: OrderId) -> R<Flow> {
         let ty = self.p.orders[order as usize].ty;
-        let mut ids: Vec<EntityId> = self
-            .members(Coll::All(ty))
-            .into_iter()
-            .filter(|e| !self.absent[*e as usize])
-            .collect();
+        let mut ids = self.ids.take();
+        ids.extend(self.members(Coll::All(ty)).iter().filter(|e| !self.absent[**e as usize]));
         self.sort(order, &mut ids)?;
         self.emit(Event::Order { order, ids: &ids });
-        self.ranked[order as usize] = ids;
+        let old = std::mem::replace(&mut self.ranked[order as usize], ids);
+        self.ids.put(old);
         Ok(Flow::Next)
     }
 
@@ -98,7 +96,6 @@ impl Machine<'_> {
         Ok(Flow::Next)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn for_each(&mut self, w: &Walk, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
         let Walk {
             var,
@@ -107,7 +104,8 @@ impl Machine<'_> {
             from,
             order,
         } = *w;
-        let mut ids = self.gather(var, coll, filter)?;
+        let mut ids = self.ids.take();
+        self.gather(var, coll, filter, &mut ids)?;
         if let Some(o) = order {
             self.sort(o, &mut ids)?;
             self.emit(Event::Order { order: o, ids: &ids });
@@ -118,30 +116,45 @@ impl Machine<'_> {
         // `from X`: round the list from X (or from where X would be, had it passed the filter),
         // in the walk's direction.
         if let Some(x) = from {
-            let list = match order {
-                Some(_) => ids.clone(),
-                None => {
-                    let mut all = self.members(coll);
-                    if backwards {
-                        all.reverse();
-                    }
-                    all
-                }
+            let k = match order {
+                Some(_) => ids.iter().position(|e| *e == x).unwrap_or(0),
+                None => self.first_from(coll, backwards, x, &ids),
             };
-            let at = list.iter().position(|e| *e == x).unwrap_or(0);
-            let rest: Vec<EntityId> = list[at..].iter().chain(&list[..at]).copied().collect();
-            ids = rest.into_iter().filter(|e| ids.contains(e)).collect();
+            ids.rotate_left(k);
         }
         self.loops.push(span);
         let flow = match (coll, order, backwards || from.is_some()) {
             (Coll::Ranked(o), None, false) => {
-                let snapshot = self.ranked[o as usize].clone();
-                self.walk_places(o, &snapshot, &ids, var, filter, body, span)
+                let mut snapshot = self.ids.take();
+                snapshot.extend_from_slice(&self.ranked[o as usize]);
+                let flow = self.walk_places(o, &snapshot, &ids, var, filter, body, span);
+                self.ids.put(snapshot);
+                flow
             }
             _ => self.walk(&ids, var, filter, body, span),
         };
         self.loops.pop();
+        self.ids.put(ids);
         flow
+    }
+
+    /// Where a walk of `coll` round from `x` starts in `ids` (the part of the collection that
+    /// passed, in the walk's direction): how many of `ids` come before `x`'s place in the
+    /// collection. (All of them when `x` is last; none when `x` is not in the collection.)
+    fn first_from(&self, coll: Coll, backwards: bool, x: EntityId, ids: &[EntityId]) -> usize {
+        let all = self.members(coll);
+        let n = all.len();
+        let nth = |i: usize| if backwards { all[n - 1 - i] } else { all[i] };
+        let Some(at) = (0..n).position(|i| nth(i) == x) else {
+            return 0;
+        };
+        let mut k = 0;
+        for i in 0..at {
+            if ids.get(k) == Some(&nth(i)) {
+                k += 1;
+            }
+        }
+        k
     }
 
     fn walk(&mut self, ids: &[EntityId], var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
@@ -167,10 +180,13 @@ impl Machine<'_> {
         body: &[St],
         span: Span,
     ) -> R<Flow> {
+        // `ids` is the part of `snapshot` in play and passing the filter, in the same order.
+        let mut next = 0;
         for (place, e) in snapshot.iter().enumerate() {
-            if !ids.contains(e) {
+            if ids.get(next) != Some(e) {
                 continue;
             }
+            next += 1;
             self.walking.push((o, place));
             let flow = self.visit(*e, var, filter, body, span);
             self.walking.pop();
@@ -210,29 +226,32 @@ impl Machine<'_> {
         self.block(body)
     }
 
-    /// The characters of a collection that pass a filter, in the collection's order.
-    pub(super) fn gather(&mut self, var: Slot, coll: Coll, filter: Option<&Ex>) -> R<Vec<EntityId>> {
-        let all = self.members(coll);
-        let mut ids = Vec::with_capacity(all.len());
-        for e in all {
+    /// The characters of a collection that pass a filter, in the collection's order, into `out`.
+    pub(super) fn gather(&mut self, var: Slot, coll: Coll, filter: Option<&Ex>, out: &mut Vec<EntityId>) -> R<()> {
+        // Expressions make and destroy nothing, so the collection keeps its length meanwhile.
+        let mut i = 0;
+        while let Some(e) = self.member(coll, i) {
             if self.eligible(e, var, filter)? {
-                ids.push(e);
+                out.push(e);
             }
+            i += 1;
         }
-        Ok(ids)
+        Ok(())
     }
 
     /// Sorts by an order's keys; each key splits the groups the earlier keys left tied.
     pub(super) fn sort(&mut self, o: OrderId, ids: &mut [EntityId]) -> R<()> {
         let p = self.p;
         let order = &p.orders[o as usize];
-        let mut groups = vec![(0usize, ids.len())];
-        let mut keyed: Vec<(i64, EntityId)> = Vec::with_capacity(ids.len());
+        let (mut groups, mut next, mut runs) = (self.spans.take(), self.spans.take(), self.spans.take());
+        let (mut work, mut keyed) = (self.tied.take(), self.keyed.take());
+        groups.push((0usize, ids.len()));
         for key in &order.keys {
-            let mut next = Vec::new();
+            next.clear();
             // Each tied group carries how many times it has been rolled: the limit is per group
             // (a runaway tie), not per sort, so many distinct ties in a large cast are no error.
-            let mut work: Vec<(usize, usize, u32)> = groups.iter().rev().map(|&(s, e)| (s, e, 0)).collect();
+            work.clear();
+            work.extend(groups.iter().rev().map(|&(s, e)| (s, e, 0)));
             while let Some((s, e, rolls)) = work.pop() {
                 if e - s <= 1 {
                     next.push((s, e));
@@ -264,7 +283,7 @@ impl Machine<'_> {
                 } else {
                     keyed.sort_by_key(|k| k.0);
                 }
-                let mut runs = Vec::new();
+                runs.clear();
                 let mut start = s;
                 for (i, (_, id)) in keyed.iter().enumerate() {
                     ids[s + i] = *id;
@@ -274,7 +293,7 @@ impl Machine<'_> {
                     }
                 }
                 runs.push((start, e));
-                for (rs, re) in runs.into_iter().rev() {
+                for &(rs, re) in runs.iter().rev() {
                     if key.roll && key.until_settled && re - rs > 1 {
                         work.push((rs, re, rolls));
                     } else {
@@ -282,9 +301,14 @@ impl Machine<'_> {
                     }
                 }
             }
-            next.sort();
-            groups = next;
+            next.sort_unstable();
+            std::mem::swap(&mut groups, &mut next);
         }
+        self.spans.put(groups);
+        self.spans.put(next);
+        self.spans.put(runs);
+        self.tied.put(work);
+        self.keyed.put(keyed);
         Ok(())
     }
 }

@@ -83,6 +83,42 @@ pub(super) struct Machine<'a> {
     pub(super) made: Vec<String>,
     /// How many of each type `create` has made (their names count from 1).
     pub(super) serials: Vec<u32>,
+    /// Spare lists for walks, sorts and choices (see [`Pool`]).
+    pub(super) ids: Pool<EntityId>,
+    pub(super) keys: Pool<OptionKey>,
+    pub(super) spans: Pool<(usize, usize)>,
+    pub(super) tied: Pool<(usize, usize, u32)>,
+    pub(super) keyed: Pool<(i64, EntityId)>,
+    pub(super) indices: Pool<usize>,
+    /// The faces of a roll that keeps some dice, sorted.
+    pub(super) sorted: Vec<u32>,
+}
+
+/// Spare lists of one kind. A walk, sort or choice takes a list, fills it and gives it back, so
+/// once the lists have grown to the table's size a run allocates nothing per step. Nested walks
+/// each take their own; a list dropped by an error is simply not reused.
+pub(super) struct Pool<T>(Vec<Vec<T>>);
+
+impl<T> Default for Pool<T> {
+    fn default() -> Self {
+        Pool(Vec::new())
+    }
+}
+
+impl<T> Pool<T> {
+    /// An empty list, with the capacity some earlier use gave it.
+    pub(super) fn take(&mut self) -> Vec<T> {
+        let mut v = self.0.pop().unwrap_or_default();
+        v.clear();
+        v
+    }
+
+    /// Gives a list back for reuse (a few dozen are kept: as many as walks nest).
+    pub(super) fn put(&mut self, v: Vec<T>) {
+        if self.0.len() < 64 {
+            self.0.push(v);
+        }
+    }
 }
 
 impl<'a> Machine<'a> {
@@ -137,6 +173,13 @@ impl<'a> Machine<'a> {
             of_type,
             made: Vec::new(),
             serials: vec![0; p.things.len()],
+            ids: Pool::default(),
+            keys: Pool::default(),
+            spans: Pool::default(),
+            tied: Pool::default(),
+            keyed: Pool::default(),
+            indices: Pool::default(),
+            sorted: Vec::new(),
         }
     }
 }
@@ -206,11 +249,16 @@ impl Machine<'_> {
     }
 
     /// The entities of a collection, in its order (those out of play included).
-    pub(super) fn members(&self, coll: Coll) -> Vec<EntityId> {
+    pub(super) fn members(&self, coll: Coll) -> &[EntityId] {
         match coll {
-            Coll::All(t) => self.of_type.get(t as usize).cloned().unwrap_or_default(),
-            Coll::Ranked(o) => self.ranked[o as usize].clone(),
+            Coll::All(t) => self.of_type.get(t as usize).map_or(&[], Vec::as_slice),
+            Coll::Ranked(o) => self.ranked.get(o as usize).map_or(&[], Vec::as_slice),
         }
+    }
+
+    /// The `i`-th entity of a collection, if it has that many.
+    pub(super) fn member(&self, coll: Coll, i: usize) -> Option<EntityId> {
+        self.members(coll).get(i).copied()
     }
 
     /// The world the trace views name entities in: the program, and the names `create` gave.
