@@ -485,3 +485,49 @@ fn hooks_run_as_the_encounter_starts_and_as_it_ends_however_it_ends() {
         "the end hook runs before encounter_end: {out}"
     );
 }
+
+#[test]
+fn a_policy_preference_may_hold_a_condition_read_where_the_decision_is_made() {
+    let src = "resource hp min 0\nside heroes, foes\n\
+               character A { side heroes, hp = 3 }\ncharacter B { side foes, hp = 2 }\ncharacter C { side foes, hp = 9 }\n\
+               play {\n  round repeat {\n    for each c in characters where c.hp > 0 {\n      turn c {\n\
+               choose act by c {\n          option rest\n          option strike {\n\
+               choose target by c from t in characters where t.hp > 0 and t.side != c.side { spend 1 t.hp }\n\
+               }\n        }\n      }\n    }\n  }\n}\n\
+               policy smart {\n  act: strike when c.hp > 2, rest\n  target: t where t.hp <= 1, weak where weak.hp < 5\n}\n\
+               default policy smart\n";
+    let (out, err, code) = run(src, &[], &[], Some("round=2"));
+    assert_eq!(code, 0, "{err}");
+    let picks: Vec<&str> = out.lines().filter(|l| l.contains("choose")).map(str::trim).collect();
+    assert_eq!(
+        picks,
+        vec![
+            // A has 3 hp: strikes; B (2 hp) is under 5, C is not.
+            "choose   A     act        strike   of rest|strike (policy)",
+            "choose   A     target     B        of B|C (policy)",
+            // B has 1 hp left by its turn: rests. C strikes A, the only candidate.
+            "choose   B     act        rest     of rest|strike (policy)",
+            "choose   C     act        strike   of rest|strike (policy)",
+            "choose   C     target     A        of A (policy)",
+            // A has 2 hp now: rests; B rests; C strikes.
+            "choose   A     act        rest     of rest|strike (policy)",
+            "choose   B     act        rest     of rest|strike (policy)",
+            "choose   C     act        strike   of rest|strike (policy)",
+            "choose   C     target     A        of A (policy)",
+        ]
+    );
+    // Scripted answers come first; the conditions answer once they run out.
+    let (out, err, code) = run(src, &[], &["rest", "strike", "A"], Some("round=1"));
+    assert_eq!(code, 0, "{err}");
+    let picks: Vec<&str> = out.lines().filter(|l| l.contains("choose")).map(str::trim).collect();
+    assert_eq!(
+        picks,
+        vec![
+            "choose   A     act        rest     of rest|strike",
+            "choose   B     act        strike   of rest|strike",
+            "choose   B     target     A        of A",
+            "choose   C     act        strike   of rest|strike (policy)",
+            "choose   C     target     A        of A (policy)",
+        ]
+    );
+}

@@ -24,8 +24,11 @@ pub(super) struct Checker<'a> {
 }
 
 impl Checker<'_> {
+    /// Reports `d`, once: a policy's condition is checked at every `choose` of its decision, and
+    /// the same mistake found there twice is one error.
     pub(super) fn err(&mut self, d: Diag) {
-        if !self.silent {
+        let same = |e: &Diag| e.code == d.code && e.message == d.message && e.labels.first() == d.labels.first();
+        if !self.silent && !self.diags.iter().rev().take(64).any(same) {
             self.diags.push(d);
         }
     }

@@ -118,7 +118,10 @@ impl Decls {
             }
             Item::Routine { name, params, body } => self.declare_routine(name, params, body, diags),
             Item::Order(o) => self.declare_order(o, diags),
-            Item::Policy { name, .. } => self.declare_policy(name, diags),
+            Item::Policy { name, prefs } => {
+                self.declare_policy(name, diags);
+                self.policy_prefs.push(prefs.clone());
+            }
             Item::Setup(b) | Item::Play(b) => walk_block(b, self),
             _ => {}
         }

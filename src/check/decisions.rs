@@ -2,6 +2,7 @@
 //! their chooser, options and refusals.
 
 use super::checker::Checker;
+use super::decls::has_dice;
 use super::suggest::unknown;
 use super::{CHARACTER, FieldKind, Sym, Ty};
 use crate::diag::Diag;
@@ -36,6 +37,50 @@ impl Checker<'_> {
             }
             seen.push(key);
             self.option(o, who);
+        }
+        self.policy_conditions(name, None);
+    }
+
+    /// The conditions of every policy's preferences for the decision `name`, read here, where it
+    /// is made: with the names in scope here, and for `x where C` (only for a `choose ... from`,
+    /// whose candidates are of type `candidates`) `x` bound to a candidate.
+    fn policy_conditions(&mut self, name: &Ident, candidates: Option<Ty>) {
+        let decls = self.decls;
+        for (decision, options) in decls.policy_prefs.iter().flatten() {
+            if decision.node != name.node {
+                continue;
+            }
+            for pref in options {
+                let Some((kind, cond)) = &pref.cond else {
+                    continue;
+                };
+                if has_dice(cond) {
+                    self.err(
+                        Diag::new("check::policy_dice", "a policy's condition cannot roll dice")
+                            .label(cond.span, "dice here")
+                            .help("a policy only chooses; keep what is rolled in a field or a global and test that"),
+                    );
+                }
+                match (kind, candidates) {
+                    (PrefCond::When, _) => {
+                        self.expect(cond, Ty::Bool, "a policy's `when`");
+                    }
+                    (PrefCond::Where, Some(t)) => {
+                        self.bind(&pref.name, t);
+                        self.expect(cond, Ty::Bool, "a policy's `where`");
+                        self.scopes.pop();
+                    }
+                    (PrefCond::Where, None) => self.err(
+                        Diag::new(
+                            "check::wrong_kind",
+                            format!("`{}` offers options, not candidates to pick with `where`", name.node),
+                        )
+                        .label(pref.name.span, "a candidate picked here")
+                        .label(name.span, "the decision")
+                        .help("name an option, with `when COND` to take it only when COND holds"),
+                    ),
+                }
+            }
         }
     }
 
@@ -82,6 +127,7 @@ impl Checker<'_> {
     /// whole statement: it has more parts than a method should take one by one.
     pub(super) fn choose_from(&mut self, s: &Stmt) {
         let Stmt::ChooseFrom {
+            name,
             chooser,
             var,
             coll,
@@ -103,6 +149,7 @@ impl Checker<'_> {
         if let Some(o) = order {
             self.order_for(o, t);
         }
+        self.policy_conditions(name, Some(t));
         self.bind(var, t);
         if let Some(f) = filter {
             self.expect(f, Ty::Bool, "a `where` filter");

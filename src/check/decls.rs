@@ -67,6 +67,9 @@ pub struct Decls {
     pub encounter_name: Option<String>,
     globals: HashMap<String, (Sym, Span)>,
     pub params: Vec<String>,
+    /// Every policy's preferences, in declaration order (its index is its id): conditions are
+    /// checked, and compiled, at each `choose` of the decision they are for.
+    pub policy_prefs: Vec<Vec<(Ident, Vec<Pref>)>>,
     /// The `measure`s, in declaration order.
     pub measures: Vec<String>,
     /// The expression in force for each param: the last file that sets it wins.

@@ -143,7 +143,7 @@ impl Checker<'_> {
     }
 
     /// `policy NAME { DECISION: OPTION, ... }`: known decisions, and options each could offer.
-    fn policy(&mut self, prefs: &[(Ident, Vec<Ident>)]) {
+    fn policy(&mut self, prefs: &[(Ident, Vec<Pref>)]) {
         for (decision, options) in prefs {
             if !self.decls.decision_names.contains_key(&decision.node) {
                 let d = unknown(
@@ -155,7 +155,9 @@ impl Checker<'_> {
                 self.err(d.help("a policy lists options for decisions named by `choose NAME by ...`"));
                 continue;
             }
-            for o in options {
+            // A `where` preference names a variable, not an option.
+            for o in options.iter().filter(|o| !matches!(o.cond, Some((PrefCond::Where, _)))) {
+                let o = &o.name;
                 let known = self.decls.option_names.contains_key(&o.node)
                     || matches!(self.decls.lookup(&o.node), Some(Sym::Action(_)))
                     || self.decls.character_names.contains(&o.node);

@@ -13,6 +13,7 @@ pub type LabelId = u16;
 pub type DiceId = u16;
 pub type HookId = u16;
 pub type MeasureId = u16;
+pub type PolicyId = u16;
 pub type TriggerId = u16;
 pub type RoleId = u16;
 pub type UnitId = u16;
@@ -160,6 +161,28 @@ pub enum PolicyRef {
     Declared(u16),
 }
 
+/// One policy's preferences for a decision, compiled where the decision is made (because some
+/// have conditions, read in that place's scope), best first.
+#[derive(Debug, Clone)]
+pub struct PolicyPrefs {
+    pub policy: PolicyId,
+    pub prefs: Vec<PrefDef>,
+}
+
+/// A preference: an option to take, or a slot each candidate is bound to in turn; and the
+/// condition that must hold.
+#[derive(Debug, Clone)]
+pub struct PrefDef {
+    pub pick: Pick,
+    pub cond: Option<Ex>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Pick {
+    Option(OptionKey),
+    Candidate(Slot),
+}
+
 #[derive(Debug, Clone)]
 pub struct PolicyDef {
     pub name: String,
@@ -287,6 +310,8 @@ pub enum St {
         decision: DecisionId,
         chooser: ChooserEx,
         options: Vec<OptionDef>,
+        /// The policies whose preferences for this decision have conditions, read here.
+        prefs: Vec<PolicyPrefs>,
         span: Span,
     },
     ChooseFrom {
@@ -299,6 +324,7 @@ pub enum St {
         body: Vec<St>,
         decline: Option<(OptionId, Vec<St>)>,
         refusals: Vec<RefusalDef>,
+        prefs: Vec<PolicyPrefs>,
         span: Span,
     },
     Repeat {

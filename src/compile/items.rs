@@ -144,32 +144,76 @@ impl Lower<'_> {
     }
 
     /// A policy: for each decision, the options it prefers, in order.
-    fn policy(&mut self, name: &ast::Ident, prefs: &[(ast::Ident, Vec<ast::Ident>)]) {
+    fn policy(&mut self, name: &ast::Ident, prefs: &[(ast::Ident, Vec<ast::Pref>)]) {
         let mut table = vec![Vec::new(); self.d.decisions.len()];
         for (decision, options) in prefs {
             let Some(di) = self.d.decision_names.get(&decision.node) else {
                 continue;
             };
+            // Preferences with conditions are compiled where the decision is made (`prefs_at`).
             table[*di as usize] = options
                 .iter()
-                .filter_map(|o| match self.d.option_names.get(&o.node) {
-                    Some(i) => Some(OptionKey::Named(*i)),
-                    None => match self.d.lookup(&o.node) {
-                        Some(Sym::Action(a)) => Some(OptionKey::Action(a)),
-                        _ => self
-                            .d
-                            .character_names
-                            .iter()
-                            .position(|c| *c == o.node)
-                            .map(|i| OptionKey::Character(i as EntityId)),
-                    },
-                })
+                .filter(|o| o.cond.is_none())
+                .filter_map(|o| self.option_key(&o.name.node))
                 .collect();
         }
         self.p.policies.push(PolicyDef {
             name: name.node.clone(),
             prefs: table,
         });
+    }
+
+    /// What a policy's preference names: an option, an action or a declared character.
+    pub(super) fn option_key(&self, name: &str) -> Option<OptionKey> {
+        match self.d.option_names.get(name) {
+            Some(i) => Some(OptionKey::Named(*i)),
+            None => match self.d.lookup(name) {
+                Some(Sym::Action(a)) => Some(OptionKey::Action(a)),
+                _ => self
+                    .d
+                    .character_names
+                    .iter()
+                    .position(|c| c == name)
+                    .map(|i| OptionKey::Character(i as EntityId)),
+            },
+        }
+    }
+
+    /// The preferences of every policy that has a condition for `decision`, compiled here, where
+    /// it is made: conditions read the names in scope here.
+    pub(super) fn prefs_at(&mut self, decision: &str) -> Vec<PolicyPrefs> {
+        let d = self.d;
+        let mut out = Vec::new();
+        for (pi, policy) in d.policy_prefs.iter().enumerate() {
+            for (dn, options) in policy {
+                if dn.node != decision || options.iter().all(|o| o.cond.is_none()) {
+                    continue;
+                }
+                let prefs = options
+                    .iter()
+                    .filter_map(|o| match &o.cond {
+                        Some((ast::PrefCond::Where, cond)) => {
+                            let slot = self.bind(&o.name.node);
+                            let cond = self.expr(cond);
+                            self.scopes.pop();
+                            Some(PrefDef {
+                                pick: Pick::Candidate(slot),
+                                cond: Some(cond),
+                            })
+                        }
+                        other => self.option_key(&o.name.node).map(|k| PrefDef {
+                            pick: Pick::Option(k),
+                            cond: other.as_ref().map(|(_, c)| self.expr(c)),
+                        }),
+                    })
+                    .collect();
+                out.push(PolicyPrefs {
+                    policy: pi as PolicyId,
+                    prefs,
+                });
+            }
+        }
+        out
     }
 
     /// `character NAME { ... }`: its side, tags and fields.

@@ -212,7 +212,9 @@ impl Lower<'_> {
 
     /// `choose NAME by WHO { option ... }`; its errors point at its head.
     fn choose(&mut self, name: &ast::Ident, chooser: &ast::Expr, options: &[ast::OptionDecl], span: &ast::Span) -> St {
+        let prefs = self.prefs_at(&name.node);
         St::Choose {
+            prefs,
             decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
             chooser: self.chooser(chooser),
             options: options
@@ -310,6 +312,7 @@ impl Lower<'_> {
         });
         let chooser_span = chooser.span;
         let chooser = self.chooser(chooser);
+        let prefs = self.prefs_at(&name.node);
         let slot = self.bind(&var.node);
         let filter = filter.as_ref().map(|f| self.expr(f));
         let refusals = self.refusals(refusals);
@@ -317,6 +320,7 @@ impl Lower<'_> {
         self.scopes.pop();
         St::ChooseFrom {
             refusals,
+            prefs,
             decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
             chooser,
             var: slot,

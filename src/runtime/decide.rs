@@ -16,6 +16,9 @@ pub struct DecisionPoint<'a> {
     /// Candidates a rule refuses (`unless ... because`): never offered. A decider that is told
     /// one of them (an answer naming it) returns `options.len() + j` for `refused[j]`.
     pub refused: &'a [OptionKey],
+    /// What the active policy picks here, worked out by the runtime where its preferences have
+    /// conditions (read in the decision's scope); `None` elsewhere.
+    pub suggested: Option<usize>,
     /// The `choose` statement.
     pub span: Span,
 }
@@ -23,6 +26,12 @@ pub struct DecisionPoint<'a> {
 /// Answers decisions with the index of the picked option.
 pub trait Decider {
     fn decide(&mut self, w: &World<'_>, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag>;
+
+    /// The policy that will answer the next decision, if a policy will: the runtime works out
+    /// the picks of a declared policy's conditional preferences for it.
+    fn policy(&self) -> Option<PolicyRef> {
+        None
+    }
 }
 
 /// A policy: `first`, `random`, or one the ruleset declares (preferred options, else the first).
@@ -43,6 +52,7 @@ impl Policy {
         match self.which {
             PolicyRef::First => 0,
             PolicyRef::Random => (roll_die(&mut self.rng, d.options.len().max(1) as u32) - 1) as usize,
+            PolicyRef::Declared(_) if d.suggested.is_some() => d.suggested.unwrap_or(0),
             PolicyRef::Declared(i) => {
                 let prefs = p
                     .policies
@@ -59,6 +69,10 @@ impl Policy {
 impl Decider for Policy {
     fn decide(&mut self, w: &World<'_>, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
         Ok((self.pick(w, d), DecidedBy::Policy))
+    }
+
+    fn policy(&self) -> Option<PolicyRef> {
+        Some(self.which)
     }
 }
 
@@ -145,5 +159,10 @@ impl Decider for Scripted {
                 }))
             }
         }
+    }
+
+    /// The policy, once the answers have run out.
+    fn policy(&self) -> Option<PolicyRef> {
+        (self.next >= self.answers.len()).then_some(self.policy.which)
     }
 }

@@ -27,7 +27,7 @@ impl Machine<'_> {
         &mut self,
         decision: DecisionId,
         chooser: &ChooserEx,
-        options: &[OptionDef],
+        (options, prefs): (&[OptionDef], &[PolicyPrefs]),
         span: Span,
     ) -> R<Flow> {
         let p = self.p;
@@ -51,7 +51,9 @@ impl Machine<'_> {
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|r| r.0));
-        let asked = self.ask_refusing(decision, who, &keys, &refused_keys, span);
+        let asked = self
+            .suggest(prefs, &keys)
+            .and_then(|suggested| self.ask_refusing(decision, who, (&keys, &refused_keys, suggested), span));
         self.keys.put(refused_keys);
         let picked = match asked? {
             Ok(i) => i,
@@ -132,7 +134,7 @@ impl Machine<'_> {
         order: Option<OrderId>,
         body: &[St],
         decline: Option<&(OptionId, Vec<St>)>,
-        refusals: &[RefusalDef],
+        (refusals, prefs): (&[RefusalDef], &[PolicyPrefs]),
         span: Span,
     ) -> R<Flow> {
         let who = self.who(chooser, span)?;
@@ -175,7 +177,9 @@ impl Machine<'_> {
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|(e, _)| OptionKey::Character(*e)));
-        let asked = self.ask_refusing(decision, who, &keys, &refused_keys, span);
+        let asked = self
+            .suggest(prefs, &keys)
+            .and_then(|suggested| self.ask_refusing(decision, who, (&keys, &refused_keys, suggested), span));
         self.keys.put(keys);
         self.keys.put(refused_keys);
         let picked = match asked? {
@@ -207,13 +211,57 @@ impl Machine<'_> {
         })
     }
 
-    /// Asks the decider; `Err(j)` when it named `refused[j]`, a candidate a rule refuses.
+    /// What the decider's policy would pick here, when it is a declared policy with preferences
+    /// compiled here (some have conditions): the first preference offered whose condition holds
+    /// (a `where` preference: the first candidate, in the order offered, that meets it), else
+    /// the first option. `None`: the decider picks by itself.
+    fn suggest(&mut self, prefs: &[PolicyPrefs], keys: &[OptionKey]) -> R<Option<usize>> {
+        if prefs.is_empty() || self.control.is_some() {
+            return Ok(None);
+        }
+        let Some(PolicyRef::Declared(i)) = self.decider.policy() else {
+            return Ok(None);
+        };
+        let Some(mine) = prefs.iter().find(|p| p.policy == i) else {
+            return Ok(None);
+        };
+        let holds = |m: &mut Self, cond: &Option<Ex>| -> R<bool> {
+            Ok(match cond {
+                Some(c) => m.eval(c, NO_CTX)? != 0,
+                None => true,
+            })
+        };
+        for pref in &mine.prefs {
+            match pref.pick {
+                Pick::Option(k) => {
+                    if let Some(at) = keys.iter().position(|x| *x == k)
+                        && holds(self, &pref.cond)?
+                    {
+                        return Ok(Some(at));
+                    }
+                }
+                Pick::Candidate(slot) => {
+                    for (at, k) in keys.iter().enumerate() {
+                        if let OptionKey::Character(e) = k {
+                            self.locals[slot as usize] = *e as i64;
+                            if holds(self, &pref.cond)? {
+                                return Ok(Some(at));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Some(0))
+    }
+
+    /// Asks the decider, with the pick its policy's conditions suggest; `Err(j)` when it named
+    /// `refused[j]`, a candidate a rule refuses.
     fn ask_refusing(
         &mut self,
         decision: DecisionId,
         who: Who,
-        keys: &[OptionKey],
-        refused: &[OptionKey],
+        (keys, refused, suggested): (&[OptionKey], &[OptionKey], Option<usize>),
         span: Span,
     ) -> R<Result<usize, usize>> {
         let p = self.p;
@@ -222,6 +270,7 @@ impl Machine<'_> {
             chooser: who,
             options: keys,
             refused,
+            suggested,
             span,
         };
         let (picked, by) = match self.control.take() {

@@ -52,7 +52,11 @@ impl Machine<'_> {
     pub(super) fn st_rank(&mut self, order: OrderId) -> R<Flow> {
         let ty = self.p.orders[order as usize].ty;
         let mut ids = self.ids.take();
-        ids.extend(self.members(Coll::All(ty)).iter().filter(|e| !self.absent[**e as usize]));
+        ids.extend(
+            self.members(Coll::All(ty))
+                .iter()
+                .filter(|e| !self.absent[**e as usize]),
+        );
         self.sort(order, &mut ids)?;
         self.emit(Event::Order { order, ids: &ids });
         let old = std::mem::replace(&mut self.ranked[order as usize], ids);

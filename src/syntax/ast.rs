@@ -57,7 +57,8 @@ pub enum Item {
     Order(OrderDecl),
     Policy {
         name: Ident,
-        prefs: Vec<(Ident, Vec<Ident>)>,
+        /// For each decision it names, its preferences, best first.
+        prefs: Vec<(Ident, Vec<Pref>)>,
     },
     DefaultPolicy(Ident),
     Setup(Block),
@@ -107,6 +108,22 @@ pub enum Item {
         name: Ident,
         fields: Vec<(Ident, Expr)>,
     },
+}
+
+/// One preference of a policy: an option (an option, action or character by name), taken
+/// when its condition holds (`when`); or (`where`) a variable and the condition a candidate of a
+/// `choose ... from` must meet, bound to that variable. Conditions are read where the decision is
+/// made.
+#[derive(Clone, Debug)]
+pub struct Pref {
+    pub name: Ident,
+    pub cond: Option<(PrefCond, Expr)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrefCond {
+    When,
+    Where,
 }
 
 /// A name with an optional type (`p: player`); without one, a character.

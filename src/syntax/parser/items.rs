@@ -164,7 +164,25 @@ impl Builder {
             let pspan = self.span(&p);
             let mut pi = p.into_inner();
             let decision = self.ident(next(&mut pi, pspan)?);
-            let options = self.ident_list(next(&mut pi, pspan)?);
+            let mut options = Vec::new();
+            for pref in pi {
+                let fspan = self.span(&pref);
+                let mut fi = pref.into_inner();
+                let name = self.ident(next(&mut fi, fspan)?);
+                let cond = match fi.next() {
+                    Some(c) => {
+                        let kind = if c.as_rule() == Rule::pref_where {
+                            PrefCond::Where
+                        } else {
+                            PrefCond::When
+                        };
+                        let cspan = self.span(&c);
+                        Some((kind, self.expr(last_inner(c, cspan)?)?))
+                    }
+                    None => None,
+                };
+                options.push(Pref { name, cond });
+            }
             prefs.push((decision, options));
         }
         Ok(Item::Policy { name, prefs })
