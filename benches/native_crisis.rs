@@ -87,6 +87,7 @@ fn pick<T: PartialEq>(offered: &[T], prefs: &[T]) -> usize {
 
 /// An encounter: its name and its characters (name, Finesse), in the order it declares them.
 pub struct Cast {
+    #[allow(dead_code)] // read by tests/differential.rs, not by the bench
     pub encounter: String,
     pub names: Vec<String>,
     pub finesse: Vec<i64>,
@@ -131,6 +132,7 @@ impl Cast {
     }
 
     /// The bundled `rulesets/encounters/crisis-mode.turn`.
+    #[allow(dead_code)] // used by tests/differential.rs, not by the bench
     pub fn rooftop() -> Cast {
         let c = [("Ana", 4), ("Brick", 4), ("Cole", 2), ("Dmitri", 2)];
         Cast::new("Rooftop standoff", c.map(|(n, f)| (n.to_string(), f)))
