@@ -154,9 +154,9 @@ fn walk_10000(bencher: Bencher) {
     bencher.bench_local(|| prepared.run().steps);
 }
 
-/// Pages 10 and 200, and the Pages just before each (20 − 10 and 200 − 190 give the cost of
-/// the steps of those Pages alone).
-#[divan::bench(args = [10, 20, 190, 200], sample_count = 10)]
+/// Pages 10 and 200, and Pages to difference them with: 20 − 10, 200 − 100 and 200 − 190 give
+/// the cost of the steps of those Pages alone.
+#[divan::bench(args = [10, 20, 100, 190, 200], sample_count = 30)]
 fn capes_until_page(bencher: Bencher, page: u64) {
     let read = |path: &str| {
         let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
