@@ -1,0 +1,50 @@
+//! Parse + check + compile of each bundled ruleset with its encounter (`rulesets/NAME.turn` with
+//! `rulesets/encounters/NAME.turn`), from text already in memory to a runnable `Program`.
+//! Target: at most 1 ms each. `parse` and `check_compile` time the two halves apart.
+//!
+//! `cargo bench --bench front`; the figures are in docs/performance.md.
+
+use divan::Bencher;
+use turnscript::Project;
+
+const RULESETS: [&str; 5] = ["capes", "crisis-mode", "flow-of-time", "legacy", "legends"];
+
+fn main() {
+    divan::main();
+}
+
+/// The ruleset's and its encounter's files, read once.
+fn files(name: &str) -> [(String, String); 2] {
+    let read = |path: String| {
+        let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        (path, text)
+    };
+    [
+        read(format!("rulesets/{name}.turn")),
+        read(format!("rulesets/encounters/{name}.turn")),
+    ]
+}
+
+#[divan::bench(args = RULESETS)]
+fn parse_check_compile(bencher: Bencher, name: &str) {
+    let files = files(name);
+    assert!(Project::load(files.clone()).compile().is_ok(), "{name} compiles");
+    bencher.bench_local(|| {
+        let project = Project::load(files.iter().map(|(n, t)| (n.as_str(), t.as_str())));
+        project.compile().map(|p| p.characters.len()).unwrap_or(0)
+    });
+}
+
+#[divan::bench(args = RULESETS)]
+fn parse(bencher: Bencher, name: &str) {
+    let files = files(name);
+    bencher.bench_local(|| Project::load(files.iter().map(|(n, t)| (n.as_str(), t.as_str()))));
+}
+
+#[divan::bench(args = RULESETS)]
+fn check_compile(bencher: Bencher, name: &str) {
+    let project = Project::load(files(name));
+    assert!(project.syntax_errors().is_empty(), "{name} parses");
+    bencher.bench_local(|| project.compile().map(|p| p.characters.len()).unwrap_or(0));
+}
