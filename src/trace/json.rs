@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
-use crate::syntax::ast::LevelKind;
+use crate::syntax::ast::{Keep, LevelKind};
 
 /// The JSON lines view: one object per event, keys in a fixed order, written into `W` as each
 /// event happens. `JsonLines::default()` writes into memory (read it back with
@@ -123,6 +123,27 @@ fn q_with<W: Write>(w: &mut W, f: impl FnOnce(&mut Escaper<'_, W>) -> fmt::Resul
     w.write_all(b"\"")
 }
 
+/// An integer in decimal, written without `core::fmt` (it is most of what a trace writes).
+fn int<W: Write>(w: &mut W, v: impl Into<i128>) -> io::Result<()> {
+    let v: i128 = v.into();
+    let mut buf = [0u8; 40];
+    let mut at = buf.len();
+    let mut n = v.unsigned_abs();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        at -= 1;
+        buf[at] = b'-';
+    }
+    w.write_all(&buf[at..])
+}
+
 /// A string as JSON.
 fn q<W: Write>(w: &mut W, s: &str) -> io::Result<()> {
     write_json_str(w, s)
@@ -161,7 +182,7 @@ fn value<W: Write>(w: &mut W, p: &World<'_>, field: FieldId, v: i64) -> io::Resu
     match p.p.fields.get(field as usize).and_then(|f| f.refers) {
         Some(_) if v < 0 => w.write_all(b"null"),
         Some(_) => name(w, p, v as EntityId),
-        None => write!(w, "{v}"),
+        None => int(w, v),
     }
 }
 
@@ -298,7 +319,9 @@ fn encounter_end<W: Write>(o: &mut W, p: &World<'_>, reason: &EndReason) -> io::
 
 /// `{"event":KIND,"actor":NAME}`: the events that carry only who they are about.
 fn actor_event<W: Write>(o: &mut W, p: &World<'_>, kind: &str, actor: EntityId) -> io::Result<()> {
-    write!(o, r#"{{"event":"{kind}","actor":"#)?;
+    o.write_all(br#"{"event":""#)?;
+    o.write_all(kind.as_bytes())?;
+    o.write_all(br#"","actor":"#)?;
     name(o, p, actor)?;
     o.write_all(b"}")
 }
@@ -316,12 +339,19 @@ fn level_edge<W: Write>(
     let kind = level_kind(def.kind);
     match def.kind {
         LevelKind::Phase => {
-            write!(o, r#"{{"event":"phase_{edge}","phase":"#)?;
+            o.write_all(br#"{"event":"phase_"#)?;
+            o.write_all(edge.as_bytes())?;
+            o.write_all(br#"","phase":"#)?;
             q(o, &def.name)?;
-            write!(o, r#","n":{n}"#)?;
+            o.write_all(br#","n":"#)?;
+            int(o, n)?;
         }
         LevelKind::Round => {
-            write!(o, r#"{{"event":"round_{edge}","round":{n},"level":"#)?;
+            o.write_all(br#"{"event":"round_"#)?;
+            o.write_all(edge.as_bytes())?;
+            o.write_all(br#"","round":"#)?;
+            int(o, n)?;
+            o.write_all(br#","level":"#)?;
             q(o, &def.name)?;
         }
         LevelKind::Level => {
@@ -369,13 +399,22 @@ fn roll<W: Write>(
     }
     o.write_all(br#","for":"#)?;
     q(o, p.labels.get(label as usize).map(String::as_str).unwrap_or("roll"))?;
-    o.write_all(br#","dice":"#)?;
-    q_with(o, |e| {
-        fmt::Write::write_fmt(e, format_args!("{}", p.dice[dice as usize].0))
-    })?;
-    o.write_all(br#","faces":["#)?;
-    list(o, faces, |o, f| write!(o, "{f}"))?;
-    write!(o, r#"],"total":{total}}}"#)
+    o.write_all(br#","dice":""#)?;
+    let d = p.dice[dice as usize].0;
+    if d.count != 1 {
+        int(o, d.count)?;
+    }
+    o.write_all(b"d")?;
+    int(o, d.sides)?;
+    if let Some((keep, k)) = d.keep {
+        o.write_all(if keep == Keep::Highest { b"kh" } else { b"kl" })?;
+        int(o, k)?;
+    }
+    o.write_all(br#"","faces":["#)?;
+    list(o, faces, |o, f| int(o, *f))?;
+    o.write_all(br#"],"total":"#)?;
+    int(o, total)?;
+    o.write_all(b"}")
 }
 
 fn decision_event<W: Write>(
@@ -400,7 +439,9 @@ fn decision_event<W: Write>(
     list(o, options, |o, k| q(o, p.option_name(*k)))?;
     o.write_all(br#"],"picked":"#)?;
     q(o, picked)?;
-    write!(o, r#","by":"{by}"}}"#)
+    o.write_all(br#","by":""#)?;
+    o.write_all(by.as_bytes())?;
+    o.write_all(br#""}"#)
 }
 
 /// `spend`, `gain`, `reset`, `forfeit` or `set` of one field; `(amount, left)`.
@@ -413,14 +454,18 @@ fn resource<W: Write>(
     (amount, left): (i64, i64),
 ) -> io::Result<()> {
     let key = if change == Change::Set { "stat" } else { "resource" };
-    write!(o, r#"{{"event":"{}","#, change.name())?;
+    o.write_all(br#"{"event":""#)?;
+    o.write_all(change.name().as_bytes())?;
+    o.write_all(br#"","#)?;
     // A global belongs to the table: no actor.
     if actor != TABLE {
         o.write_all(br#""actor":"#)?;
         name(o, p, actor)?;
         o.write_all(b",")?;
     }
-    write!(o, r#""{key}":"#)?;
+    o.write_all(b"\"")?;
+    o.write_all(key.as_bytes())?;
+    o.write_all(br#"":"#)?;
     q(o, &p.fields[field as usize].name)?;
     o.write_all(br#","amount":"#)?;
     value(o, p, field, amount)?;
