@@ -174,7 +174,9 @@ pub(super) fn consult<'a>(m: &mut Machine<'a>, c: &'a mut dyn Control, d: &Decis
     m.control = Some(c);
     match verdict? {
         Verdict::Pick(i, by) => Ok((i, by)),
-        Verdict::Pause => Err(Diag::new(PAUSED, "paused").label(d.span, "paused at this decision")),
+        Verdict::Pause => Err(Box::new(
+            Diag::new(PAUSED, "paused").label(d.span, "paused at this decision"),
+        )),
     }
 }
 

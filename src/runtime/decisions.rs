@@ -38,16 +38,18 @@ impl Machine<'_> {
         };
         let Offered { keys, sources, refused } = self.offered(options, actor)?;
         if keys.is_empty() {
-            return Err(Diag::new(
-                "run::no_option",
-                format!(
-                    "{} has no option in the decision `{}`",
-                    p.who_name(who),
-                    p.decisions[decision as usize]
-                ),
-            )
-            .label(span, "nothing could be chosen here")
-            .help("add an option without `when`, which is always available, or guard the decision with `if`"));
+            return Err(Box::new(
+                Diag::new(
+                    "run::no_option",
+                    format!(
+                        "{} has no option in the decision `{}`",
+                        p.who_name(who),
+                        p.decisions[decision as usize]
+                    ),
+                )
+                .label(span, "nothing could be chosen here")
+                .help("add an option without `when`, which is always available, or guard the decision with `if`"),
+            ));
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|r| r.0));
@@ -60,7 +62,7 @@ impl Machine<'_> {
             Err(j) => {
                 let (key, rule) = refused[j];
                 let name = format!("`{}`", p.option_name(key));
-                return Err(self.refused(&name, rule, span));
+                return Err(Box::new(self.refused(&name, rule, span)));
             }
         };
         let (key, option) = (keys[picked], &options[sources[picked]]);
@@ -186,7 +188,7 @@ impl Machine<'_> {
             Ok(i) => i,
             Err(j) => {
                 let (e, r) = refused[j];
-                return Err(self.refusal(var, e, &refusals[r], span));
+                return Err(Box::new(self.refusal(var, e, &refusals[r], span)));
             }
         };
         let chosen = ids.get(picked).copied();
@@ -284,11 +286,11 @@ impl Machine<'_> {
             return Ok(Err(picked - keys.len()));
         }
         if picked >= keys.len() {
-            return Err(
+            return Err(Box::new(
                 Diag::new("run::bad_answer", "the decider picked an option that does not exist")
                     .label(span, "this decision")
                     .help("this is a bug in the decider"),
-            );
+            ));
         }
         self.emit(Event::Decision {
             decision,
@@ -387,7 +389,7 @@ impl Machine<'_> {
         let p = self.p;
         let def = &p.actions[a as usize];
         if self.depth >= MAX_CALL_DEPTH {
-            return Err(too_deep(span));
+            return Err(Box::new(too_deep(span)));
         }
         self.emit(Event::Action { actor: who, action: a });
         let (lo, hi) = (def.frame.0 as usize, def.frame.1 as usize);

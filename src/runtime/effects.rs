@@ -29,16 +29,18 @@ impl Machine<'_> {
                     Some(i) => Anchor::Place(*o, i),
                     None => {
                         let p = self.p;
-                        return Err(Diag::new(
-                            "run::not_ranked",
-                            format!(
-                                "{} has no place in the order `{}`",
-                                p.character_name(e),
-                                p.orders[*o as usize].name
-                            ),
-                        )
-                        .label(span, "counted at their place here")
-                        .help("`rank` the order before counting a duration at a place in it"));
+                        return Err(Box::new(
+                            Diag::new(
+                                "run::not_ranked",
+                                format!(
+                                    "{} has no place in the order `{}`",
+                                    p.character_name(e),
+                                    p.orders[*o as usize].name
+                                ),
+                            )
+                            .label(span, "counted at their place here")
+                            .help("`rank` the order before counting a duration at a place in it"),
+                        ));
                     }
                 }
             }

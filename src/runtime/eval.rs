@@ -24,15 +24,17 @@ impl Machine<'_> {
             match self.dice.die(dice.sides) {
                 Ok(f) => self.faces.push(f),
                 Err(e) => {
-                    return Err(Diag::new(
-                        "run::impossible_roll",
-                        format!("the forced roll {} cannot come up on a d{}", e.value, e.sides),
-                    )
-                    .label(span, format!("this {dice} took it"))
-                    .help(format!(
-                        "forced rolls for a d{} must be between 1 and {}",
-                        e.sides, e.sides
-                    )));
+                    return Err(Box::new(
+                        Diag::new(
+                            "run::impossible_roll",
+                            format!("the forced roll {} cannot come up on a d{}", e.value, e.sides),
+                        )
+                        .label(span, format!("this {dice} took it"))
+                        .help(format!(
+                            "forced rolls for a d{} must be between 1 and {}",
+                            e.sides, e.sides
+                        )),
+                    ));
                 }
             }
         }
@@ -176,9 +178,11 @@ impl Machine<'_> {
             BinOp::Mul => checked(a.checked_mul(b), span)?,
             BinOp::Div => {
                 if b == 0 {
-                    return Err(Diag::new("run::division_by_zero", "division by zero")
-                        .label(span, "the right-hand side is 0 here")
-                        .help("guard the division with a condition"));
+                    return Err(Box::new(
+                        Diag::new("run::division_by_zero", "division by zero")
+                            .label(span, "the right-hand side is 0 here")
+                            .help("guard the division with a condition"),
+                    ));
                 }
                 checked(a.checked_div_euclid(b), span)?
             }
@@ -220,7 +224,12 @@ impl Machine<'_> {
         let saved = self.locals[*var as usize];
         let mut acc: Option<i64> = None;
         let mut count = 0i64;
-        let mut found = self.ids.take();
+        // Only `first` and `last` keep what they find (an empty `Vec` allocates nothing).
+        let mut found = if matches!(quant, Quant::First | Quant::Last) {
+            self.ids.take()
+        } else {
+            Vec::new()
+        };
         for i in 0..n {
             // Expressions make and destroy nothing, so the lists keep their length meanwhile.
             let id = match coll {

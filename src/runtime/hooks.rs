@@ -31,7 +31,7 @@ impl Machine<'_> {
     pub(super) fn hooks(&mut self, ids: &[HookId], args: &[i64], span: Span) -> R<Flow> {
         let p = self.p;
         if !ids.is_empty() && self.depth >= MAX_CALL_DEPTH {
-            return Err(too_deep(span));
+            return Err(Box::new(too_deep(span)));
         }
         for &id in ids {
             let h = &p.hooks[id as usize];

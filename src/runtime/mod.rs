@@ -97,7 +97,13 @@ fn run_with<'a>(
     absent: Vec<bool>,
 ) -> Result<Outcome, Diag> {
     let mut m = Machine::new(p, cfg, decider, sink, control, absent);
-    m.emit(Event::EncounterStart { seed: cfg.seed });
+    play(&mut m, cfg.seed).map_err(|e| *e)
+}
+
+/// The run itself: the encounter's start, `setup` and `play`, its end and final state.
+fn play(m: &mut Machine<'_>, seed: u64) -> R<Outcome> {
+    let p = m.p;
+    m.emit(Event::EncounterStart { seed });
     m.init()?;
     let mut flow = m.hooks(&p.encounter_start, &[], Span::default())?;
     for part in [&p.setup, &p.play] {

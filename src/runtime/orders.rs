@@ -86,12 +86,14 @@ impl Machine<'_> {
         let Some(at) = at else {
             let p = self.p;
             let other = anchor.map_or("?", |a| p.character_name(a));
-            return Err(Diag::new(
-                "run::not_ranked",
-                format!("{other} is not in the order `{}`", p.orders[order as usize].name),
-            )
-            .label(span, "placed next to them here")
-            .help("`rank` the order first, or place next to a character who is in it"));
+            return Err(Box::new(
+                Diag::new(
+                    "run::not_ranked",
+                    format!("{other} is not in the order `{}`", p.orders[order as usize].name),
+                )
+                .label(span, "placed next to them here")
+                .help("`rank` the order first, or place next to a character who is in it"),
+            ));
         };
         list.insert(at, e);
         let ids = std::mem::take(&mut self.ranked[order as usize]);
@@ -263,12 +265,14 @@ impl Machine<'_> {
                 }
                 let rolls = rolls + u32::from(key.roll);
                 if rolls > MAX_TIE_ROLLS {
-                    return Err(Diag::new(
-                        "run::unsettled",
-                        format!("a tie was still unsettled after {MAX_TIE_ROLLS} rolls"),
-                    )
-                    .label(key.span, "rolled again and again here")
-                    .help("roll dice with more than one face, or add another key before this one"));
+                    return Err(Box::new(
+                        Diag::new(
+                            "run::unsettled",
+                            format!("a tie was still unsettled after {MAX_TIE_ROLLS} rolls"),
+                        )
+                        .label(key.span, "rolled again and again here")
+                        .help("roll dice with more than one face, or add another key before this one"),
+                    ));
                 }
                 keyed.clear();
                 for &id in &ids[s..e] {

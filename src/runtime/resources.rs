@@ -40,12 +40,12 @@ impl Machine<'_> {
         let floor = self.limits[f as usize].0;
         if amount < 0 || floor.is_some_and(|lo| left < lo) {
             let p = self.p;
-            return Err(Diag::new(
+            return Err(Box::new(Diag::new(
                 "run::overspend",
                 format!("{} cannot spend {amount} {}: they have {have}", p.character_name(e), p.fields[f as usize].name),
             )
             .label(span, "spent here")
-            .help("guard the spend with a condition, or make it the cost of an action so it is offered only when affordable"));
+            .help("guard the spend with a condition, or make it the cost of an action so it is offered only when affordable")));
         }
         Ok(left)
     }
@@ -82,16 +82,18 @@ impl Machine<'_> {
         {
             self.put(a, from.field, have);
             let p = self.p;
-            return Err(Diag::new(
-                "run::overfill",
-                format!(
-                    "{} cannot take {amount} more {}: they have {had} and the most is {hi}",
-                    p.character_name(b),
-                    p.fields[to.field as usize].name
-                ),
-            )
-            .label(span, "transferred here")
-            .help("guard the transfer with a condition on what the receiver already has"));
+            return Err(Box::new(
+                Diag::new(
+                    "run::overfill",
+                    format!(
+                        "{} cannot take {amount} more {}: they have {had} and the most is {hi}",
+                        p.character_name(b),
+                        p.fields[to.field as usize].name
+                    ),
+                )
+                .label(span, "transferred here")
+                .help("guard the transfer with a condition on what the receiver already has"),
+            ));
         }
         self.put(b, to.field, got);
         self.emit(Event::Transfer {

@@ -28,7 +28,9 @@ pub(super) const NO_CTX: Ctx = Ctx {
     actor: None,
 };
 
-pub(super) type R<T> = Result<T, Diag>;
+/// Results inside the run loop: the error is boxed so that a result is two words, returned in
+/// registers (a `Diag` inline would make every `eval` return through memory).
+pub(super) type R<T> = Result<T, Box<Diag>>;
 
 /// The interpreter: the whole state of one run. Its methods are spread over the sibling files,
 /// one concern each (see the module doc in `mod.rs`).
@@ -216,7 +218,7 @@ impl Machine<'_> {
         self.steps += 1;
         if self.steps > self.max_steps {
             let at = self.loops.last().copied().unwrap_or(span);
-            return Err(Diag::new(
+            return Err(Box::new(Diag::new(
                 "run::step_budget",
                 format!("the run took more than {} steps", self.max_steps),
             )
@@ -225,7 +227,7 @@ impl Machine<'_> {
                 "check that the loop's condition can become false, or raise the budget with --max-steps"
             } else {
                 "check that the loop's condition can become false, that the iteration --until names is ever reached (a level's count restarts each time it is entered), or raise the budget with --max-steps"
-            }));
+            })));
         }
         Ok(())
     }
@@ -243,9 +245,11 @@ impl Machine<'_> {
         if v >= 0 && (v as usize) < self.types.len() {
             return Ok(v as EntityId);
         }
-        Err(Diag::new("run::none", "this names no entity: it is `none`")
-            .label(span, "used here")
-            .help("test it first, e.g. `if x != none { ... }`, or filter the loop with `where x != none`"))
+        Err(Box::new(
+            Diag::new("run::none", "this names no entity: it is `none`")
+                .label(span, "used here")
+                .help("test it first, e.g. `if x != none { ... }`, or filter the loop with `where x != none`"),
+        ))
     }
 
     /// The entities of a collection, in its order (those out of play included).
@@ -368,15 +372,17 @@ impl Machine<'_> {
     /// `create`: a new entity of type `ty`, in play from now, named after its type.
     pub(super) fn create(&mut self, ty: TypeId, given: &[(FieldId, Ex)], span: Span) -> R<EntityId> {
         if self.types.len() >= crate::limits::MAX_ENTITIES {
-            return Err(Diag::new(
-                "run::too_many",
-                format!(
-                    "more than {} entities in play at once or made in one run",
-                    crate::limits::MAX_ENTITIES
-                ),
-            )
-            .label(span, "one too many made here")
-            .help("`destroy` what is no longer needed does not free its place; check that this loop can end"));
+            return Err(Box::new(
+                Diag::new(
+                    "run::too_many",
+                    format!(
+                        "more than {} entities in play at once or made in one run",
+                        crate::limits::MAX_ENTITIES
+                    ),
+                )
+                .label(span, "one too many made here")
+                .help("`destroy` what is no longer needed does not free its place; check that this loop can end"),
+            ));
         }
         let id = self.types.len() as EntityId;
         self.types.push(ty);
@@ -408,9 +414,11 @@ pub(super) fn too_deep(span: Span) -> Diag {
 
 pub(super) fn checked(v: Option<i64>, span: Span) -> R<i64> {
     v.ok_or_else(|| {
-        Diag::new("run::overflow", "arithmetic overflow")
-            .label(span, "the result does not fit in 64 bits")
-            .help("numbers in turnscript are 64-bit integers; check for a runaway value")
+        Box::new(
+            Diag::new("run::overflow", "arithmetic overflow")
+                .label(span, "the result does not fit in 64 bits")
+                .help("numbers in turnscript are 64-bit integers; check for a runaway value"),
+        )
     })
 }
 

@@ -33,7 +33,7 @@ impl Machine<'_> {
             if self.nesting > MAX_RUN_NESTING
                 && let Some(span) = stmt_span(s)
             {
-                return Err(too_deep(span));
+                return Err(Box::new(too_deep(span)));
             }
             match self.stmt(s)? {
                 Flow::Next => {}
@@ -177,11 +177,11 @@ impl Machine<'_> {
         let size = self.p.units.get(unit as usize).map_or(1, |u| u.1);
         let base = checked(n.checked_mul(size), span)?;
         if base < 0 {
-            return Err(
+            return Err(Box::new(
                 Diag::new("run::negative_time", format!("time cannot run backwards ({n})"))
                     .label(span, "a negative amount")
                     .help("elapse a zero or positive amount"),
-            );
+            ));
         }
         self.clock = checked(self.clock.checked_add(base), span)?;
         self.emit(Event::Time {
