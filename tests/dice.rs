@@ -58,3 +58,31 @@ fn the_same_seed_gives_a_byte_identical_trace() {
     });
     assert_ne!(a.0, other.0, "a different seed gives a different trace");
 }
+
+/// Dice whose count, size and number kept are computed roll like literal dice of those values:
+/// the same faces from the same stream, and the same trace text.
+#[test]
+fn computed_dice_roll_as_the_literal_dice_they_come_to() {
+    let run = |play: &str| {
+        let src = format!(
+            "stat pool default 3\nstat die default 8\nresource hp\ncharacter A {{ pool = 2, die = 6 }}\nplay {{ for each c in characters {{ {play} }} }}\n"
+        );
+        let files = vec![("t.turn".to_string(), src)];
+        let opts = turnscript::RunOptions {
+            seed: 3,
+            ..turnscript::RunOptions::default()
+        };
+        let (out, err, code) = common::run_texts(&files, Vec::new(), &opts, true);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .filter(|l| l.contains("\"roll\""))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let computed = run(
+        "gain (c.pool)d6 c.hp  gain d(c.die) c.hp  gain (c.pool + 1)d(c.die)kh(c.pool) c.hp  gain 2d(c.die)kl1 c.hp",
+    );
+    let literal = run("gain 2d6 c.hp  gain d6 c.hp  gain 3d6kh2 c.hp  gain 2d6kl1 c.hp");
+    assert_eq!(computed, literal);
+    assert!(computed[2].contains(r#""dice":"3d6kh2""#), "{computed:?}");
+}

@@ -258,7 +258,7 @@ impl Decls {
                 return;
             }
             let param = match &x.node {
-                ExprKind::Dice(_) => {
+                ExprKind::Dice(_) | ExprKind::DynDice(_) => {
                     found = Some(x.span);
                     return;
                 }
@@ -292,7 +292,9 @@ impl Decls {
 
 pub(super) fn has_dice(e: &Expr) -> bool {
     let mut found = false;
-    walk_expr(e, &mut |x| found |= matches!(x.node, ExprKind::Dice(_)));
+    walk_expr(e, &mut |x| {
+        found |= matches!(x.node, ExprKind::Dice(_) | ExprKind::DynDice(_))
+    });
     found
 }
 
@@ -308,6 +310,13 @@ pub(super) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         ExprKind::Call(_, args) => args.iter().for_each(|a| walk_expr(a, f)),
         ExprKind::Quant { filter, body, .. } => filter.iter().chain(body.iter()).for_each(|x| walk_expr(x, f)),
         ExprKind::If(c, a, b) => [c, a, b].iter().for_each(|x| walk_expr(x, f)),
+        ExprKind::DynDice(d) => {
+            walk_expr(&d.count, f);
+            walk_expr(&d.sides, f);
+            if let Some((_, k)) = &d.keep {
+                walk_expr(k, f);
+            }
+        }
         _ => {}
     }
 }

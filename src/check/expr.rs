@@ -51,6 +51,14 @@ impl Checker<'_> {
     pub(super) fn expr(&mut self, e: &Expr) -> Ty {
         match &e.node {
             ExprKind::Int(_) | ExprKind::Dice(_) => Ty::Int,
+            ExprKind::DynDice(d) => {
+                self.expect(&d.count, Ty::Int, "a number of dice");
+                self.expect(&d.sides, Ty::Int, "a die's size");
+                if let Some((_, k)) = &d.keep {
+                    self.expect(k, Ty::Int, "a number of dice kept");
+                }
+                Ty::Int
+            }
             ExprKind::Bool(_) => Ty::Bool,
             ExprKind::None => Ty::Entity(ANY),
             ExprKind::Name(n) => self.name(e, n),

@@ -17,6 +17,11 @@ impl Lower<'_> {
                 self.p.dice.push((*d, e.span));
                 Ex::Dice((self.p.dice.len() - 1) as DiceId)
             }
+            ExprKind::DynDice(d) => {
+                let keep = d.keep.as_ref().map(|(k, x)| (*k, self.expr(x)));
+                let (count, sides) = (self.expr(&d.count), self.expr(&d.sides));
+                Ex::DynDice(Box::new(DynDiceEx { count, sides, keep }), e.span)
+            }
             ExprKind::Name(n) => self.name(e, n),
             ExprKind::Field(base, f) => self.field(e, base, f),
             ExprKind::If(c, a, b) => Ex::If(Box::new(self.expr(c)), Box::new(self.expr(a)), Box::new(self.expr(b))),

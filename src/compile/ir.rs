@@ -1,7 +1,7 @@
 //! The compiled form: every name resolved to a slot. The runtime reads only this.
 
 use crate::source::Span;
-use crate::syntax::ast::{BinOp, Dice, LevelKind, Quant};
+use crate::syntax::ast::{BinOp, Dice, Keep, LevelKind, Quant};
 
 pub type FieldId = u16;
 pub type LevelId = u16;
@@ -163,6 +163,14 @@ pub enum PolicyRef {
 
 /// One policy's preferences for a decision, compiled where the decision is made (because some
 /// have conditions, read in that place's scope), best first.
+/// Dice with computed parts: the count, the sides, and which and how many are kept.
+#[derive(Debug, Clone)]
+pub struct DynDiceEx {
+    pub count: Ex,
+    pub sides: Ex,
+    pub keep: Option<(Keep, Ex)>,
+}
+
 #[derive(Debug, Clone)]
 pub struct PolicyPrefs {
     pub policy: PolicyId,
@@ -476,6 +484,8 @@ pub enum Ex {
     Field(Box<Ex>, FieldId, Span),
     Is(Box<Ex>, Member),
     Dice(DiceId),
+    /// Dice with computed parts: count, sides, the number kept; the span of the whole.
+    DynDice(Box<DynDiceEx>, Span),
     Neg(Box<Ex>, Span),
     Not(Box<Ex>),
     Bin(BinOp, Box<Ex>, Box<Ex>, Span),

@@ -4,9 +4,9 @@
 use super::state::{Ctx, Machine, NO_CTX, R, checked};
 use crate::compile::ir::*;
 use crate::diag::Diag;
-use crate::limits::MAX_TRIGGER_ARGS;
+use crate::limits::{MAX_DICE, MAX_SIDES, MAX_TRIGGER_ARGS};
 use crate::source::Span;
-use crate::syntax::ast::{BinOp, Keep, Quant};
+use crate::syntax::ast::{BinOp, Dice, Keep, Quant};
 use crate::trace::Event;
 
 impl Machine<'_> {
@@ -16,9 +16,57 @@ impl Machine<'_> {
         self.id(v, span)
     }
 
+    /// Dice written with expressions: the parts are evaluated (in order: count, sides, kept),
+    /// held to the limits of literal dice, then rolled.
+    fn dyn_roll(&mut self, parts: &DynDiceEx, span: Span, ctx: Ctx) -> R<i64> {
+        let count = self.eval(&parts.count, ctx)?;
+        let sides = self.eval(&parts.sides, ctx)?;
+        let keep = match &parts.keep {
+            Some((k, x)) => Some((*k, self.eval(x, ctx)?)),
+            None => None,
+        };
+        let bad = |what: String, help: &str| {
+            Box::new(
+                Diag::new("run::dice", what)
+                    .label(span, "these dice")
+                    .help(help.to_string()),
+            )
+        };
+        let in_range = |v: i64, lo: u32, hi: u32| u32::try_from(v).ok().filter(|v| (lo..=hi).contains(v));
+        let Some(count) = in_range(count, 1, MAX_DICE) else {
+            return Err(bad(
+                format!("{count} dice cannot be rolled: from 1 to {MAX_DICE}"),
+                "guard the roll, e.g. `if c.pool > 0 { ... }`, or roll at least one: `(highest(c.pool, 1))d6`",
+            ));
+        };
+        let Some(sides) = in_range(sides, 2, MAX_SIDES) else {
+            return Err(bad(
+                format!("a die of {sides} sides cannot be rolled: from 2 to {MAX_SIDES}"),
+                "check the value that gives the die's size",
+            ));
+        };
+        let keep = match keep {
+            None => None,
+            Some((k, n)) => match in_range(n, 1, count) {
+                Some(n) => Some((k, n)),
+                None => {
+                    return Err(bad(
+                        format!("{n} of {count} dice cannot be kept: from 1 to {count}"),
+                        "keep at least one die and no more than are rolled",
+                    ));
+                }
+            },
+        };
+        self.roll_dice(Dice { count, sides, keep }, span, ctx)
+    }
+
     fn roll(&mut self, d: DiceId, ctx: Ctx) -> R<i64> {
-        let p = self.p;
-        let (dice, span) = p.dice[d as usize];
+        let (dice, span) = self.p.dice[d as usize];
+        self.roll_dice(dice, span, ctx)
+    }
+
+    /// Rolls `dice` (forced values first), traces the roll and gives its total.
+    fn roll_dice(&mut self, dice: Dice, span: Span, ctx: Ctx) -> R<i64> {
         self.faces.clear();
         for _ in 0..dice.count {
             match self.dice.die(dice.sides) {
@@ -56,7 +104,7 @@ impl Machine<'_> {
         self.emit(Event::Roll {
             actor: ctx.actor,
             label: ctx.label,
-            dice: d,
+            dice,
             faces: &faces,
             total,
         });
@@ -97,6 +145,7 @@ impl Machine<'_> {
                 }) as i64
             }
             Ex::Dice(d) => self.roll(*d, ctx)?,
+            Ex::DynDice(parts, span) => self.dyn_roll(parts, *span, ctx)?,
             Ex::Neg(x, span) => checked(self.eval(x, ctx)?.checked_neg(), *span)?,
             Ex::Not(x) => (self.eval(x, ctx)? == 0) as i64,
             Ex::Bin(op, l, r, span) => self.binary(op, l, r, *span, ctx)?,

@@ -628,6 +628,15 @@ pub struct Dice {
     pub keep: Option<(Keep, u32)>,
 }
 
+/// `(N)d(S)[kh(K)|kl(K)]`: the parts of dice written with expressions (a literal part is an
+/// `Int`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DynDice {
+    pub count: Expr,
+    pub sides: Expr,
+    pub keep: Option<(Keep, Expr)>,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keep {
     Highest,
@@ -655,6 +664,8 @@ pub enum ExprKind {
     Int(i64),
     Bool(bool),
     Dice(Dice),
+    /// Dice whose count, size or number kept is computed (`(c.pool)d6`, `d(c.die)`).
+    DynDice(Box<DynDice>),
     /// A bare name: a variable, a parameter, a side or a tag.
     Name(String),
     /// `c.FIELD`

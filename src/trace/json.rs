@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
-use crate::syntax::ast::{Keep, LevelKind};
+use crate::syntax::ast::{Dice, Keep, LevelKind};
 
 /// The JSON lines view: one object per event, keys in a fixed order, written into `W` as each
 /// event happens. `JsonLines::default()` writes into memory (read it back with
@@ -388,7 +388,7 @@ fn roll<W: Write>(
     p: &World<'_>,
     actor: Option<EntityId>,
     label: LabelId,
-    dice: DiceId,
+    d: Dice,
     faces: &[u32],
     total: i64,
 ) -> io::Result<()> {
@@ -400,7 +400,6 @@ fn roll<W: Write>(
     o.write_all(br#","for":"#)?;
     q(o, p.labels.get(label as usize).map(String::as_str).unwrap_or("roll"))?;
     o.write_all(br#","dice":""#)?;
-    let d = p.dice[dice as usize].0;
     if d.count != 1 {
         int(o, d.count)?;
     }

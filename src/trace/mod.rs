@@ -9,6 +9,7 @@ use std::fmt;
 use std::io;
 
 use crate::compile::ir::*;
+use crate::syntax::ast::Dice;
 
 pub use json::{JsonLines, write_json_str};
 pub use text::Text;
@@ -85,7 +86,8 @@ pub enum Event<'a> {
     Roll {
         actor: Option<EntityId>,
         label: LabelId,
-        dice: DiceId,
+        /// The dice rolled (computed parts evaluated).
+        dice: Dice,
         faces: &'a [u32],
         total: i64,
     },

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
-use crate::syntax::ast::LevelKind;
+use crate::syntax::ast::{Dice, LevelKind};
 
 /// The GM's view: compact, aligned, one line per event that matters, indented by level, written
 /// into `W` as each event happens. [`Text::new`] writes into memory (read it back with
@@ -251,14 +251,14 @@ impl<W: Write> Text<W> {
         &mut self,
         p: &World<'_>,
         actor: Option<EntityId>,
-        (label, dice): (LabelId, DiceId),
+        (label, dice): (LabelId, Dice),
         faces: &[u32],
         total: i64,
     ) {
         let who = actor.map(|a| p.character_name(a)).unwrap_or("");
         self.line("roll", who, |b| {
             let label = p.labels.get(label as usize).map(String::as_str).unwrap_or("roll");
-            let _ = write!(b, "{label:<10} {} [", p.dice[dice as usize].0);
+            let _ = write!(b, "{label:<10} {dice} [");
             for (k, f) in faces.iter().enumerate() {
                 let sep = if k > 0 { " " } else { "" };
                 let _ = write!(b, "{sep}{f}");

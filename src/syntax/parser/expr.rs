@@ -108,6 +108,7 @@ impl Builder {
                 .label(span, "here")
                 .help("write NdS with 1 to 1000 dice of 2 to 1000000 sides, optionally khK or klK keeping K of them")
             })?),
+            Rule::dyn_dice => self.dyn_dice(pair, span)?,
             Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
             Rule::none_lit => ExprKind::None,
             Rule::path => {
@@ -170,6 +171,35 @@ impl Builder {
             by,
             body,
         })
+    }
+}
+
+impl Builder {
+    /// `(N)d(S)[kh(K)]`: each part an expression in parentheses or digits; a missing count is 1.
+    fn dyn_dice(&self, pair: Pair<Rule>, span: Span) -> R<ExprKind> {
+        let no_count = pair.as_str().starts_with('d');
+        let mut parts = Vec::new();
+        let mut kind = Keep::Highest;
+        for part in pair.into_inner() {
+            let pspan = self.span(&part);
+            match part.as_rule() {
+                Rule::dice_keep if part.as_str() == "kl" => kind = Keep::Lowest,
+                Rule::dice_keep => kind = Keep::Highest,
+                Rule::dice_digits => {
+                    let n = part.as_str().parse::<i64>().map_err(|_| too_large(pspan))?;
+                    parts.push(Spanned::new(ExprKind::Int(n), pspan));
+                }
+                _ => parts.push(self.expr(last_inner(part, pspan)?)?),
+            }
+        }
+        let mut parts = parts.into_iter();
+        let count = match no_count {
+            true => Spanned::new(ExprKind::Int(1), span),
+            false => parts.next().ok_or_else(|| internal(span, Rule::dyn_dice))?,
+        };
+        let sides = parts.next().ok_or_else(|| internal(span, Rule::dyn_dice))?;
+        let keep = parts.next().map(|k| (kind, k));
+        Ok(ExprKind::DynDice(Box::new(DynDice { count, sides, keep })))
     }
 }
 
