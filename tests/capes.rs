@@ -1,7 +1,8 @@
 //! One scenario per Capes rule (CAP-1 … CAP-17), run through `rulesets/capes.turn` with forced
 //! rolls and scripted answers; after the answers, a quiet policy (every purchase declined, every
 //! Action passed) plays on. Assertions read the trace: turns, who is Starter, the Conflicts made
-//! and destroyed, and every token count.
+//! and destroyed, and every token count. After the rules: how many Scenes the table plays, and the
+//! bundled `table` policy, which must play the example to its end.
 
 mod common;
 use common::*;
@@ -49,6 +50,11 @@ const CASTING: &str = "Bolt done Shade done Mayor done Warden done";
 const ONE_EVENT: &str = "add_conflict event done done done done";
 
 fn capes(cast: &str, answers: &[&str], rolls: &[i64], until: &str) -> Run {
+    capes_as("quiet", cast, answers, rolls, Some(until))
+}
+
+/// As `capes`, with another policy playing on after the answers, and `--until` optional.
+fn capes_as(policy: &str, cast: &str, answers: &[&str], rolls: &[i64], until: Option<&str>) -> Run {
     // Answers are separated by spaces; `~` stands for a space inside one (`faction~1`).
     let answers: Vec<String> = answers
         .iter()
@@ -60,8 +66,8 @@ fn capes(cast: &str, answers: &[&str], rolls: &[i64], until: &str) -> Run {
         encounter: cast,
         answers: &answers.join("\n"),
         rolls,
-        until: Some(until),
-        policy: Some("quiet"),
+        until,
+        policy: Some(policy),
         ..Case::default()
     })
 }
@@ -633,4 +639,123 @@ fn cap_17_a_page_ending_with_no_conflicts_ends_the_scene() {
         pages,
         v(&["level_start scene 1", "level_start page 1", "level_start page 2"])
     );
+}
+
+// ---------------------------------------------------------------- beyond the rules text
+
+/// Decisions of one kind, as `chooser pick`.
+fn picks(r: &Run, decision: &str) -> Vec<String> {
+    r.of("decision")
+        .iter()
+        .filter(|e| e["decision"] == decision)
+        .map(|e| format!("{} {}", s(&e["chooser"]), s(&e["picked"])))
+        .collect()
+}
+
+#[test]
+fn the_table_stops_after_the_scenes_it_agreed_on() {
+    // Not a rule: the text has no end of play, so the ruleset's `scenes` param (here set to 2 by
+    // the encounter) says how many Scenes are played. With no Conflict, each Scene is one Page.
+    let r = capes_as("quiet", &table(0, "param scenes = 2"), &[], &[], None).ok();
+    assert_eq!(
+        levels(&r)
+            .into_iter()
+            .filter(|l| l.contains("scene"))
+            .collect::<Vec<_>>(),
+        v(&[
+            "level_start scene 1",
+            "level_end scene 1",
+            "level_start scene 2",
+            "level_end scene 2"
+        ])
+    );
+    assert_eq!(
+        r.lines(&["encounter_end"]),
+        v(&["encounter_end the table has played the Scenes it agreed on"])
+    );
+}
+
+#[test]
+fn the_table_policy_plays_for_its_own_side() {
+    // Page 1 scripted: Ann adds an Event and Claims side 2 (the second offered), Ben nothing.
+    // From there the `table` policy plays: it picks what helps Ann's side, not the first offered.
+    let r = capes_as(
+        "table",
+        &table(0, ""),
+        &[CASTING, "add_conflict event claim faction~2 done done done done"],
+        &[1],
+        Some("page=1"),
+    )
+    .ok();
+    // Ann Stakes on her side 2 and rolls its die; the 1 does not help, so she turns it back.
+    assert_eq!(offered(&r, "stake_on")[0], v(&["faction 1", "faction 2"]));
+    assert_eq!(picks(&r, "stake_on"), v(&["Ann faction 2", "Ann faction 2"]));
+    assert_eq!(offered(&r, "die_to_roll")[0], v(&["die 1", "die 2"]));
+    assert_eq!(picks(&r, "die_to_roll")[0], "Ann die 2");
+    assert_eq!(picks(&r, "keep")[0], "Ann revert");
+    // Nobody else Claims anything: Ben, Cleo and Dev pass rather than make a Conflict.
+    assert_eq!(
+        picks(&r, "act"),
+        v(&[
+            "Ann use_ability",
+            "Ben pass_action",
+            "Cleo pass_action",
+            "Dev pass_action"
+        ])
+    );
+    assert_eq!(offered(&r, "act")[1][0], "create_conflict");
+
+    // Page 2, scripted up to Ben's roll of the unclaimed side 2 to 4: it controls unclaimed, and
+    // the policy then has Ben (the Starter) Claim that winning side, not side 1 offered first.
+    let r = capes_as(
+        "table",
+        &table(0, ""),
+        &[
+            CASTING,
+            ONE_EVENT,
+            "done pass_action done done",
+            "done use_ability Dark roll_die die~2 accept no_reaction done done",
+        ],
+        &[4],
+        Some("page=2"),
+    )
+    .ok();
+    assert_eq!(offered(&r, "claim_side")[0], v(&["faction 1", "faction 2"]));
+    assert_eq!(picks(&r, "claim_side")[0], "Ben faction 2");
+    // Ben's side already controls, so nothing is worth rolling for him; Cleo Claims side 1 but
+    // Mayor has no ability. Ben Resolves.
+    assert_eq!(picks(&r, "claim_side")[1], "Cleo faction 1");
+    assert_eq!(picks(&r, "act")[4..6], v(&["Ben pass_action", "Cleo pass_action"]));
+    assert!(destroyed(&r).contains(&"conflict 1".to_string()));
+}
+
+/// The bundled example: the ruleset and `rulesets/encounters/capes.turn`, under its default policy.
+fn bundled(seed: u64) -> Run {
+    let cast = std::fs::read_to_string("rulesets/encounters/capes.turn").expect("bundled encounter");
+    run(Case {
+        ruleset: CAPES,
+        encounter: &cast,
+        seed,
+        ..Case::default()
+    })
+}
+
+#[test]
+fn the_bundled_example_ends_by_its_own_reason_under_its_policy() {
+    // Under the `table` policy every Scene's Conflicts are Resolved, so each Scene ends by CAP-17
+    // and the encounter ends after `scenes` (3) of them: not at a limit, `--until` or the budget.
+    for seed in 0..8 {
+        let r = bundled(seed).ok();
+        assert_eq!(
+            r.lines(&["encounter_end"]),
+            v(&["encounter_end the table has played the Scenes it agreed on"]),
+            "seed {seed}"
+        );
+        let scenes = levels(&r).iter().filter(|l| l.starts_with("level_end scene")).count();
+        assert_eq!(scenes, 3, "seed {seed}");
+        assert!(
+            r.of("destroy").iter().any(|e| s(&e["name"]).starts_with("conflict")),
+            "seed {seed}: Conflicts are Resolved"
+        );
+    }
 }
