@@ -215,7 +215,8 @@ impl RunOptions {
             },
             until,
         };
-        let decider = Scripted::new(program, self.answers.clone(), Policy::new(policy, self.seed));
+        let decider =
+            Scripted::new(program, self.answers.clone(), Policy::new(policy, self.seed)).map_err(SetupError)?;
         Ok(Prepared { config, decider })
     }
 
@@ -232,7 +233,13 @@ impl RunOptions {
                 left.join(",")
             ));
         }
-        let unused = decider.len() - decider.used().min(decider.len());
+        for (origin, text) in decider.unused_addressed() {
+            note.push_str(&format!(
+                "warning: the answer `{text}` ({origin}) was never used: no decision it addresses was asked\n"
+            ));
+        }
+        let addressed = decider.unused_addressed().len();
+        let unused = decider.len() - decider.used().min(decider.len()) - addressed;
         if unused > 0 {
             note.push_str(&format!(
                 "warning: {unused} answer{} never used (the run asked fewer decisions)\n",

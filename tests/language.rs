@@ -531,3 +531,36 @@ fn a_policy_preference_may_hold_a_condition_read_where_the_decision_is_made() {
         ]
     );
 }
+
+#[test]
+fn an_answer_may_name_where_it_applies_and_the_rest_go_in_order() {
+    let src = "resource ap min 0 max 6\naction strike(c) costs 2 ap\naction dash(c) costs 1 ap\n\
+               character Ana { ap = 4 }\ncharacter Cy { ap = 4 }\n\
+               play {\n  round repeat {\n    for each c in characters { turn c { choose act by c { option action option wait } } }\n  }\n}\n\
+               default policy first\n";
+    let answers = [
+        "round 2, Ana, act: wait",
+        "round 1, Cy, act: dash",
+        "strike",
+        "round 7, act: dash",
+    ];
+    let (out, err, code) = run(src, &[], &answers, Some("round=2"));
+    assert_eq!(code, 0, "{err}");
+    let picks: Vec<&str> = out.lines().filter(|l| l.contains("choose")).map(str::trim).collect();
+    assert_eq!(
+        picks,
+        vec![
+            "choose   Ana   act        strike   of strike|dash|wait",
+            "choose   Cy    act        dash     of strike|dash|wait",
+            "choose   Ana   act        wait     of strike|dash|wait",
+            "choose   Cy    act        strike   of strike|dash|wait (policy)",
+        ]
+    );
+    assert!(
+        err.contains("warning: the answer `dash` (answers) was never used: no decision it addresses was asked"),
+        "{err}"
+    );
+    let (_, err, code) = run(src, &[], &["round 1, Bob, act: wait"], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`Bob` is neither a level with its iteration"), "{err}");
+}

@@ -44,7 +44,8 @@ enum Command {
         /// Force the next dice, in order, one value per die: 4,2,12
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         rolls: Vec<i64>,
-        /// Answers to the decisions, one per line, by option name.
+        /// Answers to the decisions, one per line, by option name; `round 3, Mira, act: attack`
+        /// answers only that decision (see docs/language.md).
         #[arg(long)]
         answers: Option<PathBuf>,
         /// Who decides when the answers run out: `first`, `random`, or a policy of the ruleset.

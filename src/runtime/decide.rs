@@ -19,6 +19,9 @@ pub struct DecisionPoint<'a> {
     /// What the active policy picks here, worked out by the runtime where its preferences have
     /// conditions (read in the decision's scope); `None` elsewhere.
     pub suggested: Option<usize>,
+    /// Each level's current iteration, and whether it is running (for addressed answers).
+    pub counters: &'a [u64],
+    pub running: &'a [bool],
     /// The `choose` statement.
     pub span: Span,
 }
@@ -76,61 +79,179 @@ impl Decider for Policy {
     }
 }
 
-/// Answers from a list, in order; when they run out, the policy continues.
+/// One scripted answer: its text, where it came from (for messages), and the options it can name.
+struct Answer {
+    text: String,
+    origin: String,
+    keys: Vec<OptionKey>,
+}
+
+/// Where an addressed answer applies: the running levels' iterations it names, the chooser, the
+/// decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Address {
+    pub levels: Vec<(LevelId, u64)>,
+    pub who: Option<Who>,
+    pub decision: DecisionId,
+}
+
+/// Answers from a list: addressed ones (`round 3, Mira, act: attack`) wherever they apply, the
+/// others in order; when no answer applies and the in-order ones have run out, the policy
+/// decides.
 pub struct Scripted {
-    /// Each answer's text, where it came from (for messages), and the options it can name.
-    answers: Vec<(String, String, Vec<OptionKey>)>,
+    answers: Vec<Answer>,
     next: usize,
+    /// Addressed answers, in the order written, and whether each has been used.
+    addressed: Vec<(Address, Answer, bool)>,
     policy: Policy,
 }
 
 impl Scripted {
-    /// `answers`: (text, where it came from, e.g. "answers.txt:3").
-    pub fn new(p: &Program, answers: Vec<(String, String)>, policy: Policy) -> Self {
-        let answers = answers
-            .into_iter()
-            .map(|(text, origin)| {
-                let mut keys = Vec::new();
-                if let Some(i) = p.options.iter().position(|o| *o == text) {
-                    keys.push(OptionKey::Named(i as OptionId));
+    /// `answers`: (text, where it came from, e.g. "answers.txt:3"). A text with a `:` is an
+    /// addressed answer (see [`parse_address`]); an address the program cannot resolve is an error.
+    pub fn new(p: &Program, answers: Vec<(String, String)>, policy: Policy) -> Result<Self, String> {
+        let keys = |text: &str| {
+            let mut keys = Vec::new();
+            if let Some(i) = p.options.iter().position(|o| *o == text) {
+                keys.push(OptionKey::Named(i as OptionId));
+            }
+            if let Some(i) = p.actions.iter().position(|a| a.name == text) {
+                keys.push(OptionKey::Action(i as ActionId));
+            }
+            if let Some(i) = p.characters.iter().position(|c| c.name == text) {
+                keys.push(OptionKey::Character(i as EntityId));
+            }
+            keys
+        };
+        let mut plain = Vec::new();
+        let mut addressed = Vec::new();
+        for (text, origin) in answers {
+            match parse_address(p, &text).map_err(|e| format!("error: the answer `{text}` ({origin}): {e}\n"))? {
+                Some((address, option)) => {
+                    let answer = Answer {
+                        keys: keys(&option),
+                        text: option,
+                        origin,
+                    };
+                    addressed.push((address, answer, false));
                 }
-                if let Some(i) = p.actions.iter().position(|a| a.name == text) {
-                    keys.push(OptionKey::Action(i as ActionId));
-                }
-                if let Some(i) = p.characters.iter().position(|c| c.name == text) {
-                    keys.push(OptionKey::Character(i as EntityId));
-                }
-                (text, origin, keys)
-            })
-            .collect();
-        Scripted {
-            answers,
-            next: 0,
-            policy,
+                None => plain.push(Answer {
+                    keys: keys(&text),
+                    text,
+                    origin,
+                }),
+            }
         }
+        Ok(Scripted {
+            answers: plain,
+            next: 0,
+            addressed,
+            policy,
+        })
     }
 
     /// How many answers have been used.
     pub fn used(&self) -> usize {
-        self.next
+        self.next + self.addressed.iter().filter(|a| a.2).count()
     }
 
     /// How many answers there are.
     pub fn len(&self) -> usize {
-        self.answers.len()
+        self.answers.len() + self.addressed.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.answers.is_empty()
+        self.len() == 0
     }
+
+    /// The addressed answers never used: (where each came from, its text).
+    pub fn unused_addressed(&self) -> Vec<(&str, &str)> {
+        self.addressed
+            .iter()
+            .filter(|a| !a.2)
+            .map(|a| (a.1.origin.as_str(), a.1.text.as_str()))
+            .collect()
+    }
+
+    /// The first unused addressed answer that applies to `d`.
+    fn addressed_for(&self, d: &DecisionPoint<'_>) -> Option<usize> {
+        self.addressed.iter().position(|(a, _, used)| {
+            !used
+                && a.decision == d.decision
+                && a.who.is_none_or(|w| w == d.chooser)
+                && a.levels.iter().all(|&(l, n)| {
+                    d.running.get(l as usize).copied().unwrap_or(false)
+                        && d.counters.get(l as usize).copied() == Some(n)
+                })
+        })
+    }
+}
+
+/// Reads an addressed answer: `[LEVEL N, ...] [WHO,] DECISION: OPTION`, e.g. `round 3, Mira,
+/// act: attack`. `Ok(None)`: no `:`, an answer in order. Each part before the decision is a
+/// level and its iteration (the level must be running, at that iteration) or the chooser (a
+/// character or a role).
+pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)>, String> {
+    let Some((head, option)) = text.rsplit_once(':') else {
+        return Ok(None);
+    };
+    let mut parts: Vec<&str> = head.split(',').map(str::trim).collect();
+    let decision_name = parts.pop().unwrap_or("");
+    let decision = p.decisions.iter().position(|d| d == decision_name).ok_or_else(|| {
+        format!(
+            "no decision is called `{decision_name}`; the decisions are: {}",
+            p.decisions.join(", ")
+        )
+    })?;
+    let mut address = Address {
+        levels: Vec::new(),
+        who: None,
+        decision: decision as DecisionId,
+    };
+    for part in parts {
+        let level = part.rsplit_once(' ').and_then(|(name, n)| {
+            let l = p.levels.iter().position(|l| l.name == name.trim())?;
+            Some((l as LevelId, n.trim().parse::<u64>().ok()?))
+        });
+        if let Some(l) = level {
+            address.levels.push(l);
+            continue;
+        }
+        let who = p
+            .characters
+            .iter()
+            .position(|c| c.name == part)
+            .map(|i| Who::Character(i as EntityId))
+            .or_else(|| p.roles.iter().position(|r| r == part).map(|r| Who::Role(r as u16)));
+        match (who, address.who) {
+            (Some(w), None) => address.who = Some(w),
+            (Some(_), Some(_)) => return Err(format!("it names two choosers (`{part}` is the second)")),
+            (None, _) => {
+                return Err(format!(
+                    "`{part}` is neither a level with its iteration (e.g. `round 3`) nor a character or role"
+                ));
+            }
+        }
+    }
+    Ok(Some((address, option.trim().to_string())))
 }
 
 impl Decider for Scripted {
     fn decide(&mut self, p: &World<'_>, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
-        let Some((text, origin, keys)) = self.answers.get(self.next) else {
-            return self.policy.decide(p, d);
+        let answer = match self.addressed_for(d) {
+            Some(i) => {
+                self.addressed[i].2 = true;
+                &self.addressed[i].1
+            }
+            None => {
+                let Some(a) = self.answers.get(self.next) else {
+                    return self.policy.decide(p, d);
+                };
+                self.next += 1;
+                a
+            }
         };
-        self.next += 1;
+        let Answer { text, origin, keys } = answer;
         // An answer names an option, an action, or an entity (one made in play by its name).
         let names =
             |o: &OptionKey| keys.contains(o) || (matches!(o, OptionKey::Character(_)) && p.option_name(*o) == text);
@@ -161,7 +282,8 @@ impl Decider for Scripted {
         }
     }
 
-    /// The policy, once the answers have run out.
+    /// The policy, once the answers in order have run out (an addressed answer may still apply;
+    /// the runtime's work for the policy is then unused).
     fn policy(&self) -> Option<PolicyRef> {
         (self.next >= self.answers.len()).then_some(self.policy.which)
     }

@@ -267,19 +267,22 @@ impl Machine<'_> {
         span: Span,
     ) -> R<Result<usize, usize>> {
         let p = self.p;
-        let point = DecisionPoint {
+        let point = |counters, running| DecisionPoint {
             decision,
             chooser: who,
             options: keys,
             refused,
             suggested,
+            counters,
+            running,
             span,
         };
         let (picked, by) = match self.control.take() {
-            Some(c) => control::consult(self, c, &point)?,
+            // The control answers by itself: the levels' state is not part of its question.
+            Some(c) => control::consult(self, c, &point(&[], &[]))?,
             None => {
                 let w = World { p, made: &self.made };
-                self.decider.decide(&w, &point)?
+                self.decider.decide(&w, &point(&self.counters, &self.running))?
             }
         };
         if picked >= keys.len() && picked - keys.len() < refused.len() {

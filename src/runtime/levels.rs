@@ -15,6 +15,7 @@ impl Machine<'_> {
             actor: None,
         };
         self.counters[level as usize] = 0;
+        self.running[level as usize] = true;
         self.loops.push(span);
         let result = loop {
             if let Repeat::While(c) = repeat
@@ -81,6 +82,7 @@ impl Machine<'_> {
                 _ => {}
             }
         };
+        self.running[level as usize] = false;
         self.loops.pop();
         Ok(result)
     }

@@ -44,6 +44,8 @@ pub(super) struct Machine<'a> {
     pub(super) limits: Vec<(Option<i64>, Option<i64>)>,
     pub(super) locals: Vec<i64>,
     pub(super) counters: Vec<u64>,
+    /// Whether each level is running (inside one of its iterations, or between them).
+    pub(super) running: Vec<bool>,
     pub(super) dice: DiceStream,
     pub(super) faces: Vec<u32>,
     pub(super) steps: u64,
@@ -152,6 +154,7 @@ impl<'a> Machine<'a> {
             limits: vec![(None, None); n_fields],
             locals: vec![0; p.n_locals.max(1)],
             counters: vec![0; p.levels.len()],
+            running: vec![false; p.levels.len()],
             dice: DiceStream::new(cfg.seed, &cfg.rolls),
             faces: Vec::new(),
             steps: 0,
