@@ -192,17 +192,34 @@ impl Scripted {
 /// level and its iteration (the level must be running, at that iteration) or the chooser (a
 /// character or a role).
 pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)>, String> {
-    let Some((head, option)) = text.rsplit_once(':') else {
-        return Ok(None);
+    // Names may hold a `:` (`Bolt: lightning`): the address ends at the first `:` after which a
+    // decision's name ends the head; a text that is a name as a whole is an answer in order.
+    let is_decision = |head: &str| {
+        p.decisions
+            .iter()
+            .position(|d| d == head.rsplit(',').next().unwrap_or("").trim())
     };
+    let split = text
+        .match_indices(':')
+        .find_map(|(i, _)| is_decision(&text[..i]).map(|d| (i, d)));
+    let names_something = p.options.iter().any(|o| o == text)
+        || p.actions.iter().any(|a| a.name == text)
+        || p.characters.iter().any(|c| c.name == text);
+    let (at, decision) = match split {
+        Some(s) => s,
+        None if names_something || !text.contains(':') => return Ok(None),
+        None => {
+            let head = text.split(':').next().unwrap_or("");
+            let name = head.rsplit(',').next().unwrap_or("").trim();
+            return Err(format!(
+                "no decision is called `{name}`; the decisions are: {}",
+                p.decisions.join(", ")
+            ));
+        }
+    };
+    let (head, option) = (&text[..at], &text[at + 1..]);
     let mut parts: Vec<&str> = head.split(',').map(str::trim).collect();
-    let decision_name = parts.pop().unwrap_or("");
-    let decision = p.decisions.iter().position(|d| d == decision_name).ok_or_else(|| {
-        format!(
-            "no decision is called `{decision_name}`; the decisions are: {}",
-            p.decisions.join(", ")
-        )
-    })?;
+    parts.pop();
     let mut address = Address {
         levels: Vec::new(),
         who: None,
