@@ -32,3 +32,7 @@ pub const MAX_RUN_NESTING: u32 = 1024;
 pub const RUN_STACK_BYTES: usize = 256 * 1024 * 1024;
 /// The longest chain of params using params (checked, so evaluation cannot recurse deeper).
 pub const MAX_PARAM_DEPTH: usize = 256;
+
+/// Answers refused in a row at one decision before the run stops (`run::refused`): each refused
+/// answer is traced and the decision asked again.
+pub const MAX_REFUSALS: usize = 1000;

@@ -166,6 +166,9 @@ pub struct RunOptions {
     pub until: Option<String>,
     /// 0 is the default budget.
     pub max_steps: u64,
+    /// An answer the rules refuse stops the run (`run::refused`) instead of being traced and
+    /// asked again.
+    pub stop_on_refusal: bool,
 }
 
 /// A request a program cannot honour (an unknown policy or level, a malformed `--until`):
@@ -214,6 +217,7 @@ impl RunOptions {
                 self.max_steps
             },
             until,
+            stop_on_refusal: self.stop_on_refusal,
         };
         let decider =
             Scripted::new(program, self.answers.clone(), Policy::new(policy, self.seed)).map_err(SetupError)?;

@@ -292,9 +292,56 @@ fn a_refused_candidate_is_explained_even_when_every_candidate_is_refused() {
     let (out, _, code) = run(src, &[], &["pass"], None);
     assert_eq!(code, 0);
     assert!(out.contains("choose   A     pick       pass     of pass"), "{out}");
-    let (_, err, code) = run(src, &[], &["B"], None);
+    // Naming B is refused with the reason, then A is asked again and declines.
+    let (out, err, code) = run(src, &[], &["B", "pass"], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("refused") || l.starts_with("choose"))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            "refused  A     pick       B: B is down",
+            "choose   A     pick       pass     of pass"
+        ]
+    );
+    // With --stop-on-refusal the run stops on it, as it used to.
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        stop_on_refusal: true,
+        ..RunOptions::default()
+    };
+    let answers = vec![("B".to_string(), "answers".to_string())];
+    let (_, err, code) = run_texts(&files, answers, &opts, false);
     assert_eq!(code, 1);
     assert!(err.contains("run::refused") && err.contains("B is down"), "{err}");
+}
+
+#[test]
+fn a_refusal_gives_every_reason_that_applies() {
+    let src = "resource ap min 0
+flag tired
+character A { ap = 0, tired = true }
+               play { for each c in characters { choose act by c {
+               option run unless c.ap == 0 because \"{c} has no AP\" unless c.tired because \"{c} is tired\"
+               option rest
+} } }
+";
+    let (out, err, code) = run(src, &[], &["run", "run", "rest"], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("refused") || l.starts_with("choose"))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            "refused  A     act        run: A has no AP; A is tired",
+            "refused  A     act        run: A has no AP; A is tired",
+            "choose   A     act        rest     of rest",
+        ]
+    );
 }
 
 #[test]

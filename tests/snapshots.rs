@@ -29,6 +29,7 @@ fn options(head: &str, prefix: &str) -> (RunOptions, bool) {
         policy: get("policy").map(str::to_string),
         max_steps: get("max-steps").and_then(|s| s.parse().ok()).unwrap_or(0),
         answers: Vec::new(),
+        stop_on_refusal: get("stop-on-refusal") == Some("yes"),
     };
     (opts, get("format") == Some("jsonl"))
 }

@@ -60,6 +60,9 @@ enum Command {
         /// Step budget of the run.
         #[arg(long, default_value_t = crate::limits::DEFAULT_MAX_STEPS)]
         max_steps: u64,
+        /// Stop on an answer the rules refuse (run::refused), instead of tracing it and asking again.
+        #[arg(long)]
+        stop_on_refusal: bool,
     },
     /// Step through an encounter interactively: show, step, answer, force dice, undo, save.
     ///
@@ -138,6 +141,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
             until,
             format,
             max_steps,
+            stop_on_refusal,
         } => {
             let opts = Opts {
                 run: RunOptions {
@@ -147,6 +151,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
                     policy,
                     until,
                     max_steps,
+                    stop_on_refusal,
                 },
                 answers,
                 jsonl: format == Format::Jsonl,

@@ -7,16 +7,16 @@ use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R, too_deep};
 use super::stmt::Flow;
 use crate::compile::ir::*;
 use crate::diag::Diag;
-use crate::limits::MAX_CALL_DEPTH;
+use crate::limits::{MAX_CALL_DEPTH, MAX_REFUSALS};
 use crate::source::Span;
 use crate::trace::{Event, World};
 
 /// The options a `choose` offers now: each key with the index of the option it came from, and
-/// the named options an `unless` refuses now (the option, the rule).
-struct Offered<'o> {
+/// the named options an `unless` refuses now (the option, its index, every rule that refuses it).
+struct Offered {
     keys: Vec<OptionKey>,
     sources: Vec<usize>,
-    refused: Vec<(OptionKey, &'o RefusalDef)>,
+    refused: Vec<(OptionKey, usize, Vec<usize>)>,
 }
 
 impl Machine<'_> {
@@ -53,18 +53,16 @@ impl Machine<'_> {
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|r| r.0));
-        let asked = self
-            .suggest(prefs, &keys)
-            .and_then(|suggested| self.ask_refusing(decision, who, (&keys, &refused_keys, suggested), span));
+        let asked = self.suggest(prefs, &keys).and_then(|suggested| {
+            self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
+                let (key, oi, rules) = &refused[j];
+                let name = format!("`{}`", p.option_name(*key));
+                let rules: Vec<&RefusalDef> = rules.iter().map(|r| &options[*oi].refusals[*r]).collect();
+                m.explain(&name, &rules, span)
+            })
+        });
         self.keys.put(refused_keys);
-        let picked = match asked? {
-            Ok(i) => i,
-            Err(j) => {
-                let (key, rule) = refused[j];
-                let name = format!("`{}`", p.option_name(key));
-                return Err(Box::new(self.refused(&name, rule, span)));
-            }
-        };
+        let picked = asked?;
         let (key, option) = (keys[picked], &options[sources[picked]]);
         self.keys.put(keys);
         self.indices.put(sources);
@@ -78,11 +76,11 @@ impl Machine<'_> {
     }
 
     /// The options of a `choose` offered now, to `actor` when a character chooses.
-    fn offered<'o>(&mut self, options: &'o [OptionDef], actor: Option<EntityId>) -> R<Offered<'o>> {
+    fn offered(&mut self, options: &[OptionDef], actor: Option<EntityId>) -> R<Offered> {
         let p = self.p;
         let (mut keys, mut sources) = (self.keys.take(), self.indices.take());
-        // Named options an `unless` refuses now: (the option, the rule).
-        let mut refused: Vec<(OptionKey, &RefusalDef)> = Vec::new();
+        // Named options an `unless` refuses now: (the option, its index, the rules).
+        let mut refused: Vec<(OptionKey, usize, Vec<usize>)> = Vec::new();
         for (i, o) in options.iter().enumerate() {
             if let Some(w) = &o.when
                 && self.eval(w, Ctx { label: NO_LABEL, actor })? == 0
@@ -90,15 +88,9 @@ impl Machine<'_> {
                 continue;
             }
             if let Some(n) = o.name {
-                let mut rule = None;
-                for r in &o.refusals {
-                    if self.eval(&r.cond, Ctx { label: NO_LABEL, actor })? != 0 {
-                        rule = Some(r);
-                        break;
-                    }
-                }
-                if let Some(r) = rule {
-                    refused.push((OptionKey::Named(n), r));
+                let rules = self.refusing(&o.refusals, NO_CTX)?;
+                if !rules.is_empty() {
+                    refused.push((OptionKey::Named(n), i, rules));
                     continue;
                 }
             }
@@ -142,22 +134,17 @@ impl Machine<'_> {
         let who = self.who(chooser, span)?;
         let mut ids = self.ids.take();
         self.gather(var, coll, filter, &mut ids)?;
-        // Candidates a rule refuses are not offered; remember which rule refused each.
-        let mut refused: Vec<(EntityId, usize)> = Vec::new();
+        // Candidates a rule refuses are not offered; remember every rule that refused each.
+        let mut refused: Vec<(EntityId, Vec<usize>)> = Vec::new();
         if !refusals.is_empty() {
             let mut kept = self.ids.take();
             for &e in &ids {
                 self.locals[var as usize] = e as i64;
-                let mut by = None;
-                for (r, rule) in refusals.iter().enumerate() {
-                    if self.eval(&rule.cond, NO_CTX)? != 0 {
-                        by = Some(r);
-                        break;
-                    }
-                }
-                match by {
-                    Some(r) => refused.push((e, r)),
-                    None => kept.push(e),
+                let rules = self.refusing(refusals, NO_CTX)?;
+                if rules.is_empty() {
+                    kept.push(e);
+                } else {
+                    refused.push((e, rules));
                 }
             }
             let all = std::mem::replace(&mut ids, kept);
@@ -179,18 +166,18 @@ impl Machine<'_> {
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|(e, _)| OptionKey::Character(*e)));
-        let asked = self
-            .suggest(prefs, &keys)
-            .and_then(|suggested| self.ask_refusing(decision, who, (&keys, &refused_keys, suggested), span));
+        let asked = self.suggest(prefs, &keys).and_then(|suggested| {
+            self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
+                let (e, rules) = &refused[j];
+                m.locals[var as usize] = *e as i64;
+                let name = m.world().character_name(*e).to_string();
+                let rules: Vec<&RefusalDef> = rules.iter().map(|r| &refusals[*r]).collect();
+                m.explain(&name, &rules, span)
+            })
+        });
         self.keys.put(keys);
         self.keys.put(refused_keys);
-        let picked = match asked? {
-            Ok(i) => i,
-            Err(j) => {
-                let (e, r) = refused[j];
-                return Err(Box::new(self.refusal(var, e, &refusals[r], span)));
-            }
-        };
+        let picked = asked?;
         let chosen = ids.get(picked).copied();
         self.ids.put(ids);
         match (chosen, decline) {
@@ -305,15 +292,70 @@ impl Machine<'_> {
         Ok(Ok(picked))
     }
 
-    /// The error for an answer naming a candidate a rule refuses: the rule's text, names filled in.
-    fn refusal(&mut self, var: Slot, e: EntityId, rule: &RefusalDef, span: Span) -> Diag {
-        self.locals[var as usize] = e as i64;
-        let name = self.world().character_name(e).to_string();
-        self.refused(&name, rule, span)
+    /// The indices of the rules of `rules` that refuse now (each is tested: every reason that
+    /// applies is given).
+    fn refusing(&mut self, rules: &[RefusalDef], ctx: Ctx) -> R<Vec<usize>> {
+        let mut out = Vec::new();
+        for (r, rule) in rules.iter().enumerate() {
+            if self.eval(&rule.cond, ctx)? != 0 {
+                out.push(r);
+            }
+        }
+        Ok(out)
     }
 
-    /// The error for an answer naming `what`, which `rule` refuses now.
-    fn refused(&mut self, what: &str, rule: &RefusalDef, span: Span) -> Diag {
+    /// Asks until the answer is one offered. An answer naming a refused option (`refused[j]`) is
+    /// traced as a `refused` event with every reason `explain(m, j)` gives, and the decision is
+    /// asked again; with `stop_on_refusal` the run stops on it instead, with the first reason.
+    fn ask_until_accepted(
+        &mut self,
+        decision: DecisionId,
+        who: Who,
+        (keys, refused, suggested): (&[OptionKey], &[OptionKey], Option<usize>),
+        span: Span,
+        mut explain: impl FnMut(&mut Self, usize) -> (Vec<String>, Diag),
+    ) -> R<usize> {
+        for _ in 0..=MAX_REFUSALS {
+            match self.ask_refusing(decision, who, (keys, refused, suggested), span)? {
+                Ok(i) => return Ok(i),
+                Err(j) => {
+                    let (reasons, first) = explain(self, j);
+                    if self.stop_on_refusal {
+                        return Err(Box::new(first));
+                    }
+                    self.emit(Event::Refused {
+                        decision,
+                        chooser: who,
+                        option: refused[j],
+                        reasons: &reasons,
+                    });
+                }
+            }
+        }
+        Err(Box::new(
+            Diag::new(
+                "run::refused",
+                format!("more than {MAX_REFUSALS} answers in a row were refused"),
+            )
+            .label(span, "asked again and again here")
+            .help("the answers keep naming options the rules refuse; check the answers file"),
+        ))
+    }
+
+    /// Every reason `rules` give for refusing `what` (their texts, names filled in), and the
+    /// error a run that stops on a refusal reports: the first reason.
+    fn explain(&mut self, what: &str, rules: &[&RefusalDef], span: Span) -> (Vec<String>, Diag) {
+        let reasons: Vec<String> = rules.iter().map(|r| self.reason_text(r)).collect();
+        let first = rules.first().map_or(Span::default(), |r| r.span);
+        let diag = Diag::new("run::refused", reasons.first().cloned().unwrap_or_default())
+            .label(first, "refused by this rule")
+            .label(span, "while this was being decided")
+            .help(format!("{what} could not be chosen here; the answer was refused"));
+        (reasons, diag)
+    }
+
+    /// A refusal's text, the names written in it filled in.
+    fn reason_text(&mut self, rule: &RefusalDef) -> String {
         let mut text = String::new();
         for part in &rule.message {
             match part {
@@ -325,10 +367,7 @@ impl Machine<'_> {
                 },
             }
         }
-        Diag::new("run::refused", text)
-            .label(rule.span, "refused by this rule")
-            .label(span, "while this was being decided")
-            .help(format!("{what} could not be chosen here; the answer was refused"))
+        text
     }
 
     /// Whether `who` may take action `a` now: its `when` holds and every cost can be paid

@@ -54,6 +54,8 @@ pub(super) struct Machine<'a> {
     pub(super) loops: Vec<Span>,
     pub(super) until: Option<(LevelId, u64)>,
     pub(super) until_default: bool,
+    /// An answer the rules refuse stops the run (else it is traced and the decision asked again).
+    pub(super) stop_on_refusal: bool,
     pub(super) decider: &'a mut dyn Decider,
     pub(super) sink: &'a mut dyn Sink,
     /// Each order's kept ranking, from its last `rank`.
@@ -162,6 +164,7 @@ impl<'a> Machine<'a> {
             loops: Vec::new(),
             until,
             until_default,
+            stop_on_refusal: cfg.stop_on_refusal,
             decider,
             sink,
             ranked: vec![Vec::new(); p.orders.len()],

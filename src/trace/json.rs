@@ -263,6 +263,23 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             name(o, p, *id)?;
             o.write_all(b"}")
         }
+        Event::Refused {
+            decision,
+            chooser,
+            option,
+            reasons,
+        } => {
+            let who = p.who_name(*chooser);
+            o.write_all(br#"{"event":"refused","actor":"#)?;
+            q(o, who)?;
+            o.write_all(br#","decision":"#)?;
+            q(o, &p.decisions[*decision as usize])?;
+            o.write_all(br#","option":"#)?;
+            q(o, p.option_name(*option))?;
+            o.write_all(br#","reasons":["#)?;
+            list(o, reasons.iter(), |o, r| q(o, r))?;
+            o.write_all(b"]}")
+        }
         Event::Measure { measure, about, value } => {
             o.write_all(br#"{"event":"measure","measure":"#)?;
             q(o, p.measures.get(*measure as usize).map_or("?", String::as_str))?;

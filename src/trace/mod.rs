@@ -174,6 +174,14 @@ pub enum Event<'a> {
     Destroy {
         id: EntityId,
     },
+    /// An answer named an option the rules refuse now (`unless ... because`): every reason that
+    /// applies; the decision is asked again.
+    Refused {
+        decision: DecisionId,
+        chooser: Who,
+        option: OptionKey,
+        reasons: &'a [String],
+    },
     /// `measure`: a measure's value, with the entity it is about (walked by its `for each`, or
     /// the turn's).
     Measure {

@@ -214,6 +214,25 @@ impl<W: Write> Text<W> {
             }
             Event::Create { id, values, .. } => self.create(p, *id, values),
             Event::Destroy { id } => self.line("destroy", p.character_name(*id), |_| {}),
+            Event::Refused {
+                decision,
+                chooser,
+                option,
+                reasons,
+            } => self.line("refused", p.who_name(*chooser), |b| {
+                let _ = write!(
+                    b,
+                    "{:<10} {}: ",
+                    p.decisions[*decision as usize],
+                    p.option_name(*option)
+                );
+                for (k, r) in reasons.iter().enumerate() {
+                    if k > 0 {
+                        b.push_str("; ");
+                    }
+                    b.push_str(r);
+                }
+            }),
             Event::Measure { measure, about, value } => {
                 let who = about.map_or("", |a| p.character_name(a));
                 let name = p.measures.get(*measure as usize).map_or("?", String::as_str);

@@ -209,6 +209,12 @@ pub fn compact(e: &Value) -> String {
         "time" => format!("{} {} {}", e["amount"], s(&e["unit"]), e["clock"]),
         "set" => format!("{} {}", s(&e["stat"]), e["left"]),
         "create" | "destroy" => s(&e["name"]),
+        "refused" => format!(
+            "{} {}: {}",
+            s(&e["decision"]),
+            s(&e["option"]),
+            names(&e["reasons"]).join("; ")
+        ),
         _ => String::new(),
     };
     [kind, actor, tail]
