@@ -72,6 +72,9 @@ pub struct Pending {
     pub decision: DecisionId,
     pub chooser: Who,
     pub options: Vec<OptionKey>,
+    /// Options the rules refuse now: an answer naming one is `options.len() + j` for
+    /// `refused[j]` (traced as refused, then the decision is asked again).
+    pub refused: Vec<OptionKey>,
     pub span: Span,
     /// The state at the decision, after the changes made there.
     pub snapshot: Snapshot,
@@ -194,6 +197,7 @@ impl Control for Gate<'_> {
                 decision: d.decision,
                 chooser: d.chooser,
                 options: d.options.to_vec(),
+                refused: d.refused.to_vec(),
                 span: d.span,
                 snapshot: ed.snapshot(),
             });
