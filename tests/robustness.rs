@@ -130,3 +130,25 @@ fn deep_nesting_and_long_input_are_diagnostics() {
         assert!(!clean && !report.is_empty());
     }
 }
+
+/// Parentheses nested just under the limit are each read once. (When a parenthesis could also
+/// begin dice counted by it, `(n)d6`, it was read twice at every level, and this took time
+/// doubling with the depth: minutes at 30. A regression here hangs rather than fails.)
+#[test]
+fn deeply_nested_parentheses_are_read_once() {
+    let depth = 60;
+    let src = format!(
+        "global g default {}1{}\ncharacter A {{ }}\nplay {{ }}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let (report, clean) = check_texts(&[("deep.turn".to_string(), src)]);
+    assert!(clean, "{report}");
+    let dice = format!(
+        "global g default {}2{}d6\ncharacter A {{ }}\nplay {{ }}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let (report, clean) = check_texts(&[("dice.turn".to_string(), dice)]);
+    assert!(clean, "{report}");
+}

@@ -249,6 +249,8 @@ fn rule_name(r: Rule) -> String {
         Rule::pref => "an option, or `x where ...`",
         Rule::dyn_dice => "dice such as `(n)d6` or `d(c.die)`",
         Rule::dice_paren => "`(` an expression `)`",
+        Rule::paren => "`(` an expression `)`",
+        Rule::dice_tail => "`d` and a die's size",
         Rule::dice_digits => "a number",
         Rule::dice_keep => "`kh` or `kl`",
         Rule::pref_when => "`when COND`",

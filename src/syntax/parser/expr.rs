@@ -109,6 +109,7 @@ impl Builder {
                 .help("write NdS with 1 to 1000 dice of 2 to 1000000 sides, optionally khK or klK keeping K of them")
             })?),
             Rule::dyn_dice => self.dyn_dice(pair, span)?,
+            Rule::paren => return self.paren(pair, span),
             Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
             Rule::none_lit => ExprKind::None,
             Rule::path => {
@@ -175,12 +176,36 @@ impl Builder {
 }
 
 impl Builder {
-    /// `(N)d(S)[kh(K)]`: each part an expression in parentheses or digits; a missing count is 1.
+    /// `(EXPR)`, or dice counted by it: `(EXPR)d...`.
+    fn paren(&self, pair: Pair<Rule>, span: Span) -> R<Expr> {
+        let mut it = pair.into_inner();
+        let inner = next(&mut it, span)?;
+        let ispan = self.span(&inner);
+        let count = self.expr(last_inner(inner, ispan)?)?;
+        match it.next() {
+            None => Ok(count),
+            Some(tail) => {
+                let kind = self.dice_parts(tail.into_inner(), Some(count), span)?;
+                Ok(Spanned::new(kind, span))
+            }
+        }
+    }
+
+    /// `NdS[khK]` with some part computed: each part an expression in parentheses or digits; a
+    /// missing count is 1.
     fn dyn_dice(&self, pair: Pair<Rule>, span: Span) -> R<ExprKind> {
-        let no_count = pair.as_str().starts_with('d');
-        let mut parts = Vec::new();
+        let count = match pair.as_str().starts_with('d') {
+            true => Some(Spanned::new(ExprKind::Int(1), span)),
+            false => None,
+        };
+        self.dice_parts(pair.into_inner(), count, span)
+    }
+
+    /// The parts of computed dice, in order: the count (unless given), the sides, the number kept.
+    fn dice_parts(&self, pairs: Pairs<Rule>, count: Option<Expr>, span: Span) -> R<ExprKind> {
+        let mut parts: Vec<Expr> = count.into_iter().collect();
         let mut kind = Keep::Highest;
-        for part in pair.into_inner() {
+        for part in pairs {
             let pspan = self.span(&part);
             match part.as_rule() {
                 Rule::dice_keep if part.as_str() == "kl" => kind = Keep::Lowest,
@@ -193,10 +218,7 @@ impl Builder {
             }
         }
         let mut parts = parts.into_iter();
-        let count = match no_count {
-            true => Spanned::new(ExprKind::Int(1), span),
-            false => parts.next().ok_or_else(|| internal(span, Rule::dyn_dice))?,
-        };
+        let count = parts.next().ok_or_else(|| internal(span, Rule::dyn_dice))?;
         let sides = parts.next().ok_or_else(|| internal(span, Rule::dyn_dice))?;
         let keep = parts.next().map(|k| (kind, k));
         Ok(ExprKind::DynDice(Box::new(DynDice { count, sides, keep })))
