@@ -74,6 +74,17 @@ pub struct MeasureRow {
     pub about: Vec<(String, f64, f64)>,
 }
 
+/// One field's value at the end of the finished encounters: the entity (`table` for a global),
+/// the field, and its mean, least and most over the encounters where the entity was in play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinalRow {
+    pub entity: String,
+    pub field: String,
+    pub mean: f64,
+    pub min: i64,
+    pub max: i64,
+}
+
 /// What a simulation found, with names.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
@@ -94,6 +105,8 @@ pub struct Report {
     pub orders: Vec<OrderRow>,
     pub resources: Vec<ResourceRow>,
     pub measures: Vec<MeasureRow>,
+    /// Every field of every declared entity, and every global, at the end.
+    pub finals: Vec<FinalRow>,
     pub errors: Vec<(String, u64)>,
     /// The failure of the lowest-numbered encounter: (index, seed, rendered diagnostic).
     pub first_error: Option<(u64, u64, String)>,
@@ -258,6 +271,7 @@ impl Report {
             orders,
             resources,
             measures,
+            finals: final_rows(p, stats),
             errors,
             first_error: stats.first_error.as_ref().map(|(i, s, d)| (*i, *s, render(d))),
         }
@@ -392,6 +406,7 @@ impl Report {
             );
         }
         self.measures_text(&mut o);
+        self.finals_text(&mut o);
         if !self.errors.is_empty() {
             let _ = writeln!(o, "\nfailed runs");
             let rows: Vec<Vec<String>> = self
@@ -451,6 +466,38 @@ impl Report {
         }
     }
 
+    /// The final state: the fields whose value at the end differs between encounters (the others
+    /// are counted, not listed).
+    fn finals_text(&self, o: &mut String) {
+        if self.finals.is_empty() {
+            return;
+        }
+        let varying: Vec<&FinalRow> = self.finals.iter().filter(|r| r.min != r.max).collect();
+        let same = self.finals.len() - varying.len();
+        let _ = writeln!(o, "\nfinal state, over the finished encounters");
+        if !varying.is_empty() {
+            let rows: Vec<Vec<String>> = varying
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.entity.clone(),
+                        r.field.clone(),
+                        format!("{:.2}", r.mean),
+                        r.min.to_string(),
+                        r.max.to_string(),
+                    ]
+                })
+                .collect();
+            table(o, &["entity", "field", "mean", "min", "max"], &rows, 2);
+        }
+        if same > 0 {
+            let _ = writeln!(
+                o,
+                "  ({same} fields ended with the same value in every encounter; see --format json)"
+            );
+        }
+    }
+
     /// One JSON document.
     pub fn json(&self) -> String {
         use serde_json::json;
@@ -491,6 +538,9 @@ impl Report {
                 "min": m.min, "max": m.max,
                 "histogram": m.hist.iter().map(|(a, b, n)| json!({"from": a, "to": b, "count": n})).collect::<Vec<_>>(),
                 "by": m.about.iter().map(|(c, n, mean)| json!({"character": c, "values": n, "mean": mean})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "final": self.finals.iter().map(|r| json!({
+                "entity": r.entity, "field": r.field, "mean": r.mean, "min": r.min, "max": r.max,
             })).collect::<Vec<_>>(),
             "errors": self.errors.iter().map(|(c, n)| json!({"code": c, "count": n})).collect::<Vec<_>>(),
             "first_error": self.first_error.as_ref().map(|(i, s, t)| json!({"encounter": i, "seed": s, "diagnostic": t})),
@@ -576,6 +626,11 @@ impl Report {
                 row("measure_by", &m.name, c, "mean", mean.to_string());
             }
         }
+        for r in &self.finals {
+            row("final", &r.entity, &r.field, "mean", r.mean.to_string());
+            row("final", &r.entity, &r.field, "min", r.min.to_string());
+            row("final", &r.entity, &r.field, "max", r.max.to_string());
+        }
         for (c, n) in &self.errors {
             row("error", "", c, "count", n.to_string());
         }
@@ -624,6 +679,30 @@ fn buckets(counts: &[(i64, u64)]) -> Vec<(i64, i64, u64)> {
         lo = hi + 1;
     }
     out
+}
+
+/// The final-state rows: the globals, then each declared entity's fields, in declaration order.
+fn final_rows(p: &Program, stats: &Stats) -> Vec<FinalRow> {
+    let nf = p.fields.len();
+    let row = |entity: &str, f: usize, v: &super::tally::Spread| {
+        (v.n > 0).then(|| FinalRow {
+            entity: entity.to_string(),
+            field: p.fields[f].name.clone(),
+            mean: ratio(v.sum as f64, v.n),
+            min: v.min,
+            max: v.max,
+        })
+    };
+    let globals = stats
+        .final_globals
+        .iter()
+        .enumerate()
+        .filter_map(|(f, v)| row("table", f, v));
+    let entities =
+        p.characters.iter().enumerate().flat_map(|(e, c)| {
+            (0..nf).filter_map(move |f| stats.finals.get(e * nf + f).and_then(|v| row(&c.name, f, v)))
+        });
+    globals.chain(entities).collect()
 }
 
 /// A measure's row: its values' statistics and histogram, and the entities they were about.

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::compile::ir::*;
 use crate::diag::Diag;
-use crate::trace::{Change, EndReason, Event, Sink, World};
+use crate::trace::{Change, EndReason, Event, FinalState, Sink, World};
 
 /// Sums of one or many encounters, by slot.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +38,40 @@ pub struct Counts {
     /// `(samples, sum)` of each measure's values about each declared entity:
     /// `about[m * characters + e]`.
     pub about: Vec<(u64, i128)>,
+}
+
+/// How many values, their sum, the least and the most: a field's value at the end of the
+/// encounters.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Spread {
+    pub n: u64,
+    pub sum: i128,
+    pub min: i64,
+    pub max: i64,
+}
+
+impl Spread {
+    fn add(&mut self, o: &Spread) {
+        if o.n == 0 {
+            return;
+        }
+        (self.min, self.max) = if self.n == 0 {
+            (o.min, o.max)
+        } else {
+            (self.min.min(o.min), self.max.max(o.max))
+        };
+        self.n += o.n;
+        self.sum = self.sum.saturating_add(o.sum);
+    }
+
+    fn one(v: i64) -> Spread {
+        Spread {
+            n: 1,
+            sum: v as i128,
+            min: v,
+            max: v,
+        }
+    }
 }
 
 /// The values a measure took: how many, their sum and sum of squares, the least and most, and
@@ -188,6 +222,10 @@ pub struct Stats {
     /// (index, seed, diagnostic).
     pub errors: Vec<(&'static str, u64)>,
     pub first_error: Option<(u64, u64, Diag)>,
+    /// Each declared entity's fields at the end (its `final` event), while in play:
+    /// `finals[e * fields + f]`; and each global's, by field.
+    pub finals: Vec<Spread>,
+    pub final_globals: Vec<Spread>,
 }
 
 impl Stats {
@@ -207,6 +245,8 @@ impl Stats {
             stopped: Vec::new(),
             errors: Vec::new(),
             first_error: None,
+            finals: vec![Spread::default(); c * p.fields.len()],
+            final_globals: vec![Spread::default(); p.fields.len()],
         }
     }
 
@@ -244,6 +284,12 @@ impl Stats {
         }
         for (c, n) in o.errors {
             bump(&mut self.errors, c, n);
+        }
+        for (a, b) in self.finals.iter_mut().zip(&o.finals) {
+            a.add(b);
+        }
+        for (a, b) in self.final_globals.iter_mut().zip(&o.final_globals) {
+            a.add(b);
         }
         if let Some(e) = o.first_error
             && self.first_error.as_ref().is_none_or(|f| e.0 < f.0)
@@ -323,6 +369,26 @@ impl Tally {
         }
     }
 
+    /// The state at the end of a finished encounter: each declared entity in play, each global.
+    fn finals(&mut self, p: &Program, state: &FinalState<'_>) {
+        let nf = self.n_fields;
+        for (e, in_play) in state.entities(p) {
+            if !in_play || e as usize >= self.n_chars {
+                continue;
+            }
+            for (f, v) in state.fields(p, e) {
+                if let Some(x) = self.stats.finals.get_mut(e as usize * nf + f as usize) {
+                    x.add(&Spread::one(v));
+                }
+            }
+        }
+        for (f, v) in state.globals(p) {
+            if let Some(x) = self.stats.final_globals.get_mut(f as usize) {
+                x.add(&Spread::one(v));
+            }
+        }
+    }
+
     fn measure(&mut self, m: MeasureId, about: Option<EntityId>, v: i64) {
         let m = m as usize;
         if let Some(values) = self.cur.measures.get_mut(m) {
@@ -394,7 +460,7 @@ impl Tally {
 }
 
 impl Sink for Tally {
-    fn event(&mut self, _: &World<'_>, event: &Event<'_>) {
+    fn event(&mut self, w: &World<'_>, event: &Event<'_>) {
         match event {
             Event::LevelEnd {
                 level, reason: None, ..
@@ -444,6 +510,7 @@ impl Sink for Tally {
             }
             Event::EncounterStart { .. } => self.start(),
             Event::EncounterEnd { reason } => self.end(reason),
+            Event::Final { state } => self.finals(w.p, state),
             other => {
                 self.flush_complete();
                 match other {
