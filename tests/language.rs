@@ -611,3 +611,60 @@ fn an_answer_may_name_where_it_applies_and_the_rest_go_in_order() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("`Bob` is neither a level with its iteration"), "{err}");
 }
+
+#[test]
+fn levels_may_count_the_games_way_down_to_a_last_number_or_round_a_cycle() {
+    let src = "global seen default 0\ncharacter A { }\n\
+               play {\n  round shot counting from 12 down to 9 { set seen = seen + shot.number }\n\
+               phase segment counting from 11 within 1 to 12 repeat { if segment.number == 2 { end segment } }\n}\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let numbers = |until: Option<&str>| {
+        let opts = RunOptions {
+            until: until.map(str::to_string),
+            ..RunOptions::default()
+        };
+        let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
+        assert_eq!(code, 0, "{err}");
+        let starts: Vec<String> = out
+            .lines()
+            .filter_map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).ok()?;
+                match v["event"].as_str()? {
+                    "round_start" => Some(format!("shot {}", v["round"])),
+                    "phase_start" => Some(format!("segment {}", v["n"])),
+                    "encounter_end" => Some(v["reason"].as_str()?.to_string()),
+                    _ => None,
+                }
+            })
+            .collect();
+        (starts, out)
+    };
+    let (starts, out) = numbers(None);
+    assert_eq!(
+        starts,
+        vec![
+            "shot 12",
+            "shot 11",
+            "shot 10",
+            "shot 9",
+            "segment 11",
+            "segment 12",
+            "segment 1",
+            "segment 2",
+            "complete"
+        ]
+    );
+    assert!(out.contains(r#""globals":{"seen":42}"#), "12 + 11 + 10 + 9: {out}");
+    // `--until` names the game's number.
+    let (starts, _) = numbers(Some("segment=12"));
+    assert_eq!(starts.last().map(String::as_str), Some("until segment=12"));
+    assert_eq!(starts.len(), 7);
+    // A first number outside its cycle is an error.
+    let bad = src.replace("from 11 within", "from 13 within");
+    let (_, err, code) = run(&bad, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("run::counting") && err.contains("the first number 13 is not within 1 to 12"),
+        "{err}"
+    );
+}

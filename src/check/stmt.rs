@@ -21,7 +21,18 @@ impl Checker<'_> {
     /// call (two for `transfer`), to a method named after the statement.
     pub(super) fn stmt(&mut self, s: &Stmt) {
         match s {
-            Stmt::Level { name, repeat, body, .. } => self.level(name, repeat, body),
+            Stmt::Level {
+                name,
+                repeat,
+                body,
+                counting,
+                ..
+            } => {
+                if let Some(c) = counting {
+                    self.counting(c);
+                }
+                self.level(name, repeat, body)
+            }
             Stmt::Turn { actor, body, .. } => self.acting(actor, "`turn`", body),
             Stmt::ForEach {
                 var,
@@ -84,6 +95,18 @@ impl Checker<'_> {
     }
 
     /// `LEVEL NAME [while C | until C] { ... }`: `end NAME` may be used inside.
+    /// `counting from A [down] [to B | within LO to HI]`: numbers, read as the level begins.
+    fn counting(&mut self, c: &Counting) {
+        self.expect(&c.from, Ty::Int, "a level's first number");
+        if let Some(to) = &c.to {
+            self.expect(to, Ty::Int, "a level's last number");
+        }
+        if let Some((lo, hi)) = &c.within {
+            self.expect(lo, Ty::Int, "the lowest number of a level's cycle");
+            self.expect(hi, Ty::Int, "the highest number of a level's cycle");
+        }
+    }
+
     fn level(&mut self, name: &Ident, repeat: &Loop, body: &Block) {
         match repeat {
             Loop::While(e) | Loop::Until(e) => {

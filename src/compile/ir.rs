@@ -163,6 +163,15 @@ pub enum PolicyRef {
 
 /// One policy's preferences for a decision, compiled where the decision is made (because some
 /// have conditions, read in that place's scope), best first.
+/// `counting from A [down] [to B | within LO to HI]`.
+#[derive(Debug, Clone)]
+pub struct CountingEx {
+    pub from: Ex,
+    pub down: bool,
+    pub to: Option<Ex>,
+    pub within: Option<(Ex, Ex)>,
+}
+
 /// Dice with computed parts: the count, the sides, and which and how many are kept.
 #[derive(Debug, Clone)]
 pub struct DynDiceEx {
@@ -290,6 +299,8 @@ pub enum St {
     Level {
         level: LevelId,
         repeat: Repeat,
+        /// The game's own numbers (`counting from ...`); `None`: 1, 2, 3, ...
+        counting: Option<Box<CountingEx>>,
         body: Vec<St>,
         span: Span,
     },

@@ -87,8 +87,19 @@ impl Lower<'_> {
                 repeat,
                 body,
                 span,
+                counting,
                 ..
-            } => self.level(name, repeat, body, span),
+            } => {
+                let counting = counting.as_ref().map(|c| {
+                    Box::new(CountingEx {
+                        from: self.expr(&c.from),
+                        down: c.down,
+                        to: c.to.as_ref().map(|t| self.expr(t)),
+                        within: c.within.as_ref().map(|(lo, hi)| (self.expr(lo), self.expr(hi))),
+                    })
+                });
+                self.level(name, repeat, counting, body, span)
+            }
             Stmt::Turn { actor, body, span } => self.turn(actor, body, span),
             Stmt::ForEach { .. } => self.for_each(s),
             Stmt::If {
@@ -148,10 +159,18 @@ impl Lower<'_> {
     }
 
     /// `LEVEL NAME [while C | until C] { ... }`: a level of `setup` or `play`.
-    fn level(&mut self, name: &ast::Ident, repeat: &ast::Loop, body: &ast::Block, span: &ast::Span) -> St {
+    fn level(
+        &mut self,
+        name: &ast::Ident,
+        repeat: &ast::Loop,
+        counting: Option<Box<CountingEx>>,
+        body: &ast::Block,
+        span: &ast::Span,
+    ) -> St {
         let level = self.d.level_names.get(&name.node).copied().unwrap_or(0);
         St::Level {
             level,
+            counting,
             repeat: self.repeat(repeat),
             body: self.block(body),
             span: *span,

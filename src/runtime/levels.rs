@@ -4,28 +4,47 @@
 use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R};
 use super::stmt::Flow;
 use crate::compile::ir::*;
+use crate::diag::Diag;
 use crate::limits::DEFAULT_OUTER_LIMIT;
 use crate::source::Span;
 use crate::trace::{EndReason, Event};
 
 impl Machine<'_> {
-    pub(super) fn level(&mut self, level: LevelId, repeat: &Repeat, body: &[St], span: Span) -> R<Flow> {
+    /// A level: its iterations, each numbered (1, 2, 3, ... or the game's way, `counting`),
+    /// traced, with its hooks and count-downs at their starts and ends, until its `repeat` or its
+    /// last number ends it, an `end` closes it, or the run stops.
+    pub(super) fn level(
+        &mut self,
+        level: LevelId,
+        (repeat, counting): (&Repeat, Option<&CountingEx>),
+        body: &[St],
+        span: Span,
+    ) -> R<Flow> {
         let ctx = Ctx {
             label: NO_LABEL,
             actor: None,
         };
+        let mut numbers = match counting {
+            Some(c) => Numbers::new(self, c, span)?,
+            None => Numbers::plain(),
+        };
         self.counters[level as usize] = 0;
         self.running[level as usize] = true;
         self.loops.push(span);
+        // Iterations run, whatever their numbers: the default stop counts these.
+        let mut iteration = 0u64;
         let result = loop {
             if let Repeat::While(c) = repeat
                 && self.eval(c, ctx)? == 0
             {
                 break Flow::Next;
             }
+            let Some(n) = numbers.next() else {
+                break Flow::Next;
+            };
             self.tick(span)?;
-            self.counters[level as usize] += 1;
-            let n = self.counters[level as usize];
+            iteration += 1;
+            self.counters[level as usize] = n;
             let p = self.p;
             for f in &p.levels[level as usize].clears {
                 for e in 0..p.characters.len() {
@@ -55,7 +74,7 @@ impl Machine<'_> {
                         n,
                         reason: Some(r),
                     });
-                    if self.stops_after(level, n, repeat) {
+                    if self.stops_after(level, (n, iteration), repeat, numbers.bounded()) {
                         break Flow::Stop(EndReason::Until {
                             level,
                             n,
@@ -69,7 +88,7 @@ impl Machine<'_> {
                     break other;
                 }
             }
-            if self.stops_after(level, n, repeat) {
+            if self.stops_after(level, (n, iteration), repeat, numbers.bounded()) {
                 break Flow::Stop(EndReason::Until {
                     level,
                     n,
@@ -77,7 +96,8 @@ impl Machine<'_> {
                 });
             }
             match repeat {
-                Repeat::Once => break Flow::Next,
+                // A level counting to a last number goes on to it.
+                Repeat::Once if !numbers.bounded() => break Flow::Next,
                 Repeat::Until(c) if self.eval(c, ctx)? != 0 => break Flow::Next,
                 _ => {}
             }
@@ -87,12 +107,13 @@ impl Machine<'_> {
         Ok(result)
     }
 
-    /// Whether the run stops after iteration `n` of `level`: `--until`, or the default stop (the
-    /// 10th iteration of a level repeating with no condition).
-    fn stops_after(&self, level: LevelId, n: u64, repeat: &Repeat) -> bool {
+    /// Whether the run stops after the iteration numbered `n` (the `iteration`-th) of `level`:
+    /// `--until` (by the level's own numbers), or the default stop (the 10th iteration of a level
+    /// repeating with no condition and no last number).
+    fn stops_after(&self, level: LevelId, (n, iteration): (u64, u64), repeat: &Repeat, bounded: bool) -> bool {
         match self.until {
             Some(u) => u == (level, n),
-            None => matches!(repeat, Repeat::Forever) && n == DEFAULT_OUTER_LIMIT,
+            None => matches!(repeat, Repeat::Forever) && !bounded && iteration == DEFAULT_OUTER_LIMIT,
         }
     }
 
@@ -143,5 +164,97 @@ impl Machine<'_> {
         }
         self.emit(Event::TurnEnd { actor: a });
         Ok(flow)
+    }
+}
+
+/// The numbers of a level's iterations: 1, 2, 3, ... or, with `counting`, from a first number up
+/// or down, to a last one or wrapping round within a range.
+struct Numbers {
+    next: i64,
+    step: i64,
+    last: Option<i64>,
+    within: Option<(i64, i64)>,
+    done: bool,
+}
+
+impl Numbers {
+    fn plain() -> Self {
+        Numbers {
+            next: 1,
+            step: 1,
+            last: None,
+            within: None,
+            done: false,
+        }
+    }
+
+    /// Reads `counting` as the level begins; a range that is empty or does not hold the first
+    /// number is an error.
+    fn new(m: &mut Machine<'_>, c: &CountingEx, span: Span) -> R<Self> {
+        let from = m.eval(&c.from, NO_CTX)?;
+        let last = match &c.to {
+            Some(t) => Some(m.eval(t, NO_CTX)?),
+            None => None,
+        };
+        let within = match &c.within {
+            Some((lo, hi)) => Some((m.eval(lo, NO_CTX)?, m.eval(hi, NO_CTX)?)),
+            None => None,
+        };
+        let bad =
+            |msg: String| {
+                Box::new(Diag::new("run::counting", msg).label(span, "this level").help(
+                    "a level's numbers are whole numbers from 0 up; `within LOW to HIGH` needs LOW <= first <= HIGH",
+                ))
+            };
+        if from < 0 || last.is_some_and(|l| l < 0) {
+            return Err(bad(format!(
+                "a level cannot be numbered below 0 (it counts from {from})"
+            )));
+        }
+        if let Some((lo, hi)) = within
+            && !(0 <= lo && lo <= from && from <= hi)
+        {
+            return Err(bad(format!("the first number {from} is not within {lo} to {hi}")));
+        }
+        Ok(Numbers {
+            next: from,
+            step: if c.down { -1 } else { 1 },
+            last,
+            within,
+            done: false,
+        })
+    }
+
+    /// Whether the level stops by itself at a last number.
+    fn bounded(&self) -> bool {
+        self.last.is_some()
+    }
+
+    /// The next iteration's number; `None` once past the last number (or below 0 counting down).
+    fn next(&mut self) -> Option<u64> {
+        if self.done {
+            return None;
+        }
+        let n = self.next;
+        if let Some(last) = self.last {
+            let past = if self.step < 0 { n < last } else { n > last };
+            if past {
+                return None;
+            }
+            self.done = n == last;
+        }
+        if n < 0 {
+            return None;
+        }
+        let mut after = n.saturating_add(self.step);
+        if let Some((lo, hi)) = self.within {
+            if after > hi {
+                after = lo;
+            } else if after < lo {
+                after = hi;
+            }
+        }
+        self.next = after;
+        Some(n as u64)
     }
 }

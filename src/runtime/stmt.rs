@@ -51,9 +51,10 @@ impl Machine<'_> {
             St::Level {
                 level,
                 repeat,
+                counting,
                 body,
                 span,
-            } => self.level(*level, repeat, body, *span),
+            } => self.level(*level, (repeat, counting.as_deref()), body, *span),
             St::Turn { actor, body, span } => self.st_turn(actor, body, *span),
             St::ForEach {
                 var,

@@ -319,6 +319,17 @@ pub enum LevelKind {
     Round,
 }
 
+/// `counting from A [down] [to B | within LO to HI]`: how a level numbers its iterations.
+#[derive(Clone, Debug)]
+pub struct Counting {
+    pub from: Expr,
+    pub down: bool,
+    /// `to B`: the last iteration is the one numbered B (the level repeats up to it).
+    pub to: Option<Expr>,
+    /// `within LO to HI`: the numbers wrap round within LO..=HI.
+    pub within: Option<(Expr, Expr)>,
+}
+
 #[derive(Clone, Debug)]
 pub enum Loop {
     Once,
@@ -332,6 +343,8 @@ pub enum Stmt {
     Level {
         kind: LevelKind,
         name: Ident,
+        /// `counting from ...`: the game's own numbers for its iterations.
+        counting: Option<Box<Counting>>,
         repeat: Loop,
         body: Block,
         span: Span,

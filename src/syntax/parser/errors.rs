@@ -107,6 +107,9 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_as => "as",
         Rule::kw_let => "let",
         Rule::kw_measure => "measure",
+        Rule::kw_counting => "counting",
+        Rule::kw_down => "down",
+        Rule::kw_within => "within",
         _ => return None,
     })
 }
@@ -247,6 +250,10 @@ fn rule_name(r: Rule) -> String {
         Rule::measure_decl => "a measure `measure NAME = ...`",
         Rule::measure_each => "`for each c in ...`",
         Rule::pref => "an option, or `x where ...`",
+        Rule::counting => "`counting from N`",
+        Rule::count_down => "`down`",
+        Rule::count_to => "`to N`",
+        Rule::count_within => "`within LOW to HIGH`",
         Rule::dyn_dice => "dice such as `(n)d6` or `d(c.die)`",
         Rule::dice_paren => "`(` an expression `)`",
         Rule::paren => "`(` an expression `)`",

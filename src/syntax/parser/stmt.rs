@@ -160,6 +160,33 @@ impl Builder {
         })
     }
 
+    /// `counting from A [down] [to B | within LO to HI]`.
+    fn counting(&self, pair: Pair<Rule>) -> R<Counting> {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let from = self.expr(next(&mut it, span)?)?;
+        let mut c = Counting {
+            from,
+            down: false,
+            to: None,
+            within: None,
+        };
+        for p in it {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::count_down => c.down = true,
+                Rule::count_to => c.to = Some(self.expr(last_inner(p, pspan)?)?),
+                _ => {
+                    let mut wi = parts(p);
+                    let lo = self.expr(next(&mut wi, pspan)?)?;
+                    let hi = self.expr(next(&mut wi, pspan)?)?;
+                    c.within = Some((lo, hi));
+                }
+            }
+        }
+        Ok(c)
+    }
+
     fn level_stmt(&self, mut it: Parts<'_>, span: Span, rule: Rule) -> R<Stmt> {
         let kind = match rule {
             Rule::level_stmt => LevelKind::Level,
@@ -175,15 +202,18 @@ impl Builder {
         };
         let mut repeat = Loop::Once;
         let mut body = Block::default();
+        let mut counting = None;
         for p in it {
             match p.as_rule() {
                 Rule::repeat => repeat = self.repeat(p)?,
+                Rule::counting => counting = Some(Box::new(self.counting(p)?)),
                 _ => body = self.block(p)?,
             }
         }
         Ok(Stmt::Level {
             kind,
             name,
+            counting,
             repeat,
             body,
             span,
