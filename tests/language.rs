@@ -668,3 +668,43 @@ fn levels_may_count_the_games_way_down_to_a_last_number_or_round_a_cycle() {
         "{err}"
     );
 }
+
+#[test]
+fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
+    let src = "side pcs, npcs\nstat init\nstat seat\n\
+               order by_init(c) {\n  c.init desc\n  roll d6 desc until settled at most 2 when any t in tied: t is pcs\n  c.seat asc\n}\n\
+               character A { side pcs, init = 5, seat = 3 }\ncharacter B { side npcs, init = 5, seat = 1 }\n\
+               character C { side npcs, init = 3, seat = 2 }\ncharacter D { side npcs, init = 3, seat = 1 }\n\
+               play { round { for each c in characters by by_init { } } }\n";
+    let lines = |rolls: &[i64]| {
+        let (out, err, code) = run(src, rolls, &[], None);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("roll") || l.starts_with("order"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    // A and B are tied and A is a PC: they roll off, tie twice, and stay tied; the seats settle
+    // it. C and D are tied with no PC among them: no roll, the seats settle it.
+    assert_eq!(
+        lines(&[4, 4, 2, 2]),
+        vec![
+            "roll     A     by_init    d6 [4] = 4",
+            "roll     B     by_init    d6 [4] = 4",
+            "roll     A     by_init    d6 [2] = 2",
+            "roll     B     by_init    d6 [2] = 2",
+            "order          B, A, D, C",
+        ]
+    );
+    assert_eq!(lines(&[1, 6])[2], "order          B, A, D, C");
+    assert_eq!(lines(&[6, 1])[2], "order          A, B, D, C");
+    // `tied` names a group only in a key's `when`.
+    let bad = src.replace(
+        "play { round",
+        "global n default count t in tied: t is pcs\nplay { round",
+    );
+    let (_, err, code) = run(&bad, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown order or collection `tied`"), "{err}");
+}

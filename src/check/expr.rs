@@ -477,6 +477,7 @@ impl Checker<'_> {
     pub(super) fn collection(&mut self, coll: &Collection) -> Ty {
         match coll {
             Collection::Characters => CHAR,
+            Collection::Ranked(o) if o.node == "tied" && self.tied.is_some() => self.tied.unwrap_or(Ty::Error),
             Collection::Ranked(o) => match self.decls.lookup(&o.node) {
                 Some(Sym::Plural(t)) => Ty::Entity(t),
                 _ => self.order(o),

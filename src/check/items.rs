@@ -114,6 +114,7 @@ impl Checker<'_> {
     /// `order NAME(x) { KEY ... }`: keys that are numbers or truth values; `until settled` rolls.
     fn order_decl(&mut self, o: &OrderDecl) {
         let t = self.thing_ty(o.ty.as_ref());
+        let t_order = t;
         self.bind(&o.var, t);
         for k in &o.keys {
             // A truth value sorts false before true: `c.FLAG asc` puts those with the flag last.
@@ -130,6 +131,15 @@ impl Checker<'_> {
                     .label(k.value.span, self.tn(t))
                     .help("sort by a stat, a resource, a flag or an expression of them"),
                 );
+            }
+            if let Some(n) = &k.at_most {
+                self.expect(n, Ty::Int, "`at most`");
+            }
+            if let Some(w) = &k.when {
+                // `tied`: the group the key would sort.
+                self.tied = Some(t_order);
+                self.expect(w, Ty::Bool, "a key's `when`");
+                self.tied = None;
             }
             if k.until_settled && !k.roll {
                 self.err(

@@ -82,6 +82,7 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         repeats: 0,
         param_tys: vec![None; decls.params.len()],
         silent: false,
+        tied: None,
         fields_at: HashMap::new(),
     };
     for file in &files {

@@ -140,6 +140,10 @@ pub struct KeyDef {
     pub roll: bool,
     pub descending: bool,
     pub until_settled: bool,
+    /// `until settled at most N`: rolls after which a group stays tied.
+    pub at_most: Option<Ex>,
+    /// `when COND`: sort a tied group only when COND holds of it (`Coll::Tied`).
+    pub when: Option<Ex>,
     pub span: Span,
 }
 
@@ -283,6 +287,8 @@ pub enum Coll {
     All(TypeId),
     /// The order kept by the last `rank` of this order.
     Ranked(OrderId),
+    /// `tied`: the group an ordering key is about to sort (in a key's `when`).
+    Tied,
 }
 
 #[derive(Debug, Clone)]

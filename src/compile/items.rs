@@ -124,12 +124,19 @@ impl Lower<'_> {
         let keys = o
             .keys
             .iter()
-            .map(|k| KeyDef {
-                value: self.expr(&k.value),
-                roll: k.roll,
-                descending: k.descending,
-                until_settled: k.until_settled,
-                span: k.span,
+            .map(|k| {
+                self.in_tied = true;
+                let when = k.when.as_ref().map(|w| self.expr(w));
+                self.in_tied = false;
+                KeyDef {
+                    value: self.expr(&k.value),
+                    roll: k.roll,
+                    descending: k.descending,
+                    until_settled: k.until_settled,
+                    at_most: k.at_most.as_ref().map(|n| self.expr(n)),
+                    when,
+                    span: k.span,
+                }
             })
             .collect();
         self.scopes.pop();

@@ -25,6 +25,7 @@ pub fn compile(checked: &Checked) -> Program {
         max_locals: 0,
         labels: HashMap::new(),
         default_policy: None,
+        in_tied: false,
         p: empty_program(d),
     };
     for (i, name) in d.params.iter().enumerate() {
@@ -141,6 +142,8 @@ struct Lower<'a> {
     max_locals: usize,
     labels: HashMap<String, LabelId>,
     default_policy: Option<String>,
+    /// Compiling an ordering key's `when`: `tied` is the group being sorted.
+    in_tied: bool,
     p: Program,
 }
 

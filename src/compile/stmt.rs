@@ -45,6 +45,7 @@ impl Lower<'_> {
     pub(super) fn coll(&self, c: &Collection) -> Coll {
         match c {
             Collection::Characters => Coll::All(CHARACTER),
+            Collection::Ranked(o) if o.node == "tied" && self.in_tied => Coll::Tied,
             Collection::Ranked(o) => match self.d.lookup(&o.node) {
                 Some(Sym::Plural(t)) => Coll::All(t),
                 _ => Coll::Ranked(self.order_id(o)),

@@ -266,10 +266,7 @@ impl Machine<'_> {
         body: &Option<Box<Ex>>,
         ctx: Ctx,
     ) -> R<i64> {
-        let n = match coll {
-            Coll::All(t) => self.of_type.get(*t as usize).map_or(0, Vec::len),
-            Coll::Ranked(o) => self.ranked[*o as usize].len(),
-        };
+        let n = self.members(*coll).len();
         let saved = self.locals[*var as usize];
         let mut acc: Option<i64> = None;
         let mut count = 0i64;
@@ -281,9 +278,8 @@ impl Machine<'_> {
         };
         for i in 0..n {
             // Expressions make and destroy nothing, so the lists keep their length meanwhile.
-            let id = match coll {
-                Coll::All(t) => self.of_type[*t as usize][i],
-                Coll::Ranked(o) => self.ranked[*o as usize][i],
+            let Some(id) = self.member(*coll, i) else {
+                break;
             };
             if self.absent.get(id as usize).copied().unwrap_or(false) {
                 continue;

@@ -245,12 +245,24 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// Whether `cond` holds with `tied` naming `group`. (Saved and restored around it: the
+    /// condition may itself sort.)
+    fn holds_of_group(&mut self, cond: &Ex, group: &[EntityId]) -> R<bool> {
+        let mut tied = self.ids.take();
+        tied.extend_from_slice(group);
+        let outer = std::mem::replace(&mut self.tied, tied);
+        let holds = self.eval(cond, NO_CTX).map(|v| v != 0);
+        let tied = std::mem::replace(&mut self.tied, outer);
+        self.ids.put(tied);
+        holds
+    }
+
     /// Sorts by an order's keys; each key splits the groups the earlier keys left tied.
     pub(super) fn sort(&mut self, o: OrderId, ids: &mut [EntityId]) -> R<()> {
         let p = self.p;
         let order = &p.orders[o as usize];
         let (mut groups, mut next, mut runs) = (self.spans.take(), self.spans.take(), self.spans.take());
-        let (mut work, mut keyed) = (self.tied.take(), self.keyed.take());
+        let (mut work, mut keyed) = (self.groups.take(), self.keyed.take());
         groups.push((0usize, ids.len()));
         for key in &order.keys {
             next.clear();
@@ -258,12 +270,29 @@ impl Machine<'_> {
             // (a runaway tie), not per sort, so many distinct ties in a large cast are no error.
             work.clear();
             work.extend(groups.iter().rev().map(|&(s, e)| (s, e, 0)));
+            // `until settled at most N`: read once per key.
+            let most = match &key.at_most {
+                Some(n) => Some(self.eval(n, NO_CTX)?.clamp(0, MAX_TIE_ROLLS as i64) as u32),
+                None => None,
+            };
             while let Some((s, e, rolls)) = work.pop() {
                 if e - s <= 1 {
                     next.push((s, e));
                     continue;
                 }
+                // `when COND`: this key sorts the group only when COND holds of it.
+                if let Some(w) = &key.when
+                    && !self.holds_of_group(w, &ids[s..e])?
+                {
+                    next.push((s, e));
+                    continue;
+                }
                 let rolls = rolls + u32::from(key.roll);
+                // A group that has rolled as often as allowed stays tied, for the next key.
+                if most.is_some_and(|m| rolls > m) {
+                    next.push((s, e));
+                    continue;
+                }
                 if rolls > MAX_TIE_ROLLS {
                     return Err(Box::new(
                         Diag::new(
@@ -315,7 +344,7 @@ impl Machine<'_> {
         self.spans.put(groups);
         self.spans.put(next);
         self.spans.put(runs);
-        self.tied.put(work);
+        self.groups.put(work);
         self.keyed.put(keyed);
         Ok(())
     }

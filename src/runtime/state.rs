@@ -93,9 +93,11 @@ pub(super) struct Machine<'a> {
     pub(super) ids: Pool<EntityId>,
     pub(super) keys: Pool<OptionKey>,
     pub(super) spans: Pool<(usize, usize)>,
-    pub(super) tied: Pool<(usize, usize, u32)>,
+    pub(super) groups: Pool<(usize, usize, u32)>,
     pub(super) keyed: Pool<(i64, EntityId)>,
     pub(super) indices: Pool<usize>,
+    /// The tied group an ordering key's `when` is asked about (`tied`).
+    pub(super) tied: Vec<EntityId>,
     /// The faces of a roll that keeps some dice, sorted.
     pub(super) sorted: Vec<u32>,
 }
@@ -184,10 +186,11 @@ impl<'a> Machine<'a> {
             ids: Pool::default(),
             keys: Pool::default(),
             spans: Pool::default(),
-            tied: Pool::default(),
+            groups: Pool::default(),
             keyed: Pool::default(),
             indices: Pool::default(),
             sorted: Vec::new(),
+            tied: Vec::new(),
         }
     }
 }
@@ -263,6 +266,7 @@ impl Machine<'_> {
         match coll {
             Coll::All(t) => self.of_type.get(t as usize).map_or(&[], Vec::as_slice),
             Coll::Ranked(o) => self.ranked.get(o as usize).map_or(&[], Vec::as_slice),
+            Coll::Tied => &self.tied,
         }
     }
 

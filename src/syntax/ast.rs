@@ -294,6 +294,10 @@ pub struct OrderKey {
     pub descending: bool,
     /// `until settled`: roll again among those still tied.
     pub until_settled: bool,
+    /// `until settled at most N`: after N rolls a group stays tied (for the next key).
+    pub at_most: Option<Expr>,
+    /// `when COND`: the key sorts a tied group only when COND holds of it (`tied` names it).
+    pub when: Option<Expr>,
     pub span: Span,
 }
 

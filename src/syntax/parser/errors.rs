@@ -110,6 +110,7 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_counting => "counting",
         Rule::kw_down => "down",
         Rule::kw_within => "within",
+        Rule::kw_most => "most",
         _ => return None,
     })
 }
@@ -251,6 +252,8 @@ fn rule_name(r: Rule) -> String {
         Rule::measure_each => "`for each c in ...`",
         Rule::pref => "an option, or `x where ...`",
         Rule::counting => "`counting from N`",
+        Rule::settled_most => "`at most N`",
+        Rule::key_when => "`when COND`",
         Rule::count_down => "`down`",
         Rule::count_to => "`to N`",
         Rule::count_within => "`within LOW to HIGH`",

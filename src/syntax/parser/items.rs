@@ -145,12 +145,27 @@ impl Builder {
             let value = self.expr(next(&mut ki, kspan)?)?;
             let dir = next(&mut ki, kspan)?;
             let descending = dir.as_str().trim() == "desc";
-            let until_settled = ki.next().is_some();
+            let (mut until_settled, mut at_most, mut when) = (false, None, None);
+            for part in ki {
+                let pspan = self.span(&part);
+                match part.as_rule() {
+                    Rule::settled => {
+                        until_settled = true;
+                        if let Some(most) = part.into_inner().find(|p| p.as_rule() == Rule::settled_most) {
+                            let mspan = self.span(&most);
+                            at_most = Some(self.expr(last_inner(most, mspan)?)?);
+                        }
+                    }
+                    _ => when = Some(self.expr(last_inner(part, pspan)?)?),
+                }
+            }
             keys.push(OrderKey {
                 value,
                 roll,
                 descending,
                 until_settled,
+                at_most,
+                when,
                 span: kspan,
             });
         }
