@@ -708,3 +708,38 @@ fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
     assert_eq!(code, 1);
     assert!(err.contains("unknown order or collection `tied`"), "{err}");
 }
+
+#[test]
+fn a_person_may_choose_the_order_of_each_tied_group() {
+    let src = "role gm\nside pcs, npcs\nstat init\n\
+               order by_init(c) {\n  c.init desc\n  chosen by first t in tied when all t in tied: t is pcs\n  chosen by gm\n}\n\
+               character A { side pcs, init = 5 }\ncharacter B { side pcs, init = 5 }\n\
+               character X { side npcs, init = 3 }\ncharacter Y { side npcs, init = 3 }\ncharacter Z { side npcs, init = 3 }\n\
+               play { round { for each c in characters by by_init { } } }\n";
+    // The tied players choose among themselves (the first of them chooses); the GM orders the
+    // tied foes, one pick at a time, until one is left.
+    let (out, err, code) = run(src, &[], &["B", "Z", "X"], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("choose") || l.starts_with("order"))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            "choose   A     by_init    B        of A|B",
+            "choose   gm    by_init    Z        of X|Y|Z",
+            "choose   gm    by_init    X        of X|Y",
+            "order          B, A, Z, X, Y",
+        ]
+    );
+    // An order that asks cannot sort inside an expression.
+    let bad = src.replace(
+        "play { round",
+        "global g default 0\nplay { set g = first c in characters by by_init\n round",
+    );
+    let (_, err, code) = run(&bad, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("asks who goes first"), "{err}");
+}

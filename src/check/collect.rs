@@ -293,8 +293,16 @@ impl Decls {
             self.orders.push(o.name.node.clone());
             let t = self.resolve_type(o.ty.as_ref(), diags);
             self.order_types.push(t);
-            if let Some(k) = o.keys.iter().find(|k| k.roll || has_dice(&k.value)) {
+            if let Some(k) = o
+                .keys
+                .iter()
+                .find(|k| k.roll || k.chosen.is_some() || has_dice(&k.value))
+            {
                 self.order_rolls.insert(o.name.node.clone(), k.span);
+            }
+            // `chosen by`: a decision named after the order.
+            if o.keys.iter().any(|k| k.chosen.is_some()) {
+                intern(&mut self.decision_names, &mut self.decisions, &o.name.node);
             }
         }
     }

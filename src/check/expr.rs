@@ -522,13 +522,13 @@ impl Checker<'_> {
                 Diag::new(
                     "check::rolled",
                     format!(
-                        "`{}` rolls dice to sort, so it cannot sort inside an expression",
+                        "`{}` rolls dice or asks who goes first to sort, so it cannot sort inside an expression",
                         o.node
                     ),
                 )
                 .label(o.span, "used here")
-                .label(span, "rolls here")
-                .help("sort by an order whose keys do not roll, or `rank` it first and walk the kept order"),
+                .label(span, "rolls or asks here")
+                .help("sort by an order whose keys neither roll nor ask, or `rank` it first and walk the kept order"),
             );
         }
     }

@@ -118,7 +118,11 @@ impl Checker<'_> {
         self.bind(&o.var, t);
         for k in &o.keys {
             // A truth value sorts false before true: `c.FLAG asc` puts those with the flag last.
-            let t = self.expr(&k.value);
+            let t = if k.chosen.is_some() {
+                Ty::Int
+            } else {
+                self.expr(&k.value)
+            };
             if !matches!(t, Ty::Int | Ty::Bool | Ty::Error) {
                 self.err(
                     Diag::new(
@@ -135,12 +139,15 @@ impl Checker<'_> {
             if let Some(n) = &k.at_most {
                 self.expect(n, Ty::Int, "`at most`");
             }
+            // `tied`: the group the key would sort, in its `when` and its chooser.
+            self.tied = Some(t_order);
             if let Some(w) = &k.when {
-                // `tied`: the group the key would sort.
-                self.tied = Some(t_order);
                 self.expect(w, Ty::Bool, "a key's `when`");
-                self.tied = None;
             }
+            if let Some(who) = &k.chosen {
+                self.chooser(who);
+            }
+            self.tied = None;
             if k.until_settled && !k.roll {
                 self.err(
                     Diag::new("check::settled_without_roll", "`until settled` needs a key that rolls")

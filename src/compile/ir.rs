@@ -144,6 +144,8 @@ pub struct KeyDef {
     pub at_most: Option<Ex>,
     /// `when COND`: sort a tied group only when COND holds of it (`Coll::Tied`).
     pub when: Option<Ex>,
+    /// `chosen by WHO`: who picks the order of a tied group, and the decision (the order's name).
+    pub chosen: Option<(ChooserEx, DecisionId)>,
     pub span: Span,
 }
 

@@ -127,6 +127,8 @@ impl Lower<'_> {
             .map(|k| {
                 self.in_tied = true;
                 let when = k.when.as_ref().map(|w| self.expr(w));
+                let decision = self.d.decision_names.get(&o.name.node).copied().unwrap_or(0);
+                let chosen = k.chosen.as_ref().map(|who| (self.chooser(who), decision));
                 self.in_tied = false;
                 KeyDef {
                     value: self.expr(&k.value),
@@ -135,6 +137,7 @@ impl Lower<'_> {
                     until_settled: k.until_settled,
                     at_most: k.at_most.as_ref().map(|n| self.expr(n)),
                     when,
+                    chosen,
                     span: k.span,
                 }
             })

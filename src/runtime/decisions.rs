@@ -190,7 +190,7 @@ impl Machine<'_> {
         }
     }
 
-    fn who(&mut self, chooser: &ChooserEx, span: Span) -> R<Who> {
+    pub(super) fn who(&mut self, chooser: &ChooserEx, span: Span) -> R<Who> {
         Ok(match chooser {
             ChooserEx::Role(r) => Who::Role(*r),
             ChooserEx::Character(e) => {
@@ -307,7 +307,7 @@ impl Machine<'_> {
     /// Asks until the answer is one offered. An answer naming a refused option (`refused[j]`) is
     /// traced as a `refused` event with every reason `explain(m, j)` gives, and the decision is
     /// asked again; with `stop_on_refusal` the run stops on it instead, with the first reason.
-    fn ask_until_accepted(
+    pub(super) fn ask_until_accepted(
         &mut self,
         decision: DecisionId,
         who: Who,

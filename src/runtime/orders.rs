@@ -257,6 +257,31 @@ impl Machine<'_> {
         holds
     }
 
+    /// `chosen by WHO`: WHO (read with `tied` naming the group) picks who goes first among the
+    /// group, then who goes next among the rest, until one is left: a decision each, named after
+    /// the order, its options the members left in their current order.
+    fn chosen_order(&mut self, who: &ChooserEx, decision: DecisionId, group: &mut [EntityId], span: Span) -> R<()> {
+        let mut tied = self.ids.take();
+        tied.extend_from_slice(group);
+        let outer = std::mem::replace(&mut self.tied, tied);
+        let who = self.who(who, span);
+        let tied = std::mem::replace(&mut self.tied, outer);
+        self.ids.put(tied);
+        let who = who?;
+        for place in 0..group.len().saturating_sub(1) {
+            let mut keys = self.keys.take();
+            keys.extend(group[place..].iter().map(|e| OptionKey::Character(*e)));
+            let picked = self.ask_until_accepted(decision, who, (&keys, &[], None), span, |_, _| {
+                (Vec::new(), Diag::new("run::refused", "refused"))
+            });
+            self.keys.put(keys);
+            let picked = picked?;
+            // The pick goes to this place; the others keep their order after it.
+            group[place..=place + picked].rotate_right(1);
+        }
+        Ok(())
+    }
+
     /// Sorts by an order's keys; each key splits the groups the earlier keys left tied.
     pub(super) fn sort(&mut self, o: OrderId, ids: &mut [EntityId]) -> R<()> {
         let p = self.p;
@@ -285,6 +310,12 @@ impl Machine<'_> {
                     && !self.holds_of_group(w, &ids[s..e])?
                 {
                     next.push((s, e));
+                    continue;
+                }
+                // `chosen by WHO`: WHO puts the group in order, one pick at a time.
+                if let Some((who, decision)) = &key.chosen {
+                    self.chosen_order(who, *decision, &mut ids[s..e], key.span)?;
+                    next.extend((s..e).map(|i| (i, i + 1)));
                     continue;
                 }
                 let rolls = rolls + u32::from(key.roll);

@@ -298,6 +298,8 @@ pub struct OrderKey {
     pub at_most: Option<Expr>,
     /// `when COND`: the key sorts a tied group only when COND holds of it (`tied` names it).
     pub when: Option<Expr>,
+    /// `chosen by WHO`: WHO picks the order of each tied group (then `value` is unused).
+    pub chosen: Option<Expr>,
     pub span: Span,
 }
 

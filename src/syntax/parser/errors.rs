@@ -111,6 +111,7 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_down => "down",
         Rule::kw_within => "within",
         Rule::kw_most => "most",
+        Rule::kw_chosen => "chosen",
         _ => return None,
     })
 }
@@ -254,6 +255,7 @@ fn rule_name(r: Rule) -> String {
         Rule::counting => "`counting from N`",
         Rule::settled_most => "`at most N`",
         Rule::key_when => "`when COND`",
+        Rule::chosen_key => "`chosen by WHO`",
         Rule::count_down => "`down`",
         Rule::count_to => "`to N`",
         Rule::count_within => "`within LOW to HIGH`",

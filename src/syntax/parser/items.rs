@@ -140,6 +140,10 @@ impl Builder {
         for k in it {
             let kspan = self.span(&k);
             let Some(inner) = k.into_inner().next() else { continue };
+            if inner.as_rule() == Rule::chosen_key {
+                keys.push(self.chosen_key(inner, kspan)?);
+                continue;
+            }
             let roll = inner.as_rule() == Rule::roll_key;
             let mut ki = inner.into_inner().filter(|p| !is_keyword(p.as_rule()));
             let value = self.expr(next(&mut ki, kspan)?)?;
@@ -166,10 +170,34 @@ impl Builder {
                 until_settled,
                 at_most,
                 when,
+                chosen: None,
                 span: kspan,
             });
         }
         Ok(Item::Order(OrderDecl { name, var, ty, keys }))
+    }
+
+    /// `chosen by WHO [when COND]`.
+    fn chosen_key(&self, pair: Pair<Rule>, span: Span) -> R<OrderKey> {
+        let mut it = parts(pair);
+        let who = self.expr(next(&mut it, span)?)?;
+        let when = match it.next() {
+            Some(w) => {
+                let wspan = self.span(&w);
+                Some(self.expr(last_inner(w, wspan)?)?)
+            }
+            None => None,
+        };
+        Ok(OrderKey {
+            value: Spanned::new(ExprKind::Int(0), span),
+            roll: false,
+            descending: false,
+            until_settled: false,
+            at_most: None,
+            when,
+            chosen: Some(who),
+            span,
+        })
     }
 
     fn policy_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
