@@ -743,3 +743,34 @@ fn a_person_may_choose_the_order_of_each_tied_group() {
     assert_eq!(code, 1);
     assert!(err.contains("asks who goes first"), "{err}");
 }
+
+#[test]
+fn routines_without_parameters_kinds_on_their_own_and_an_action_option_per_kind() {
+    let src = "kind legendary, move\nresource ap min 0\naction dash(c) kind move costs 1 ap\n\
+               routine refill() { for each c in characters { reset c.ap to 2 } }\n\
+               character A { ap = 0 }\n\
+               play {\n  do refill()\n  for each c in characters {\n\
+               choose act by c { option action of kind move option action of kind legendary option pass }\n  }\n}\n\
+               default policy first\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with("final") && !l.contains(" · "))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            "reset    A     ap         = 2",
+            "choose   A     act        dash     of dash|pass (policy)",
+            "action   A     dash",
+            "spend    A     ap         -1 → 1",
+            "end of encounter: complete",
+        ]
+    );
+    // The same `option action` twice is still a mistake.
+    let twice = src.replace("option action of kind legendary", "option action of kind move");
+    let (_, err, code) = run(&twice, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("the option `action of kind move` appears twice"), "{err}");
+}

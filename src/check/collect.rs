@@ -96,6 +96,13 @@ impl Decls {
                 }
             }
             Item::Action(a) => self.declare_action(a, diags),
+            Item::Kind(names) => {
+                for k in names {
+                    if self.kind(&k.node).is_none() {
+                        self.kinds.push(k.node.clone());
+                    }
+                }
+            }
             Item::Role(names) => {
                 for n in names {
                     if self.declare(n, Sym::Role(self.roles.len() as u16), diags) {

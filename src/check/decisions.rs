@@ -22,9 +22,24 @@ impl Checker<'_> {
                 .help("add `option NAME { ... }` lines, or `option action` for the action catalogue"),
             );
         }
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
         for o in options {
-            let key = o.name.as_ref().map(|n| n.node.as_str()).unwrap_or("action");
+            // `option action` may appear once per kind (and `using`) it offers.
+            let key = match &o.name {
+                Some(n) => n.node.clone(),
+                None => {
+                    let kinds: Vec<&str> = o.kinds.iter().map(|k| k.node.as_str()).collect();
+                    let using = o
+                        .using
+                        .as_ref()
+                        .map(|u| format!(" using {}", u.node))
+                        .unwrap_or_default();
+                    match kinds.is_empty() {
+                        true => format!("action{using}"),
+                        false => format!("action of kind {}{using}", kinds.join(", ")),
+                    }
+                }
+            };
             if seen.contains(&key) {
                 self.err(
                     Diag::new(
@@ -101,7 +116,9 @@ impl Checker<'_> {
         for k in &o.kinds {
             if self.decls.kind(&k.node).is_none() {
                 let d = unknown("kind of action", &k.node, k.span, self.decls.kinds.iter());
-                self.err(d.help("give actions a kind with `action NAME(c) kind K costs ...`"));
+                self.err(d.help(
+                    "give actions a kind with `action NAME(c) kind K costs ...`, or declare it with `kind K`; a ruleset checked on its own does not see the kinds of actions its encounters declare",
+                ));
             }
         }
         if let Some(u) = &o.using {

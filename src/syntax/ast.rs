@@ -77,6 +77,8 @@ pub enum Item {
         params: Vec<Typed>,
     },
     Hook(HookDecl),
+    /// `kind NAME, ...`: kinds of action, declared on their own.
+    Kind(Vec<Ident>),
     /// `measure NAME = EXPR [for each ...] at POINT`: a number recorded for the simulator.
     Measure(MeasureDecl),
     /// `routine NAME(a, b) { ... }`: a named block, run by `do NAME(x, y)`.

@@ -256,6 +256,7 @@ fn rule_name(r: Rule) -> String {
         Rule::settled_most => "`at most N`",
         Rule::key_when => "`when COND`",
         Rule::chosen_key => "`chosen by WHO`",
+        Rule::kind_decl => "`kind NAME, ...`",
         Rule::count_down => "`down`",
         Rule::count_to => "`to N`",
         Rule::count_within => "`within LOW to HIGH`",

@@ -37,6 +37,7 @@ impl Builder {
             Rule::trigger_decl => self.trigger_decl(it, span)?,
             Rule::hook_decl => self.hook_decl(it, span)?,
             Rule::measure_decl => self.measure_decl(it, span)?,
+            Rule::kind_decl => Item::Kind(self.ident_list(next(&mut it, span)?)),
             _ => return Err(internal(span, rule)),
         })
     }
@@ -271,7 +272,10 @@ impl Builder {
 
     fn routine_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
-        let params = self.typed_list(next(&mut it, span)?)?;
+        let params = match it.peek() {
+            Some(p) if p.as_rule() == Rule::typed_list => self.typed_list(next(&mut it, span)?)?,
+            _ => Vec::new(),
+        };
         Ok(Item::Routine {
             name,
             params,
