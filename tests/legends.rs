@@ -322,6 +322,7 @@ fn lgd_13_in_the_movement_phase_characters_decide_top_first_and_take_no_turn_or_
             "set Ana move_margin 0",
             "set Ana distance 1",
             "decision Ana rush no_rush",
+            "mark Ana moved",
             "decision Bo movement stay",
             "decision Cy movement stay",
             "decision Dax movement stay"

@@ -9,6 +9,7 @@ use crate::source::Span;
 use crate::trace::Event;
 
 /// An effect running on a character, and how many more counts it lasts.
+#[derive(Clone, Copy)]
 pub(super) struct Active {
     pub(super) effect: FieldId,
     pub(super) target: EntityId,
@@ -113,7 +114,13 @@ impl Machine<'_> {
                 continue;
             }
             self.effects[i].left -= 1;
-            if self.effects[i].left > 0 {
+            let fx = self.effects[i];
+            if fx.left > 0 {
+                self.emit(Event::EffectTick {
+                    effect: fx.effect,
+                    target: fx.target,
+                    left: fx.left,
+                });
                 i += 1;
                 continue;
             }

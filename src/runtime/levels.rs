@@ -46,12 +46,20 @@ impl Machine<'_> {
             iteration += 1;
             self.counters[level as usize] = n;
             let p = self.p;
+            self.emit(Event::LevelStart { level, n });
+            // `per` flags clear as the iteration starts; a flag that was set is traced as cleared.
             for f in &p.levels[level as usize].clears {
                 for e in 0..p.characters.len() {
-                    self.put(e as EntityId, *f, 0);
+                    if self.get(e as EntityId, *f) != 0 {
+                        self.put(e as EntityId, *f, 0);
+                        self.emit(Event::Flag {
+                            actor: e as EntityId,
+                            flag: *f,
+                            on: false,
+                        });
+                    }
                 }
             }
-            self.emit(Event::LevelStart { level, n });
             let def = &p.levels[level as usize];
             self.count_down(Anchor::LevelStart(level));
             let mut flow = self.hooks(&def.on_start, &[], span)?;

@@ -160,9 +160,15 @@ impl Machine<'_> {
     }
 
     /// `mark`/`unmark`: a flag set on or off, untraced. (No span of its own, as `forfeit`.)
+    /// `mark` / `clear`: sets or clears a flag, and traces it.
     pub(super) fn st_mark(&mut self, target: &Target, on: bool) -> R<Flow> {
         let e = self.owner(target, Span::default())?;
         self.put(e, target.field, on as i64);
+        self.emit(Event::Flag {
+            actor: e,
+            flag: target.field,
+            on,
+        });
         Ok(Flow::Next)
     }
 }

@@ -465,7 +465,11 @@ impl Sink for Tally {
             Event::LevelEnd {
                 level, reason: None, ..
             } => self.tail.push(*level),
-            Event::TurnEnd { .. } | Event::ReactionEnd { .. } | Event::EffectEnd { .. } => {}
+            Event::TurnEnd { .. }
+            | Event::ReactionEnd { .. }
+            | Event::EffectEnd { .. }
+            | Event::EffectTick { .. }
+            | Event::Flag { .. } => {}
             Event::Resource {
                 change,
                 actor,

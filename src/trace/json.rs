@@ -244,6 +244,26 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             at,
         } => effect_start(o, p, *effect, *target, *count, *at),
         Event::EffectEnd { effect, target } => effect_end(o, p, *effect, *target),
+        Event::EffectTick { effect, target, left } => {
+            o.write_all(br#"{"event":"effect_tick","actor":"#)?;
+            name(o, p, *target)?;
+            o.write_all(br#","effect":"#)?;
+            q(o, &p.fields[*effect as usize].name)?;
+            o.write_all(br#","left":"#)?;
+            int(o, *left)?;
+            o.write_all(b"}")
+        }
+        Event::Flag { actor, flag, on } => {
+            o.write_all(if *on {
+                br#"{"event":"mark","actor":"#
+            } else {
+                br#"{"event":"clear","actor":"#
+            })?;
+            name(o, p, *actor)?;
+            o.write_all(br#","flag":"#)?;
+            q(o, &p.fields[*flag as usize].name)?;
+            o.write_all(b"}")
+        }
         Event::ReactionEnd { actor } => actor_event(o, p, "reaction_end", *actor),
         Event::Time { amount, unit, clock } => time(o, p, *amount, *unit, *clock),
         Event::Manual { actor, field, value } => manual(o, p, *actor, *field, *value),

@@ -139,6 +139,18 @@ pub enum Event<'a> {
         effect: FieldId,
         target: EntityId,
     },
+    /// An effect's count went down and it goes on: `left` counts to go.
+    EffectTick {
+        effect: FieldId,
+        target: EntityId,
+        left: i64,
+    },
+    /// `mark` / `clear` of a flag, or a `per` flag cleared as its level's iteration starts.
+    Flag {
+        actor: EntityId,
+        flag: FieldId,
+        on: bool,
+    },
     /// `elapse`: the game clock moved on; `clock` is the total, in the base unit.
     Time {
         amount: i64,

@@ -194,6 +194,15 @@ impl<W: Write> Text<W> {
                 count,
                 at,
             } => self.effect_start(p, *effect, *target, *count, *at),
+            Event::EffectTick { effect, target, left } => self.line("effect", p.character_name(*target), |b| {
+                let _ = write!(b, "{:<10} {left} left", p.fields[*effect as usize].name);
+            }),
+            Event::Flag { actor, flag, on } => {
+                let what = if *on { "mark" } else { "clear" };
+                self.line(what, p.character_name(*actor), |b| {
+                    b.push_str(&p.fields[*flag as usize].name)
+                });
+            }
             Event::EffectEnd { effect, target } => self.line("effect", p.character_name(*target), |b| {
                 let _ = write!(b, "{:<10} ends", p.fields[*effect as usize].name);
             }),

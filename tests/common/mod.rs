@@ -209,6 +209,8 @@ pub fn compact(e: &Value) -> String {
         "time" => format!("{} {} {}", e["amount"], s(&e["unit"]), e["clock"]),
         "set" => format!("{} {}", s(&e["stat"]), e["left"]),
         "create" | "destroy" => s(&e["name"]),
+        "mark" | "clear" => s(&e["flag"]),
+        "effect_tick" => format!("{} {}", s(&e["effect"]), e["left"]),
         "refused" => format!(
             "{} {}: {}",
             s(&e["decision"]),
