@@ -391,6 +391,7 @@ pub enum St {
     React {
         actor: Ex,
         body: Vec<St>,
+        span: Span,
     },
     Begin {
         effect: FieldId,
@@ -464,6 +465,8 @@ pub struct Target {
     pub var: Option<Slot>,
     pub field: FieldId,
     pub label: LabelId,
+    /// Where it is written: an owner that is `none` is reported here.
+    pub span: Span,
 }
 
 #[derive(Debug, Clone)]

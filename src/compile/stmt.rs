@@ -21,6 +21,7 @@ impl Lower<'_> {
             var: t.var.as_ref().map(|v| self.local(&v.node).unwrap_or(0)),
             field: self.field_at(&t.field),
             label,
+            span: t.span,
         }
     }
 
@@ -147,7 +148,7 @@ impl Lower<'_> {
             Stmt::Stop { effect, target, .. } => self.stop(effect, target),
             Stmt::Place { who, to, order, span } => self.place(who, to, order, span),
             Stmt::Do { routine, args, span } => self.do_(routine, args, span),
-            Stmt::React { actor, body, .. } => self.react(actor, body),
+            Stmt::React { actor, body, .. } => self.react(actor, body, actor.span),
             Stmt::Elapse { amount, unit, span } => self.elapse(amount, unit, span),
             Stmt::Record {
                 measure, value, about, ..
@@ -480,10 +481,11 @@ impl Lower<'_> {
     }
 
     /// `react c { ... }`.
-    fn react(&mut self, actor: &ast::Expr, body: &ast::Block) -> St {
+    fn react(&mut self, actor: &ast::Expr, body: &ast::Block, span: ast::Span) -> St {
         St::React {
             actor: self.expr(actor),
             body: self.block(body),
+            span,
         }
     }
 

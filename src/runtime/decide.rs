@@ -289,7 +289,7 @@ impl Decider for Scripted {
                 .label(d.span, "this decision was being asked")
                 .help(if keys.iter().any(|k| matches!(k, OptionKey::Character(_))) {
                     format!(
-                        "`{text}` can be chosen in some decisions, but not here (the `where` of the choice excludes it); the options were: {}",
+                        "`{text}` can be chosen in some decisions, but is not among the candidates of this one now; the options were: {}",
                         opts.join(", ")
                     )
                 } else {

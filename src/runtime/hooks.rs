@@ -79,11 +79,11 @@ impl Machine<'_> {
         self.hooks(&[hook], &vals[..n], span)
     }
 
-    /// A reaction: the actor's block, between its start and end events. (The statement has no
-    /// span of its own: an actor that is `none` is reported without one.)
-    pub(super) fn st_react(&mut self, actor: &Ex, body: &[St]) -> R<Flow> {
+    /// A reaction: the actor's block, between its start and end events; an actor that is `none`
+    /// is reported where it is written.
+    pub(super) fn st_react(&mut self, actor: &Ex, body: &[St], span: Span) -> R<Flow> {
         let v = self.eval(actor, NO_CTX)?;
-        let a = self.id(v, Span::default())?;
+        let a = self.id(v, span)?;
         self.emit(Event::ReactionStart { actor: a });
         let flow = self.block(body)?;
         self.emit(Event::ReactionEnd { actor: a });

@@ -140,9 +140,8 @@ impl Machine<'_> {
     }
 
     /// `forfeit`: down to the resource's floor (0 within its limits); traced only if it changed.
-    /// (The statement has no span of its own: an owner that is `none` is reported without one.)
     pub(super) fn st_forfeit(&mut self, target: &Target) -> R<Flow> {
-        let e = self.owner(target, Span::default())?;
+        let e = self.owner(target, target.span)?;
         let have = self.get(e, target.field);
         let floor = self.clamp(target.field, 0);
         if have != floor {
@@ -162,7 +161,7 @@ impl Machine<'_> {
     /// `mark`/`unmark`: a flag set on or off, untraced. (No span of its own, as `forfeit`.)
     /// `mark` / `clear`: sets or clears a flag, and traces it.
     pub(super) fn st_mark(&mut self, target: &Target, on: bool) -> R<Flow> {
-        let e = self.owner(target, Span::default())?;
+        let e = self.owner(target, target.span)?;
         self.put(e, target.field, on as i64);
         self.emit(Event::Flag {
             actor: e,

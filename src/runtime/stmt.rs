@@ -122,7 +122,7 @@ impl Machine<'_> {
             St::Transfer { amount, from, to, span } => self.st_transfer(amount.as_ref(), from, to, *span),
             St::Raise { trigger, args, span } => self.st_raise(*trigger, args, *span),
             St::Do { hook, args, span } => self.st_do(*hook, args, *span),
-            St::React { actor, body } => self.st_react(actor, body),
+            St::React { actor, body, span } => self.st_react(actor, body, *span),
             St::Elapse { amount, unit, span } => self.st_elapse(amount, *unit, *span),
             St::If { cond, then, otherwise } => self.st_if(cond, then, otherwise),
             St::Choose {
