@@ -404,6 +404,12 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             }
         };
         if !clean(Project::load([(*r).clone()])) {
+            for e in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
+                report.notes.push(format!(
+                    "note: {} was not checked against {}: the ruleset has errors (above)\n",
+                    e.0, r.0
+                ));
+            }
             continue;
         }
         for e in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
@@ -411,11 +417,20 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
         }
     }
     if rulesets.is_empty() {
+        // A file that does not parse may be the ruleset: say so rather than ask for it.
+        let unparsed = !report.failures.is_empty();
         for e in &encounters {
-            report.notes.push(format!(
-                "note: {} is an encounter and was only parsed: give its ruleset too to check it\n",
-                e.0
-            ));
+            report.notes.push(if unparsed {
+                format!(
+                    "note: {} is an encounter and was only parsed: no ruleset given parses (fix the errors above, then check again)\n",
+                    e.0
+                )
+            } else {
+                format!(
+                    "note: {} is an encounter and was only parsed: give its ruleset too to check it\n",
+                    e.0
+                )
+            });
         }
     }
     report

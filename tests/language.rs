@@ -783,3 +783,36 @@ fn routines_without_parameters_kinds_on_their_own_and_an_action_option_per_kind(
     assert_eq!(code, 1);
     assert!(err.contains("the option `action of kind move` appears twice"), "{err}");
 }
+
+#[test]
+fn check_says_why_an_encounter_was_not_checked() {
+    let encounter = (
+        "E.turn".to_string(),
+        "encounter \"E\"\ncharacter A { hp = 1 }\n".to_string(),
+    );
+    // The ruleset does not parse: the encounter is only parsed, and the note says why.
+    let broken = ("R.turn".to_string(), "stat hp\nplay { round { }\n".to_string());
+    let report = turnscript::check_set(&[broken, encounter.clone()]);
+    assert_eq!(
+        report.notes,
+        vec![
+            "note: E.turn is an encounter and was only parsed: no ruleset given parses (fix the errors above, then check again)\n"
+        ]
+    );
+    // The ruleset parses but has errors: the encounter is not checked against it, and the note says so.
+    let wrong = (
+        "R.turn".to_string(),
+        "stat hp\nplay { spend 1 nobody.hp }\n".to_string(),
+    );
+    let report = turnscript::check_set(&[wrong, encounter.clone()]);
+    assert_eq!(
+        report.notes,
+        vec!["note: E.turn was not checked against R.turn: the ruleset has errors (above)\n"]
+    );
+    // No ruleset at all: give one.
+    let report = turnscript::check_set(&[encounter]);
+    assert_eq!(
+        report.notes,
+        vec!["note: E.turn is an encounter and was only parsed: give its ruleset too to check it\n"]
+    );
+}
