@@ -816,3 +816,47 @@ fn check_says_why_an_encounter_was_not_checked() {
         vec!["note: E.turn is an encounter and was only parsed: give its ruleset too to check it\n"]
     );
 }
+
+#[test]
+fn together_the_members_act_at_one_moment_and_secret_choices_are_revealed_at_its_end() {
+    let src = "stat card default 0\nresource hp min 0\norder by_card(c) { c.card desc }\n\
+               character Ana { hp = 1 }\ncharacter Bo { hp = 1 }\n\
+               play {\n  together for each c in characters {\n\
+               choose card by c in secret {\n      option high { set c.card = 3 }\n      option low { set c.card = 1 }\n    }\n  }\n\
+               for each c in characters by by_card { turn c { } }\n\
+               together for each c in characters where c.hp > 0 {\n    turn c { for each t in characters where t != c { spend 1 t.hp } }\n  }\n}\n";
+    let (out, err, code) = run(src, &[], &["low", "high"], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().skip(1).filter(|l| !l.starts_with("final")).collect();
+    assert_eq!(
+        lines,
+        vec![
+            // Both choose before either choice is shown; then both are revealed, in order.
+            "together Ana, Bo",
+            "  secret   Ana   card       chosen in secret",
+            "  secret   Bo    card       chosen in secret",
+            "  choose   Ana   card       low      of high|low",
+            "  set      Ana   card       = 1",
+            "  choose   Bo    card       high     of high|low",
+            "  set      Bo    card       = 3",
+            "order          Bo, Ana",
+            "▸ Bo",
+            "▸ Ana",
+            // Both strike at once: Bo acts though Ana's blow left him at 0.
+            "together Ana, Bo",
+            "  ▸ Ana",
+            "    spend    Bo    hp         -1 → 0",
+            "  ▸ Bo",
+            "    spend    Ana   hp         -1 → 0",
+            "end of encounter: complete",
+        ]
+    );
+    // A secret choice outside a `together` walk is a mistake.
+    let bad = src.replace("together for each c in characters {", "for each c in characters {");
+    let (_, err, code) = run(&bad, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("`card` is chosen in secret, but not inside a `together` walk"),
+        "{err}"
+    );
+}

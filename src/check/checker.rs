@@ -20,6 +20,8 @@ pub(super) struct Checker<'a> {
     pub(super) param_tys: Vec<Option<Ty>>,
     /// Working out a type: report nothing.
     pub(super) silent: bool,
+    /// How many `together` walks enclose the statement being checked (in its own body).
+    pub(super) together: usize,
     /// Inside an ordering key's `when`: the type of the tied group `tied` names.
     pub(super) tied: Option<Ty>,
     pub(super) fields_at: HashMap<Span, u16>,

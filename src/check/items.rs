@@ -303,9 +303,10 @@ impl Checker<'_> {
     pub(super) fn detached(&mut self, vars: &[(Ident, Ty)], filter: Option<&Expr>, body: &Block) {
         let depth = self.scopes.len();
         self.scopes.extend(vars.iter().map(|(v, t)| (v.node.clone(), *t)));
-        let (levels, repeats) = (
+        let (levels, repeats, together) = (
             std::mem::take(&mut self.levels),
             std::mem::replace(&mut self.repeats, 0),
+            std::mem::replace(&mut self.together, 0),
         );
         if let Some(f) = filter {
             self.expect(f, Ty::Bool, "a hook's `where`");
@@ -313,6 +314,7 @@ impl Checker<'_> {
         self.block(body);
         self.levels = levels;
         self.repeats = repeats;
+        self.together = together;
         self.scopes.truncate(depth);
     }
 }

@@ -83,6 +83,7 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         param_tys: vec![None; decls.params.len()],
         silent: false,
         tied: None,
+        together: 0,
         fields_at: HashMap::new(),
     };
     for file in &files {

@@ -41,8 +41,13 @@ impl Checker<'_> {
                 order,
                 body,
                 from,
+                together,
                 ..
-            } => self.for_each(var, coll, from.as_ref(), filter.as_ref(), order.as_ref(), body),
+            } => {
+                self.together += usize::from(*together);
+                self.for_each(var, coll, from.as_ref(), filter.as_ref(), order.as_ref(), body);
+                self.together -= usize::from(*together);
+            }
             Stmt::Create {
                 thing, fields, bind, ..
             } => self.create(thing, fields, bind.as_ref()),
@@ -56,10 +61,17 @@ impl Checker<'_> {
                 options,
                 span,
                 name,
-            } => self.choose(name, chooser, options, *span),
+                secret,
+            } => {
+                self.secret(*secret, name, options.iter().any(|o| o.name.is_none()));
+                self.choose(name, chooser, options, *span)
+            }
             Stmt::End { level: Some(l), .. } => self.end(l),
             Stmt::End { level: None, .. } => {}
-            Stmt::ChooseFrom { .. } => self.choose_from(s),
+            Stmt::ChooseFrom { secret, name, .. } => {
+                self.secret(*secret, name, false);
+                self.choose_from(s)
+            }
             Stmt::Repeat { repeat, body, .. } => self.repeat(repeat, body),
             Stmt::EndRepeat { span } => self.end_repeat(*span),
             Stmt::Rank { order, .. } => {
@@ -369,6 +381,35 @@ impl Checker<'_> {
                 )
                 .label(value.span, self.tn(got))
                 .help("measure a count or a field, e.g. `count c in characters: c.ap > 0`; a truth value counts as 1 or 0"),
+            );
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// `choose ... in secret`: only inside a `together` walk (whose end reveals it), and with
+    /// no `option action` (an action is performed when picked, not later).
+    fn secret(&mut self, secret: bool, name: &Ident, offers_actions: bool) {
+        if !secret {
+            return;
+        }
+        if self.together == 0 {
+            self.err(
+                Diag::new(
+                    "check::secret_outside_together",
+                    format!("`{}` is chosen in secret, but not inside a `together` walk", name.node),
+                )
+                .label(name.span, "chosen in secret here")
+                .help(
+                    "secret choices are revealed when a `together for each ...` walk ends: put the choice inside one",
+                ),
+            );
+        }
+        if offers_actions {
+            self.err(
+                Diag::new("check::secret_action", "a secret choice cannot offer `option action`")
+                    .label(name.span, "chosen in secret here")
+                    .help("an action is performed when it is picked; choose a named option in secret, and act on it after the reveal"),
             );
         }
     }

@@ -75,6 +75,8 @@ pub struct Program {
     pub encounter_end: Vec<HookId>,
     /// The names of the `measure`s, by id.
     pub measures: Vec<String>,
+    /// The bodies of secret choices' options, run when the choices are revealed.
+    pub bodies: Vec<Vec<St>>,
 }
 
 #[derive(Debug, Clone)]
@@ -318,6 +320,8 @@ pub enum St {
         span: Span,
     },
     ForEach {
+        /// `together for each`: one moment for every member (no re-check, traced as a group).
+        together: bool,
         var: Slot,
         coll: Coll,
         backwards: bool,
@@ -334,6 +338,8 @@ pub enum St {
         otherwise: Vec<St>,
     },
     Choose {
+        /// `in secret`: revealed, and its option run, when the enclosing `together` walk ends.
+        secret: bool,
         decision: DecisionId,
         chooser: ChooserEx,
         options: Vec<OptionDef>,
@@ -342,6 +348,7 @@ pub enum St {
         span: Span,
     },
     ChooseFrom {
+        secret: bool,
         decision: DecisionId,
         chooser: ChooserEx,
         var: Slot,
@@ -352,6 +359,8 @@ pub enum St {
         decline: Option<(OptionId, Vec<St>)>,
         refusals: Vec<RefusalDef>,
         prefs: Vec<PolicyPrefs>,
+        /// In a secret choice: the body and the decline block are `Program::bodies[id]`.
+        deferred: Option<(u32, Option<u32>)>,
         span: Span,
     },
     Repeat {
@@ -480,6 +489,8 @@ pub struct OptionDef {
     pub when: Option<Ex>,
     pub refusals: Vec<RefusalDef>,
     pub body: Vec<St>,
+    /// In a secret choice: the body is `Program::bodies[id]`, run when the choice is revealed.
+    pub deferred: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

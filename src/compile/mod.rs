@@ -122,6 +122,7 @@ fn empty_program(d: &Decls) -> Program {
         encounter_start: Vec::new(),
         encounter_end: Vec::new(),
         measures: d.measures.clone(),
+        bodies: Vec::new(),
     }
 }
 

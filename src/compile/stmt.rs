@@ -112,7 +112,8 @@ impl Lower<'_> {
                 chooser,
                 options,
                 span,
-            } => self.choose(name, chooser, options, span),
+                secret,
+            } => self.choose(name, chooser, options, span, *secret),
             Stmt::End { level, reason, .. } => self.end(level, reason),
             Stmt::Spend { amount, target, span } => self.spend(amount, target, span),
             Stmt::Gain { amount, target, span } => self.gain(amount, target, span),
@@ -192,6 +193,7 @@ impl Lower<'_> {
     /// statement: its parts are more than a method should take one by one.
     fn for_each(&mut self, s: &Stmt) -> St {
         let Stmt::ForEach {
+            together,
             var,
             coll,
             backwards,
@@ -211,6 +213,7 @@ impl Lower<'_> {
         let body = self.block(body);
         self.scopes.pop();
         St::ForEach {
+            together: *together,
             var: slot,
             coll: self.coll(coll),
             backwards: *backwards,
@@ -220,6 +223,12 @@ impl Lower<'_> {
             body,
             span: *span,
         }
+    }
+
+    /// Keeps a secret choice's body in the program, to be run when the choice is revealed.
+    fn defer(&mut self, body: Vec<St>) -> u32 {
+        self.p.bodies.push(body);
+        (self.p.bodies.len() - 1) as u32
     }
 
     /// `if C { ... } [else { ... }]`.
@@ -232,9 +241,17 @@ impl Lower<'_> {
     }
 
     /// `choose NAME by WHO { option ... }`; its errors point at its head.
-    fn choose(&mut self, name: &ast::Ident, chooser: &ast::Expr, options: &[ast::OptionDecl], span: &ast::Span) -> St {
+    fn choose(
+        &mut self,
+        name: &ast::Ident,
+        chooser: &ast::Expr,
+        options: &[ast::OptionDecl],
+        span: &ast::Span,
+        secret: bool,
+    ) -> St {
         let prefs = self.prefs_at(&name.node);
-        St::Choose {
+        let mut st = St::Choose {
+            secret,
             prefs,
             decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
             chooser: self.chooser(chooser),
@@ -247,10 +264,22 @@ impl Lower<'_> {
                     when: o.when.as_ref().map(|w| self.expr(w)),
                     refusals: self.refusals(&o.refusals),
                     body: self.block(&o.body),
+                    deferred: None,
                 })
-                .collect(),
+                .collect::<Vec<_>>(),
             span: head(*span, chooser.span),
+        };
+        // A secret choice keeps its options' bodies aside, to run when it is revealed.
+        if let St::Choose { options, .. } = &mut st
+            && secret
+        {
+            for o in options.iter_mut() {
+                let body = std::mem::take(&mut o.body);
+                self.p.bodies.push(body);
+                o.deferred = Some((self.p.bodies.len() - 1) as u32);
+            }
         }
+        st
     }
 
     /// `end [LEVEL] [because "..."]`: the reason's text is kept in the program.
@@ -313,6 +342,7 @@ impl Lower<'_> {
     /// statement: its parts are more than a method should take one by one.
     fn choose_from(&mut self, s: &Stmt) -> St {
         let Stmt::ChooseFrom {
+            secret,
             name,
             chooser,
             var,
@@ -337,9 +367,17 @@ impl Lower<'_> {
         let slot = self.bind(&var.node);
         let filter = filter.as_ref().map(|f| self.expr(f));
         let refusals = self.refusals(refusals);
-        let body = self.block(body);
+        let mut body = self.block(body);
         self.scopes.pop();
+        let mut decline = decline;
+        let deferred = secret.then(|| {
+            let b = self.defer(std::mem::take(&mut body));
+            let d = decline.as_mut().map(|(_, block)| self.defer(std::mem::take(block)));
+            (b, d)
+        });
         St::ChooseFrom {
+            deferred,
+            secret: *secret,
             refusals,
             prefs,
             decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),

@@ -9,7 +9,7 @@ use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::limits::{MAX_CALL_DEPTH, MAX_REFUSALS};
 use crate::source::Span;
-use crate::trace::{Event, World};
+use crate::trace::{DecidedBy, Event, World};
 
 /// The options a `choose` offers now: each key with the index of the option it came from, and
 /// the named options an `unless` refuses now (the option, its index, every rule that refuses it).
@@ -19,7 +19,65 @@ struct Offered {
     refused: Vec<(OptionKey, usize, Vec<usize>)>,
 }
 
+/// A secret choice (`choose ... in secret`), made and held until its `together` walk ends: the
+/// decision as it will be traced, the body to run then (`Program::bodies`), and the slots as
+/// they were when it was made.
+pub(super) struct Secret {
+    decision: DecisionId,
+    who: Who,
+    options: Vec<OptionKey>,
+    picked: usize,
+    by: DecidedBy,
+    body: Option<u32>,
+    locals: Vec<i64>,
+}
+
 impl Machine<'_> {
+    /// Whether a choice is made in secret now: it says so, and a `together` walk will reveal it.
+    fn in_secret(&self, secret: bool) -> bool {
+        secret && !self.secrets.is_empty()
+    }
+
+    /// Holds a secret choice for the reveal, traced as `secret` for now.
+    fn hold(&mut self, decision: DecisionId, who: Who, (keys, picked): (&[OptionKey], usize), body: Option<u32>) {
+        self.emit(Event::Secret { decision, chooser: who });
+        let secret = Secret {
+            decision,
+            who,
+            options: keys.to_vec(),
+            picked,
+            by: self.last_by,
+            body,
+            locals: self.locals.clone(),
+        };
+        if let Some(frame) = self.secrets.last_mut() {
+            frame.push(secret);
+        }
+    }
+
+    /// Reveals a secret choice: its decision event, then its body, run with the slots as they
+    /// were when it was made.
+    pub(super) fn reveal(&mut self, s: Secret) -> R<Flow> {
+        self.emit(Event::Decision {
+            decision: s.decision,
+            chooser: s.who,
+            options: &s.options,
+            picked: s.picked,
+            by: s.by,
+        });
+        let Some(id) = s.body else {
+            return Ok(Flow::Next);
+        };
+        let saved = std::mem::replace(&mut self.locals, s.locals);
+        let p = self.p;
+        let flow = match p.bodies.get(id as usize) {
+            Some(body) => self.block(body),
+            None => Ok(Flow::Next),
+        };
+        self.locals = saved;
+        flow
+    }
+
     /// `choose`: the options offered now (each `when` holding, no `unless` refusing, and for an
     /// actor the actions of the option's kinds it can afford); the one picked is performed (an
     /// action) and its body runs.
@@ -27,11 +85,12 @@ impl Machine<'_> {
         &mut self,
         decision: DecisionId,
         chooser: &ChooserEx,
-        (options, prefs): (&[OptionDef], &[PolicyPrefs]),
+        (options, prefs, secret): (&[OptionDef], &[PolicyPrefs], bool),
         span: Span,
     ) -> R<Flow> {
         let p = self.p;
         let who = self.who(chooser, span)?;
+        let secret = self.in_secret(secret);
         let actor = match who {
             Who::Character(e) => Some(e),
             Who::Role(_) => None,
@@ -53,6 +112,7 @@ impl Machine<'_> {
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|r| r.0));
+        self.holding = secret;
         let asked = self.suggest(prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
                 let (key, oi, rules) = &refused[j];
@@ -61,11 +121,25 @@ impl Machine<'_> {
                 m.explain(&name, &rules, span)
             })
         });
+        self.holding = false;
         self.keys.put(refused_keys);
         let picked = asked?;
         let (key, option) = (keys[picked], &options[sources[picked]]);
+        if secret {
+            self.hold(decision, who, (&keys, picked), option.deferred);
+            self.keys.put(keys);
+            self.indices.put(sources);
+            return Ok(Flow::Next);
+        }
         self.keys.put(keys);
         self.indices.put(sources);
+        // A secret choice outside any `together` walk is an ordinary one: its body runs now.
+        if let Some(id) = option.deferred {
+            return match p.bodies.get(id as usize) {
+                Some(body) => self.block(body),
+                None => Ok(Flow::Next),
+            };
+        }
         match (key, actor) {
             (OptionKey::Action(a), Some(e)) => match self.perform(a, e, option.using, span)? {
                 Flow::Next => self.block(&option.body),
@@ -128,10 +202,11 @@ impl Machine<'_> {
         order: Option<OrderId>,
         body: &[St],
         decline: Option<&(OptionId, Vec<St>)>,
-        (refusals, prefs): (&[RefusalDef], &[PolicyPrefs]),
+        (refusals, prefs, deferred): (&[RefusalDef], &[PolicyPrefs], Option<(u32, Option<u32>)>),
         span: Span,
     ) -> R<Flow> {
         let who = self.who(chooser, span)?;
+        let secret = self.in_secret(deferred.is_some());
         let mut ids = self.ids.take();
         self.gather(var, coll, filter, &mut ids)?;
         // Candidates a rule refuses are not offered; remember every rule that refused each.
@@ -166,6 +241,7 @@ impl Machine<'_> {
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|(e, _)| OptionKey::Character(*e)));
+        self.holding = secret;
         let asked = self.suggest(prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
                 let (e, rules) = &refused[j];
@@ -175,16 +251,40 @@ impl Machine<'_> {
                 m.explain(&name, &rules, span)
             })
         });
-        self.keys.put(keys);
+        self.holding = false;
         self.keys.put(refused_keys);
-        let picked = asked?;
+        let picked = match asked {
+            Ok(i) => i,
+            Err(e) => {
+                self.keys.put(keys);
+                return Err(e);
+            }
+        };
         let chosen = ids.get(picked).copied();
         self.ids.put(ids);
+        if let Some(e) = chosen {
+            self.locals[var as usize] = e as i64;
+        }
+        // A secret choice: held for the reveal, its body (or decline block) run then.
+        let p = self.p;
+        let deferred_body = deferred.and_then(|(body, decline_body)| match chosen {
+            Some(_) => Some(body),
+            None => decline_body,
+        });
+        if secret {
+            self.hold(decision, who, (&keys, picked), deferred_body);
+            self.keys.put(keys);
+            return Ok(Flow::Next);
+        }
+        self.keys.put(keys);
+        if deferred.is_some() {
+            return match deferred_body.and_then(|id| p.bodies.get(id as usize)) {
+                Some(b) => self.block(b),
+                None => Ok(Flow::Next),
+            };
+        }
         match (chosen, decline) {
-            (Some(e), _) => {
-                self.locals[var as usize] = e as i64;
-                self.block(body)
-            }
+            (Some(_), _) => self.block(body),
             (None, Some((_, block))) => self.block(block),
             (None, None) => Ok(Flow::Next),
         }
@@ -282,13 +382,17 @@ impl Machine<'_> {
                     .help("this is a bug in the decider"),
             ));
         }
-        self.emit(Event::Decision {
-            decision,
-            chooser: who,
-            options: keys,
-            picked,
-            by,
-        });
+        self.last_by = by;
+        // A secret choice's decision is traced when it is revealed.
+        if !self.holding {
+            self.emit(Event::Decision {
+                decision,
+                chooser: who,
+                options: keys,
+                picked,
+                by,
+            });
+        }
         Ok(Ok(picked))
     }
 

@@ -12,6 +12,9 @@ use crate::trace::Event;
 /// What a `for each` walks and how.
 #[derive(Clone, Copy)]
 struct Walk {
+    /// `together`: one moment for all: traced as a group, no member re-checked, secret choices
+    /// revealed at its end.
+    together: bool,
     var: Slot,
     coll: Coll,
     backwards: bool,
@@ -27,7 +30,7 @@ impl Machine<'_> {
         &mut self,
         var: Slot,
         coll: Coll,
-        backwards: bool,
+        (backwards, together): (bool, bool),
         from: Option<&Ex>,
         filter: Option<&Ex>,
         order: Option<OrderId>,
@@ -39,6 +42,7 @@ impl Machine<'_> {
             None => None,
         };
         let walk = Walk {
+            together,
             var,
             coll,
             backwards,
@@ -104,6 +108,7 @@ impl Machine<'_> {
 
     fn for_each(&mut self, w: &Walk, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
         let Walk {
+            together,
             var,
             coll,
             backwards,
@@ -129,6 +134,12 @@ impl Machine<'_> {
             ids.rotate_left(k);
         }
         self.loops.push(span);
+        if together {
+            let flow = self.together(&ids, var, body, span);
+            self.loops.pop();
+            self.ids.put(ids);
+            return flow;
+        }
         let flow = match (coll, order, backwards || from.is_some()) {
             (Coll::Ranked(o), None, false) => {
                 let mut snapshot = self.ids.take();
@@ -161,6 +172,36 @@ impl Machine<'_> {
             }
         }
         k
+    }
+
+    /// `together for each`: the members, as gathered, at one moment: traced between
+    /// `together_start` and `together_end`; none is re-checked against the filter (what an
+    /// earlier member does cannot stop a later one acting); the secret choices made in the walk
+    /// are revealed, in the order they were made, once every member has had its moment.
+    fn together(&mut self, ids: &[EntityId], var: Slot, body: &[St], span: Span) -> R<Flow> {
+        self.emit(Event::TogetherStart { actors: ids });
+        self.secrets.push(Vec::new());
+        let mut flow = Flow::Next;
+        for &e in ids {
+            self.tick(span)?;
+            if self.absent.get(e as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            self.locals[var as usize] = e as i64;
+            flow = self.block(body)?;
+            if !matches!(flow, Flow::Next) {
+                break;
+            }
+        }
+        let secrets = self.secrets.pop().unwrap_or_default();
+        for s in secrets {
+            let revealed = self.reveal(s)?;
+            if matches!(flow, Flow::Next) {
+                flow = revealed;
+            }
+        }
+        self.emit(Event::TogetherEnd);
+        Ok(flow)
     }
 
     fn walk(&mut self, ids: &[EntityId], var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {

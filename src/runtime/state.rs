@@ -96,6 +96,12 @@ pub(super) struct Machine<'a> {
     pub(super) groups: Pool<(usize, usize, u32)>,
     pub(super) keyed: Pool<(i64, EntityId)>,
     pub(super) indices: Pool<usize>,
+    /// The secret choices of each `together` walk under way, innermost last.
+    pub(super) secrets: Vec<Vec<super::decisions::Secret>>,
+    /// Asking a secret choice: its decision event waits for the reveal.
+    pub(super) holding: bool,
+    /// Who answered the last decision asked.
+    pub(super) last_by: crate::trace::DecidedBy,
     /// The tied group an ordering key's `when` is asked about (`tied`).
     pub(super) tied: Vec<EntityId>,
     /// The faces of a roll that keeps some dice, sorted.
@@ -191,6 +197,9 @@ impl<'a> Machine<'a> {
             indices: Pool::default(),
             sorted: Vec::new(),
             tied: Vec::new(),
+            secrets: Vec::new(),
+            holding: false,
+            last_by: crate::trace::DecidedBy::Policy,
         }
     }
 }

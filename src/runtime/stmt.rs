@@ -57,6 +57,7 @@ impl Machine<'_> {
             } => self.level(*level, (repeat, counting.as_deref()), body, *span),
             St::Turn { actor, body, span } => self.st_turn(actor, body, *span),
             St::ForEach {
+                together,
                 var,
                 coll,
                 backwards,
@@ -68,7 +69,7 @@ impl Machine<'_> {
             } => self.st_for_each(
                 *var,
                 *coll,
-                *backwards,
+                (*backwards, *together),
                 from.as_ref(),
                 filter.as_ref(),
                 *order,
@@ -103,7 +104,9 @@ impl Machine<'_> {
                 decline,
                 refusals,
                 prefs,
+                deferred,
                 span,
+                ..
             } => self.st_choose_from(
                 *decision,
                 chooser,
@@ -113,7 +116,7 @@ impl Machine<'_> {
                 *order,
                 body,
                 decline.as_ref(),
-                (refusals, prefs),
+                (refusals, prefs, *deferred),
                 *span,
             ),
             St::Repeat { repeat, body, span } => self.repeat(repeat, body, *span),
@@ -131,7 +134,8 @@ impl Machine<'_> {
                 options,
                 prefs,
                 span,
-            } => self.choose(*decision, chooser, (options, prefs), *span),
+                secret,
+            } => self.choose(*decision, chooser, (options, prefs, *secret), *span),
             St::End { level, reason } => Ok(Flow::End(*level, *reason)),
             St::Spend { amount, target, span } => self.st_spend(amount.as_ref(), target, *span),
             St::Gain { amount, target, span } => self.st_gain(amount, target, *span),

@@ -192,6 +192,7 @@ impl MeasureDecl {
         };
         let body = match &self.each {
             Some((var, coll, filter)) => Stmt::ForEach {
+                together: false,
                 var: var.clone(),
                 coll: coll.clone(),
                 backwards: false,
@@ -363,6 +364,8 @@ pub enum Stmt {
         span: Span,
     },
     ForEach {
+        /// `together for each`: the members act at the same moment.
+        together: bool,
         var: Ident,
         coll: Collection,
         /// `backwards`: walk the list from its end.
@@ -381,6 +384,8 @@ pub enum Stmt {
         span: Span,
     },
     Choose {
+        /// `in secret`: revealed, and its option run, when the `together` walk ends.
+        secret: bool,
         name: Ident,
         chooser: Expr,
         options: Vec<OptionDecl>,
@@ -388,6 +393,7 @@ pub enum Stmt {
     },
     /// `choose NAME by WHO from c in COLL [where C] [by ORDER] { ... }`: pick a character.
     ChooseFrom {
+        secret: bool,
         name: Ident,
         chooser: Expr,
         var: Ident,

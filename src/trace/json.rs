@@ -300,6 +300,19 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             list(o, reasons.iter(), |o, r| q(o, r))?;
             o.write_all(b"]}")
         }
+        Event::TogetherStart { actors } => {
+            o.write_all(br#"{"event":"together_start","actors":["#)?;
+            list(o, actors.iter(), |o, a| name(o, p, *a))?;
+            o.write_all(b"]}")
+        }
+        Event::TogetherEnd => o.write_all(br#"{"event":"together_end"}"#),
+        Event::Secret { decision, chooser } => {
+            o.write_all(br#"{"event":"secret","actor":"#)?;
+            q(o, p.who_name(*chooser))?;
+            o.write_all(br#","decision":"#)?;
+            q(o, &p.decisions[*decision as usize])?;
+            o.write_all(b"}")
+        }
         Event::Measure { measure, about, value } => {
             o.write_all(br#"{"event":"measure","measure":"#)?;
             q(o, p.measures.get(*measure as usize).map_or("?", String::as_str))?;

@@ -194,6 +194,18 @@ pub enum Event<'a> {
         option: OptionKey,
         reasons: &'a [String],
     },
+    /// A `together` walk begins: its members, who act at one moment.
+    TogetherStart {
+        actors: &'a [EntityId],
+    },
+    /// The `together` walk is over (its secret choices revealed).
+    TogetherEnd,
+    /// A choice made in secret (`choose ... in secret`): who chose is known, not what; the
+    /// `decision` event follows when the `together` walk reveals it.
+    Secret {
+        decision: DecisionId,
+        chooser: Who,
+    },
     /// `measure`: a measure's value, with the entity it is about (walked by its `for each`, or
     /// the turn's).
     Measure {

@@ -242,6 +242,19 @@ impl<W: Write> Text<W> {
                     b.push_str(r);
                 }
             }),
+            Event::TogetherStart { actors } => self.open(|b| {
+                b.push_str("together ");
+                for (k, a) in actors.iter().enumerate() {
+                    if k > 0 {
+                        b.push_str(", ");
+                    }
+                    b.push_str(p.character_name(*a));
+                }
+            }),
+            Event::TogetherEnd => self.close(),
+            Event::Secret { decision, chooser } => self.line("secret", p.who_name(*chooser), |b| {
+                let _ = write!(b, "{:<10} chosen in secret", p.decisions[*decision as usize]);
+            }),
             Event::Measure { measure, about, value } => {
                 let who = about.map_or("", |a| p.character_name(a));
                 let name = p.measures.get(*measure as usize).map_or("?", String::as_str);

@@ -112,6 +112,8 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_within => "within",
         Rule::kw_most => "most",
         Rule::kw_chosen => "chosen",
+        Rule::kw_together => "together",
+        Rule::kw_secret => "secret",
         _ => return None,
     })
 }
@@ -257,6 +259,8 @@ fn rule_name(r: Rule) -> String {
         Rule::key_when => "`when COND`",
         Rule::chosen_key => "`chosen by WHO`",
         Rule::kind_decl => "`kind NAME, ...`",
+        Rule::together => "`together`",
+        Rule::in_secret => "`in secret`",
         Rule::count_down => "`down`",
         Rule::count_to => "`to N`",
         Rule::count_within => "`within LOW to HIGH`",

@@ -258,6 +258,10 @@ impl Builder {
     }
 
     fn for_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let together = it.peek().is_some_and(|p| p.as_rule() == Rule::together);
+        if together {
+            next(&mut it, span)?;
+        }
         let var = self.ident(next(&mut it, span)?);
         let coll = self.collection(next(&mut it, span)?);
         let (mut filter, mut order, mut body, mut backwards) = (None, None, Block::default(), false);
@@ -275,6 +279,7 @@ impl Builder {
             }
         }
         Ok(Stmt::ForEach {
+            together,
             var,
             coll,
             backwards,
@@ -311,12 +316,21 @@ impl Builder {
     fn choose_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
         let name = self.ident(next(&mut it, span)?);
         let chooser = self.expr(next(&mut it, span)?)?;
+        let secret = it.peek().is_some_and(|p| p.as_rule() == Rule::in_secret);
+        if secret {
+            next(&mut it, span)?;
+        }
         if it.peek().is_some_and(|p| p.as_rule() == Rule::choose_from) {
             let from = next(&mut it, span)?;
-            return self.choose_from(name, chooser, from, span);
+            let mut s = self.choose_from(name, chooser, from, span)?;
+            if let Stmt::ChooseFrom { secret: sec, .. } = &mut s {
+                *sec = secret;
+            }
+            return Ok(s);
         }
         let options = it.map(|o| self.option(o)).collect::<R<Vec<_>>>()?;
         Ok(Stmt::Choose {
+            secret,
             name,
             chooser,
             options,
@@ -354,6 +368,7 @@ impl Builder {
             }
         }
         Ok(Stmt::ChooseFrom {
+            secret: false,
             name,
             chooser,
             var,
