@@ -169,6 +169,10 @@ pub enum PolicyRef {
     Declared(u16),
 }
 
+/// A secret `choose ... from`'s blocks kept aside for the reveal: its body and its decline
+/// block, as indices into `Program::bodies`.
+pub type Deferred = (u32, Option<u32>);
+
 /// One policy's preferences for a decision, compiled where the decision is made (because some
 /// have conditions, read in that place's scope), best first.
 /// `counting from A [down] [to B | within LO to HI]`.
@@ -360,7 +364,7 @@ pub enum St {
         refusals: Vec<RefusalDef>,
         prefs: Vec<PolicyPrefs>,
         /// In a secret choice: the body and the decline block are `Program::bodies[id]`.
-        deferred: Option<(u32, Option<u32>)>,
+        deferred: Option<Deferred>,
         span: Span,
     },
     Repeat {

@@ -202,7 +202,7 @@ impl Machine<'_> {
         order: Option<OrderId>,
         body: &[St],
         decline: Option<&(OptionId, Vec<St>)>,
-        (refusals, prefs, deferred): (&[RefusalDef], &[PolicyPrefs], Option<(u32, Option<u32>)>),
+        (refusals, prefs, deferred): (&[RefusalDef], &[PolicyPrefs], Option<Deferred>),
         span: Span,
     ) -> R<Flow> {
         let who = self.who(chooser, span)?;
