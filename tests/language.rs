@@ -860,3 +860,31 @@ fn together_the_members_act_at_one_moment_and_secret_choices_are_revealed_at_its
         "{err}"
     );
 }
+
+#[test]
+fn a_walk_may_sort_anew_before_each_moment_and_rank_may_keep_only_some() {
+    let src = "stat score\nflag down\norder by_score(c) { c.score desc }\n\
+               character A { score = 25 }\ncharacter B { score = 20 }\ncharacter C { score = 12, down = true }\n\
+               play {\n  rank by_score where not c.down\n\
+               for each c in characters where c.score > 0 by by_score anew {\n    turn c { set c.score = c.score - 10 }\n  }\n}\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("order") || l.starts_with("▸"))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            // `rank ... where`: C is down, so not ranked.
+            "order          A, B",
+            // Each moment the rest are sorted again: A drops to 15, below B, and is walked once.
+            "order          A, B, C",
+            "▸ A",
+            "order          B, C",
+            "▸ B",
+            "order          C",
+            "▸ C",
+        ]
+    );
+}

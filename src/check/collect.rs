@@ -298,6 +298,7 @@ impl Decls {
     fn declare_order(&mut self, o: &OrderDecl, diags: &mut Vec<Diag>) {
         if self.declare(&o.name, Sym::Order(self.orders.len() as u16), diags) {
             self.orders.push(o.name.node.clone());
+            self.order_vars.push(o.var.node.clone());
             let t = self.resolve_type(o.ty.as_ref(), diags);
             self.order_types.push(t);
             if let Some(k) = o

@@ -92,6 +92,8 @@ pub struct Decls {
     pub order_types: Vec<u16>,
     /// Orders with a key that rolls dice, with the key's span.
     pub order_rolls: HashMap<String, Span>,
+    /// Each order's own variable (`order NAME(c)`), by order id.
+    pub order_vars: Vec<String>,
     /// Each declared entity's type, in declaration order (parallel to `character_names`).
     pub entity_types: Vec<u16>,
     pub sides: Vec<String>,

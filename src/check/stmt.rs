@@ -3,7 +3,7 @@
 
 use super::checker::Checker;
 use super::suggest::unknown;
-use super::{ANY, CHAR, CHARACTER, FieldKind, Ty};
+use super::{ANY, CHAR, CHARACTER, FieldKind, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
@@ -74,8 +74,20 @@ impl Checker<'_> {
             }
             Stmt::Repeat { repeat, body, .. } => self.repeat(repeat, body),
             Stmt::EndRepeat { span } => self.end_repeat(*span),
-            Stmt::Rank { order, .. } => {
-                self.order(order);
+            Stmt::Rank { order, filter, .. } => {
+                let t = self.order(order);
+                if let Some(f) = filter {
+                    let var = match self.decls.lookup(&order.node) {
+                        Some(Sym::Order(i)) => self.decls.order_vars.get(i as usize).cloned(),
+                        _ => None,
+                    };
+                    let depth = self.scopes.len();
+                    if let Some(v) = var {
+                        self.scopes.push((v, t));
+                    }
+                    self.expect(f, Ty::Bool, "a `rank`'s `where`");
+                    self.scopes.truncate(depth);
+                }
             }
             Stmt::Transfer { amount, from, to, .. } => {
                 self.resource(amount.as_ref(), "an amount", from, "transfer");

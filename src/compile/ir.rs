@@ -326,6 +326,8 @@ pub enum St {
     ForEach {
         /// `together for each`: one moment for every member (no re-check, traced as a group).
         together: bool,
+        /// `by ORDER anew`: sorted again before each member's moment.
+        anew: bool,
         var: Slot,
         coll: Coll,
         backwards: bool,
@@ -389,6 +391,8 @@ pub enum St {
     },
     Rank {
         order: OrderId,
+        /// `where C`: the slot bound to each candidate, and C.
+        filter: Option<(Slot, Ex)>,
     },
     Transfer {
         amount: Option<Ex>,

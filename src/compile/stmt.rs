@@ -134,9 +134,17 @@ impl Lower<'_> {
             } => self.create(thing, fields, bind, span),
             Stmt::Destroy { what, span } => self.destroy(what, span),
             Stmt::Let { name, value, .. } => self.let_(name, value),
-            Stmt::Rank { order, .. } => St::Rank {
-                order: self.order_id(order),
-            },
+            Stmt::Rank { order, filter, .. } => {
+                let id = self.order_id(order);
+                let filter = filter.as_ref().map(|f| {
+                    let var = self.d.order_vars.get(id as usize).cloned().unwrap_or_default();
+                    let slot = self.bind(&var);
+                    let f = self.expr(f);
+                    self.scopes.pop();
+                    (slot, f)
+                });
+                St::Rank { order: id, filter }
+            }
             Stmt::Transfer { amount, from, to, span } => self.transfer(amount, from, to, span),
             Stmt::Raise { trigger, args, span } => self.raise(trigger, args, span),
             Stmt::Begin {
@@ -194,6 +202,7 @@ impl Lower<'_> {
     fn for_each(&mut self, s: &Stmt) -> St {
         let Stmt::ForEach {
             together,
+            anew,
             var,
             coll,
             backwards,
@@ -214,6 +223,7 @@ impl Lower<'_> {
         self.scopes.pop();
         St::ForEach {
             together: *together,
+            anew: *anew,
             var: slot,
             coll: self.coll(coll),
             backwards: *backwards,

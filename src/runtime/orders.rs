@@ -30,7 +30,7 @@ impl Machine<'_> {
         &mut self,
         var: Slot,
         coll: Coll,
-        (backwards, together): (bool, bool),
+        (backwards, together, anew): (bool, bool, bool),
         from: Option<&Ex>,
         filter: Option<&Ex>,
         order: Option<OrderId>,
@@ -41,6 +41,12 @@ impl Machine<'_> {
             Some(x) => Some(self.entity(x, span)?),
             None => None,
         };
+        if let (true, Some(o)) = (anew, order) {
+            self.loops.push(span);
+            let flow = self.walk_anew(var, coll, filter, o, body, span);
+            self.loops.pop();
+            return flow;
+        }
         let walk = Walk {
             together,
             var,
@@ -52,15 +58,19 @@ impl Machine<'_> {
         self.for_each(&walk, filter, body, span)
     }
 
-    /// `rank`: the order's type's entities in play, sorted, kept as the order's ranking.
-    pub(super) fn st_rank(&mut self, order: OrderId) -> R<Flow> {
+    /// `rank [where C]`: the order's type's entities in play (for whom C holds), sorted, kept as
+    /// the order's ranking.
+    pub(super) fn st_rank(&mut self, order: OrderId, filter: Option<&(Slot, Ex)>) -> R<Flow> {
         let ty = self.p.orders[order as usize].ty;
         let mut ids = self.ids.take();
-        ids.extend(
-            self.members(Coll::All(ty))
-                .iter()
-                .filter(|e| !self.absent[**e as usize]),
-        );
+        match filter {
+            None => ids.extend(
+                self.members(Coll::All(ty))
+                    .iter()
+                    .filter(|e| !self.absent[**e as usize]),
+            ),
+            Some((slot, cond)) => self.gather(*slot, Coll::All(ty), Some(cond), &mut ids)?,
+        }
         self.sort(order, &mut ids)?;
         self.emit(Event::Order { order, ids: &ids });
         let old = std::mem::replace(&mut self.ranked[order as usize], ids);
@@ -201,6 +211,42 @@ impl Machine<'_> {
             }
         }
         self.emit(Event::TogetherEnd);
+        Ok(flow)
+    }
+
+    /// `for each ... by ORDER anew`: before each member's moment, those not yet walked who pass
+    /// the filter now (newcomers included) are sorted again (an `order` event), and the first
+    /// has its moment.
+    fn walk_anew(
+        &mut self,
+        var: Slot,
+        coll: Coll,
+        filter: Option<&Ex>,
+        order: OrderId,
+        body: &[St],
+        span: Span,
+    ) -> R<Flow> {
+        let mut walked = self.ids.take();
+        let mut flow = Flow::Next;
+        loop {
+            let mut ids = self.ids.take();
+            self.gather(var, coll, filter, &mut ids)?;
+            ids.retain(|e| !walked.contains(e));
+            if ids.is_empty() {
+                self.ids.put(ids);
+                break;
+            }
+            self.sort(order, &mut ids)?;
+            self.emit(Event::Order { order, ids: &ids });
+            let e = ids[0];
+            self.ids.put(ids);
+            walked.push(e);
+            flow = self.visit(e, var, filter, body, span)?;
+            if !matches!(flow, Flow::Next) {
+                break;
+            }
+        }
+        self.ids.put(walked);
         Ok(flow)
     }
 

@@ -58,6 +58,7 @@ impl Machine<'_> {
             St::Turn { actor, body, span } => self.st_turn(actor, body, *span),
             St::ForEach {
                 together,
+                anew,
                 var,
                 coll,
                 backwards,
@@ -69,7 +70,7 @@ impl Machine<'_> {
             } => self.st_for_each(
                 *var,
                 *coll,
-                (*backwards, *together),
+                (*backwards, *together, *anew),
                 from.as_ref(),
                 filter.as_ref(),
                 *order,
@@ -121,7 +122,7 @@ impl Machine<'_> {
             ),
             St::Repeat { repeat, body, span } => self.repeat(repeat, body, *span),
             St::EndRepeat => Ok(Flow::EndRepeat),
-            St::Rank { order } => self.st_rank(*order),
+            St::Rank { order, filter } => self.st_rank(*order, filter.as_ref()),
             St::Transfer { amount, from, to, span } => self.st_transfer(amount.as_ref(), from, to, *span),
             St::Raise { trigger, args, span } => self.st_raise(*trigger, args, *span),
             St::Do { hook, args, span } => self.st_do(*hook, args, *span),

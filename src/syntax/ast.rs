@@ -193,6 +193,7 @@ impl MeasureDecl {
         let body = match &self.each {
             Some((var, coll, filter)) => Stmt::ForEach {
                 together: false,
+                anew: false,
                 var: var.clone(),
                 coll: coll.clone(),
                 backwards: false,
@@ -366,6 +367,8 @@ pub enum Stmt {
     ForEach {
         /// `together for each`: the members act at the same moment.
         together: bool,
+        /// `by ORDER anew`: sorted again before each member's moment.
+        anew: bool,
         var: Ident,
         coll: Collection,
         /// `backwards`: walk the list from its end.
@@ -437,6 +440,8 @@ pub enum Stmt {
     /// `rank ORDER`: sort every character now and keep the result.
     Rank {
         order: Ident,
+        /// `where C`, with the order's own variable: only those for whom C holds are ranked.
+        filter: Option<Expr>,
         span: Span,
     },
     /// `transfer N|all from a.RES to b.RES`.

@@ -113,6 +113,7 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_most => "most",
         Rule::kw_chosen => "chosen",
         Rule::kw_together => "together",
+        Rule::kw_anew => "anew",
         Rule::kw_secret => "secret",
         _ => return None,
     })
@@ -260,6 +261,7 @@ fn rule_name(r: Rule) -> String {
         Rule::chosen_key => "`chosen by WHO`",
         Rule::kind_decl => "`kind NAME, ...`",
         Rule::together => "`together`",
+        Rule::anew => "`anew`",
         Rule::in_secret => "`in secret`",
         Rule::count_down => "`down`",
         Rule::count_to => "`to N`",

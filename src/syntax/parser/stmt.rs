@@ -146,6 +146,7 @@ impl Builder {
             Rule::repeat_stmt => self.repeat_stmt(it, span)?,
             Rule::rank_stmt => Stmt::Rank {
                 order: self.ident(next(&mut it, span)?),
+                filter: it.next().map(|f| self.expr(f)).transpose()?,
                 span,
             },
             Rule::transfer_stmt => self.transfer_stmt(it, span)?,
@@ -265,9 +266,10 @@ impl Builder {
         let var = self.ident(next(&mut it, span)?);
         let coll = self.collection(next(&mut it, span)?);
         let (mut filter, mut order, mut body, mut backwards) = (None, None, Block::default(), false);
-        let mut from = None;
+        let (mut from, mut anew) = (None, false);
         for p in it {
             match p.as_rule() {
+                Rule::anew => anew = true,
                 Rule::expr => filter = Some(self.expr(p)?),
                 Rule::ident => order = Some(self.ident(p)),
                 Rule::backwards => backwards = true,
@@ -280,6 +282,7 @@ impl Builder {
         }
         Ok(Stmt::ForEach {
             together,
+            anew,
             var,
             coll,
             backwards,
