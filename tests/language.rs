@@ -888,3 +888,47 @@ fn a_walk_may_sort_anew_before_each_moment_and_rank_may_keep_only_some() {
         ]
     );
 }
+
+#[test]
+fn characters_may_join_and_leave_play_by_the_rules() {
+    let src = "stat speed\nresource hp\norder by_speed(c) { c.speed desc }\n\
+               character Ana { speed = 5, hp = 3 }\ncharacter Bo { speed = 3, hp = 3 }\ncharacter Ash { speed = 9, hp = 3, absent }\n\
+               on join(c) { place c last in by_speed }\n\
+               on leave(c) { gain 1 c.hp }\n\
+               play {\n  rank by_speed\n  round repeat {\n    if round.number == 2 { join Ash }\n\
+               if round.number == 3 { leave Bo }\n    for each c in by_speed { turn c { } }\n  }\n}\n";
+    let (out, err, code) = run(src, &[], &[], Some("round=3"));
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            ["round", "▸", "joins", "leaves", "order", "gain", "reset"]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            // Ash is out of play, and unranked, until he joins.
+            "order          Ana, Bo",
+            "round 1",
+            "▸ Ana",
+            "▸ Bo",
+            "round 2",
+            // Joining sets his fields and the rule puts him last in the order.
+            "joins    Ash",
+            "order          Ana, Bo, Ash",
+            "▸ Ana",
+            "▸ Bo",
+            "▸ Ash",
+            "round 3",
+            "leaves   Bo",
+            "gain     Bo    hp         +1 → 4",
+            "▸ Ana",
+            "▸ Ash",
+        ]
+    );
+    assert!(out.contains("final    Ash   speed = 9, hp = 3"), "{out}");
+}

@@ -238,6 +238,16 @@ impl Checker<'_> {
     }
 
     pub(super) fn hook(&mut self, h: &HookDecl) {
+        if matches!(h.on, HookOn::Join | HookOn::Leave) && h.vars.len() != 1 {
+            self.err(
+                Diag::new(
+                    "check::arity",
+                    format!("`on join` and `on leave` bind one character, not {}", h.vars.len()),
+                )
+                .label(h.span, "this hook")
+                .help("write `on join(c) { ... }`"),
+            );
+        }
         match &h.on {
             HookOn::LevelStart(l) | HookOn::LevelEnd(l) if !self.decls.level_names.contains_key(&l.node) => {
                 let d = unknown("level", &l.node, l.span, self.decls.level_names.keys());

@@ -112,6 +112,10 @@ impl Checker<'_> {
             Stmt::Forfeit { target, .. } => self.resource(None, "", target, "forfeit"),
             Stmt::Set { target, value, .. } => self.set(target, value),
             Stmt::Record { value, .. } => self.record(value),
+            Stmt::Presence { who, join, .. } => {
+                let what = if *join { "`join`" } else { "`leave`" };
+                self.expect(who, Ty::Entity(CHARACTER), what);
+            }
             Stmt::Mark { target, on, .. } => {
                 self.target(target, FieldKind::Flag, if *on { "mark" } else { "clear" });
             }

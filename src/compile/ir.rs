@@ -70,6 +70,9 @@ pub struct Program {
     /// Hooks run at the start and at the end of every turn.
     pub turn_start: Vec<HookId>,
     pub turn_end: Vec<HookId>,
+    /// Hooks run as a character comes into play (`join`) and goes out of it (`leave`).
+    pub join_hooks: Vec<HookId>,
+    pub leave_hooks: Vec<HookId>,
     /// Hooks run as the encounter starts (before `setup`) and as it ends.
     pub encounter_start: Vec<HookId>,
     pub encounter_end: Vec<HookId>,
@@ -226,6 +229,8 @@ pub struct CharacterDef {
     pub side: Option<u16>,
     pub tags: Vec<u16>,
     pub fields: Vec<(FieldId, Ex)>,
+    /// `absent`: out of play until a `join`.
+    pub absent: bool,
 }
 
 /// One option of a decision as the runtime offers it.
@@ -467,6 +472,12 @@ pub enum St {
     Mark {
         target: Target,
         on: bool,
+    },
+    /// `join X` (true) / `leave X` (false).
+    Presence {
+        who: Ex,
+        join: bool,
+        span: Span,
     },
     /// A measure's value, recorded; `about`: the slot of the entity it is about.
     Record {

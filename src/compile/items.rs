@@ -49,6 +49,7 @@ impl Lower<'_> {
             side: None,
             tags: Vec::new(),
             fields,
+            absent: false,
         });
     }
 
@@ -98,6 +99,8 @@ impl Lower<'_> {
         match &h.on {
             HookOn::TurnStart => self.p.turn_start.push(id),
             HookOn::TurnEnd => self.p.turn_end.push(id),
+            HookOn::Join => self.p.join_hooks.push(id),
+            HookOn::Leave => self.p.leave_hooks.push(id),
             HookOn::EncounterStart => self.p.encounter_start.push(id),
             HookOn::EncounterEnd => self.p.encounter_end.push(id),
             HookOn::LevelStart(l) => {
@@ -247,6 +250,7 @@ impl Lower<'_> {
             side,
             tags,
             fields,
+            absent: ch.absent,
         });
     }
 

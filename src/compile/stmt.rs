@@ -159,6 +159,11 @@ impl Lower<'_> {
             Stmt::Do { routine, args, span } => self.do_(routine, args, span),
             Stmt::React { actor, body, .. } => self.react(actor, body, actor.span),
             Stmt::Elapse { amount, unit, span } => self.elapse(amount, unit, span),
+            Stmt::Presence { who, join, span } => St::Presence {
+                who: self.expr(who),
+                join: *join,
+                span: *span,
+            },
             Stmt::Record {
                 measure, value, about, ..
             } => St::Record {

@@ -89,4 +89,28 @@ impl Machine<'_> {
         self.emit(Event::ReactionEnd { actor: a });
         Ok(flow)
     }
+
+    /// `join` / `leave`: a declared character comes into play (its fields set the first time)
+    /// or goes out of it, traced, then the `on join` / `on leave` hooks run. Joining one in play,
+    /// or leaving one out of it, changes nothing.
+    pub(super) fn presence(&mut self, e: EntityId, join: bool, span: Span) -> R<Flow> {
+        let i = e as usize;
+        if i >= self.p.characters.len() || self.absent.get(i).copied() != Some(join) {
+            return Ok(Flow::Next);
+        }
+        if join && !self.joined.get(i).copied().unwrap_or(true) {
+            self.init_character(e)?;
+            if let Some(j) = self.joined.get_mut(i) {
+                *j = true;
+            }
+        }
+        self.absent[i] = !join;
+        self.emit(Event::Presence {
+            actor: e,
+            present: join,
+        });
+        let p = self.p;
+        let hooks = if join { &p.join_hooks } else { &p.leave_hooks };
+        self.hooks(hooks, &[e as i64], span)
+    }
 }

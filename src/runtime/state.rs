@@ -77,6 +77,9 @@ pub(super) struct Machine<'a> {
     /// Entities out of play (characters not yet joined, things destroyed): skipped by every
     /// loop, quantifier, choice and `rank`.
     pub(super) absent: Vec<bool>,
+    /// Whether each declared character has been in play (its fields set): one that joins for the
+    /// first time gets its fields then.
+    pub(super) joined: Vec<bool>,
     /// Every entity's type: the declared ones, then those made by `create`.
     pub(super) types: Vec<TypeId>,
     /// The entities of each type, ids ascending: declared, then made. A destroyed thing stays in
@@ -147,6 +150,11 @@ impl<'a> Machine<'a> {
         mut absent: Vec<bool>,
     ) -> Self {
         absent.resize(p.characters.len(), false);
+        // Characters declared `absent` wait for a `join`.
+        for (a, c) in absent.iter_mut().zip(&p.characters) {
+            *a |= c.absent;
+        }
+        let joined = absent.iter().map(|a| !a).collect();
         let n_fields = p.fields.len();
         let types: Vec<TypeId> = p.characters.iter().map(|c| c.ty).collect();
         let mut of_type = vec![Vec::new(); p.things.len().max(1)];
@@ -184,6 +192,7 @@ impl<'a> Machine<'a> {
             walking: Vec::new(),
             control,
             absent,
+            joined,
             types,
             destroyed: vec![0; of_type.len()],
             of_type,

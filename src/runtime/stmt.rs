@@ -145,6 +145,10 @@ impl Machine<'_> {
             St::Set { target, value, span } => self.st_set(target, value, *span),
             St::Mark { target, on } => self.st_mark(target, *on),
             St::Record { measure, value, about } => self.st_record(*measure, value, *about),
+            St::Presence { who, join, span } => {
+                let e = self.entity(who, *span)?;
+                self.presence(e, *join, *span)
+            }
         }
     }
 

@@ -145,6 +145,9 @@ pub enum HookOn {
     /// `on start of encounter` (before `setup`), `on end of encounter` (as the run ends).
     EncounterStart,
     EncounterEnd,
+    /// `on join(c)` / `on leave(c)`: a character came into play or went out of it.
+    Join,
+    Leave,
     Trigger(Ident),
 }
 
@@ -313,6 +316,8 @@ pub struct CharacterDecl {
     pub side: Option<Ident>,
     pub tags: Vec<Ident>,
     pub fields: Vec<(Ident, Expr)>,
+    /// `absent`: out of play until a `join` brings it in.
+    pub absent: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -424,6 +429,12 @@ pub enum Stmt {
         thing: Ident,
         fields: Vec<(Ident, Expr)>,
         bind: Option<Ident>,
+        span: Span,
+    },
+    /// `join X` (true) / `leave X` (false): a declared character comes into play or goes out.
+    Presence {
+        who: Expr,
+        join: bool,
         span: Span,
     },
     /// `destroy x`: the entity leaves play.
@@ -553,6 +564,7 @@ impl Stmt {
             | Stmt::EndRepeat { span }
             | Stmt::Create { span, .. }
             | Stmt::Destroy { span, .. }
+            | Stmt::Presence { span, .. }
             | Stmt::Let { span, .. }
             | Stmt::Rank { span, .. }
             | Stmt::Transfer { span, .. }

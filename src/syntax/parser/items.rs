@@ -239,6 +239,7 @@ impl Builder {
             side: None,
             tags: Vec::new(),
             fields: Vec::new(),
+            absent: false,
         };
         for p in it {
             let pspan = self.span(&p);
@@ -247,6 +248,7 @@ impl Builder {
             match r {
                 Rule::char_side => decl.side = Some(self.ident(next(&mut pi, pspan)?)),
                 Rule::char_tag => decl.tags.extend(pi.map(|p| self.ident(p))),
+                Rule::char_absent => decl.absent = true,
                 _ => {
                     let f = self.ident(next(&mut pi, pspan)?);
                     let e = self.expr(next(&mut pi, pspan)?)?;
@@ -341,7 +343,13 @@ impl Builder {
             let mut wi = what.into_inner();
             let trigger = self.ident(next(&mut wi, wspan)?);
             let vars = self.ident_list(next(&mut wi, wspan)?);
-            return Ok((HookOn::Trigger(trigger), vars, None));
+            // `join(c)` and `leave(c)` are the moments a character comes into play or goes out.
+            let on = match trigger.node.as_str() {
+                "join" => HookOn::Join,
+                "leave" => HookOn::Leave,
+                _ => HookOn::Trigger(trigger),
+            };
+            return Ok((on, vars, None));
         }
         let mut wi = what.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let start = next(&mut wi, wspan)?.as_rule() == Rule::hook_start;

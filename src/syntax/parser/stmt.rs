@@ -144,6 +144,11 @@ impl Builder {
                 span,
             },
             Rule::repeat_stmt => self.repeat_stmt(it, span)?,
+            Rule::join_stmt | Rule::leave_stmt => Stmt::Presence {
+                who: self.expr(next(&mut it, span)?)?,
+                join: rule == Rule::join_stmt,
+                span,
+            },
             Rule::rank_stmt => Stmt::Rank {
                 order: self.ident(next(&mut it, span)?),
                 filter: it.next().map(|f| self.expr(f)).transpose()?,
