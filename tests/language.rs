@@ -932,3 +932,31 @@ fn characters_may_join_and_leave_play_by_the_rules() {
     );
     assert!(out.contains("final    Ash   speed = 9, hp = 3"), "{out}");
 }
+
+#[test]
+fn a_statement_may_change_a_field_reached_through_fields_or_any_expression() {
+    let src = "thing card, cards { stat value flag up flag fast }\nstat held: card\ncharacter A { }\n\
+               card C1 { value = 3, up = true }\ncard C2 { value = 5 }\n\
+               play {\n  for each c in characters {\n    set c.held = first x in cards where x.value == 5\n\
+               mark c.held.fast\n    clear (first x in cards where x.up).up\n  }\n}\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "set      A     held       = C2",
+            "mark     C2    fast",
+            "clear    C1    up",
+            "end of encounter: complete",
+            "final    A     held = C2",
+            "final    C1    value = 3, up = 0, fast = 0",
+            "final    C2    value = 5, up = 0, fast = 1",
+        ]
+    );
+    // Through a number: no fields.
+    let bad = src.replace("mark c.held.fast", "mark (c.held.value).fast");
+    let (_, err, code) = run(&bad, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("this is a number: it has no fields to mark"), "{err}");
+}

@@ -33,6 +33,24 @@ impl Checker<'_> {
     /// `x.FIELD` or a global as a statement's target; gives the field when it resolves.
     pub(super) fn target(&mut self, t: &Target, want: FieldKind, verb: &str) -> Option<u16> {
         let f = &t.field;
+        // A field reached through an expression: `c.held.out`, `(first x in cards ...).fast`.
+        if let Some(base) = &t.base {
+            return match self.expr(base) {
+                Ty::Entity(o) if o != ANY => self.field(o, f, want, verb),
+                Ty::Error => None,
+                other => {
+                    self.err(
+                        Diag::new(
+                            "check::type",
+                            format!("this is {}: it has no fields to {verb}", self.tn(other)),
+                        )
+                        .label(base.span, self.tn(other))
+                        .help("reach a character or a thing: a variable, a field holding one, or `first x in ...`"),
+                    );
+                    None
+                }
+            };
+        }
         match (&t.var, self.decls.field(&f.node)) {
             (Some(v), field) => {
                 let owner = match self.var(&v.node) {

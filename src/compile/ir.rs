@@ -489,8 +489,10 @@ pub enum St {
 
 #[derive(Debug, Clone)]
 pub struct Target {
-    /// The character variable; `None` for a global.
+    /// The character variable; `None` for a global (or when `base` says whose).
     pub var: Option<Slot>,
+    /// The owner as an expression: `c.held.out`, `(first x in cards ...).fast`.
+    pub base: Option<Box<Ex>>,
     pub field: FieldId,
     pub label: LabelId,
     /// Where it is written: an owner that is `none` is reported here.

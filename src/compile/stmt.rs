@@ -19,6 +19,7 @@ impl Lower<'_> {
         let label = self.label(&t.field.node);
         Target {
             var: t.var.as_ref().map(|v| self.local(&v.node).unwrap_or(0)),
+            base: t.base.as_ref().map(|b| Box::new(self.expr(b))),
             field: self.field_at(&t.field),
             label,
             span: t.span,

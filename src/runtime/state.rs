@@ -260,7 +260,11 @@ impl Machine<'_> {
     }
 
     /// Whose field a target names: an entity's, or the table's (a global).
-    pub(super) fn owner(&self, t: &Target, span: Span) -> R<EntityId> {
+    pub(super) fn owner(&mut self, t: &Target, span: Span) -> R<EntityId> {
+        if let Some(base) = &t.base {
+            let v = self.eval(base, NO_CTX)?;
+            return self.id(v, span);
+        }
         match t.var {
             None => Ok(TABLE),
             Some(s) => self.id(self.locals[s as usize], span),

@@ -606,6 +606,8 @@ pub struct OptionDecl {
 #[derive(Clone, Debug)]
 pub struct Target {
     pub var: Option<Ident>,
+    /// The owner as an expression, when it is more than a variable (`c.held`, `(first ...)`).
+    pub base: Option<Expr>,
     pub field: Ident,
     pub span: Span,
 }

@@ -266,6 +266,7 @@ fn rule_name(r: Rule) -> String {
         Rule::together => "`together`",
         Rule::anew => "`anew`",
         Rule::char_absent => "`absent`",
+        Rule::target_paren => "`(` an expression `)`",
         Rule::join_stmt => "a `join`",
         Rule::leave_stmt => "a `leave`",
         Rule::in_secret => "`in secret`",

@@ -92,18 +92,51 @@ impl Builder {
     fn target(&self, pair: Pair<Rule>) -> R<Target> {
         let span = self.span(&pair);
         let mut it = pair.into_inner();
-        let first = self.ident(next(&mut it, span)?);
-        Ok(match it.next() {
-            Some(f) => Target {
-                var: Some(first),
-                field: self.ident(f),
-                span,
-            },
-            None => Target {
+        let first = next(&mut it, span)?;
+        let mut fields: Vec<Ident> = it.map(|f| self.ident(f)).collect();
+        let last = fields.pop();
+        // The owner: a parenthesized expression, or a variable followed by all but the last field.
+        let (var, base) = match (first.as_rule(), &last) {
+            (Rule::target_paren, _) => {
+                let fspan = self.span(&first);
+                (None, Some(self.expr(last_inner(first, fspan)?)?))
+            }
+            _ => {
+                let v = self.ident(first);
+                match fields.is_empty() {
+                    true => (Some(v), None),
+                    false => {
+                        let mut e = Spanned::new(ExprKind::Name(v.node.clone()), v.span);
+                        for f in fields {
+                            let fspan = Span {
+                                file: e.span.file,
+                                start: e.span.start,
+                                end: f.span.end,
+                            };
+                            e = Spanned::new(ExprKind::Field(Box::new(e), f), fspan);
+                        }
+                        (None, Some(e))
+                    }
+                }
+            }
+        };
+        Ok(match (last, var, base) {
+            (Some(field), var, base) => Target { var, base, field, span },
+            // A bare name: a global.
+            (None, Some(v), None) => Target {
                 var: None,
-                field: first,
+                base: None,
+                field: v,
                 span,
             },
+            (None, _, _) => {
+                return Err(Diag::new(
+                    "syntax::parse",
+                    "a parenthesized expression needs a field: `(EXPR).FIELD`",
+                )
+                .label(span, "which field?")
+                .help("write the field after it, e.g. `(first x in cards where x.up).fast`"));
+            }
         })
     }
 
