@@ -31,6 +31,16 @@ impl Checker<'_> {
     /// Reports `d`, once: a policy's condition is checked at every `choose` of its decision, and
     /// the same mistake found there twice is one error.
     pub(super) fn err(&mut self, d: Diag) {
+        // A name declared twice is reported once; what it then fails to resolve to is an echo.
+        if d.code == "check::unknown"
+            && self
+                .decls
+                .duplicates
+                .iter()
+                .any(|n| d.message.ends_with(&format!("`{n}`")))
+        {
+            return;
+        }
         let same = |e: &Diag| e.code == d.code && e.message == d.message && e.labels.first() == d.labels.first();
         if !self.silent && !self.diags.iter().rev().take(64).any(same) {
             self.diags.push(d);

@@ -70,6 +70,8 @@ pub struct Decls {
     /// Every policy's preferences, in declaration order (its index is its id): conditions are
     /// checked, and compiled, at each `choose` of the decision they are for.
     pub policy_prefs: Vec<Vec<(Ident, Vec<Pref>)>>,
+    /// Names declared twice: errors that a name is unknown are its echoes, and are not reported.
+    pub duplicates: Vec<String>,
     /// The `measure`s, in declaration order.
     pub measures: Vec<String>,
     /// The expression in force for each param: the last file that sets it wins.
@@ -279,6 +281,7 @@ impl Decls {
 
     pub(super) fn declare(&mut self, name: &Ident, sym: Sym, diags: &mut Vec<Diag>) -> bool {
         if let Some((_, first)) = self.globals.get(&name.node) {
+            self.duplicates.push(name.node.clone());
             diags.push(
                 Diag::new("check::duplicate", format!("`{}` is declared twice", name.node))
                     .label(name.span, "declared again here")
