@@ -318,6 +318,9 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, file: FileId) -
     } else {
         format!("found `{found}`")
     };
+    if let Some(d) = missing_parameters(src, pos, file) {
+        return d;
+    }
     let (message, help) = match e.variant {
         ErrorVariant::ParsingError { positives, negatives } => {
             let mut names: Vec<String> = positives.into_iter().map(rule_name).collect();
@@ -354,6 +357,45 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, file: FileId) -
     Diag::new("syntax::parse", message)
         .label(Span::new(file, pos, found_end), label)
         .help(help)
+}
+
+/// `action move costs 1 ap`, `routine go { }`: a declaration whose name is not followed by its
+/// parameter list, said as such (rather than as what else the parser could have taken).
+fn missing_parameters(src: &str, pos: usize, file: FileId) -> Option<Diag> {
+    let word = |at: usize| -> (usize, usize) {
+        let start = at + src[at..].len() - src[at..].trim_start().len();
+        let len = src[start..]
+            .char_indices()
+            .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+            .map_or(src.len() - start, |(i, _)| i);
+        (start, start + len)
+    };
+    let (ks, ke) = word(pos);
+    let keyword = &src[ks..ke];
+    let (what, param) = match keyword {
+        "action" => ("an action", "c"),
+        "routine" => ("a routine", "c"),
+        "trigger" => ("a trigger", "c"),
+        "order" => ("an order", "c"),
+        _ => return None,
+    };
+    let (ns, ne) = word(ke);
+    if ns == ne || src[ne..].trim_start().starts_with('(') {
+        return None;
+    }
+    let name = &src[ns..ne];
+    Some(
+        Diag::new("syntax::parse", format!("`{keyword} {name}` needs its parameter list"))
+            .label(Span::new(file, ns, ne), "the list goes right after the name")
+            .help(format!(
+                "{what} is declared with its parameters: `{keyword} {name}({param}) ...`{}",
+                if keyword == "routine" {
+                    " (or `()` for none)"
+                } else {
+                    ""
+                }
+            )),
+    )
 }
 
 fn is_reserved(word: &str) -> bool {
