@@ -1,10 +1,14 @@
 //! Every ```turn example in docs/language.md passes the checker: alone, after the page's running
 //! example (its first two blocks), or, for a fragment of statements, inside
 //! `play { for each c in characters { ... } }` after the running example.
+//!
+//! Every ```turn example in docs/patterns.md is a whole file (ruleset and cast) that checks and
+//! runs to its end without error; a leading `# until: LEVEL=N` or `# seed: N` comment says how.
 
 mod common;
 
-use common::check_texts;
+use common::{check_texts, run_texts};
+use turnscript::project::RunOptions;
 
 fn blocks(doc: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -60,4 +64,45 @@ fn every_example_in_the_language_guide_checks() {
         "these examples do not check:\n{}",
         failed.join("\n----\n")
     );
+}
+
+/// The run options a pattern asks for in its leading comments (`# until: round=3`, `# seed: 13`).
+fn options_of(example: &str) -> RunOptions {
+    let mut opts = RunOptions::default();
+    for line in example.lines().map(str::trim).take_while(|l| l.starts_with('#')) {
+        let Some((key, value)) = line.trim_start_matches('#').split_once(':') else {
+            continue;
+        };
+        match key.trim() {
+            "until" => opts.until = Some(value.trim().to_string()),
+            "seed" => opts.seed = value.trim().parse().expect("`# seed:` takes a number"),
+            _ => {}
+        }
+    }
+    opts
+}
+
+#[test]
+fn every_pattern_checks_and_runs_to_its_end() {
+    let doc = std::fs::read_to_string("docs/patterns.md").expect("docs/patterns.md is readable");
+    let examples = blocks(&doc);
+    assert!(examples.len() >= 16, "one example per family of turn system");
+    let mut failed = Vec::new();
+    for (i, ex) in examples.iter().enumerate() {
+        let files = vec![(format!("pattern-{}.turn", i + 1), ex.clone())];
+        let (report, clean) = check_texts(&files);
+        if !clean {
+            failed.push(format!("example {} does not check:\n{report}\n{ex}", i + 1));
+            continue;
+        }
+        let (out, stderr, code) = run_texts(&files, Vec::new(), &options_of(ex), true);
+        let ended = out.lines().any(|l| l.starts_with(r#"{"event":"encounter_end""#));
+        if code != 0 || !ended {
+            failed.push(format!(
+                "example {} does not run to its end (exit {code}):\n{stderr}\n{ex}",
+                i + 1
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n----\n"));
 }
