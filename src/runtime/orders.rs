@@ -127,7 +127,10 @@ impl Machine<'_> {
         } = *w;
         let mut ids = self.ids.take();
         self.gather(var, coll, filter, &mut ids)?;
-        if let Some(o) = order {
+        // An empty walk has nothing to order, and traces no `order`.
+        if let Some(o) = order
+            && !ids.is_empty()
+        {
             self.sort(o, &mut ids)?;
             self.emit(Event::Order { order: o, ids: &ids });
         }
