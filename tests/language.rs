@@ -960,3 +960,14 @@ fn a_statement_may_change_a_field_reached_through_fields_or_any_expression() {
     assert_eq!(code, 1);
     assert!(err.contains("this is a number: it has no fields to mark"), "{err}");
 }
+
+#[test]
+fn an_empty_walk_by_an_order_traces_no_order() {
+    let src = "stat speed\norder fast(c) { c.speed desc }\ncharacter A { speed = 1 }\ncharacter B { speed = 2 }\n\
+               play {\n  for each c in characters where c.speed > 5 by fast { turn c { } }\n\
+               for each c in characters where c.speed > 0 by fast { turn c { } }\n}\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let orders: Vec<&str> = out.lines().filter(|l| l.starts_with("order")).collect();
+    assert_eq!(orders, vec!["order          B, A"]);
+}
