@@ -15,7 +15,7 @@ use std::path::Path;
 use crate::check::Checked;
 use crate::compile::{PolicyRef, Program};
 use crate::diag::Diag;
-use crate::runtime::decide::{Decider, Policy, Scripted};
+use crate::runtime::decide::{Decider, Member, Policy, Scripted};
 use crate::runtime::{Outcome, RunConfig};
 use crate::source::{FileId, Sources};
 use crate::syntax::ast::{File, Item};
@@ -169,6 +169,9 @@ pub struct RunOptions {
     /// An answer the rules refuse stops the run (`run::refused`) instead of being traced and
     /// asked again.
     pub stop_on_refusal: bool,
+    /// `(SIDE or ROLE, POLICY)`: that policy answers the choosers of that side or role, leaving
+    /// the answers in order to the others (the foes play by policy, the table answers).
+    pub side_policies: Vec<(String, String)>,
 }
 
 /// A request a program cannot honour (an unknown policy or level, a malformed `--until`):
@@ -195,14 +198,7 @@ impl RunOptions {
     pub fn prepare(&self, program: &Program) -> Result<Prepared, SetupError> {
         let policy = match &self.policy {
             None => program.default_policy.unwrap_or(PolicyRef::Random),
-            Some(name) => program.policy(name).ok_or_else(|| {
-                let mut names: Vec<&str> = vec!["first", "random"];
-                names.extend(program.policies.iter().map(|p| p.name.as_str()));
-                SetupError(format!(
-                    "error: no policy is called `{name}`; the policies are: {}\n",
-                    names.join(", ")
-                ))
-            })?,
+            Some(name) => policy_named(program, name)?,
         };
         let until = match &self.until {
             None => None,
@@ -219,8 +215,28 @@ impl RunOptions {
             until,
             stop_on_refusal: self.stop_on_refusal,
         };
-        let decider =
-            Scripted::new(program, self.answers.clone(), Policy::new(policy, self.seed)).map_err(SetupError)?;
+        let mut by_side = Vec::new();
+        for (who, name) in &self.side_policies {
+            let member = match (
+                program.sides.iter().position(|s| s == who),
+                program.roles.iter().position(|r| r == who),
+            ) {
+                (Some(i), _) => Member::Side(i as u16),
+                (None, Some(i)) => Member::Role(i as u16),
+                (None, None) => {
+                    let mut names: Vec<&str> = program.sides.iter().map(String::as_str).collect();
+                    names.extend(program.roles.iter().map(String::as_str));
+                    return Err(SetupError(format!(
+                        "error: `--policy {who}={name}`: no side or role is called `{who}`; the sides and roles are: {}\n",
+                        names.join(", ")
+                    )));
+                }
+            };
+            by_side.push((member, Policy::new(policy_named(program, name)?, self.seed)));
+        }
+        let decider = Scripted::new(program, self.answers.clone(), Policy::new(policy, self.seed))
+            .map_err(SetupError)?
+            .with_side_policies(by_side);
         Ok(Prepared { config, decider })
     }
 
@@ -252,6 +268,18 @@ impl RunOptions {
         }
         note
     }
+}
+
+/// A policy by name: `first`, `random`, or one the program declares.
+fn policy_named(program: &Program, name: &str) -> Result<PolicyRef, SetupError> {
+    program.policy(name).ok_or_else(|| {
+        let mut names: Vec<&str> = vec!["first", "random"];
+        names.extend(program.policies.iter().map(|p| p.name.as_str()));
+        SetupError(format!(
+            "error: no policy is called `{name}`; the policies are: {}\n",
+            names.join(", ")
+        ))
+    })
 }
 
 fn plural_was(n: usize) -> &'static str {

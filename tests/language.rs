@@ -971,3 +971,80 @@ fn an_empty_walk_by_an_order_traces_no_order() {
     let orders: Vec<&str> = out.lines().filter(|l| l.starts_with("order")).collect();
     assert_eq!(orders, vec!["order          B, A"]);
 }
+
+#[test]
+fn a_side_may_play_by_a_policy_while_the_answers_go_to_the_others() {
+    let src = "side pcs, foes\nresource ap min 0\naction hit(c) costs 1 ap\n\
+               character Ana { side pcs, ap = 2 }\ncharacter Orc { side foes, ap = 2 }\ncharacter Bo { side pcs, ap = 2 }\n\
+               play { for each c in characters { choose act by c { option wait option action } } }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let answers: Vec<(String, String)> = ["hit", "hit"]
+        .iter()
+        .map(|a| (a.to_string(), "answers".to_string()))
+        .collect();
+    let opts = RunOptions {
+        side_policies: vec![("foes".to_string(), "first".to_string())],
+        ..RunOptions::default()
+    };
+    let (out, err, code) = run_texts(&files, answers.clone(), &opts, false);
+    assert_eq!(code, 0, "{err}");
+    let picks: Vec<&str> = out.lines().filter(|l| l.starts_with("choose")).collect();
+    // The Orc plays by `first` (wait); the two answers go to Ana and Bo.
+    assert_eq!(
+        picks,
+        vec![
+            "choose   Ana   act        hit      of wait|hit",
+            "choose   Orc   act        wait     of wait|hit (policy)",
+            "choose   Bo    act        hit      of wait|hit",
+        ]
+    );
+    let bad = RunOptions {
+        side_policies: vec![("trolls".to_string(), "first".to_string())],
+        ..RunOptions::default()
+    };
+    let (_, err, code) = run_texts(&files, answers, &bad, false);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no side or role is called `trolls`; the sides and roles are: pcs, foes"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_command_line_takes_side_policies_beside_the_policy() {
+    let dir = std::env::temp_dir().join(format!("turnscript-side-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let ruleset = dir.join("r.turn");
+    std::fs::write(
+        &ruleset,
+        "side pcs, foes\nresource ap min 0\naction hit(c) costs 1 ap\n\
+         character Ana { side pcs, ap = 2 }\ncharacter Orc { side foes, ap = 2 }\n\
+         play { for each c in characters { choose act by c { option wait option action } } }\n",
+    )
+    .expect("the ruleset is written");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_turnscript"))
+            .arg("run")
+            .arg(&ruleset)
+            .args(args)
+            .output()
+            .expect("turnscript runs");
+        (
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+            out.status.code(),
+        )
+    };
+    let (out, err, code) = run(&["--policy", "last_resort_missing", "--policy", "x=y"]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    let (out, err, code) = run(&["--policy", "random", "--policy", "foes=first", "--policy", "pcs=first"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("choose   Orc   act        wait     of wait|hit (policy)"),
+        "{out}"
+    );
+    let (_, err, code) = run(&["--policy", "first", "--policy", "random"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--policy NAME was given 2 times"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

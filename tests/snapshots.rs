@@ -30,6 +30,7 @@ fn options(head: &str, prefix: &str) -> (RunOptions, bool) {
         max_steps: get("max-steps").and_then(|s| s.parse().ok()).unwrap_or(0),
         answers: Vec::new(),
         stop_on_refusal: get("stop-on-refusal") == Some("yes"),
+        side_policies: Vec::new(),
     };
     (opts, get("format") == Some("jsonl"))
 }

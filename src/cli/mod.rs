@@ -49,8 +49,10 @@ enum Command {
         #[arg(long)]
         answers: Option<PathBuf>,
         /// Who decides when the answers run out: `first`, `random`, or a policy of the ruleset.
+        /// `SIDE=NAME` or `ROLE=NAME` (repeatable): that policy answers that side's or role's
+        /// choosers, and the answers go to the others: `--policy foes=aggressive`.
         #[arg(long)]
-        policy: Option<String>,
+        policy: Vec<String>,
         /// Stop after the N-th iteration of a level: turn=3
         #[arg(long)]
         until: Option<String>,
@@ -143,15 +145,31 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
             max_steps,
             stop_on_refusal,
         } => {
+            // `--policy NAME` (once) and `--policy SIDE=NAME` (for a side or a role).
+            let (by_side, plain): (Vec<String>, Vec<String>) = policy.into_iter().partition(|p| p.contains('='));
+            if plain.len() > 1 {
+                eprintln!(
+                    "error: --policy NAME was given {} times ({}); give it once, and SIDE=NAME for a side's or role's policy",
+                    plain.len(),
+                    plain.join(", ")
+                );
+                return 2;
+            }
+            let side_policies = by_side
+                .iter()
+                .filter_map(|p| p.split_once('='))
+                .map(|(w, n)| (w.trim().to_string(), n.trim().to_string()))
+                .collect();
             let opts = Opts {
                 run: RunOptions {
                     seed,
                     rolls,
                     answers: Vec::new(),
-                    policy,
+                    policy: plain.into_iter().next(),
                     until,
                     max_steps,
                     stop_on_refusal,
+                    side_policies,
                 },
                 answers,
                 jsonl: format == Format::Jsonl,

@@ -32,7 +32,8 @@ pub trait Decider {
 
     /// The policy that will answer the next decision, if a policy will: the runtime works out
     /// the picks of a declared policy's conditional preferences for it.
-    fn policy(&self) -> Option<PolicyRef> {
+    fn policy(&self, chooser: Who) -> Option<PolicyRef> {
+        let _ = chooser;
         None
     }
 }
@@ -74,7 +75,7 @@ impl Decider for Policy {
         Ok((self.pick(w, d), DecidedBy::Policy))
     }
 
-    fn policy(&self) -> Option<PolicyRef> {
+    fn policy(&self, _: Who) -> Option<PolicyRef> {
         Some(self.which)
     }
 }
@@ -104,6 +105,18 @@ pub struct Scripted {
     /// Addressed answers, in the order written, and whether each has been used.
     addressed: Vec<(Address, Answer, bool)>,
     policy: Policy,
+    /// Policies for the choosers of a side or a role: they answer those choosers' decisions
+    /// (after any addressed answer), leaving the answers in order to the others.
+    by_side: Vec<(Member, Policy)>,
+    /// The side of each declared character.
+    sides: Vec<Option<u16>>,
+}
+
+/// Who a side or role policy answers for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Member {
+    Side(u16),
+    Role(u16),
 }
 
 impl Scripted {
@@ -147,7 +160,25 @@ impl Scripted {
             next: 0,
             addressed,
             policy,
+            by_side: Vec::new(),
+            sides: p.characters.iter().map(|c| c.side).collect(),
         })
+    }
+
+    /// The policies that answer the choosers of a side or a role.
+    pub fn with_side_policies(mut self, by_side: Vec<(Member, Policy)>) -> Self {
+        self.by_side = by_side;
+        self
+    }
+
+    /// The side or role policy that answers `chooser`, if one does.
+    fn policy_for(&self, chooser: Who) -> Option<usize> {
+        let member = |m: &Member| match (m, chooser) {
+            (Member::Role(r), Who::Role(w)) => *r == w,
+            (Member::Side(s), Who::Character(e)) => self.sides.get(e as usize).copied().flatten() == Some(*s),
+            _ => false,
+        };
+        self.by_side.iter().position(|(m, _)| member(m))
     }
 
     /// How many answers have been used.
@@ -260,6 +291,10 @@ impl Decider for Scripted {
                 self.addressed[i].2 = true;
                 &self.addressed[i].1
             }
+            None if self.policy_for(d.chooser).is_some() => {
+                let i = self.policy_for(d.chooser).unwrap_or(0);
+                return self.by_side[i].1.decide(p, d);
+            }
             None => {
                 let Some(a) = self.answers.get(self.next) else {
                     return self.policy.decide(p, d);
@@ -299,9 +334,13 @@ impl Decider for Scripted {
         }
     }
 
-    /// The policy, once the answers in order have run out (an addressed answer may still apply;
-    /// the runtime's work for the policy is then unused).
-    fn policy(&self) -> Option<PolicyRef> {
+    /// The policy that will answer `chooser`: its side's or role's, or, once the answers in order
+    /// have run out, the policy (an addressed answer may still apply; the runtime's work for the
+    /// policy is then unused).
+    fn policy(&self, chooser: Who) -> Option<PolicyRef> {
+        if let Some(i) = self.policy_for(chooser) {
+            return Some(self.by_side[i].1.which);
+        }
         (self.next >= self.answers.len()).then_some(self.policy.which)
     }
 }

@@ -113,7 +113,7 @@ impl Machine<'_> {
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|r| r.0));
         self.holding = secret;
-        let asked = self.suggest(prefs, &keys).and_then(|suggested| {
+        let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
                 let (key, oi, rules) = &refused[j];
                 let name = format!("`{}`", p.option_name(*key));
@@ -242,7 +242,7 @@ impl Machine<'_> {
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|(e, _)| OptionKey::Character(*e)));
         self.holding = secret;
-        let asked = self.suggest(prefs, &keys).and_then(|suggested| {
+        let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
                 let (e, rules) = &refused[j];
                 m.locals[var as usize] = *e as i64;
@@ -304,11 +304,11 @@ impl Machine<'_> {
     /// compiled here (some have conditions): the first preference offered whose condition holds
     /// (a `where` preference: the first candidate, in the order offered, that meets it), else
     /// the first option. `None`: the decider picks by itself.
-    fn suggest(&mut self, prefs: &[PolicyPrefs], keys: &[OptionKey]) -> R<Option<usize>> {
+    fn suggest(&mut self, who: Who, prefs: &[PolicyPrefs], keys: &[OptionKey]) -> R<Option<usize>> {
         if prefs.is_empty() || self.control.is_some() {
             return Ok(None);
         }
-        let Some(PolicyRef::Declared(i)) = self.decider.policy() else {
+        let Some(PolicyRef::Declared(i)) = self.decider.policy(who) else {
             return Ok(None);
         };
         let Some(mine) = prefs.iter().find(|p| p.policy == i) else {
