@@ -121,7 +121,7 @@ fn is_encounter(f: &File) -> bool {
     !f.items.iter().any(|i| matches!(i, Item::Play(_) | Item::Setup(_)))
         && f.items
             .iter()
-            .any(|i| matches!(i, Item::Character(_) | Item::Encounter(_)))
+            .any(|i| matches!(i, Item::Character(_) | Item::Encounter { .. }))
 }
 
 /// Plays a compiled program: asks `decider` at each decision and sends each event to `sink` as it
@@ -468,10 +468,55 @@ fn stem(path: &str) -> &str {
     Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or(path)
 }
 
-/// Whether encounter `e` is checked with ruleset `r`.
+/// Whether encounter `e` is checked with ruleset `r`: the ruleset the encounter names
+/// (`encounter "..." uses "PATH"`), else the ruleset of the same file name if one is given, else
+/// every ruleset given.
 fn pairs(r: &(String, String), e: &(String, String), rulesets: &[&(String, String)]) -> bool {
+    if let Some(path) = named_ruleset(&e.0, &e.1) {
+        return same_file(&path, &r.0);
+    }
     let named = rulesets.iter().any(|x| stem(&x.0) == stem(&e.0));
     !named || stem(&r.0) == stem(&e.0)
+}
+
+/// The ruleset an encounter file names (`uses "PATH"`), as a path from where the encounter is:
+/// `PATH` is read from the encounter's own folder.
+pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
+    let project = Project::load([(encounter_path.to_string(), text.to_string())]);
+    let uses = project.files.iter().flat_map(|f| &f.1.items).find_map(|i| match i {
+        Item::Encounter { uses: Some(u), .. } => Some(u.node.clone()),
+        _ => None,
+    })?;
+    let dir = Path::new(encounter_path).parent().unwrap_or(Path::new(""));
+    Some(normal(&dir.join(uses)).display().to_string())
+}
+
+/// A path with `.` and `..` taken out, lexically.
+fn normal(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// Whether two paths name the same file: the same once normalized, or the same on disk.
+fn same_file(a: &str, b: &str) -> bool {
+    let (na, nb) = (normal(Path::new(a)), normal(Path::new(b)));
+    if na == nb {
+        return true;
+    }
+    matches!(
+        (std::fs::canonicalize(&na), std::fs::canonicalize(&nb)),
+        (Ok(x), Ok(y)) if x == y
+    )
 }
 
 /// The trace in one of its two views, chosen at run time: JSON lines or the GM's text, written

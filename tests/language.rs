@@ -1048,3 +1048,56 @@ fn the_command_line_takes_side_policies_beside_the_policy() {
     assert!(err.contains("--policy NAME was given 2 times"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_encounter_names_its_ruleset_and_is_paired_with_it() {
+    let ruleset = "stat hp\nplay { }\n";
+    // `duel-1.turn` names `duel.turn`: it is checked with that one, not with every ruleset given.
+    let encounter = "encounter \"First duel\" uses \"duel.turn\"\ncharacter A { }\n";
+    let files = |other: &str| {
+        vec![
+            ("d/duel.turn".to_string(), ruleset.to_string()),
+            ("d/other.turn".to_string(), other.to_string()),
+            ("d/duel-1.turn".to_string(), encounter.to_string()),
+        ]
+    };
+    // With `duel.turn` A lacks its hp; `other.turn` (no stats) would accept A, but is not asked.
+    let report = turnscript::check_set(&files("play { }\n"));
+    assert!(!report.is_clean());
+    assert_eq!(report.failures.len(), 1);
+    let text = report.failures[0]
+        .0
+        .render(&report.failures[0].1, turnscript::Style::default());
+    assert!(text.contains("A has no `hp`"), "{text}");
+    assert_eq!(
+        turnscript::project::named_ruleset("d/duel-1.turn", encounter).as_deref(),
+        Some("d/duel.turn")
+    );
+    // `run ENCOUNTER` runs it under the ruleset it names.
+    let dir = std::env::temp_dir().join(format!("turnscript-uses-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("encounters")).expect("a temporary folder");
+    std::fs::write(
+        dir.join("duel.turn"),
+        "stat hp\nplay { for each c in characters { set c.hp = 2 } }\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.join("encounters/duel-1.turn"),
+        "encounter \"First duel\" uses \"../duel.turn\"\ncharacter A { hp = 1 }\n",
+    )
+    .expect("written");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .arg("run")
+        .arg(dir.join("encounters/duel-1.turn"))
+        .output()
+        .expect("turnscript runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("set      A     hp         = 2"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -57,7 +57,7 @@ impl Decls {
     ) {
         match item {
             Item::Ruleset(n) => self.ruleset_name = Some(n.node.clone()),
-            Item::Encounter(n) => self.encounter_name = Some(n.node.clone()),
+            Item::Encounter { name, .. } => self.encounter_name = Some(name.node.clone()),
             Item::Param { name, args, value } => self.declare_param(name, args, value, file_index, params_here, diags),
             Item::Stat { .. } | Item::Resource { .. } | Item::Global { .. } | Item::Flag { .. } => {
                 self.declare_field(item, CHARACTER, diags);

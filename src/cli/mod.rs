@@ -26,13 +26,15 @@ struct Cli {
 enum Command {
     /// Check rulesets and encounters; exit 0 when every file is clean.
     ///
-    /// Encounter files (files with characters and no `play`) are checked against every ruleset
-    /// given on the same command line.
+    /// Encounter files (files with characters and no `play`) are checked with the ruleset they
+    /// name (`encounter "..." uses "PATH"`), else with the ruleset of the same file name, else
+    /// with every ruleset given on the same command line.
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Run an encounter under a ruleset and print its trace.
+    /// Run an encounter under a ruleset and print its trace. `run ENCOUNTER` runs an encounter
+    /// that names its ruleset (`uses "PATH"`) under it.
     Run {
         ruleset: PathBuf,
         /// The cast and starting situation.
@@ -207,21 +209,61 @@ fn check_files(paths: &[PathBuf], colour: bool) -> i32 {
             return 1;
         }
     };
-    let report = check_set(&texts);
-    eprint!("{}", report.render(Style { width: 80, colour }));
-    if report.is_clean() { 0 } else { 1 }
-}
-
-fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: bool) -> i32 {
-    let paths: Vec<&Path> = std::iter::once(ruleset).chain(encounter).collect();
-    let read_answers = |p: &PathBuf| read(p).map(|t| parse_answers(&t, &p.display().to_string()));
-    let texts = match read_all(&paths) {
+    let texts = match with_named_rulesets(texts) {
         Ok(t) => t,
         Err(e) => {
             eprint!("{e}");
             return 1;
         }
     };
+    let report = check_set(&texts);
+    eprint!("{}", report.render(Style { width: 80, colour }));
+    if report.is_clean() { 0 } else { 1 }
+}
+
+/// The files, with the rulesets their encounters name (`uses "PATH"`) read in too when they were
+/// not given.
+fn with_named_rulesets(mut texts: Vec<(String, String)>) -> Result<Vec<(String, String)>, String> {
+    let named: Vec<String> = texts
+        .iter()
+        .filter_map(|(path, text)| crate::project::named_ruleset(path, text))
+        .collect();
+    for path in named {
+        let given = texts.iter().any(|(p, _)| {
+            Path::new(p) == Path::new(&path)
+                || matches!((std::fs::canonicalize(p), std::fs::canonicalize(&path)), (Ok(a), Ok(b)) if a == b)
+        });
+        if !given {
+            let text = read(Path::new(&path))?;
+            texts.insert(0, (path, text));
+        }
+    }
+    Ok(texts)
+}
+
+fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: bool) -> i32 {
+    let paths: Vec<&Path> = std::iter::once(ruleset).chain(encounter).collect();
+    let read_answers = |p: &PathBuf| read(p).map(|t| parse_answers(&t, &p.display().to_string()));
+    let mut texts = match read_all(&paths) {
+        Ok(t) => t,
+        Err(e) => {
+            eprint!("{e}");
+            return 1;
+        }
+    };
+    // `run ENCOUNTER`: an encounter that names its ruleset runs under it.
+    if encounter.is_none()
+        && let Some((path, text)) = texts.first()
+        && let Some(named) = crate::project::named_ruleset(path, text)
+    {
+        match read(Path::new(&named)) {
+            Ok(t) => texts.insert(0, (named, t)),
+            Err(e) => {
+                eprint!("{e}");
+                return 1;
+            }
+        }
+    }
     if let Some(p) = &opts.answers {
         match read_answers(p) {
             Ok(a) => opts.run.answers = a,

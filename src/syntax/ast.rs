@@ -28,7 +28,11 @@ pub struct File {
 #[derive(Clone, Debug)]
 pub enum Item {
     Ruleset(Spanned<String>),
-    Encounter(Spanned<String>),
+    /// `encounter "NAME" [uses "PATH"]`: the encounter's name, and the ruleset it names.
+    Encounter {
+        name: Spanned<String>,
+        uses: Option<Spanned<String>>,
+    },
     Param {
         name: Ident,
         /// `param NAME(a, b) = EXPR`: a param with arguments, used as `NAME(x, y)`.

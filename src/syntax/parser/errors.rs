@@ -117,6 +117,7 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_absent => "absent",
         Rule::kw_join => "join",
         Rule::kw_leave => "leave",
+        Rule::kw_uses => "uses",
         Rule::kw_secret => "secret",
         _ => return None,
     })

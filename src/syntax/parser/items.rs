@@ -13,7 +13,10 @@ impl Builder {
         // One arm per declaration: each is a one-line call or a one-line constructor.
         Ok(match rule {
             Rule::ruleset_decl => Item::Ruleset(self.string(next(&mut it, span)?)),
-            Rule::encounter_decl => Item::Encounter(self.string(next(&mut it, span)?)),
+            Rule::encounter_decl => Item::Encounter {
+                name: self.string(next(&mut it, span)?),
+                uses: it.next().map(|u| self.string(u)),
+            },
             Rule::param_decl => self.param_decl(it, span)?,
             Rule::stat_decl => self.stat_decl(it, span)?,
             Rule::thing_decl => self.thing_decl(it, span)?,
