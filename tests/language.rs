@@ -1101,3 +1101,35 @@ fn an_encounter_names_its_ruleset_and_is_paired_with_it() {
     assert!(stdout.contains("set      A     hp         = 2"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_flag_per_turn_clears_as_its_owners_turn_starts_and_a_hook_may_run_after_a_turn() {
+    let src = "flag moved per turn\nflag holding\ncharacter A { holding = true }\ncharacter B { }\n\
+               on after turn(c) where c != A {\n  for each h in characters where h.holding { clear h.holding  turn h { } }\n}\n\
+               play {\n  round repeat {\n    for each c in characters where not c.holding { turn c { mark c.moved } }\n  }\n}\n";
+    let (out, err, code) = run(src, &[], &[], Some("round=2"));
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with("final") && !l.starts_with("end"))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            "round 1",
+            // B's turn is over before A, who held, steps in: A's turn does not nest in B's.
+            "  ▸ B",
+            "    mark     B     moved",
+            "  clear    A     holding",
+            "  ▸ A",
+            "round 2",
+            // Each `moved` that was set clears as its owner's next turn starts.
+            "  ▸ A",
+            "    mark     A     moved",
+            "  ▸ B",
+            "    clear    B     moved",
+            "    mark     B     moved",
+        ]
+    );
+}

@@ -88,6 +88,10 @@ impl Checker<'_> {
 
     /// `flag NAME per LEVEL`: a known level.
     fn flag_per(&mut self, level: &Ident) {
+        // `per turn` with no level named `turn`: cleared as each of its owner's turns starts.
+        if level.node == "turn" && !self.decls.level_names.contains_key("turn") {
+            return;
+        }
         if !self.decls.level_names.contains_key(&level.node) {
             let d = unknown("level", &level.node, level.span, self.decls.level_names.keys());
             self.err(

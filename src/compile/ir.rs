@@ -70,6 +70,10 @@ pub struct Program {
     /// Hooks run at the start and at the end of every turn.
     pub turn_start: Vec<HookId>,
     pub turn_end: Vec<HookId>,
+    /// Flags `per turn` (with no level named `turn`): cleared as each of their owner's turns starts.
+    pub turn_clears: Vec<FieldId>,
+    /// Hooks run after every turn has ended (`on after turn(c)`), outside it.
+    pub turn_after: Vec<HookId>,
     /// Hooks run as a character comes into play (`join`) and goes out of it (`leave`).
     pub join_hooks: Vec<HookId>,
     pub leave_hooks: Vec<HookId>,

@@ -99,6 +99,7 @@ impl Lower<'_> {
         match &h.on {
             HookOn::TurnStart => self.p.turn_start.push(id),
             HookOn::TurnEnd => self.p.turn_end.push(id),
+            HookOn::TurnAfter => self.p.turn_after.push(id),
             HookOn::Join => self.p.join_hooks.push(id),
             HookOn::Leave => self.p.leave_hooks.push(id),
             HookOn::EncounterStart => self.p.encounter_start.push(id),
@@ -271,6 +272,9 @@ impl Lower<'_> {
                 if let Some(l) = per.as_ref().and_then(|l| self.d.level_names.get(&l.node)) {
                     self.p.levels[*l as usize].clears.push(f);
                     self.p.fields[f as usize].per = Some(*l);
+                } else if per.as_ref().is_some_and(|l| l.node == "turn") {
+                    // No level is named `turn`: the flag is its owner's, turn by turn.
+                    self.p.turn_clears.push(f);
                 }
                 return;
             }

@@ -119,6 +119,8 @@ fn empty_program(d: &Decls) -> Program {
         routines: vec![0; d.routines.len()],
         turn_start: Vec::new(),
         turn_end: Vec::new(),
+        turn_clears: Vec::new(),
+        turn_after: Vec::new(),
         join_hooks: Vec::new(),
         leave_hooks: Vec::new(),
         encounter_start: Vec::new(),

@@ -157,6 +157,17 @@ impl Machine<'_> {
         // Durations counted at a place end right before a turn begins at that place.
         self.count_down_places(a);
         self.emit(Event::TurnStart { actor: a });
+        // `flag F per turn`: the actor's clear as its turn starts (traced when one was set).
+        for &f in &p.turn_clears {
+            if p.fields[f as usize].owner == self.types.get(a as usize).copied().unwrap_or(0) && self.get(a, f) != 0 {
+                self.put(a, f, 0);
+                self.emit(Event::Flag {
+                    actor: a,
+                    flag: f,
+                    on: false,
+                });
+            }
+        }
         self.count_down(Anchor::TurnStart(a));
         let mut flow = self.turn_hooks(&p.turn_start, a, span)?;
         if let Flow::Next = flow {
@@ -171,6 +182,10 @@ impl Machine<'_> {
             self.count_down(Anchor::TurnEnd(a));
         }
         self.emit(Event::TurnEnd { actor: a });
+        // `on after turn(c)`: after the turn is over, outside it (a delayed turn does not nest).
+        if matches!(flow, Flow::Next) {
+            flow = self.turn_hooks(&p.turn_after, a, span)?;
+        }
         Ok(flow)
     }
 }

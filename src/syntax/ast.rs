@@ -144,6 +144,8 @@ pub struct Typed {
 pub enum HookOn {
     TurnStart,
     TurnEnd,
+    /// `on after turn(c)`: after the turn's end event, outside the turn.
+    TurnAfter,
     LevelStart(Ident),
     LevelEnd(Ident),
     /// `on start of encounter` (before `setup`), `on end of encounter` (as the run ends).
@@ -188,7 +190,7 @@ impl MeasureDecl {
     /// with the entity walked or the turn's entity as the one it is about.
     pub fn hook(&self) -> HookDecl {
         let span = self.span;
-        let turn_var = matches!(self.at, HookOn::TurnStart | HookOn::TurnEnd)
+        let turn_var = matches!(self.at, HookOn::TurnStart | HookOn::TurnEnd | HookOn::TurnAfter)
             .then(|| self.vars.first().cloned())
             .flatten();
         let record = |about: Option<Ident>| Stmt::Record {

@@ -256,6 +256,7 @@ fn rule_name(r: Rule) -> String {
         Rule::hook_turn => "`turn(c)`",
         Rule::hook_trigger => "a trigger such as `NAME(c)`",
         Rule::hook_encounter => "`encounter`",
+        Rule::hook_after => "`after`",
         Rule::measure_decl => "a measure `measure NAME = ...`",
         Rule::measure_each => "`for each c in ...`",
         Rule::pref => "an option, or `x where ...`",

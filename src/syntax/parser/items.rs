@@ -355,7 +355,14 @@ impl Builder {
             return Ok((on, vars, None));
         }
         let mut wi = what.into_inner().filter(|p| !is_keyword(p.as_rule()));
-        let start = next(&mut wi, wspan)?.as_rule() == Rule::hook_start;
+        let edge = next(&mut wi, wspan)?.as_rule();
+        let start = edge == Rule::hook_start;
+        if edge == Rule::hook_after {
+            let target = next(&mut wi, wspan)?;
+            let tspan = self.span(&target);
+            let t = self.typed(last_inner(target, tspan)?)?;
+            return Ok((HookOn::TurnAfter, vec![t.name], t.ty));
+        }
         let target = next(&mut wi, wspan)?;
         Ok(match target.as_rule() {
             Rule::hook_turn => {
