@@ -589,6 +589,11 @@ fn option(st: &State, pd: &crate::runtime::control::Pending, w: (usize, usize, &
     if let Some(i) = names.iter().position(|n| *n == w.2) {
         return Ok(i);
     }
+    // An option the rules refuse now is answered like any other: the run traces the refusal,
+    // with its reasons, and asks again.
+    if let Some(j) = pd.refused.iter().position(|o| p.option_name(*o) == w.2) {
+        return Ok(names.len() + j);
+    }
     let d = bad(
         "repl::no_such_option",
         format!(

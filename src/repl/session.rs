@@ -524,7 +524,19 @@ impl Ctl<'_> {
                 "the decision here is now `{now}` by {who}, where it was `{decision}` by {chooser}"
             ));
         }
-        match d.options.iter().position(|o| p.option_name(*o) == option) {
+        // An attempt the rules refused is replayed as one: refused again, and asked again.
+        let refused = || {
+            d.refused
+                .iter()
+                .position(|o| p.option_name(*o) == option)
+                .map(|j| d.options.len() + j)
+        };
+        match d
+            .options
+            .iter()
+            .position(|o| p.option_name(*o) == option)
+            .or_else(refused)
+        {
             Some(i) => Ok((i, *by)),
             None => {
                 let names: Vec<&str> = d.options.iter().map(|o| p.option_name(*o)).collect();
@@ -544,11 +556,15 @@ impl Ctl<'_> {
             option: d
                 .options
                 .get(i)
+                .or_else(|| d.refused.get(i - d.options.len().min(i)))
                 .map(|o| p.option_name(*o).to_string())
                 .unwrap_or_default(),
             by,
         });
-        self.decisions += 1;
+        // A refused attempt is not a decision made: the same decision is asked again.
+        if i < d.options.len() {
+            self.decisions += 1;
+        }
         Verdict::Pick(i, by)
     }
 }
@@ -565,7 +581,9 @@ impl Control for Ctl<'_> {
                 }
                 return Ok(match self.pick_by_name(d, &op) {
                     Ok((i, by)) => {
-                        self.decisions += 1;
+                        if i < d.options.len() {
+                            self.decisions += 1;
+                        }
                         Verdict::Pick(i, by)
                     }
                     Err(reason) => {
@@ -587,7 +605,7 @@ impl Control for Ctl<'_> {
         };
         Ok(match self.goal {
             Goal::Pause => Verdict::Pause,
-            Goal::Answer(i) if first && i < d.options.len() => self.record(d, i, DecidedBy::Answer),
+            Goal::Answer(i) if first && i < d.options.len() + d.refused.len() => self.record(d, i, DecidedBy::Answer),
             Goal::Answer(_) => Verdict::Pause,
             Goal::Decisions(n) if (self.made.len() as u32) < n => policy(self),
             Goal::Decisions(_) => Verdict::Pause,
