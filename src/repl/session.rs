@@ -493,12 +493,12 @@ impl Ctl<'_> {
             }
             Op::Remove(w) => {
                 let e = find(w).ok_or_else(|| format!("no character is called `{w}` now"))?;
-                ed.leave(e);
+                ed.leave(e).map_err(|d| d.message)?;
             }
             Op::Add(text) => {
                 for name in declared_names(text) {
                     if let Some(e) = find(&name) {
-                        ed.join(e, true).map_err(|d| d.message)?;
+                        ed.join(e).map_err(|d| d.message)?;
                     }
                 }
             }

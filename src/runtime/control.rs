@@ -140,31 +140,17 @@ impl Editor<'_, '_> {
         self.m.emit(Event::Reseed { seed });
     }
 
-    /// Takes a character out of play: loops, quantifiers, choices and `rank` skip it from now on.
-    pub fn leave(&mut self, e: EntityId) {
-        if let Some(a) = self.m.absent.get_mut(e as usize) {
-            *a = true;
-            self.m.emit(Event::Presence {
-                actor: e,
-                present: false,
-            });
-        }
+    /// Takes a character out of play, as `leave` does: loops, quantifiers, choices and `rank` skip
+    /// it from now on, and the ruleset's `on leave` hooks run.
+    pub fn leave(&mut self, e: EntityId) -> R<()> {
+        self.m.presence(e, false, Span::default()).map(|_| ())
     }
 
-    /// Brings a character into play. `fresh`: it has not been in play before, so its fields are
-    /// set now (given values, else defaults, rolling any dice they take).
-    pub fn join(&mut self, e: EntityId, fresh: bool) -> R<()> {
-        if (e as usize) < self.m.absent.len() {
-            if fresh {
-                self.m.init_character(e)?;
-            }
-            self.m.absent[e as usize] = false;
-            self.m.emit(Event::Presence {
-                actor: e,
-                present: true,
-            });
-        }
-        Ok(())
+    /// Brings a character into play, as `join` does: its fields are set the first time (given
+    /// values, else defaults, rolling any dice they take), and the ruleset's `on join` hooks run
+    /// (a newcomer placed in a kept order, say).
+    pub fn join(&mut self, e: EntityId) -> R<()> {
+        self.m.presence(e, true, Span::default()).map(|_| ())
     }
 }
 
