@@ -70,9 +70,13 @@ impl Decls {
                 }
             }
             Item::Instance { ty, name, .. } => {
+                let known = self.thing(&ty.node).is_some();
                 let t = self.resolve_type(Some(ty), diags);
                 self.character_names.push(name.node.clone());
                 self.entity_types.push(t);
+                if !known {
+                    self.untyped.push(name.node.clone());
+                }
             }
             Item::Effect(names) => {
                 for n in names {

@@ -70,6 +70,9 @@ pub struct Decls {
     /// Every policy's preferences, in declaration order (its index is its id): conditions are
     /// checked, and compiled, at each `choose` of the decision they are for.
     pub policy_prefs: Vec<Vec<(Ident, Vec<Pref>)>>,
+    /// Entities declared with an unknown type (reported once): whatever they are used as is
+    /// not reported again.
+    pub untyped: Vec<String>,
     /// Names declared twice: errors that a name is unknown are its echoes, and are not reported.
     pub duplicates: Vec<String>,
     /// The `measure`s, in declaration order.

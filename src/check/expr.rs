@@ -147,6 +147,10 @@ impl Checker<'_> {
             _ => {
                 // A declared entity by its name: `owner = Bolt` in an encounter.
                 if let Some(i) = self.decls.character_names.iter().position(|c| c == n) {
+                    // An entity of an unknown type (already reported) fits anywhere: no echoes.
+                    if self.decls.untyped.iter().any(|u| u == n) {
+                        return Ty::Error;
+                    }
                     return Ty::Entity(self.decls.entity_types[i]);
                 }
                 let cands: Vec<String> = self
