@@ -86,3 +86,41 @@ fn computed_dice_roll_as_the_literal_dice_they_come_to() {
     assert_eq!(computed, literal);
     assert!(computed[2].contains(r#""dice":"3d6kh2""#), "{computed:?}");
 }
+
+/// Dice with listed faces: each face by its place in the list is equally likely (a die of as many
+/// sides, drawn from the same stream), forced values are faces, and totals may be negative.
+#[test]
+fn dice_with_listed_faces_roll_their_faces() {
+    let run = |play: &str, rolls: &[i64]| {
+        let src = format!("resource hp\ncharacter A {{ hp = 0 }}\nplay {{ for each c in characters {{ {play} }} }}\n");
+        let files = vec![("t.turn".to_string(), src)];
+        let opts = turnscript::RunOptions {
+            seed: 5,
+            rolls: rolls.to_vec(),
+            ..turnscript::RunOptions::default()
+        };
+        common::run_texts(&files, Vec::new(), &opts, true)
+    };
+    // The faces of `4d[-1,0,1]` are those of `4d3` less 2, from the same stream.
+    let (listed, err, code) = run("gain 4d[-1,0,1] + 10 c.hp", &[]);
+    assert_eq!(code, 0, "{err}");
+    let (plain, _, _) = run("gain 4d3 + 10 c.hp", &[]);
+    let faces = |out: &str| -> Vec<i64> {
+        let line = out.lines().find(|l| l.contains("\"roll\"")).unwrap_or("");
+        let v: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
+        v["faces"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_i64()).collect())
+            .unwrap_or_default()
+    };
+    let shifted: Vec<i64> = faces(&plain).iter().map(|f| f - 2).collect();
+    assert_eq!(faces(&listed), shifted);
+    assert!(listed.contains(r#""dice":"4d[-1,0,1]""#), "{listed}");
+    // Forced values are faces; keep-highest keeps the highest faces.
+    let (out, err, code) = run("gain 3d[1,5,9]kh1 c.hp", &[5, 1, 5]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(r#""faces":[5,1,5],"total":5"#), "{out}");
+    let (_, err, code) = run("gain d[0,0,1,2] c.hp", &[3]);
+    assert_eq!(code, 1);
+    assert!(err.contains("the forced roll 3 cannot come up on these dice"), "{err}");
+}

@@ -265,7 +265,7 @@ impl Decls {
                 return;
             }
             let param = match &x.node {
-                ExprKind::Dice(_) | ExprKind::DynDice(_) => {
+                ExprKind::Dice(_) | ExprKind::DynDice(_) | ExprKind::FaceDice(_) => {
                     found = Some(x.span);
                     return;
                 }

@@ -50,7 +50,7 @@ impl Checker<'_> {
     /// one call, to a method named after the kind of expression.
     pub(super) fn expr(&mut self, e: &Expr) -> Ty {
         match &e.node {
-            ExprKind::Int(_) | ExprKind::Dice(_) => Ty::Int,
+            ExprKind::Int(_) | ExprKind::Dice(_) | ExprKind::FaceDice(_) => Ty::Int,
             ExprKind::DynDice(d) => {
                 self.expect(&d.count, Ty::Int, "a number of dice");
                 self.expect(&d.sides, Ty::Int, "a die's size");

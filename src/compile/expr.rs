@@ -17,6 +17,17 @@ impl Lower<'_> {
                 self.p.dice.push((*d, e.span));
                 Ex::Dice((self.p.dice.len() - 1) as DiceId)
             }
+            ExprKind::FaceDice(d) => {
+                self.p.faces.push(d.faces.clone());
+                let dice = ast::Dice {
+                    count: d.count,
+                    sides: d.faces.len() as u32,
+                    keep: d.keep,
+                    faces: Some((self.p.faces.len() - 1) as u16),
+                };
+                self.p.dice.push((dice, e.span));
+                Ex::Dice((self.p.dice.len() - 1) as DiceId)
+            }
             ExprKind::DynDice(d) => {
                 let keep = d.keep.as_ref().map(|(k, x)| (*k, self.expr(x)));
                 let (count, sides) = (self.expr(&d.count), self.expr(&d.sides));

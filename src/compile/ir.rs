@@ -82,6 +82,8 @@ pub struct Program {
     pub encounter_end: Vec<HookId>,
     /// The names of the `measure`s, by id.
     pub measures: Vec<String>,
+    /// The faces of dice with listed faces (`d[-1,0,1]`), by `Dice::faces`.
+    pub faces: Vec<Vec<i64>>,
     /// The bodies of secret choices' options, run when the choices are revealed.
     pub bodies: Vec<Vec<St>>,
 }

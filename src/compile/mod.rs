@@ -127,6 +127,7 @@ fn empty_program(d: &Decls) -> Program {
         encounter_end: Vec::new(),
         measures: d.measures.clone(),
         bodies: Vec::new(),
+        faces: Vec::new(),
     }
 }
 

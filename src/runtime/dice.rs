@@ -53,6 +53,20 @@ impl DiceStream {
         }
     }
 
+    /// Rolls one die whose faces are listed: a forced value must be one of them; else each face
+    /// (by its place in the list) is equally likely.
+    pub fn die_of(&mut self, faces: &[i64]) -> Result<i64, ImpossibleRoll> {
+        let sides = faces.len().min(u32::MAX as usize) as u32;
+        match self.forced.pop_front() {
+            Some(v) if faces.contains(&v) => Ok(v),
+            Some(value) => Err(ImpossibleRoll { value, sides }),
+            None => {
+                let i = roll_die(&mut self.rng, sides) as usize - 1;
+                Ok(faces.get(i).copied().unwrap_or(0))
+            }
+        }
+    }
+
     /// How many forced values are still waiting.
     pub fn forced_left(&self) -> usize {
         self.forced.len()

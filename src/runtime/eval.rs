@@ -57,7 +57,16 @@ impl Machine<'_> {
                 }
             },
         };
-        self.roll_dice(Dice { count, sides, keep }, span, ctx)
+        self.roll_dice(
+            Dice {
+                count,
+                sides,
+                keep,
+                faces: None,
+            },
+            span,
+            ctx,
+        )
     }
 
     fn roll(&mut self, d: DiceId, ctx: Ctx) -> R<i64> {
@@ -67,27 +76,50 @@ impl Machine<'_> {
 
     /// Rolls `dice` (forced values first), traces the roll and gives its total.
     fn roll_dice(&mut self, dice: Dice, span: Span, ctx: Ctx) -> R<i64> {
+        let p = self.p;
+        let listed = dice.faces.and_then(|i| p.faces.get(i as usize)).map(Vec::as_slice);
         self.faces.clear();
         for _ in 0..dice.count {
-            match self.dice.die(dice.sides) {
+            let rolled = match listed {
+                Some(faces) => self.dice.die_of(faces),
+                None => self.dice.die(dice.sides).map(i64::from),
+            };
+            match rolled {
                 Ok(f) => self.faces.push(f),
                 Err(e) => {
+                    let help = match listed {
+                        Some(faces) => format!(
+                            "forced rolls for these dice must be one of their faces: {}",
+                            faces.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+                        ),
+                        None => format!("forced rolls for a d{} must be between 1 and {}", e.sides, e.sides),
+                    };
+                    let die = match listed {
+                        Some(_) => "these dice".to_string(),
+                        None => format!("a d{}", e.sides),
+                    };
                     return Err(Box::new(
                         Diag::new(
                             "run::impossible_roll",
-                            format!("the forced roll {} cannot come up on a d{}", e.value, e.sides),
+                            format!("the forced roll {} cannot come up on {die}", e.value),
                         )
-                        .label(span, format!("this {dice} took it"))
-                        .help(format!(
-                            "forced rolls for a d{} must be between 1 and {}",
-                            e.sides, e.sides
-                        )),
+                        .label(
+                            span,
+                            match listed {
+                                Some(_) => "these dice took it".to_string(),
+                                None => format!("this {dice} took it"),
+                            },
+                        )
+                        .help(help),
                     ));
                 }
             }
         }
-        let total: i64 = match dice.keep {
-            None => self.faces.iter().map(|f| *f as i64).sum(),
+        fn sum<'f>(faces: impl Iterator<Item = &'f i64>) -> Option<i64> {
+            faces.fold(Some(0i64), |a, f| a.and_then(|a| a.checked_add(*f)))
+        }
+        let total = match dice.keep {
+            None => sum(self.faces.iter()),
             Some((keep, k)) => {
                 let sorted = &mut self.sorted;
                 sorted.clear();
@@ -95,11 +127,12 @@ impl Machine<'_> {
                 sorted.sort_unstable();
                 let k = k as usize;
                 match keep {
-                    Keep::Highest => sorted.iter().rev().take(k).map(|f| *f as i64).sum(),
-                    Keep::Lowest => sorted.iter().take(k).map(|f| *f as i64).sum(),
+                    Keep::Highest => sum(sorted.iter().rev().take(k)),
+                    Keep::Lowest => sum(sorted.iter().take(k)),
                 }
             }
         };
+        let total = checked(total, span)?;
         let faces = std::mem::take(&mut self.faces);
         self.emit(Event::Roll {
             actor: ctx.actor,

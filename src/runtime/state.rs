@@ -47,7 +47,7 @@ pub(super) struct Machine<'a> {
     /// Whether each level is running (inside one of its iterations, or between them).
     pub(super) running: Vec<bool>,
     pub(super) dice: DiceStream,
-    pub(super) faces: Vec<u32>,
+    pub(super) faces: Vec<i64>,
     pub(super) steps: u64,
     pub(super) max_steps: u64,
     /// Spans of the loops being run, innermost last: named by a step-budget error.
@@ -108,7 +108,7 @@ pub(super) struct Machine<'a> {
     /// The tied group an ordering key's `when` is asked about (`tied`).
     pub(super) tied: Vec<EntityId>,
     /// The faces of a roll that keeps some dice, sorted.
-    pub(super) sorted: Vec<u32>,
+    pub(super) sorted: Vec<i64>,
 }
 
 /// Spare lists of one kind. A walk, sort or choice takes a list, fills it and gives it back, so

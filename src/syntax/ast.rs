@@ -678,6 +678,16 @@ pub struct Dice {
     pub count: u32,
     pub sides: u32,
     pub keep: Option<(Keep, u32)>,
+    /// Listed faces (`d[-1,0,1]`): an index into the program's face lists; `None`: 1 to `sides`.
+    pub faces: Option<u16>,
+}
+
+/// `[N]d[F, F, ...][khK|klK]`: dice whose faces are listed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceDice {
+    pub count: u32,
+    pub faces: Vec<i64>,
+    pub keep: Option<(Keep, u32)>,
 }
 
 /// `(N)d(S)[kh(K)|kl(K)]`: the parts of dice written with expressions (a literal part is an
@@ -718,6 +728,8 @@ pub enum ExprKind {
     Dice(Dice),
     /// Dice whose count, size or number kept is computed (`(c.pool)d6`, `d(c.die)`).
     DynDice(Box<DynDice>),
+    /// Dice with listed faces (`d[-1,0,1]`).
+    FaceDice(Box<FaceDice>),
     /// A bare name: a variable, a parameter, a side or a tag.
     Name(String),
     /// `c.FIELD`

@@ -439,7 +439,7 @@ fn roll<W: Write>(
     actor: Option<EntityId>,
     label: LabelId,
     d: Dice,
-    faces: &[u32],
+    faces: &[i64],
     total: i64,
 ) -> io::Result<()> {
     o.write_all(br#"{"event":"roll""#)?;
@@ -454,7 +454,14 @@ fn roll<W: Write>(
         int(o, d.count)?;
     }
     o.write_all(b"d")?;
-    int(o, d.sides)?;
+    match d.faces.and_then(|i| p.faces.get(i as usize)) {
+        Some(faces) => {
+            o.write_all(b"[")?;
+            list(o, faces, |o, f| int(o, *f))?;
+            o.write_all(b"]")?;
+        }
+        None => int(o, d.sides)?,
+    }
     if let Some((keep, k)) = d.keep {
         o.write_all(if keep == Keep::Highest { b"kh" } else { b"kl" })?;
         int(o, k)?;

@@ -88,7 +88,7 @@ pub enum Event<'a> {
         label: LabelId,
         /// The dice rolled (computed parts evaluated).
         dice: Dice,
-        faces: &'a [u32],
+        faces: &'a [i64],
         total: i64,
     },
     Decision {

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
-use crate::syntax::ast::{Dice, LevelKind};
+use crate::syntax::ast::{Dice, Keep, LevelKind};
 
 /// The GM's view: compact, aligned, one line per event that matters, indented by level, written
 /// into `W` as each event happens. [`Text::new`] writes into memory (read it back with
@@ -293,13 +293,15 @@ impl<W: Write> Text<W> {
         p: &World<'_>,
         actor: Option<EntityId>,
         (label, dice): (LabelId, Dice),
-        faces: &[u32],
+        faces: &[i64],
         total: i64,
     ) {
         let who = actor.map(|a| p.character_name(a)).unwrap_or("");
         self.line("roll", who, |b| {
             let label = p.labels.get(label as usize).map(String::as_str).unwrap_or("roll");
-            let _ = write!(b, "{label:<10} {dice} [");
+            let _ = write!(b, "{label:<10} ");
+            let _ = write_dice(b, p, dice);
+            b.push_str(" [");
             for (k, f) in faces.iter().enumerate() {
                 let sep = if k > 0 { " " } else { "" };
                 let _ = write!(b, "{sep}{f}");
@@ -440,5 +442,30 @@ fn fields(b: &mut String, p: &World<'_>, fields: impl Iterator<Item = (FieldId, 
         }
         let _ = write!(b, "{} = ", p.fields[f as usize].name);
         let _ = p.write_value(b, f, v);
+    }
+}
+
+/// Dice as written: `4d6kh3`, or with their listed faces, `4d[-1,0,1]`.
+fn write_dice(b: &mut String, p: &World<'_>, d: Dice) -> std::fmt::Result {
+    match d.faces.and_then(|i| p.faces.get(i as usize)) {
+        None => write!(b, "{d}"),
+        Some(faces) => {
+            if d.count != 1 {
+                write!(b, "{}", d.count)?;
+            }
+            b.push_str("d[");
+            for (k, f) in faces.iter().enumerate() {
+                if k > 0 {
+                    b.push(',');
+                }
+                write!(b, "{f}")?;
+            }
+            b.push(']');
+            match d.keep {
+                Some((Keep::Highest, k)) => write!(b, "kh{k}"),
+                Some((Keep::Lowest, k)) => write!(b, "kl{k}"),
+                None => Ok(()),
+            }
+        }
     }
 }

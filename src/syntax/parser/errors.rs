@@ -281,6 +281,8 @@ fn rule_name(r: Rule) -> String {
         Rule::dice_tail => "`d` and a die's size",
         Rule::dice_digits => "a number",
         Rule::dice_keep => "`kh` or `kl`",
+        Rule::face_dice => "dice with listed faces such as `d[-1,0,1]`",
+        Rule::face => "a face (a whole number)",
         Rule::pref_when => "`when COND`",
         Rule::pref_where => "`where COND`",
         Rule::choose_from => "`from c in characters`",

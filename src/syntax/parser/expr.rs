@@ -109,6 +109,11 @@ impl Builder {
                 .help("write NdS with 1 to 1000 dice of 2 to 1000000 sides, optionally khK or klK keeping K of them")
             })?),
             Rule::dyn_dice => self.dyn_dice(pair, span)?,
+            Rule::face_dice => face_dice(pair).ok_or_else(|| {
+                Diag::new("syntax::dice", "these dice cannot be rolled")
+                    .label(span, "here")
+                    .help("write [N]d[F, F, ...] with 1 to 1000 dice, at most 1000000 whole-number faces, optionally khK or klK keeping K of them")
+            })?,
             Rule::paren => return self.paren(pair, span),
             Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
             Rule::none_lit => ExprKind::None,
@@ -225,6 +230,37 @@ impl Builder {
     }
 }
 
+/// `[N]d[F, ...][khK|klK]`: within the limits of literal dice.
+fn face_dice(pair: Pair<Rule>) -> Option<ExprKind> {
+    let text = pair.as_str();
+    let count: u32 = match text.split_once('d') {
+        Some(("", _)) | None => 1,
+        Some((n, _)) => n.parse().ok()?,
+    };
+    let mut faces = Vec::new();
+    let mut keep = None;
+    let mut kind = None;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::face => faces.push(p.as_str().parse::<i64>().ok()?),
+            Rule::dice_keep => {
+                kind = Some(if p.as_str() == "kh" {
+                    Keep::Highest
+                } else {
+                    Keep::Lowest
+                })
+            }
+            Rule::dice_digits if kind.is_some() => keep = kind.map(|k| (k, p.as_str().parse::<u32>().unwrap_or(0))),
+            _ => {}
+        }
+    }
+    let ok = (1..=crate::limits::MAX_DICE).contains(&count)
+        && !faces.is_empty()
+        && faces.len() <= crate::limits::MAX_SIDES as usize
+        && keep.is_none_or(|(_, k)| k >= 1 && k <= count);
+    ok.then(|| ExprKind::FaceDice(Box::new(FaceDice { count, faces, keep })))
+}
+
 fn parse_dice(text: &str) -> Option<Dice> {
     let (count, rest) = text.split_once('d')?;
     let count: u32 = if count.is_empty() { 1 } else { count.parse().ok()? };
@@ -244,5 +280,10 @@ fn parse_dice(text: &str) -> Option<Dice> {
     {
         return None;
     }
-    Some(Dice { count, sides, keep })
+    Some(Dice {
+        count,
+        sides,
+        keep,
+        faces: None,
+    })
 }
