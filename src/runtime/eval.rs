@@ -115,8 +115,8 @@ impl Machine<'_> {
                 }
             }
         }
-        fn sum<'f>(faces: impl Iterator<Item = &'f i64>) -> Option<i64> {
-            faces.fold(Some(0i64), |a, f| a.and_then(|a| a.checked_add(*f)))
+        fn sum<'f>(mut faces: impl Iterator<Item = &'f i64>) -> Option<i64> {
+            faces.try_fold(0i64, |a, f| a.checked_add(*f))
         }
         let total = match dice.keep {
             None => sum(self.faces.iter()),
