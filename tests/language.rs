@@ -1133,3 +1133,36 @@ fn a_flag_per_turn_clears_as_its_owners_turn_starts_and_a_hook_may_run_after_a_t
         ]
     );
 }
+
+#[test]
+fn review_fixes_secret_ends_anew_combinations_chosen_prefs_and_place_none() {
+    // An `end` of a level that is over by the reveal ends nothing: play goes on.
+    let src = "stat card default 0\ncharacter A { }\ncharacter B { }\n\
+               play {\n  round repeat until round.number == 2 {\n    together for each c in characters {\n\
+               phase pick {\n        choose card by c in secret {\n          option high { set c.card = 3  end pick }\n\
+               option low { set c.card = 1 }\n        }\n      }\n    }\n\
+               for each c in characters { set c.card = c.card + 100 }\n  }\n}\ndefault policy first\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: complete"), "{out}");
+    assert_eq!(out.matches("card       = 103").count(), 4, "two rounds, each revealed then raised: {out}");
+    // `anew` with `together`, `backwards` or `from` is refused by the checker.
+    let bad = "stat score\norder by_score(c) { c.score desc }\ncharacter A { }\n\
+               play { together for each c in characters by by_score anew { } }\n";
+    let (_, err, code) = run(bad, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("a walk sorted `anew` cannot also be `together`"), "{err}");
+    // A policy's conditional preferences answer a `chosen by` decision too.
+    let chosen = "role gm\nstat init\nstat pref default 0\norder by_init(c) { c.init desc\n  chosen by gm }\n\
+                  policy p { by_init: x where x.pref == 1, B when true }\ndefault policy p\n\
+                  play { for each c in characters by by_init { turn c { } } }\n\
+                  character A { init = 1 }\ncharacter B { init = 1 }\ncharacter C { init = 1, pref = 1 }\n";
+    let (out, err, code) = run(chosen, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("order          C, B, A"), "{out}");
+    // Placing `none` in a kept order is `run::none`, not the table joining the order.
+    let place = "stat foe: character\norder o(c) { }\ncharacter A { }\nplay { for each c in characters { place c.foe first in o } }\n";
+    let (_, err, code) = run(place, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("run::none"), "{err}");
+}

@@ -152,3 +152,19 @@ fn deeply_nested_parentheses_are_read_once() {
     let (report, clean) = check_texts(&[("dice.turn".to_string(), dice)]);
     assert!(clean, "{report}");
 }
+
+/// A malformed die nested in itself (`d(d(d(1)a)a)a`) is read once per level, not once as a die
+/// and again as a call. (It took time doubling with each level: 15 s at 18. A regression here
+/// hangs rather than fails.)
+#[test]
+fn malformed_nested_dice_are_read_once() {
+    let depth = 40;
+    let src = format!(
+        "global g default 0\ncharacter A {{ }}\nplay {{ set g = {}1{} }}\n",
+        "d(".repeat(depth),
+        ")a".repeat(depth)
+    );
+    let (report, clean) = check_texts(&[("dice.turn".to_string(), src)]);
+    assert!(!clean, "malformed dice must not check");
+    assert!(report.contains("syntax::"), "{report}");
+}

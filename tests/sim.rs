@@ -245,3 +245,24 @@ fn measures_are_reported_with_their_values_and_by_character() {
     // `left`: 10 zeros, 20 ones.
     assert!(height(bars[1]) > height(bars[0]), "{svg}");
 }
+
+#[test]
+fn a_measure_of_any_range_plots() {
+    let src = "global g\nmeasure m = g at end of encounter\n\
+               play { set g = if d2 == 1 then 0 - 9223372036854775807 else 9223372036854775807 }\n";
+    let project = Project::load(vec![("big.turn".to_string(), src.to_string())]);
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n: 20,
+        threads: 1,
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    let svg = turnscript::sim::plot::svg(&report).unwrap_or_else(|e| panic!("{e}"));
+    assert!(svg.contains("measure m"), "{svg}");
+    let bars = svg.lines().filter(|l| l.contains(r##"fill="#466EAA""##)).count();
+    assert_eq!(bars, report.measures[0].hist.len());
+}

@@ -59,7 +59,7 @@ impl Checker<'_> {
     /// The conditions of every policy's preferences for the decision `name`, read here, where it
     /// is made: with the names in scope here, and for `x where C` (only for a `choose ... from`,
     /// whose candidates are of type `candidates`) `x` bound to a candidate.
-    fn policy_conditions(&mut self, name: &Ident, candidates: Option<Ty>) {
+    pub(super) fn policy_conditions(&mut self, name: &Ident, candidates: Option<Ty>) {
         let decls = self.decls;
         for (decision, options) in decls.policy_prefs.iter().flatten() {
             if decision.node != name.node {

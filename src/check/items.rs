@@ -150,6 +150,8 @@ impl Checker<'_> {
             }
             if let Some(who) = &k.chosen {
                 self.chooser(who);
+                // The decision is named after the order; its policies' conditions are read here.
+                self.policy_conditions(&o.name, Some(t_order));
             }
             self.tied = None;
             if k.until_settled && !k.roll {

@@ -42,8 +42,20 @@ impl Checker<'_> {
                 body,
                 from,
                 together,
-                ..
+                anew,
+                backwards,
+                span,
             } => {
+                if *anew && (*together || *backwards || from.is_some()) {
+                    self.err(
+                        Diag::new(
+                            "check::wrong_kind",
+                            "a walk sorted `anew` cannot also be `together`, `backwards` or `from` a place",
+                        )
+                        .label(*span, "this walk")
+                        .help("`anew` sorts before each moment, one member at a time; drop `anew`, or the other word"),
+                    );
+                }
                 self.together += usize::from(*together);
                 self.for_each(var, coll, from.as_ref(), filter.as_ref(), order.as_ref(), body);
                 self.together -= usize::from(*together);

@@ -155,8 +155,9 @@ pub struct KeyDef {
     pub at_most: Option<Ex>,
     /// `when COND`: sort a tied group only when COND holds of it (`Coll::Tied`).
     pub when: Option<Ex>,
-    /// `chosen by WHO`: who picks the order of a tied group, and the decision (the order's name).
-    pub chosen: Option<(ChooserEx, DecisionId)>,
+    /// `chosen by WHO`: who picks the order of a tied group, the decision (the order's name), and
+    /// the policies' conditional preferences for it.
+    pub chosen: Option<(ChooserEx, DecisionId, Vec<PolicyPrefs>)>,
     pub span: Span,
 }
 

@@ -132,7 +132,10 @@ impl Lower<'_> {
                 self.in_tied = true;
                 let when = k.when.as_ref().map(|w| self.expr(w));
                 let decision = self.d.decision_names.get(&o.name.node).copied().unwrap_or(0);
-                let chosen = k.chosen.as_ref().map(|who| (self.chooser(who), decision));
+                let chosen = k
+                    .chosen
+                    .as_ref()
+                    .map(|who| (self.chooser(who), decision, self.prefs_at(&o.name.node)));
                 self.in_tied = false;
                 KeyDef {
                     value: self.expr(&k.value),

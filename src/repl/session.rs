@@ -570,6 +570,10 @@ impl Ctl<'_> {
 }
 
 impl Control for Ctl<'_> {
+    fn policy(&self, _: Who) -> Option<PolicyRef> {
+        Some(self.policy_ref)
+    }
+
     fn decide(&mut self, ed: &mut Editor<'_, '_>, d: &DecisionPoint<'_>) -> Result<Verdict, Diag> {
         // The log first: its changes at this decision, then its answer.
         while let Some((entry, op)) = self.ops.get(self.next).cloned() {

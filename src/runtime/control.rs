@@ -27,6 +27,13 @@ pub enum Verdict {
 pub trait Control {
     /// Decision `d` is about to be asked; `ed` reads and edits the state at this point.
     fn decide(&mut self, ed: &mut Editor<'_, '_>, d: &DecisionPoint<'_>) -> Result<Verdict, Diag>;
+
+    /// The policy that answers for this control when it lets the policy answer `chooser`: the
+    /// runtime works out that policy's conditional preferences for it (as for a decider).
+    fn policy(&self, chooser: Who) -> Option<PolicyRef> {
+        let _ = chooser;
+        None
+    }
 }
 
 /// The state of a run at a decision, read-only.
@@ -176,6 +183,10 @@ struct Gate<'c> {
 }
 
 impl Control for Gate<'_> {
+    fn policy(&self, chooser: Who) -> Option<PolicyRef> {
+        self.inner.policy(chooser)
+    }
+
     fn decide(&mut self, ed: &mut Editor<'_, '_>, d: &DecisionPoint<'_>) -> Result<Verdict, Diag> {
         let v = self.inner.decide(ed, d)?;
         if v == Verdict::Pause {

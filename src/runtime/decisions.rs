@@ -75,7 +75,13 @@ impl Machine<'_> {
             None => Ok(Flow::Next),
         };
         self.locals = saved;
-        flow
+        // The loops and levels the choice was made inside may be over by now: an `end` of one
+        // that no longer runs, or an `end repeat`, has nothing left to end.
+        Ok(match flow? {
+            Flow::End(Some(l), _) if !self.running.get(l as usize).copied().unwrap_or(false) => Flow::Next,
+            Flow::EndRepeat => Flow::Next,
+            other => other,
+        })
     }
 
     /// `choose`: the options offered now (each `when` holding, no `unless` refusing, and for an
@@ -304,11 +310,15 @@ impl Machine<'_> {
     /// compiled here (some have conditions): the first preference offered whose condition holds
     /// (a `where` preference: the first candidate, in the order offered, that meets it), else
     /// the first option. `None`: the decider picks by itself.
-    fn suggest(&mut self, who: Who, prefs: &[PolicyPrefs], keys: &[OptionKey]) -> R<Option<usize>> {
-        if prefs.is_empty() || self.control.is_some() {
+    pub(super) fn suggest(&mut self, who: Who, prefs: &[PolicyPrefs], keys: &[OptionKey]) -> R<Option<usize>> {
+        if prefs.is_empty() {
             return Ok(None);
         }
-        let Some(PolicyRef::Declared(i)) = self.decider.policy(who) else {
+        let which = match self.control.as_deref() {
+            Some(c) => c.policy(who),
+            None => self.decider.policy(who),
+        };
+        let Some(PolicyRef::Declared(i)) = which else {
             return Ok(None);
         };
         let Some(mine) = prefs.iter().find(|p| p.policy == i) else {

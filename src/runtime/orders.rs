@@ -80,9 +80,9 @@ impl Machine<'_> {
 
     /// `place`: moves one entity within a kept order (first, last, or next to another in it).
     pub(super) fn st_place(&mut self, who: &Ex, to: &PlaceAt, order: OrderId, span: Span) -> R<Flow> {
-        let e = self.eval(who, NO_CTX)? as EntityId;
+        let e = self.entity(who, span)?;
         let anchor = match to {
-            PlaceAt::Before(x) | PlaceAt::After(x) => Some(self.eval(x, NO_CTX)? as EntityId),
+            PlaceAt::Before(x) | PlaceAt::After(x) => Some(self.entity(x, span)?),
             _ => None,
         };
         if anchor == Some(e) {
@@ -350,7 +350,13 @@ impl Machine<'_> {
     /// `chosen by WHO`: WHO (read with `tied` naming the group) picks who goes first among the
     /// group, then who goes next among the rest, until one is left: a decision each, named after
     /// the order, its options the members left in their current order.
-    fn chosen_order(&mut self, who: &ChooserEx, decision: DecisionId, group: &mut [EntityId], span: Span) -> R<()> {
+    fn chosen_order(
+        &mut self,
+        (who, prefs): (&ChooserEx, &[PolicyPrefs]),
+        decision: DecisionId,
+        group: &mut [EntityId],
+        span: Span,
+    ) -> R<()> {
         let mut tied = self.ids.take();
         tied.extend_from_slice(group);
         let outer = std::mem::replace(&mut self.tied, tied);
@@ -361,8 +367,10 @@ impl Machine<'_> {
         for place in 0..group.len().saturating_sub(1) {
             let mut keys = self.keys.take();
             keys.extend(group[place..].iter().map(|e| OptionKey::Character(*e)));
-            let picked = self.ask_until_accepted(decision, who, (&keys, &[], None), span, |_, _| {
-                (Vec::new(), Diag::new("run::refused", "refused"))
+            let picked = self.suggest(who, prefs, &keys).and_then(|suggested| {
+                self.ask_until_accepted(decision, who, (&keys, &[], suggested), span, |_, _| {
+                    (Vec::new(), Diag::new("run::refused", "refused"))
+                })
             });
             self.keys.put(keys);
             let picked = picked?;
@@ -403,8 +411,8 @@ impl Machine<'_> {
                     continue;
                 }
                 // `chosen by WHO`: WHO puts the group in order, one pick at a time.
-                if let Some((who, decision)) = &key.chosen {
-                    self.chosen_order(who, *decision, &mut ids[s..e], key.span)?;
+                if let Some((who, decision, prefs)) = &key.chosen {
+                    self.chosen_order((who, prefs), *decision, &mut ids[s..e], key.span)?;
                     next.extend((s..e).map(|i| (i, i + 1)));
                     continue;
                 }

@@ -68,19 +68,23 @@ pub fn svg(r: &Report) -> Result<String, String> {
     Ok(out)
 }
 
-/// One histogram: a bar per bucket, over a segment per value (labelled at its centre).
+/// One histogram: a bar per bucket, over a segment per bucket labelled with the values it holds
+/// (so any range of values draws, however wide).
 fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, p: &Panel<'_>) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    let lo = p.hist.first().map_or(0, |h| h.0);
-    // A segmented range has a segment for every value from `lo` to `hi`, both included.
-    let hi = p.hist.last().map_or(0, |h| h.1);
+    let n = p.hist.len().max(1) as i64;
     let most = p.hist.iter().map(|h| h.2).max().unwrap_or(0).max(1);
+    let label = |i: i64| match p.hist.get(i as usize) {
+        Some((a, b, _)) if a == b => a.to_string(),
+        Some((a, b, _)) => format!("{a}–{b}"),
+        None => String::new(),
+    };
     let mut chart = ChartBuilder::on(area)
         .caption(&p.title, ("sans-serif", 15))
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(52)
-        .build_cartesian_2d((lo..hi).into_segmented(), 0u64..most + most / 10 + 1)
+        .build_cartesian_2d((0..n - 1).into_segmented(), 0u64..most + most / 10 + 1)
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -89,18 +93,16 @@ fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, p: &
         .y_desc("count")
         .x_labels(12)
         .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(x) | SegmentValue::Exact(x) => x.to_string(),
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => label(*i),
             SegmentValue::Last => String::new(),
         })
         .draw()
         .map_err(err)?;
     chart
-        .draw_series(p.hist.iter().map(|&(from, to, n)| {
+        .draw_series(p.hist.iter().enumerate().map(|(i, &(_, _, count))| {
+            let i = i as i64;
             let mut bar = Rectangle::new(
-                [
-                    (SegmentValue::Exact(from), 0),
-                    (SegmentValue::Exact(to.saturating_add(1)), n),
-                ],
+                [(SegmentValue::Exact(i), 0), (SegmentValue::Exact(i + 1), count)],
                 RGBColor(70, 110, 170).filled(),
             );
             bar.set_margin(0, 0, 2, 2);
