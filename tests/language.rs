@@ -1145,7 +1145,11 @@ fn review_fixes_secret_ends_anew_combinations_chosen_prefs_and_place_none() {
     let (out, err, code) = run(src, &[], &[], None);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("end of encounter: complete"), "{out}");
-    assert_eq!(out.matches("card       = 103").count(), 4, "two rounds, each revealed then raised: {out}");
+    assert_eq!(
+        out.matches("card       = 103").count(),
+        4,
+        "two rounds, each revealed then raised: {out}"
+    );
     // `anew` with `together`, `backwards` or `from` is refused by the checker.
     let bad = "stat score\norder by_score(c) { c.score desc }\ncharacter A { }\n\
                play { together for each c in characters by by_score anew { } }\n";
@@ -1161,7 +1165,8 @@ fn review_fixes_secret_ends_anew_combinations_chosen_prefs_and_place_none() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("order          C, B, A"), "{out}");
     // Placing `none` in a kept order is `run::none`, not the table joining the order.
-    let place = "stat foe: character\norder o(c) { }\ncharacter A { }\nplay { for each c in characters { place c.foe first in o } }\n";
+    let place = "stat foe: character\nstat speed default 1\norder o(c) { c.speed desc }\ncharacter A { }\n\
+                 play { rank o\n for each c in characters { place c.foe first in o } }\n";
     let (_, err, code) = run(place, &[], &[], None);
     assert_eq!(code, 1);
     assert!(err.contains("run::none"), "{err}");
