@@ -118,7 +118,9 @@ impl Machine<'_> {
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|r| r.0));
-        self.holding = secret;
+        // Saved and restored: a choice nested in this one (a hook run while it is asked) must not
+        // end its secrecy.
+        let was_holding = std::mem::replace(&mut self.holding, secret);
         let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
                 let (key, oi, rules) = &refused[j];
@@ -127,7 +129,7 @@ impl Machine<'_> {
                 m.explain(&name, &rules, span)
             })
         });
-        self.holding = false;
+        self.holding = was_holding;
         self.keys.put(refused_keys);
         let picked = asked?;
         let (key, option) = (keys[picked], &options[sources[picked]]);
@@ -247,7 +249,9 @@ impl Machine<'_> {
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|(e, _)| OptionKey::Character(*e)));
-        self.holding = secret;
+        // Saved and restored: a choice nested in this one (a hook run while it is asked) must not
+        // end its secrecy.
+        let was_holding = std::mem::replace(&mut self.holding, secret);
         let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
                 let (e, rules) = &refused[j];
@@ -257,7 +261,7 @@ impl Machine<'_> {
                 m.explain(&name, &rules, span)
             })
         });
-        self.holding = false;
+        self.holding = was_holding;
         self.keys.put(refused_keys);
         let picked = match asked {
             Ok(i) => i,
