@@ -1171,3 +1171,26 @@ fn review_fixes_secret_ends_anew_combinations_chosen_prefs_and_place_none() {
     assert_eq!(code, 1);
     assert!(err.contains("run::none"), "{err}");
 }
+
+#[test]
+fn a_flag_may_start_true_by_default() {
+    let src = "flag fresh default true\nflag hurt\ncharacter A { }\ncharacter B { fresh = false }\n\
+               play { for each c in characters where c.fresh { turn c { clear c.fresh } } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "▸ A",
+            "  clear    A     fresh",
+            "end of encounter: complete",
+            "final    A     fresh = 0, hurt = 0",
+            "final    B     fresh = 0, hurt = 0",
+        ]
+    );
+    let bad = src.replace("default true", "default 3");
+    let (_, err, code) = run(&bad, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("a flag's default must be a truth value"), "{err}");
+}

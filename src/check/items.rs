@@ -29,7 +29,14 @@ impl Checker<'_> {
                 }
                 self.limits(min, max, "a global's limit");
             }
-            Item::Flag { per: Some(level), .. } => self.flag_per(level),
+            Item::Flag { per, default, .. } => {
+                if let Some(d) = default {
+                    self.expect(d, Ty::Bool, "a flag's default");
+                }
+                if let Some(level) = per {
+                    self.flag_per(level);
+                }
+            }
             Item::Action(a) => self.action(a),
             Item::Order(o) => self.order_decl(o),
             Item::Policy { prefs, .. } => self.policy(prefs),

@@ -270,8 +270,9 @@ impl Lower<'_> {
                 ..
             } => (name, default, min, max),
             Item::Resource { name, min, max } => (name, &None, min, max),
-            Item::Flag { name, per } => {
+            Item::Flag { name, per, default } => {
                 let f = self.thing_field(owner, &name.node);
+                self.p.fields[f as usize].default = default.as_ref().map(|d| self.expr(d));
                 if let Some(l) = per.as_ref().and_then(|l| self.d.level_names.get(&l.node)) {
                     self.p.levels[*l as usize].clears.push(f);
                     self.p.fields[f as usize].per = Some(*l);

@@ -53,6 +53,8 @@ pub enum Item {
     },
     Flag {
         name: Ident,
+        /// `default E`: a truth value each character starts with (false if none).
+        default: Option<Expr>,
         per: Option<Ident>,
     },
     Side(Vec<Ident>),

@@ -265,6 +265,7 @@ fn rule_name(r: Rule) -> String {
         Rule::key_when => "`when COND`",
         Rule::chosen_key => "`chosen by WHO`",
         Rule::kind_decl => "`kind NAME, ...`",
+        Rule::flag_default => "`default true` or `default false`",
         Rule::together => "`together`",
         Rule::anew => "`anew`",
         Rule::char_absent => "`absent`",

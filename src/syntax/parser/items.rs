@@ -97,8 +97,17 @@ impl Builder {
 
     fn flag_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
+        let default = match it.peek() {
+            Some(p) if p.as_rule() == Rule::flag_default => {
+                let d = next(&mut it, span)?;
+                let dspan = self.span(&d);
+                Some(self.expr(last_inner(d, dspan)?)?)
+            }
+            _ => None,
+        };
         Ok(Item::Flag {
             name,
+            default,
             per: it.next().map(|p| self.ident(p)),
         })
     }
