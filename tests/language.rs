@@ -1194,3 +1194,17 @@ fn a_flag_may_start_true_by_default() {
     assert_eq!(code, 1);
     assert!(err.contains("a flag's default must be a truth value"), "{err}");
 }
+
+#[test]
+fn a_refusal_text_may_hold_numbers_and_globals() {
+    let src = "global malice default 1\nresource ap min 0\ncharacter A { ap = 0 }\n\
+               play { for each c in characters { choose act by c {\n\
+               option spend_malice unless malice < 2 because \"the pool has only {malice}; {c} has {c.ap} AP\"\n\
+               option wait\n} } }\n";
+    let (out, err, code) = run(src, &[], &["spend_malice", "wait"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("refused  A     act        spend_malice: the pool has only 1; A has 0 AP"),
+        "{out}"
+    );
+}

@@ -25,6 +25,8 @@ pub(super) struct Checker<'a> {
     /// Inside an ordering key's `when`: the type of the tied group `tied` names.
     pub(super) tied: Option<Ty>,
     pub(super) fields_at: HashMap<Span, u16>,
+    /// Refusal text parts that are numbers (see [`super::Checked::numbers_at`]).
+    pub(super) numbers_at: std::collections::HashSet<Span>,
 }
 
 impl Checker<'_> {

@@ -207,7 +207,24 @@ impl Checker<'_> {
             self.expect(&r.cond, Ty::Bool, "an `unless` condition");
             for part in &r.message {
                 if let Part::Name(e) = part {
-                    self.entity(e, "a name in a message");
+                    // An entity is written by name; a number or truth value as a number.
+                    match self.expr(e) {
+                        Ty::Int | Ty::Bool => {
+                            self.numbers_at.insert(e.span);
+                        }
+                        Ty::Entity(_) | Ty::Error => {}
+                        other => self.err(
+                            Diag::new(
+                                "check::type",
+                                format!(
+                                    "a part of a message must be an entity or a number, but this is {}",
+                                    self.tn(other)
+                                ),
+                            )
+                            .label(e.span, self.tn(other))
+                            .help("write a character (`{c}`), a field or global (`{c.ap}`, `{malice}`), or a count"),
+                        ),
+                    }
                 }
             }
         }

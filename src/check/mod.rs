@@ -38,6 +38,9 @@ pub struct Checked {
     /// The field each `x.FIELD` and target names, by the span of the field's name: a thing's
     /// fields are found through the type of `x`, which only the checker knows.
     pub fields_at: HashMap<Span, u16>,
+    /// The `{...}` parts of refusal texts that are numbers (or truth values), by span: written as
+    /// numbers, where the others are entities written by name.
+    pub numbers_at: std::collections::HashSet<Span>,
 }
 
 /// `none`'s type: an entity of any type.
@@ -85,6 +88,7 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         tied: None,
         together: 0,
         fields_at: HashMap::new(),
+        numbers_at: Default::default(),
     };
     for file in &files {
         for item in &file.items {
@@ -93,11 +97,13 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
     }
     c.characters(&files);
     let fields_at = std::mem::take(&mut c.fields_at);
+    let numbers_at = std::mem::take(&mut c.numbers_at);
     if diags.is_empty() {
         Ok(Checked {
             files,
             decls,
             fields_at,
+            numbers_at,
         })
     } else {
         Err(diags)

@@ -266,8 +266,16 @@ pub enum ChooserEx {
 #[derive(Debug, Clone)]
 pub struct RefusalDef {
     pub cond: Ex,
-    pub message: Vec<Result<String, Ex>>,
+    pub message: Vec<MessagePart>,
     pub span: Span,
+}
+
+/// A piece of a refusal's text: words, an entity written by name, or a number.
+#[derive(Debug, Clone)]
+pub enum MessagePart {
+    Text(String),
+    Name(Ex),
+    Number(Ex),
 }
 
 /// Where an effect's duration is counted down, as written.

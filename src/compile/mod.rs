@@ -21,6 +21,7 @@ pub fn compile(checked: &Checked) -> Program {
     let mut c = Lower {
         d,
         fields_at: &checked.fields_at,
+        numbers_at: &checked.numbers_at,
         scopes: Vec::new(),
         max_locals: 0,
         labels: HashMap::new(),
@@ -144,6 +145,8 @@ struct Lower<'a> {
     d: &'a Decls,
     /// The field each `x.FIELD` names, by the span of its name (see [`Checked::fields_at`]).
     fields_at: &'a HashMap<ast::Span, u16>,
+    /// Refusal text parts that are numbers (see [`Checked::numbers_at`]).
+    numbers_at: &'a std::collections::HashSet<ast::Span>,
     scopes: Vec<(String, Slot)>,
     max_locals: usize,
     labels: HashMap<String, LabelId>,

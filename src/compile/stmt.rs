@@ -35,8 +35,9 @@ impl Lower<'_> {
                     .message
                     .iter()
                     .map(|part| match part {
-                        ast::Part::Text(t) => Ok(t.clone()),
-                        ast::Part::Name(e) => Err(self.expr(e)),
+                        ast::Part::Text(t) => MessagePart::Text(t.clone()),
+                        ast::Part::Name(e) if self.numbers_at.contains(&e.span) => MessagePart::Number(self.expr(e)),
+                        ast::Part::Name(e) => MessagePart::Name(self.expr(e)),
                     })
                     .collect(),
                 span: r.span,

@@ -477,8 +477,12 @@ impl Machine<'_> {
         let mut text = String::new();
         for part in &rule.message {
             match part {
-                Ok(t) => text.push_str(t),
-                Err(x) => match self.eval(x, NO_CTX) {
+                MessagePart::Text(t) => text.push_str(t),
+                MessagePart::Number(x) => match self.eval(x, NO_CTX) {
+                    Ok(v) => text.push_str(&v.to_string()),
+                    Err(_) => text.push('?'),
+                },
+                MessagePart::Name(x) => match self.eval(x, NO_CTX) {
                     Ok(id) if id >= 0 => text.push_str(self.world().character_name(id as EntityId)),
                     Ok(_) => text.push_str("none"),
                     Err(_) => text.push('?'),
