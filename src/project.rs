@@ -508,7 +508,7 @@ fn normal(path: &Path) -> std::path::PathBuf {
 }
 
 /// Whether two paths name the same file: the same once normalized, or the same on disk.
-fn same_file(a: &str, b: &str) -> bool {
+pub fn same_file(a: &str, b: &str) -> bool {
     let (na, nb) = (normal(Path::new(a)), normal(Path::new(b)));
     if na == nb {
         return true;

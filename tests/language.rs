@@ -613,7 +613,9 @@ fn an_answer_may_name_where_it_applies_and_the_rest_go_in_order() {
         ]
     );
     assert!(
-        err.contains("warning: the answer `dash` (answers) was never used: no decision it addresses was asked"),
+        err.contains(
+            "warning: the answer `round 7, act: dash` (answers) was never used: no decision it addresses was asked"
+        ),
         "{err}"
     );
     let (_, err, code) = run(src, &[], &["round 1, Bob, act: wait"], None);
@@ -1099,7 +1101,42 @@ fn an_encounter_names_its_ruleset_and_is_paired_with_it() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("set      A     hp         = 2"), "{stdout}");
+    // `sim ENCOUNTER` plays under the ruleset it names too.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .args(["sim", "-n", "3"])
+        .arg(dir.join("encounters/duel-1.turn"))
+        .output()
+        .expect("turnscript runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // Given another ruleset, that one is used, with a note.
+    std::fs::write(dir.join("other.turn"), "stat hp\nplay { }\n").expect("written");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .arg("run")
+        .arg(dir.join("other.turn"))
+        .arg("--encounter")
+        .arg(dir.join("encounters/duel-1.turn"))
+        .output()
+        .expect("turnscript runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("as its ruleset; playing it under"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_roll_for_a_global_belongs_to_the_table() {
+    let src = "global doom default 0\ncharacter A { }\nplay { reset doom to d6 }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        rolls: vec![4],
+        ..RunOptions::default()
+    };
+    let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(r#"{"event":"roll","for":"doom","dice":"d6","faces":[4],"total":4}"#),
+        "{out}"
+    );
 }
 
 #[test]

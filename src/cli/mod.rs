@@ -129,12 +129,22 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
             seed,
             autosave,
             no_autosave,
-        } => repl(ReplArgs {
-            ruleset,
-            encounter,
-            seed,
-            autosave: (!no_autosave).then_some(autosave),
-        }),
+        } => {
+            // `repl ENCOUNTER`: an encounter that names its ruleset opens under it.
+            let (ruleset, encounter) = match ruleset {
+                Some(r) => {
+                    let (r, e) = resolve_pair(&r, encounter.as_deref());
+                    (Some(r), e)
+                }
+                None => (None, encounter),
+            };
+            repl(ReplArgs {
+                ruleset,
+                encounter,
+                seed,
+                autosave: (!no_autosave).then_some(autosave),
+            })
+        }
         Command::Run {
             ruleset,
             encounter,
@@ -221,6 +231,35 @@ fn check_files(paths: &[PathBuf], colour: bool) -> i32 {
     if report.is_clean() { 0 } else { 1 }
 }
 
+/// The ruleset and encounter a command runs: as given; or, given only an encounter that names its
+/// ruleset (`uses "PATH"`), that ruleset and the encounter. With both given, a note when the
+/// encounter names another ruleset than the one given (the one given is used).
+pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, Option<PathBuf>) {
+    let named = |p: &Path| {
+        read(p)
+            .ok()
+            .and_then(|t| crate::project::named_ruleset(&p.display().to_string(), &t))
+    };
+    match encounter {
+        None => match named(first) {
+            Some(r) => (PathBuf::from(r), Some(first.to_path_buf())),
+            None => (first.to_path_buf(), None),
+        },
+        Some(e) => {
+            if let Some(r) = named(e)
+                && !crate::project::same_file(&r, &first.display().to_string())
+            {
+                eprintln!(
+                    "note: {} names {r} as its ruleset; playing it under {} as given",
+                    e.display(),
+                    first.display()
+                );
+            }
+            (first.to_path_buf(), Some(e.to_path_buf()))
+        }
+    }
+}
+
 /// The files, with the rulesets their encounters name (`uses "PATH"`) read in too when they were
 /// not given.
 fn with_named_rulesets(mut texts: Vec<(String, String)>) -> Result<Vec<(String, String)>, String> {
@@ -242,28 +281,17 @@ fn with_named_rulesets(mut texts: Vec<(String, String)>) -> Result<Vec<(String, 
 }
 
 fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: bool) -> i32 {
-    let paths: Vec<&Path> = std::iter::once(ruleset).chain(encounter).collect();
+    // `run ENCOUNTER`: an encounter that names its ruleset runs under it.
+    let (ruleset, encounter) = resolve_pair(ruleset, encounter);
+    let paths: Vec<&Path> = std::iter::once(ruleset.as_path()).chain(encounter.as_deref()).collect();
     let read_answers = |p: &PathBuf| read(p).map(|t| parse_answers(&t, &p.display().to_string()));
-    let mut texts = match read_all(&paths) {
+    let texts = match read_all(&paths) {
         Ok(t) => t,
         Err(e) => {
             eprint!("{e}");
             return 1;
         }
     };
-    // `run ENCOUNTER`: an encounter that names its ruleset runs under it.
-    if encounter.is_none()
-        && let Some((path, text)) = texts.first()
-        && let Some(named) = crate::project::named_ruleset(path, text)
-    {
-        match read(Path::new(&named)) {
-            Ok(t) => texts.insert(0, (named, t)),
-            Err(e) => {
-                eprint!("{e}");
-                return 1;
-            }
-        }
-    }
     if let Some(p) = &opts.answers {
         match read_answers(p) {
             Ok(a) => opts.run.answers = a,

@@ -51,7 +51,9 @@ enum SimFormat {
 /// failed (the report is printed all the same), 2 for options the ruleset cannot honour.
 pub fn main(args: SimArgs, colour: bool) -> i32 {
     let mut texts = Vec::new();
-    for path in std::iter::once(&args.ruleset).chain(&args.encounter) {
+    // `sim ENCOUNTER`: an encounter that names its ruleset plays under it.
+    let (ruleset, encounter) = super::resolve_pair(&args.ruleset, args.encounter.as_deref());
+    for path in std::iter::once(&ruleset).chain(&encounter) {
         match std::fs::read_to_string(path) {
             Ok(t) => texts.push((path.display().to_string(), t)),
             Err(e) => {

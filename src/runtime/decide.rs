@@ -103,7 +103,7 @@ pub struct Scripted {
     answers: Vec<Answer>,
     next: usize,
     /// Addressed answers, in the order written, and whether each has been used.
-    addressed: Vec<(Address, Answer, bool)>,
+    addressed: Vec<(Address, Answer, bool, String)>,
     policy: Policy,
     /// Policies for the choosers of a side or a role: they answer those choosers' decisions
     /// (after any addressed answer), leaving the answers in order to the others.
@@ -146,7 +146,7 @@ impl Scripted {
                         text: option,
                         origin,
                     };
-                    addressed.push((address, answer, false));
+                    addressed.push((address, answer, false, text));
                 }
                 None => plain.push(Answer {
                     keys: keys(&text),
@@ -195,18 +195,18 @@ impl Scripted {
         self.len() == 0
     }
 
-    /// The addressed answers never used: (where each came from, its text).
+    /// The addressed answers never used: (where each came from, the whole line).
     pub fn unused_addressed(&self) -> Vec<(&str, &str)> {
         self.addressed
             .iter()
             .filter(|a| !a.2)
-            .map(|a| (a.1.origin.as_str(), a.1.text.as_str()))
+            .map(|a| (a.1.origin.as_str(), a.3.as_str()))
             .collect()
     }
 
     /// The first unused addressed answer that applies to `d`.
     fn addressed_for(&self, d: &DecisionPoint<'_>) -> Option<usize> {
-        self.addressed.iter().position(|(a, _, used)| {
+        self.addressed.iter().position(|(a, _, used, _)| {
             !used
                 && a.decision == d.decision
                 && a.who.is_none_or(|w| w == d.chooser)

@@ -443,7 +443,8 @@ fn roll<W: Write>(
     total: i64,
 ) -> io::Result<()> {
     o.write_all(br#"{"event":"roll""#)?;
-    if let Some(a) = actor {
+    // A roll for a global belongs to the table: no actor, as for the global's own events.
+    if let Some(a) = actor.filter(|a| *a != TABLE) {
         o.write_all(br#","actor":"#)?;
         name(o, p, a)?;
     }

@@ -296,7 +296,7 @@ impl<W: Write> Text<W> {
         faces: &[i64],
         total: i64,
     ) {
-        let who = actor.map(|a| p.character_name(a)).unwrap_or("");
+        let who = actor.filter(|a| *a != TABLE).map_or("", |a| p.character_name(a));
         self.line("roll", who, |b| {
             let label = p.labels.get(label as usize).map(String::as_str).unwrap_or("roll");
             let _ = write!(b, "{label:<10} ");
