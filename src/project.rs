@@ -200,9 +200,19 @@ impl RunOptions {
             None => program.default_policy.unwrap_or(PolicyRef::Random),
             Some(name) => policy_named(program, name)?,
         };
+        // `--until LEVEL=N`, or `OUTER=N,...,LEVEL=N`: the last stops the run, inside the others.
+        let mut until_within = Vec::new();
         let until = match &self.until {
             None => None,
-            Some(u) => Some(parse_until(program, u)?),
+            Some(u) => {
+                let mut parts = u
+                    .split(',')
+                    .map(|part| parse_until(program, part.trim()))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let last = parts.pop();
+                until_within = parts;
+                last
+            }
         };
         let config = RunConfig {
             seed: self.seed,
@@ -213,6 +223,7 @@ impl RunOptions {
                 self.max_steps
             },
             until,
+            until_within,
             stop_on_refusal: self.stop_on_refusal,
         };
         let mut by_side = Vec::new();

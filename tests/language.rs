@@ -1245,3 +1245,28 @@ fn a_refusal_text_may_hold_numbers_and_globals() {
         "{out}"
     );
 }
+
+#[test]
+fn until_may_name_enclosing_levels_since_a_levels_count_restarts() {
+    let src = "global seen default 0\ncharacter A { }\n\
+               play {\n  level battle repeat {\n    round repeat until round.number == 3 {\n\
+               set seen = battle.number * 10 + round.number\n    }\n  }\n}\n";
+    let stop = |until: &str| {
+        let (out, err, code) = run(src, &[], &[], Some(until));
+        assert_eq!(code, 0, "{err}");
+        let sets: Vec<String> = out
+            .lines()
+            .filter(|l| l.trim_start().starts_with("set"))
+            .map(|l| l.split('=').nth(1).unwrap_or("").trim().to_string())
+            .collect();
+        (sets.last().cloned().unwrap_or_default(), out)
+    };
+    // `round=2` alone stops in the first battle; `battle=2,round=2` in the second.
+    assert_eq!(stop("round=2").0, "12");
+    let (last, out) = stop("battle=2,round=2");
+    assert_eq!(last, "22", "{out}");
+    assert!(out.contains("end of encounter: until round=2"), "{out}");
+    let (_, err, code) = run(src, &[], &[], Some("battle=2,rund=2"));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no level is called `rund`"), "{err}");
+}

@@ -120,7 +120,13 @@ impl Machine<'_> {
     /// repeating with no condition and no last number).
     fn stops_after(&self, level: LevelId, (n, iteration): (u64, u64), repeat: &Repeat, bounded: bool) -> bool {
         match self.until {
-            Some(u) => u == (level, n),
+            Some(u) => {
+                u == (level, n)
+                    && self.until_within.iter().all(|&(l, m)| {
+                        self.running.get(l as usize).copied().unwrap_or(false)
+                            && self.counters.get(l as usize).copied() == Some(m)
+                    })
+            }
             None => matches!(repeat, Repeat::Forever) && !bounded && iteration == DEFAULT_OUTER_LIMIT,
         }
     }

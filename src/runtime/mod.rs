@@ -58,6 +58,9 @@ pub struct RunConfig {
     /// stop: the first level repeating with no condition to finish [`crate::limits::DEFAULT_OUTER_LIMIT`]
     /// iterations.
     pub until: Option<(LevelId, u64)>,
+    /// With `until`: enclosing levels that must be running at these iterations for it to stop
+    /// (`--until battle=2,round=2`: round 2 of battle 2, since a level's count restarts).
+    pub until_within: Vec<(LevelId, u64)>,
     /// An answer naming an option the rules refuse stops the run with `run::refused` (the old
     /// behaviour, for tests that want it); by default it is traced and the decision asked again.
     pub stop_on_refusal: bool,
@@ -70,6 +73,7 @@ impl Default for RunConfig {
             rolls: Vec::new(),
             max_steps: crate::limits::DEFAULT_MAX_STEPS,
             until: None,
+            until_within: Vec::new(),
             stop_on_refusal: false,
         }
     }

@@ -53,6 +53,8 @@ pub(super) struct Machine<'a> {
     /// Spans of the loops being run, innermost last: named by a step-budget error.
     pub(super) loops: Vec<Span>,
     pub(super) until: Option<(LevelId, u64)>,
+    /// Enclosing levels and the iterations they must be at for `until` to stop the run.
+    pub(super) until_within: Vec<(LevelId, u64)>,
     pub(super) until_default: bool,
     /// An answer the rules refuse stops the run (else it is traced and the decision asked again).
     pub(super) stop_on_refusal: bool,
@@ -179,6 +181,7 @@ impl<'a> Machine<'a> {
             max_steps: cfg.max_steps,
             loops: Vec::new(),
             until,
+            until_within: cfg.until_within.clone(),
             until_default,
             stop_on_refusal: cfg.stop_on_refusal,
             decider,
