@@ -1270,3 +1270,28 @@ fn until_may_name_enclosing_levels_since_a_levels_count_restarts() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no level is called `rund`"), "{err}");
 }
+
+#[test]
+fn a_param_may_be_a_truth_value() {
+    let src = "param ambush = true\nparam bonus = 2\nresource ap min 0\ncharacter A { }\n\
+               play { for each c in characters { if ambush { gain bonus c.ap } } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("gain     A     ap         +2 → 2"), "{out}");
+    // An encounter file may set it otherwise.
+    let files = vec![
+        ("r.turn".to_string(), src.to_string()),
+        (
+            "e.turn".to_string(),
+            "encounter \"no ambush\"\nparam ambush = false\n".to_string(),
+        ),
+    ];
+    let (out, err, code) = run_texts(&files, Vec::new(), &RunOptions::default(), false);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("gain"), "{out}");
+    // Used as a number, a truth-valued param is a type error.
+    let bad = src.replace("gain bonus c.ap", "gain ambush c.ap");
+    let (_, err, code) = run(&bad, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("check::type"), "{err}");
+}

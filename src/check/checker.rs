@@ -85,7 +85,8 @@ impl Checker<'_> {
         scopes
     }
 
-    /// The type a param with arguments gives (its body's), worked out once, silently.
+    /// The type a param gives (its body's: for a plain param a number or a truth value), worked
+    /// out once, silently.
     pub(super) fn param_type(&mut self, i: usize) -> Ty {
         if let Some(t) = self.param_tys.get(i).copied().flatten() {
             return t;
@@ -98,10 +99,11 @@ impl Checker<'_> {
         let args = self.decls.param_args[i].clone();
         let silent = std::mem::replace(&mut self.silent, true);
         let scopes = self.bind_args(args.into_iter());
-        let t = if self.decls.param_args[i].is_empty() {
-            Ty::Int
-        } else {
-            self.expr(&body)
+        let t = match (self.decls.param_args[i].is_empty(), self.expr(&body)) {
+            // A plain param is a number or a truth value (`param surprise_round = true`).
+            (true, Ty::Bool) => Ty::Bool,
+            (true, _) => Ty::Int,
+            (false, t) => t,
         };
         self.scopes = scopes;
         self.silent = silent;

@@ -103,7 +103,7 @@ impl Checker<'_> {
                     );
                     return Ty::Error;
                 }
-                Ty::Int
+                self.param_type(i as usize)
             }
             Some(Sym::Field(i, FieldKind::Global)) => self.decls.field_refers[i as usize].map_or(Ty::Int, Ty::Entity),
             Some(Sym::Side(_)) => Ty::Side,

@@ -59,7 +59,17 @@ impl Checker<'_> {
         self.arg_count("param", name, args.len());
         self.distinct("param", &args.iter().map(|a| &a.0).collect::<Vec<_>>());
         if args.is_empty() {
-            self.expect(value, Ty::Int, "a param");
+            let t = self.expr(value);
+            if !t.fits(Ty::Int) && !t.fits(Ty::Bool) {
+                self.err(
+                    Diag::new(
+                        "check::type",
+                        format!("a param must be a number or a truth value, but this is {}", self.tn(t)),
+                    )
+                    .label(value.span, self.tn(t))
+                    .help("give it a number, dice, or `true`/`false`; a param with arguments may give an entity"),
+                );
+            }
         } else {
             let params = self.decls.lookup(&name.node);
             let types = match params {

@@ -55,7 +55,7 @@ enum Command {
         /// choosers, and the answers go to the others: `--policy foes=aggressive`.
         #[arg(long)]
         policy: Vec<String>,
-        /// Stop after the N-th iteration of a level: turn=3
+        /// Stop after the N-th iteration of a level: turn=3 (or inside others: battle=2,round=3)
         #[arg(long)]
         until: Option<String>,
         /// Trace format.
