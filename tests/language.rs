@@ -1295,3 +1295,17 @@ fn a_param_may_be_a_truth_value() {
     assert_eq!(code, 1);
     assert!(err.contains("check::type"), "{err}");
 }
+
+#[test]
+fn an_entity_whose_name_has_spaces_is_named_in_quotes() {
+    let src = "stat owner: character\ncharacter \"Broo A\" { }\ncharacter B { owner = \"Broo A\" }\n\
+               play { for each c in characters where c.owner == \"Broo A\" { turn c { } } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let turns: Vec<&str> = out.lines().filter(|l| l.starts_with("▸")).collect();
+    assert_eq!(turns, vec!["▸ B"]);
+    let bad = src.replace("owner = \"Broo A\" }", "owner = \"Broo Z\" }");
+    let (_, err, code) = run(&bad, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown name `Broo Z`"), "{err}");
+}

@@ -266,6 +266,7 @@ fn rule_name(r: Rule) -> String {
         Rule::chosen_key => "`chosen by WHO`",
         Rule::kind_decl => "`kind NAME, ...`",
         Rule::flag_default => "`default true` or `default false`",
+        Rule::entity_name => "a character's name in quotes",
         Rule::together => "`together`",
         Rule::anew => "`anew`",
         Rule::char_absent => "`absent`",

@@ -115,6 +115,11 @@ impl Builder {
                     .help("write [N]d[F, F, ...] with 1 to 1000 dice, at most 1000000 whole-number faces, optionally khK or klK keeping K of them")
             })?,
             Rule::paren => return self.paren(pair, span),
+            Rule::entity_name => {
+                let sspan = span;
+                let text = self.string(next(&mut pair.into_inner(), sspan)?);
+                ExprKind::Name(text.node)
+            }
             Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
             Rule::none_lit => ExprKind::None,
             Rule::path => {
