@@ -429,7 +429,8 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             let d = p.syntax_errors().to_vec();
             report.failures.push((p, d));
         } else if p.is_encounter() {
-            encounters.push(t)
+            // The ruleset it names, found once (from the file already parsed).
+            encounters.push((t, p.uses(&t.0)))
         } else {
             rulesets.push(t)
         }
@@ -443,7 +444,7 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             }
         };
         if !clean(Project::load([(*r).clone()])) {
-            for e in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
+            for (e, _) in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
                 report.notes.push(format!(
                     "note: {} was not checked against {}: the ruleset has errors (above)\n",
                     e.0, r.0
@@ -451,14 +452,14 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             }
             continue;
         }
-        for e in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
+        for (e, _) in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
             clean(Project::load([(*r).clone(), (*e).clone()]));
         }
     }
     if rulesets.is_empty() {
         // A file that does not parse may be the ruleset: say so rather than ask for it.
         let unparsed = !report.failures.is_empty();
-        for e in &encounters {
+        for (e, _) in &encounters {
             report.notes.push(if unparsed {
                 format!(
                     "note: {} is an encounter and was only parsed: no ruleset given parses (fix the errors above, then check again)\n",
@@ -479,12 +480,16 @@ fn stem(path: &str) -> &str {
     Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or(path)
 }
 
-/// Whether encounter `e` is checked with ruleset `r`: the ruleset the encounter names
-/// (`encounter "..." uses "PATH"`), else the ruleset of the same file name if one is given, else
-/// every ruleset given.
-fn pairs(r: &(String, String), e: &(String, String), rulesets: &[&(String, String)]) -> bool {
-    if let Some(path) = named_ruleset(&e.0, &e.1) {
-        return same_file(&path, &r.0);
+/// Whether encounter `e` (with the ruleset it names, if it names one) is checked with ruleset
+/// `r`: the ruleset the encounter names (`encounter "..." uses "PATH"`), else the ruleset of the
+/// same file name if one is given, else every ruleset given.
+fn pairs(
+    r: &(String, String),
+    (e, named): &(&(String, String), Option<String>),
+    rulesets: &[&(String, String)],
+) -> bool {
+    if let Some(path) = named {
+        return same_file(path, &r.0);
     }
     let named = rulesets.iter().any(|x| stem(&x.0) == stem(&e.0));
     !named || stem(&r.0) == stem(&e.0)
@@ -493,13 +498,20 @@ fn pairs(r: &(String, String), e: &(String, String), rulesets: &[&(String, Strin
 /// The ruleset an encounter file names (`uses "PATH"`), as a path from where the encounter is:
 /// `PATH` is read from the encounter's own folder.
 pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
-    let project = Project::load([(encounter_path.to_string(), text.to_string())]);
-    let uses = project.files.iter().flat_map(|f| &f.1.items).find_map(|i| match i {
-        Item::Encounter { uses: Some(u), .. } => Some(u.node.clone()),
-        _ => None,
-    })?;
-    let dir = Path::new(encounter_path).parent().unwrap_or(Path::new(""));
-    Some(normal(&dir.join(uses)).display().to_string())
+    Project::load([(encounter_path.to_string(), text.to_string())]).uses(encounter_path)
+}
+
+impl Project {
+    /// The ruleset the encounter among these files names (`uses "PATH"`), as a path from
+    /// `encounter_path`, the encounter's own.
+    fn uses(&self, encounter_path: &str) -> Option<String> {
+        let uses = self.files.iter().flat_map(|f| &f.1.items).find_map(|i| match i {
+            Item::Encounter { uses: Some(u), .. } => Some(u.node.clone()),
+            _ => None,
+        })?;
+        let dir = Path::new(encounter_path).parent().unwrap_or(Path::new(""));
+        Some(normal(&dir.join(uses)).display().to_string())
+    }
 }
 
 /// A path with `.` and `..` taken out, lexically.

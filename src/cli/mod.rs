@@ -268,10 +268,7 @@ fn with_named_rulesets(mut texts: Vec<(String, String)>) -> Result<Vec<(String, 
         .filter_map(|(path, text)| crate::project::named_ruleset(path, text))
         .collect();
     for path in named {
-        let given = texts.iter().any(|(p, _)| {
-            Path::new(p) == Path::new(&path)
-                || matches!((std::fs::canonicalize(p), std::fs::canonicalize(&path)), (Ok(a), Ok(b)) if a == b)
-        });
+        let given = texts.iter().any(|(p, _)| crate::project::same_file(p, &path));
         if !given {
             let text = read(Path::new(&path))?;
             texts.insert(0, (path, text));

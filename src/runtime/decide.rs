@@ -291,11 +291,10 @@ impl Decider for Scripted {
                 self.addressed[i].2 = true;
                 &self.addressed[i].1
             }
-            None if self.policy_for(d.chooser).is_some() => {
-                let i = self.policy_for(d.chooser).unwrap_or(0);
-                return self.by_side[i].1.decide(p, d);
-            }
             None => {
+                if let Some(i) = self.policy_for(d.chooser) {
+                    return self.by_side[i].1.decide(p, d);
+                }
                 let Some(a) = self.answers.get(self.next) else {
                     return self.policy.decide(p, d);
                 };

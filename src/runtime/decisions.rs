@@ -39,14 +39,20 @@ impl Machine<'_> {
     }
 
     /// Holds a secret choice for the reveal, traced as `secret` for now.
-    fn hold(&mut self, decision: DecisionId, who: Who, (keys, picked): (&[OptionKey], usize), body: Option<u32>) {
+    fn hold(
+        &mut self,
+        decision: DecisionId,
+        who: Who,
+        (keys, picked, by): (&[OptionKey], usize, DecidedBy),
+        body: Option<u32>,
+    ) {
         self.emit(Event::Secret { decision, chooser: who });
         let secret = Secret {
             decision,
             who,
             options: keys.to_vec(),
             picked,
-            by: self.last_by,
+            by,
             body,
             locals: self.locals.clone(),
         };
@@ -131,10 +137,10 @@ impl Machine<'_> {
         });
         self.holding = was_holding;
         self.keys.put(refused_keys);
-        let picked = asked?;
+        let (picked, by) = asked?;
         let (key, option) = (keys[picked], &options[sources[picked]]);
         if secret {
-            self.hold(decision, who, (&keys, picked), option.deferred);
+            self.hold(decision, who, (&keys, picked, by), option.deferred);
             self.keys.put(keys);
             self.indices.put(sources);
             return Ok(Flow::Next);
@@ -263,8 +269,8 @@ impl Machine<'_> {
         });
         self.holding = was_holding;
         self.keys.put(refused_keys);
-        let picked = match asked {
-            Ok(i) => i,
+        let (picked, by) = match asked {
+            Ok(pick) => pick,
             Err(e) => {
                 self.keys.put(keys);
                 return Err(e);
@@ -282,7 +288,7 @@ impl Machine<'_> {
             None => decline_body,
         });
         if secret {
-            self.hold(decision, who, (&keys, picked), deferred_body);
+            self.hold(decision, who, (&keys, picked, by), deferred_body);
             self.keys.put(keys);
             return Ok(Flow::Next);
         }
@@ -366,7 +372,7 @@ impl Machine<'_> {
         who: Who,
         (keys, refused, suggested): (&[OptionKey], &[OptionKey], Option<usize>),
         span: Span,
-    ) -> R<Result<usize, usize>> {
+    ) -> R<Result<(usize, DecidedBy), usize>> {
         let p = self.p;
         let point = |counters, running| DecisionPoint {
             decision,
@@ -396,7 +402,6 @@ impl Machine<'_> {
                     .help("this is a bug in the decider"),
             ));
         }
-        self.last_by = by;
         // A secret choice's decision is traced when it is revealed.
         if !self.holding {
             self.emit(Event::Decision {
@@ -407,7 +412,7 @@ impl Machine<'_> {
                 by,
             });
         }
-        Ok(Ok(picked))
+        Ok(Ok((picked, by)))
     }
 
     /// The indices of the rules of `rules` that refuse now (each is tested: every reason that
@@ -432,10 +437,10 @@ impl Machine<'_> {
         (keys, refused, suggested): (&[OptionKey], &[OptionKey], Option<usize>),
         span: Span,
         mut explain: impl FnMut(&mut Self, usize) -> (Vec<String>, Diag),
-    ) -> R<usize> {
+    ) -> R<(usize, DecidedBy)> {
         for _ in 0..=MAX_REFUSALS {
             match self.ask_refusing(decision, who, (keys, refused, suggested), span)? {
-                Ok(i) => return Ok(i),
+                Ok(pick) => return Ok(pick),
                 Err(j) => {
                     let (reasons, first) = explain(self, j);
                     if self.stop_on_refusal {

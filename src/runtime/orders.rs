@@ -373,7 +373,7 @@ impl Machine<'_> {
                 })
             });
             self.keys.put(keys);
-            let picked = picked?;
+            let (picked, _) = picked?;
             // The pick goes to this place; the others keep their order after it.
             group[place..=place + picked].rotate_right(1);
         }

@@ -105,8 +105,6 @@ pub(super) struct Machine<'a> {
     pub(super) secrets: Vec<Vec<super::decisions::Secret>>,
     /// Asking a secret choice: its decision event waits for the reveal.
     pub(super) holding: bool,
-    /// Who answered the last decision asked.
-    pub(super) last_by: crate::trace::DecidedBy,
     /// The tied group an ordering key's `when` is asked about (`tied`).
     pub(super) tied: Vec<EntityId>,
     /// The faces of a roll that keeps some dice, sorted.
@@ -211,7 +209,6 @@ impl<'a> Machine<'a> {
             tied: Vec::new(),
             secrets: Vec::new(),
             holding: false,
-            last_by: crate::trace::DecidedBy::Policy,
         }
     }
 }

@@ -709,16 +709,19 @@ fn final_rows(p: &Program, stats: &Stats) -> Vec<FinalRow> {
 fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
     let fin = stats.finished;
     let v = &stats.sum.measures[m];
-    let mean = ratio(v.sum as f64, v.n);
-    let sd = v.sq.filter(|_| v.n > 0).map(|sq| {
+    let mean = ratio(v.spread.sum as f64, v.spread.n);
+    let sd = v.sq.filter(|_| v.spread.n > 0).map(|sq| {
         // n·Σx² − (Σx)², over n²: exact in integers while it fits, else in floating point.
-        let n = v.n as f64;
-        let sum2 = v.sum.unsigned_abs().checked_mul(v.sum.unsigned_abs());
-        let exact = (v.n as u128)
+        let n = v.spread.n as f64;
+        let sum2 = v.spread.sum.unsigned_abs().checked_mul(v.spread.sum.unsigned_abs());
+        let exact = (v.spread.n as u128)
             .checked_mul(sq)
             .zip(sum2)
             .and_then(|(a, b)| a.checked_sub(b));
-        let num = exact.map_or_else(|| n * sq as f64 - (v.sum as f64) * (v.sum as f64), |x| x as f64);
+        let num = exact.map_or_else(
+            || n * sq as f64 - (v.spread.sum as f64) * (v.spread.sum as f64),
+            |x| x as f64,
+        );
         (num / (n * n)).max(0.0).sqrt()
     });
     let counts: Vec<(i64, u64)> = v.hist.iter().map(|(a, b)| (*a, *b)).collect();
@@ -731,12 +734,12 @@ fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
         .collect();
     MeasureRow {
         name: name.to_string(),
-        samples: ratio(v.n as f64, fin),
-        total: ratio(v.sum as f64, fin),
+        samples: ratio(v.spread.n as f64, fin),
+        total: ratio(v.spread.sum as f64, fin),
         mean,
         sd,
-        min: v.min,
-        max: v.max,
+        min: v.spread.min,
+        max: v.spread.max,
         hist: buckets(&counts),
         about,
     }

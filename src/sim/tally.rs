@@ -78,12 +78,10 @@ impl Spread {
 /// how often each value came up. All integers, so merging in any order gives the same totals.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Values {
-    pub n: u64,
-    pub sum: i128,
+    /// How many, their sum, the least and most.
+    pub spread: Spread,
     /// The sum of squares; `None` once it no longer fits (the spread is then not reported).
     pub sq: Option<u128>,
-    pub min: i64,
-    pub max: i64,
     pub hist: BTreeMap<i64, u64>,
 }
 
@@ -96,28 +94,18 @@ impl Values {
     }
 
     fn add(&mut self, v: i64) {
-        self.merge(&Values {
-            n: 1,
-            sum: v as i128,
-            sq: Some(v.unsigned_abs() as u128 * v.unsigned_abs() as u128),
-            min: v,
-            max: v,
-            hist: BTreeMap::new(),
-        });
+        self.spread.add(&Spread::one(v));
+        self.sq = self
+            .sq
+            .and_then(|s| s.checked_add(v.unsigned_abs() as u128 * v.unsigned_abs() as u128));
         *self.hist.entry(v).or_insert(0) += 1;
     }
 
     fn merge(&mut self, o: &Values) {
-        if o.n == 0 {
+        if o.spread.n == 0 {
             return;
         }
-        (self.min, self.max) = if self.n == 0 {
-            (o.min, o.max)
-        } else {
-            (self.min.min(o.min), self.max.max(o.max))
-        };
-        self.n += o.n;
-        self.sum = self.sum.saturating_add(o.sum);
+        self.spread.add(&o.spread);
         self.sq = self.sq.zip(o.sq).and_then(|(a, b)| a.checked_add(b));
         for (v, c) in &o.hist {
             *self.hist.entry(*v).or_insert(0) += c;

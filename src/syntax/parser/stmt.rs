@@ -363,11 +363,7 @@ impl Builder {
         }
         if it.peek().is_some_and(|p| p.as_rule() == Rule::choose_from) {
             let from = next(&mut it, span)?;
-            let mut s = self.choose_from(name, chooser, from, span)?;
-            if let Stmt::ChooseFrom { secret: sec, .. } = &mut s {
-                *sec = secret;
-            }
-            return Ok(s);
+            return self.choose_from((name, chooser, secret), from, span);
         }
         let options = it.map(|o| self.option(o)).collect::<R<Vec<_>>>()?;
         Ok(Stmt::Choose {
@@ -380,7 +376,7 @@ impl Builder {
     }
 
     /// `choose NAME by WHO from c in COLLECTION ...`: the rest of the statement, from `from`.
-    fn choose_from(&self, name: Ident, chooser: Expr, from: Pair<Rule>, span: Span) -> R<Stmt> {
+    fn choose_from(&self, (name, chooser, secret): (Ident, Expr, bool), from: Pair<Rule>, span: Span) -> R<Stmt> {
         let fspan = self.span(&from);
         let mut fi = from.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let var = self.ident(next(&mut fi, fspan)?);
@@ -409,7 +405,7 @@ impl Builder {
             }
         }
         Ok(Stmt::ChooseFrom {
-            secret: false,
+            secret,
             name,
             chooser,
             var,
