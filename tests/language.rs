@@ -1309,3 +1309,16 @@ fn an_entity_whose_name_has_spaces_is_named_in_quotes() {
     assert_eq!(code, 1);
     assert!(err.contains("unknown name `Broo Z`"), "{err}");
 }
+
+#[test]
+fn a_made_thing_is_not_in_its_collection_while_its_fields_are_given() {
+    let src = "thing slot, slots { stat n }\ncharacter A { }\ncharacter B { }\n\
+               play { for each c in characters { create slot { n = count s in slots } as a } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let made: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("  create") || l.starts_with("create"))
+        .collect();
+    assert_eq!(made, vec!["create   slot 1  n = 0", "create   slot 2  n = 1"], "{out}");
+}

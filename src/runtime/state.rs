@@ -421,7 +421,9 @@ impl Machine<'_> {
         if let Some(list) = self.of_type.get_mut(ty as usize) {
             list.push(id);
         }
-        self.absent.push(false);
+        // Out of play while its given fields are evaluated, so a field that counts its own
+        // collection does not count the thing being made.
+        self.absent.push(true);
         self.values.resize(self.values.len() + self.n_fields, 0);
         let serial = self.serials.get_mut(ty as usize).map_or(1, |s| {
             *s += 1;
@@ -431,6 +433,7 @@ impl Machine<'_> {
         self.made.push(format!("{kind} {serial}"));
         // Given values may read the slots the caller has bound.
         self.init_fields(id, ty, given)?;
+        self.absent[id as usize] = false;
         Ok(id)
     }
 }
