@@ -46,6 +46,15 @@ impl Checker<'_> {
             Item::Hook(h) => self.hook(h),
             Item::Measure(m) => self.hook(&m.hook()),
             Item::Routine { name, params, body } => self.routine(name, params, body),
+            Item::Forbid { who, rule, .. } => {
+                if let Some(w) = who {
+                    self.bind(w, CHAR);
+                }
+                self.refusals(std::slice::from_ref(rule), "a `forbid` condition");
+                if who.is_some() {
+                    self.scopes.pop();
+                }
+            }
             Item::Trigger { name, params } => {
                 self.arg_count("trigger", name, params.len());
                 self.distinct("trigger", &params.iter().map(|p| &p.name).collect::<Vec<_>>());

@@ -86,6 +86,10 @@ pub struct Program {
     pub faces: Vec<Vec<i64>>,
     /// The bodies of secret choices' options, run when the choices are revealed.
     pub bodies: Vec<Vec<St>>,
+    /// `forbid`: what an answer may attempt that no decision offers now, and why it is refused;
+    /// `attempts[k]` is the option `forbids[k]` stands for (what deciders match answers against).
+    pub forbids: Vec<ForbidDef>,
+    pub attempts: Vec<OptionKey>,
 }
 
 #[derive(Debug, Clone)]
@@ -262,6 +266,22 @@ pub enum ChooserEx {
     Character(Ex),
 }
 
+/// The `forbid` lines of one name, in the order written: each with the slot of who attempts it
+/// (`forbid NAME(c) ...`), if it names them.
+#[derive(Debug, Clone)]
+pub struct ForbidDef {
+    pub rules: Vec<(Option<Slot>, RefusalDef)>,
+}
+
+/// `or NAME [unless ...]* [{ ... }]`: the option that declines a `choose ... from`, the rules that
+/// refuse it, and its block.
+#[derive(Debug, Clone)]
+pub struct Decline {
+    pub option: OptionId,
+    pub refusals: Vec<RefusalDef>,
+    pub block: Vec<St>,
+}
+
 /// `unless C because "..."`: the condition, and the message's parts (text, or a character's name).
 #[derive(Debug, Clone)]
 pub struct RefusalDef {
@@ -382,7 +402,7 @@ pub enum St {
         filter: Option<Ex>,
         order: Option<OrderId>,
         body: Vec<St>,
-        decline: Option<(OptionId, Vec<St>)>,
+        decline: Option<Decline>,
         refusals: Vec<RefusalDef>,
         prefs: Vec<PolicyPrefs>,
         /// In a secret choice: the body and the decline block are `Program::bodies[id]`.

@@ -128,6 +128,8 @@ fn empty_program(d: &Decls) -> Program {
         encounter_end: Vec::new(),
         measures: d.measures.clone(),
         bodies: Vec::new(),
+        forbids: Vec::new(),
+        attempts: Vec::new(),
         faces: Vec::new(),
     }
 }

@@ -374,9 +374,10 @@ impl Lower<'_> {
         else {
             return nothing(); // `stmt` passes only a `ChooseFrom` here
         };
-        let decline = decline.as_deref().map(|(o, b)| {
-            let id = self.d.option_names.get(&o.node).copied().unwrap_or(0);
-            (id, self.block(b))
+        let decline = decline.as_deref().map(|d| Decline {
+            option: self.d.option_names.get(&d.option.node).copied().unwrap_or(0),
+            refusals: self.refusals(&d.refusals),
+            block: self.block(&d.block),
         });
         let chooser_span = chooser.span;
         let chooser = self.chooser(chooser);
@@ -389,7 +390,7 @@ impl Lower<'_> {
         let mut decline = decline;
         let deferred = secret.then(|| {
             let b = self.defer(std::mem::take(&mut body));
-            let d = decline.as_mut().map(|(_, block)| self.defer(std::mem::take(block)));
+            let d = decline.as_mut().map(|d| self.defer(std::mem::take(&mut d.block)));
             (b, d)
         });
         St::ChooseFrom {

@@ -85,6 +85,13 @@ pub enum Item {
     Hook(HookDecl),
     /// `kind NAME, ...`: kinds of action, declared on their own.
     Kind(Vec<Ident>),
+    /// `forbid NAME [(c)] [when C] because "..."`: why an attempt that no decision offers now is
+    /// refused; `c` is who attempts it. Without `when`, the condition is `true`.
+    Forbid {
+        name: Ident,
+        who: Option<Ident>,
+        rule: Refusal,
+    },
     /// `measure NAME = EXPR [for each ...] at POINT`: a number recorded for the simulator.
     Measure(MeasureDecl),
     /// `routine NAME(a, b) { ... }`: a named block, run by `do NAME(x, y)`.
@@ -231,6 +238,15 @@ impl MeasureDecl {
             span,
         }
     }
+}
+
+/// `or NAME [unless C because "..."]* [{ ... }]` after a `choose ... from`: the option that
+/// declines, when it is refused, and what it does.
+#[derive(Clone, Debug)]
+pub struct Decline {
+    pub option: Ident,
+    pub refusals: Vec<Refusal>,
+    pub block: Block,
 }
 
 /// `unless C because "text {expr} text"`
@@ -417,8 +433,8 @@ pub enum Stmt {
         filter: Option<Expr>,
         order: Option<Ident>,
         body: Block,
-        /// `or NAME [{ ... }]`: the option that declines, and what it does.
-        decline: Option<Box<(Ident, Block)>>,
+        /// `or NAME [unless ...]* [{ ... }]`: the option that declines, and what it does.
+        decline: Option<Box<Decline>>,
         /// `unless C because "..."`: candidates not offered, and why.
         refusals: Vec<Refusal>,
         span: Span,

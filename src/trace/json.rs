@@ -283,6 +283,25 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             name(o, p, *id)?;
             o.write_all(b"}")
         }
+        Event::NoChoice {
+            decision,
+            chooser,
+            refused,
+        } => {
+            o.write_all(br#"{"event":"no_choice","actor":"#)?;
+            q(o, p.who_name(*chooser))?;
+            o.write_all(br#","decision":"#)?;
+            q(o, &p.decisions[*decision as usize])?;
+            o.write_all(br#","refused":["#)?;
+            list(o, refused.iter(), |o, (option, reasons)| {
+                o.write_all(br#"{"option":"#)?;
+                q(o, p.option_name(*option))?;
+                o.write_all(br#","reasons":["#)?;
+                list(o, reasons.iter(), |o, r| q(o, r))?;
+                o.write_all(b"]}")
+            })?;
+            o.write_all(b"]}")
+        }
         Event::Refused {
             decision,
             chooser,

@@ -194,6 +194,13 @@ pub enum Event<'a> {
         option: OptionKey,
         reasons: &'a [String],
     },
+    /// A `choose ... from` where the rules refuse every candidate (and the way out, if any):
+    /// nothing could be chosen, so nothing was; each refused option with every reason.
+    NoChoice {
+        decision: DecisionId,
+        chooser: Who,
+        refused: &'a [(OptionKey, Vec<String>)],
+    },
     /// A `together` walk begins: its members, who act at one moment.
     TogetherStart {
         actors: &'a [EntityId],

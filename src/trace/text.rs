@@ -223,6 +223,19 @@ impl<W: Write> Text<W> {
             }
             Event::Create { id, values, .. } => self.create(p, *id, values),
             Event::Destroy { id } => self.line("destroy", p.character_name(*id), |_| {}),
+            Event::NoChoice {
+                decision,
+                chooser,
+                refused,
+            } => self.line("no pick", p.who_name(*chooser), |b| {
+                let _ = write!(b, "{:<10} ", p.decisions[*decision as usize]);
+                for (k, (option, reasons)) in refused.iter().enumerate() {
+                    if k > 0 {
+                        b.push_str(" | ");
+                    }
+                    let _ = write!(b, "{}: {}", p.option_name(*option), reasons.join("; "));
+                }
+            }),
             Event::Refused {
                 decision,
                 chooser,

@@ -119,6 +119,7 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_leave => "leave",
         Rule::kw_uses => "uses",
         Rule::kw_secret => "secret",
+        Rule::kw_forbid => "forbid",
         _ => return None,
     })
 }

@@ -41,6 +41,7 @@ impl Builder {
             Rule::hook_decl => self.hook_decl(it, span)?,
             Rule::measure_decl => self.measure_decl(it, span)?,
             Rule::kind_decl => Item::Kind(self.ident_list(next(&mut it, span)?)),
+            Rule::forbid_decl => self.forbid_decl(it, span)?,
             _ => return Err(internal(span, rule)),
         })
     }
@@ -57,6 +58,27 @@ impl Builder {
             args,
             value: self.expr(next(&mut it, span)?)?,
         })
+    }
+
+    fn forbid_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let mut who = None;
+        let mut cond = None;
+        loop {
+            let p = next(&mut it, span)?;
+            match p.as_rule() {
+                Rule::ident => who = Some(self.ident(p)),
+                Rule::expr => cond = Some(self.expr(p)?),
+                _ => {
+                    let cond = cond.unwrap_or(Expr {
+                        node: ExprKind::Bool(true),
+                        span: name.span,
+                    });
+                    let rule = self.reason(cond, p, span)?;
+                    return Ok(Item::Forbid { name, who, rule });
+                }
+            }
+        }
     }
 
     fn stat_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {

@@ -12,7 +12,11 @@ impl Builder {
         let span = self.span(&pair);
         let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let cond = self.expr(next(&mut it, span)?)?;
-        let text = next(&mut it, span)?;
+        self.reason(cond, next(&mut it, span)?, span)
+    }
+
+    /// A refusal of `cond` whose reason is the string `text` (its `{...}` parts read in place).
+    pub(super) fn reason(&self, cond: Expr, text: Pair<Rule>, span: Span) -> R<Refusal> {
         let inner = text.into_inner().next().ok_or_else(|| internal(span, Rule::string))?;
         let base = self.offset + inner.as_span().start();
         Ok(Refusal {
@@ -392,14 +396,22 @@ impl Builder {
                     let dspan = self.span(&p);
                     let mut di = p.into_inner().filter(|p| !is_keyword(p.as_rule()));
                     let option = self.ident(next(&mut di, dspan)?);
-                    let block = match di.next() {
-                        Some(b) => self.block(b)?,
-                        None => Block {
-                            stmts: Vec::new(),
-                            span: dspan,
-                        },
+                    let mut refusals = Vec::new();
+                    let mut block = Block {
+                        stmts: Vec::new(),
+                        span: dspan,
                     };
-                    decline = Some(Box::new((option, block)));
+                    for part in di {
+                        match part.as_rule() {
+                            Rule::refusal => refusals.push(self.refusal(part)?),
+                            _ => block = self.block(part)?,
+                        }
+                    }
+                    decline = Some(Box::new(Decline {
+                        option,
+                        refusals,
+                        block,
+                    }));
                 }
                 _ => body = self.block(p)?,
             }
