@@ -1455,3 +1455,35 @@ fn an_addressed_answer_to_a_choice_with_nothing_to_offer_hears_why() {
         ]
     );
 }
+
+#[test]
+fn swap_trades_two_places_in_a_kept_order() {
+    let src = "stat speed\nresource acted\norder fast(c) { c.speed desc }\n\
+               character A { speed = 3 }\ncharacter B { speed = 2 }\ncharacter C { speed = 1 }\n\
+               play { rank fast\nswap A with C in fast\nfor each c in fast { gain 1 c.acted } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        traced(&out, &["order", "gain"]),
+        vec![
+            "order          A, B, C",
+            "order          C, B, A",
+            "gain     C     acted      +1 → 1",
+            "gain     B     acted      +1 → 1",
+            "gain     A     acted      +1 → 1",
+        ]
+    );
+}
+
+#[test]
+fn swap_with_one_not_in_the_order_stops_the_run() {
+    let src = "stat speed\norder fast(c) { c.speed desc }\n\
+               character A { speed = 3 }\ncharacter B { speed = 2 }\n\
+               play { rank fast where c.speed > 2\nswap A with B in fast }\n";
+    let (_, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("run::not_ranked") && err.contains("B is not in the order `fast`"),
+        "{err}"
+    );
+}

@@ -325,8 +325,14 @@ impl Checker<'_> {
     fn place(&mut self, who: &Expr, to: &PlaceTo, order: &Ident) {
         let t = self.order(order);
         self.expect(who, t, "the entity `place` moves");
-        if let PlaceTo::Before(x) | PlaceTo::After(x) = to {
-            self.expect(x, t, "the entity `place` moves next to");
+        match to {
+            PlaceTo::Before(x) | PlaceTo::After(x) => {
+                self.expect(x, t, "the entity `place` moves next to");
+            }
+            PlaceTo::Swap(x) => {
+                self.expect(x, t, "the entity `swap` trades places with");
+            }
+            PlaceTo::First | PlaceTo::Last => {}
         }
     }
 

@@ -326,6 +326,8 @@ pub enum PlaceAt {
     Last,
     Before(Ex),
     After(Ex),
+    /// `swap c with x`: the two trade places.
+    Swap(Ex),
 }
 
 /// What a loop walks.

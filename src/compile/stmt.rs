@@ -518,6 +518,7 @@ impl Lower<'_> {
                 PlaceTo::Last => PlaceAt::Last,
                 PlaceTo::Before(x) => PlaceAt::Before(self.expr(x)),
                 PlaceTo::After(x) => PlaceAt::After(self.expr(x)),
+                PlaceTo::Swap(x) => PlaceAt::Swap(self.expr(x)),
             },
             order: self.order_id(order),
             span: *span,

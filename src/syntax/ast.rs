@@ -282,6 +282,8 @@ pub enum PlaceTo {
     Last,
     Before(Expr),
     After(Expr),
+    /// `swap c with x in ORDER`: the two trade places.
+    Swap(Expr),
 }
 
 /// What a loop walks: every character, or a kept order (`rank NAME`).

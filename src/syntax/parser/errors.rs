@@ -120,6 +120,8 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_uses => "uses",
         Rule::kw_secret => "secret",
         Rule::kw_forbid => "forbid",
+        Rule::kw_swap => "swap",
+        Rule::kw_with => "with",
         _ => return None,
     })
 }

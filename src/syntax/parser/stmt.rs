@@ -196,6 +196,12 @@ impl Builder {
             Rule::begin_stmt => self.begin_stmt(it, span)?,
             Rule::stop_stmt => self.stop_stmt(it, span)?,
             Rule::place_stmt => self.place_stmt(it, span)?,
+            Rule::swap_stmt => Stmt::Place {
+                who: self.expr(next(&mut it, span)?)?,
+                to: PlaceTo::Swap(self.expr(next(&mut it, span)?)?),
+                order: self.ident(next(&mut it, span)?),
+                span,
+            },
             Rule::do_stmt => self.do_stmt(it, span)?,
             Rule::react_stmt => self.react_stmt(it, span)?,
             Rule::elapse_stmt => self.elapse_stmt(it, span)?,
