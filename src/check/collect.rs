@@ -134,6 +134,11 @@ impl Decls {
                 self.policy_prefs.push(prefs.clone());
             }
             Item::Setup(b) | Item::Play(b) => walk_block(b, self),
+            Item::Deck { name } => {
+                if let Some(t) = self.thing(&name.node) {
+                    self.decks.push(t);
+                }
+            }
             Item::Forbid { name, .. } => intern(&mut self.option_names, &mut self.options, &name.node),
             _ => {}
         }

@@ -91,6 +91,8 @@ pub struct Decls {
     pub field_refers: Vec<Option<u16>>,
     /// The types of entity: name and plural, `character` first.
     pub things: Vec<(String, String)>,
+    /// The things that are decks of cards (`deck NAME, PLURAL { ... }`).
+    pub decks: Vec<u16>,
     /// The fields of each declared thing, by (type, name): a separate namespace per thing.
     pub thing_fields: HashMap<(u16, String), u16>,
     /// Each order's type of entity.

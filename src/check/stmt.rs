@@ -64,6 +64,7 @@ impl Checker<'_> {
                 thing, fields, bind, ..
             } => self.create(thing, fields, bind.as_ref()),
             Stmt::Destroy { what, .. } => self.destroy(what),
+            Stmt::Cards { op, .. } => self.cards(op),
             Stmt::Let { name, value, .. } => self.let_(name, value),
             Stmt::If {
                 cond, then, otherwise, ..
@@ -205,6 +206,83 @@ impl Checker<'_> {
             if let Some(b) = bind {
                 self.bind(b, Ty::Entity(t));
             }
+        }
+    }
+
+    /// `shuffle`, `draw`, `discard` and `return`: decks named, cards given.
+    fn cards(&mut self, op: &CardOp) {
+        match op {
+            CardOp::Shuffle(deck) => {
+                self.deck(deck);
+            }
+            CardOp::Draw { deck, by, bind } => {
+                let t = self.deck(deck);
+                if let Some(by) = by {
+                    self.entity(by, "who draws");
+                }
+                if let (Some(b), Some(t)) = (bind, t) {
+                    self.bind(b, Ty::Entity(t));
+                }
+            }
+            CardOp::Discard(card) => self.card(card, None, "`discard`"),
+            CardOp::Return(card, deck) => {
+                let t = self.deck(deck);
+                if t.is_some() {
+                    self.card(card, t, "`return`");
+                }
+            }
+        }
+    }
+
+    /// The deck a name names, if it does (else reported).
+    fn deck(&mut self, deck: &Ident) -> Option<u16> {
+        let t = self.decls.thing(&deck.node).filter(|t| self.decls.decks.contains(t));
+        let t = t.or_else(|| {
+            self.decls
+                .things
+                .iter()
+                .position(|(_, plural)| *plural == deck.node)
+                .map(|t| t as u16)
+                .filter(|t| self.decls.decks.contains(t))
+        });
+        if t.is_none() {
+            let decks: Vec<&str> = self
+                .decls
+                .decks
+                .iter()
+                .map(|t| self.decls.things[*t as usize].1.as_str())
+                .collect();
+            self.err(
+                Diag::new("check::unknown", format!("`{}` is not a deck of cards", deck.node))
+                    .label(deck.span, "not a deck")
+                    .help(if decks.is_empty() {
+                        "declare one with `deck card, cards { suits ... ranks ... }`".to_string()
+                    } else {
+                        format!("the decks are: {}", decks.join(", "))
+                    }),
+            );
+        }
+        t
+    }
+
+    /// A card: an entity of a deck (of `deck`, when given).
+    fn card(&mut self, card: &Expr, deck: Option<u16>, what: &str) {
+        let t = self.entity(card, what);
+        let ok = match (t, deck) {
+            (Ty::Entity(t), Some(d)) => t == d,
+            (Ty::Entity(t), None) => self.decls.decks.contains(&t),
+            _ => true,
+        };
+        if !ok {
+            let tn = self.tn(t);
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!("{what} needs a card of the deck, but this is {tn}"),
+                )
+                .label(card.span, tn)
+                .help("name a card drawn with `draw ... as x`, or a field that holds one"),
+            );
         }
     }
 

@@ -46,6 +46,9 @@ enum Command {
         /// Force the next dice, in order, one value per die: 4,2,12
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         rolls: Vec<i64>,
+        /// Force the next cards drawn, in order, by name: "Q hearts,joker 1"
+        #[arg(long, value_delimiter = ',')]
+        draws: Vec<String>,
         /// Answers to the decisions, one per line, by option name; `round 3, Mira, act: attack`
         /// answers only that decision (see docs/language.md).
         #[arg(long)]
@@ -150,6 +153,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
             encounter,
             seed,
             rolls,
+            draws,
             answers,
             policy,
             until,
@@ -182,6 +186,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
                     max_steps,
                     stop_on_refusal,
                     side_policies,
+                    draws,
                 },
                 answers,
                 jsonl: format == Format::Jsonl,

@@ -89,6 +89,9 @@ pub struct Program {
     /// `forbid`: what an answer may attempt that no decision offers now, and why it is refused;
     /// `attempts[k]` is the option `forbids[k]` stands for (what deciders match answers against).
     pub forbids: Vec<ForbidDef>,
+    /// The thing types that are decks of cards (`deck`); their cards are the declared entities
+    /// of the type, in deck order.
+    pub decks: Vec<TypeId>,
     pub attempts: Vec<OptionKey>,
 }
 
@@ -319,6 +322,19 @@ pub enum Anchor {
     LevelEnd(LevelId),
 }
 
+/// What a card statement does; a deck is its place in [`Program::decks`].
+#[derive(Debug, Clone)]
+pub enum CardAct {
+    Shuffle(u16),
+    Draw {
+        deck: u16,
+        by: Option<Ex>,
+        bind: Option<Slot>,
+    },
+    Discard(Ex),
+    Return(Ex, u16),
+}
+
 /// Where `place` puts a character.
 #[derive(Debug, Clone)]
 pub enum PlaceAt {
@@ -425,6 +441,11 @@ pub enum St {
     },
     Destroy {
         what: Ex,
+        span: Span,
+    },
+    /// `shuffle`, `draw`, `discard`, `return`: a deck's cards move.
+    Cards {
+        act: CardAct,
         span: Span,
     },
     Let {

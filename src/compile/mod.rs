@@ -80,6 +80,7 @@ fn empty_program(d: &Decls) -> Program {
         param_slots: Vec::new(),
         sides: d.sides.clone(),
         things: d.things.clone(),
+        decks: d.decks.clone(),
         tags: d.tags.clone(),
         actions: Vec::new(),
         orders: Vec::new(),

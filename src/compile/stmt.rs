@@ -135,6 +135,7 @@ impl Lower<'_> {
                 span,
             } => self.create(thing, fields, bind, span),
             Stmt::Destroy { what, span } => self.destroy(what, span),
+            Stmt::Cards { op, span } => self.cards(op, *span),
             Stmt::Let { name, value, .. } => self.let_(name, value),
             Stmt::Rank { order, filter, .. } => {
                 let id = self.order_id(order);
@@ -434,6 +435,30 @@ impl Lower<'_> {
             bind: bind.as_ref().map(|b| self.bind(&b.node)),
             span: *span,
         }
+    }
+
+    /// `shuffle`, `draw`, `discard`, `return`.
+    fn cards(&mut self, op: &ast::CardOp, span: ast::Span) -> St {
+        let deck = |l: &Self, name: &ast::Ident| {
+            let t = l.d.thing(&name.node).or_else(|| {
+                l.d.things
+                    .iter()
+                    .position(|(_, plural)| *plural == name.node)
+                    .map(|t| t as u16)
+            });
+            t.and_then(|t| l.d.decks.iter().position(|d| *d == t)).unwrap_or(0) as u16
+        };
+        let act = match op {
+            ast::CardOp::Shuffle(d) => CardAct::Shuffle(deck(self, d)),
+            ast::CardOp::Draw { deck: d, by, bind } => CardAct::Draw {
+                deck: deck(self, d),
+                by: by.as_ref().map(|b| self.expr(b)),
+                bind: bind.as_ref().map(|b| self.bind(&b.node)),
+            },
+            ast::CardOp::Discard(x) => CardAct::Discard(self.expr(x)),
+            ast::CardOp::Return(x, d) => CardAct::Return(self.expr(x), deck(self, d)),
+        };
+        St::Cards { act, span }
     }
 
     /// `destroy x`.

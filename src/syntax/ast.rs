@@ -83,6 +83,12 @@ pub enum Item {
         params: Vec<Typed>,
     },
     Hook(HookDecl),
+    /// `deck NAME, PLURAL { ... }`: marks the thing `NAME` as a deck of cards. The parser writes
+    /// a deck out as the thing (with `rank`, `suit` and `joker`), a param per suit, and an
+    /// entity per card, in deck order; then this.
+    Deck {
+        name: Ident,
+    },
     /// `kind NAME, ...`: kinds of action, declared on their own.
     Kind(Vec<Ident>),
     /// `forbid NAME [(c)] [when C] because "..."`: why an attempt that no decision offers now is
@@ -275,6 +281,23 @@ pub enum CountAt {
     LevelEnd(Ident),
 }
 
+/// What a statement does with a deck's cards.
+#[derive(Clone, Debug)]
+pub enum CardOp {
+    /// Every card of the deck back in its draw pile, shuffled.
+    Shuffle(Ident),
+    /// The top card of the deck's draw pile, drawn (by someone, for the trace) and named.
+    Draw {
+        deck: Ident,
+        by: Option<Expr>,
+        bind: Option<Ident>,
+    },
+    /// A card onto its deck's discard pile.
+    Discard(Expr),
+    /// A card back on top of its deck's draw pile.
+    Return(Expr, Ident),
+}
+
 /// Where `place` puts a character.
 #[derive(Clone, Debug)]
 pub enum PlaceTo {
@@ -457,6 +480,11 @@ pub enum Stmt {
         bind: Option<Ident>,
         span: Span,
     },
+    /// `shuffle DECK`, `draw from DECK [by C] [as x]`, `discard X`, `return X to DECK`.
+    Cards {
+        op: CardOp,
+        span: Span,
+    },
     /// `join X` (true) / `leave X` (false): a declared character comes into play or goes out.
     Presence {
         who: Expr,
@@ -590,6 +618,7 @@ impl Stmt {
             | Stmt::EndRepeat { span }
             | Stmt::Create { span, .. }
             | Stmt::Destroy { span, .. }
+            | Stmt::Cards { span, .. }
             | Stmt::Presence { span, .. }
             | Stmt::Let { span, .. }
             | Stmt::Rank { span, .. }

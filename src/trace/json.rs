@@ -278,6 +278,33 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             actor_event(o, p, what, *actor)
         }
         Event::Create { id, ty, values } => create(o, p, *id, *ty, values),
+        Event::Shuffle { deck, cards } => {
+            o.write_all(br#"{"event":"shuffle","deck":"#)?;
+            q(o, &p.things[*deck as usize].1)?;
+            o.write_all(br#","cards":"#)?;
+            int(o, *cards as i64)?;
+            o.write_all(b"}")
+        }
+        Event::Draw { deck, by, card } => {
+            o.write_all(br#"{"event":"draw","deck":"#)?;
+            q(o, &p.things[*deck as usize].1)?;
+            if let Some(by) = by {
+                o.write_all(br#","actor":"#)?;
+                name(o, p, *by)?;
+            }
+            o.write_all(br#","card":"#)?;
+            name(o, p, *card)?;
+            o.write_all(b"}")
+        }
+        Event::Discard { card, returned } => {
+            o.write_all(if *returned {
+                br#"{"event":"return","card":"#
+            } else {
+                br#"{"event":"discard","card":"#
+            })?;
+            name(o, p, *card)?;
+            o.write_all(b"}")
+        }
         Event::Destroy { id } => {
             o.write_all(br#"{"event":"destroy","name":"#)?;
             name(o, p, *id)?;

@@ -182,6 +182,23 @@ pub enum Event<'a> {
         ty: TypeId,
         values: &'a [(FieldId, i64)],
     },
+    /// A deck's draw pile shuffled: at the start (every card), by `shuffle`, or when an empty
+    /// pile takes the discard pile.
+    Shuffle {
+        deck: TypeId,
+        cards: usize,
+    },
+    /// `draw`: a card off the top of a deck (drawn by someone, if the statement says).
+    Draw {
+        deck: TypeId,
+        by: Option<EntityId>,
+        card: EntityId,
+    },
+    /// `discard` (onto the discard pile) or `return` (`returned`: on top of the draw pile).
+    Discard {
+        card: EntityId,
+        returned: bool,
+    },
     /// `destroy`: an entity left play for good.
     Destroy {
         id: EntityId,
@@ -244,11 +261,14 @@ pub struct FinalState<'a> {
 impl<'a> FinalState<'a> {
     /// The entities the state shows, with whether each is in play: every entity the encounter
     /// declares (in play or not), then every made thing still in play.
-    pub fn entities(&self, p: &Program) -> impl Iterator<Item = (EntityId, bool)> + 'a {
-        let (declared, absent) = (p.characters.len(), self.absent);
+    /// The cards of decks are left out: where they lie is not a field, and their ranks and suits
+    /// never change.
+    pub fn entities<'p>(&self, p: &'p Program) -> impl Iterator<Item = (EntityId, bool)> + use<'a, 'p> {
+        let (declared, absent, types) = (p.characters.len(), self.absent, self.types);
         (0..self.types.len()).filter_map(move |id| {
             let in_play = !absent.get(id).copied().unwrap_or(false);
-            (id < declared || in_play).then_some((id as EntityId, in_play))
+            let card = types.get(id).is_some_and(|t| p.decks.contains(t));
+            ((id < declared || in_play) && !card).then_some((id as EntityId, in_play))
         })
     }
 

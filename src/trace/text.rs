@@ -46,6 +46,7 @@ impl<W: Write> Text<W> {
         let width = p
             .characters
             .iter()
+            .filter(|c| !p.decks.contains(&c.ty)) // cards are never in the actor column
             .map(|c| &c.name)
             .chain(p.roles.iter())
             .map(|n| n.chars().count())
@@ -223,6 +224,19 @@ impl<W: Write> Text<W> {
             }
             Event::Create { id, values, .. } => self.create(p, *id, values),
             Event::Destroy { id } => self.line("destroy", p.character_name(*id), |_| {}),
+            Event::Shuffle { deck, cards } => self.line("shuffle", "", |b| {
+                let _ = write!(b, "{:<10} {cards} cards", p.things[*deck as usize].1);
+            }),
+            Event::Draw { deck, by, card } => {
+                let who = by.map_or("", |b| p.character_name(b));
+                self.line("draw", who, |b| {
+                    let _ = write!(b, "{:<10} {}", p.things[*deck as usize].1, p.character_name(*card));
+                });
+            }
+            Event::Discard { card, returned } => {
+                let what = if *returned { "return" } else { "discard" };
+                self.line(what, "", |b| b.push_str(p.character_name(*card)));
+            }
             Event::NoChoice {
                 decision,
                 chooser,

@@ -3,6 +3,7 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Parts, R, Rule, internal, is_keyword, last_inner, next, parts, too_large};
+use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 impl Builder {
@@ -86,6 +87,157 @@ impl Builder {
         let ty = self.of_type(&mut it);
         let default = it.next().map(|p| self.expr(p)).transpose()?;
         Ok(Item::Stat { name, ty, default })
+    }
+
+    /// `deck NAME, PLURAL { suits ... ranks ... jokers ... fields }`, written out as a thing with
+    /// `rank`, `suit` and `joker`, a param per suit (its place, lowest first), an entity per
+    /// card (suits within rank: `2 clubs`, `2 hearts`, ..., then `joker 1`, ...), and the marker.
+    pub(super) fn deck_decl(&self, pair: Pair<Rule>) -> R<Vec<Item>> {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let name = self.ident(next(&mut it, span)?);
+        let plural = self.ident(next(&mut it, span)?);
+        // Each written-out field name has a span of its own (a field a name resolves to is
+        // recorded by span): `rank` at the deck's name, `suit` at its plural, `joker` at the whole.
+        let plural_span = plural.span;
+        let at = |text: &str| {
+            let s = match text {
+                "suit" => plural_span,
+                "joker" => span,
+                _ => name.span,
+            };
+            Spanned::new(text.to_string(), s)
+        };
+        let int = |v: i64| Expr {
+            node: ExprKind::Int(v),
+            span: name.span,
+        };
+        let number = |p: Pair<Rule>| -> R<i64> {
+            let pspan = self.span(&p);
+            p.as_str()
+                .parse::<i64>()
+                .ok()
+                .filter(|v| *v <= 1_000_000)
+                .ok_or_else(|| {
+                    Diag::new(
+                        "syntax::deck",
+                        format!("`{}` is too large for a card's rank", p.as_str()),
+                    )
+                    .label(pspan, "at most 1,000,000")
+                    .help("ranks are whole numbers from 0 to 1,000,000")
+                })
+        };
+        let mut fields = vec![
+            Item::Stat {
+                name: at("rank"),
+                ty: None,
+                default: None,
+            },
+            Item::Stat {
+                name: at("suit"),
+                ty: None,
+                default: None,
+            },
+            Item::Flag {
+                name: at("joker"),
+                default: None,
+                per: None,
+            },
+        ];
+        let (mut suits, mut ranks, mut jokers) = (Vec::new(), Vec::new(), None);
+        for p in it {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::deck_suits => suits.extend(self.ident_list(last_inner(p, pspan)?)),
+                Rule::deck_ranks => {
+                    for r in parts(p) {
+                        let rspan = self.span(&r);
+                        let mut ri = parts(r);
+                        let first = next(&mut ri, rspan)?;
+                        match (first.as_rule(), ri.next()) {
+                            (Rule::ident, Some(v)) => ranks.push((first.as_str().to_string(), number(v)?)),
+                            (_, Some(to)) => {
+                                let (lo, hi) = (number(first)?, number(to)?);
+                                if hi < lo || hi - lo > 1000 {
+                                    return Err(Diag::new(
+                                        "syntax::deck",
+                                        format!("the ranks {lo} to {hi} are not a run of at most 1,000"),
+                                    )
+                                    .label(rspan, "this run of ranks")
+                                    .help("write the lower rank first: `2 to 10`"));
+                                }
+                                ranks.extend((lo..=hi).map(|v| (v.to_string(), v)));
+                            }
+                            (_, None) => {
+                                let v = number(first)?;
+                                ranks.push((v.to_string(), v));
+                            }
+                        }
+                    }
+                }
+                Rule::deck_jokers => {
+                    let mut ji = parts(p);
+                    let n = number(next(&mut ji, pspan)?)?;
+                    let rank = ji.next().map(number).transpose()?;
+                    jokers = Some((n, rank, pspan));
+                }
+                _ => fields.push(self.item(p)?),
+            }
+        }
+        let cards = ranks.len() * suits.len().max(1) + jokers.map_or(0, |j| j.0 as usize);
+        if cards == 0 || cards > 10_000 {
+            return Err(Diag::new("syntax::deck", format!("a deck of {cards} cards"))
+                .label(span, "this deck")
+                .help("give it `ranks` (and `suits`, `jokers`): from 1 to 10,000 cards"));
+        }
+        let mut items = vec![Item::Thing {
+            name: name.clone(),
+            plural,
+            fields,
+        }];
+        for (k, s) in suits.iter().enumerate() {
+            items.push(Item::Param {
+                name: s.clone(),
+                args: Vec::new(),
+                value: int(k as i64 + 1),
+            });
+        }
+        let card = |label: String, rank: i64, suit: i64, joker: bool| Item::Instance {
+            ty: name.clone(),
+            name: at(&label),
+            fields: vec![
+                (at("rank"), int(rank)),
+                (at("suit"), int(suit)),
+                (
+                    at("joker"),
+                    Expr {
+                        node: ExprKind::Bool(joker),
+                        span: name.span,
+                    },
+                ),
+            ],
+        };
+        for (label, rank) in &ranks {
+            if suits.is_empty() {
+                items.push(card(label.clone(), *rank, 0, false));
+            }
+            for (k, s) in suits.iter().enumerate() {
+                items.push(card(format!("{label} {}", s.node), *rank, k as i64 + 1, false));
+            }
+        }
+        if let Some((n, rank, _)) = jokers {
+            let top = ranks.iter().map(|r| r.1).max().unwrap_or(0) + 1;
+            for k in 1..=n {
+                let label = if n == 1 {
+                    "joker".to_string()
+                } else {
+                    format!("joker {k}")
+                };
+                items.push(card(label, rank.unwrap_or(top), 0, true));
+            }
+        }
+        items.push(Item::Deck { name });
+        Ok(items)
     }
 
     fn thing_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {

@@ -152,6 +152,32 @@ impl Builder {
         Ok(match rule {
             Rule::level_stmt | Rule::phase_stmt | Rule::round_stmt => self.level_stmt(it, span, rule)?,
             Rule::create_stmt => self.create_stmt(it, span)?,
+            Rule::shuffle_stmt => Stmt::Cards {
+                op: CardOp::Shuffle(self.ident(next(&mut it, span)?)),
+                span,
+            },
+            Rule::draw_stmt => {
+                let deck = self.ident(next(&mut it, span)?);
+                let (mut by, mut bind) = (None, None);
+                for p in it {
+                    match p.as_rule() {
+                        Rule::ident => bind = Some(self.ident(p)),
+                        _ => by = Some(self.expr(p)?),
+                    }
+                }
+                Stmt::Cards {
+                    op: CardOp::Draw { deck, by, bind },
+                    span,
+                }
+            }
+            Rule::discard_stmt => Stmt::Cards {
+                op: CardOp::Discard(self.expr(next(&mut it, span)?)?),
+                span,
+            },
+            Rule::return_stmt => Stmt::Cards {
+                op: CardOp::Return(self.expr(next(&mut it, span)?)?, self.ident(next(&mut it, span)?)),
+                span,
+            },
             Rule::destroy_stmt => Stmt::Destroy {
                 what: self.expr(next(&mut it, span)?)?,
                 span,
