@@ -213,6 +213,10 @@ impl Checker<'_> {
                         Ty::Int | Ty::Bool => {
                             self.numbers_at.insert(e.span);
                         }
+                        Ty::Dec(s) => {
+                            self.numbers_at.insert(e.span);
+                            self.decimals_at.insert(e.span, s);
+                        }
                         Ty::Entity(_) | Ty::Error => {}
                         other => self.err(
                             Diag::new(

@@ -103,8 +103,11 @@ impl Checker<'_> {
                 }
             }
             Stmt::Transfer { amount, from, to, .. } => {
-                self.resource(amount.as_ref(), "an amount", from, "transfer");
-                self.resource(None, "", to, "transfer");
+                let a = self.resource(amount.as_ref(), "an amount", from, "transfer");
+                let b = self.resource(None, "", to, "transfer");
+                if let (Some(a), Some(b)) = (a, b) {
+                    self.same_decimals(a, b, to);
+                }
             }
             Stmt::Raise { trigger, args, span } => self.raise(trigger, args, *span),
             Stmt::Begin {
@@ -119,10 +122,18 @@ impl Checker<'_> {
             Stmt::Do { routine, args, span } => self.do_(routine, args, *span),
             Stmt::React { actor, body, .. } => self.acting(actor, "`react`", body),
             Stmt::Elapse { amount, unit, .. } => self.elapse(amount, unit),
-            Stmt::Spend { amount, target, .. } => self.resource(amount.as_ref(), "an amount", target, "spend"),
-            Stmt::Gain { amount, target, .. } => self.resource(Some(amount), "an amount", target, "gain"),
-            Stmt::Reset { target, value, .. } => self.resource(Some(value), "a resource's new value", target, "reset"),
-            Stmt::Forfeit { target, .. } => self.resource(None, "", target, "forfeit"),
+            Stmt::Spend { amount, target, .. } => {
+                self.resource(amount.as_ref(), "an amount", target, "spend");
+            }
+            Stmt::Gain { amount, target, .. } => {
+                self.resource(Some(amount), "an amount", target, "gain");
+            }
+            Stmt::Reset { target, value, .. } => {
+                self.resource(Some(value), "a resource's new value", target, "reset");
+            }
+            Stmt::Forfeit { target, .. } => {
+                self.resource(None, "", target, "forfeit");
+            }
             Stmt::Set { target, value, .. } => self.set(target, value),
             Stmt::Record { value, .. } => self.record(value),
             Stmt::Presence { who, join, .. } => {
@@ -482,9 +493,28 @@ struct Call<'a> {
 }
 
 impl Checker<'_> {
-    /// A measure's value: a number, or a truth value (recorded as 1 or 0).
+    /// `transfer` between two resources that keep the same decimals.
+    fn same_decimals(&mut self, a: u16, b: u16, to: &Target) {
+        let (x, y) = (self.decls.field_ty(a), self.decls.field_ty(b));
+        if x != y {
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!("`transfer` moves {} into {}", self.tn(x), self.tn(y)),
+                )
+                .label(to.field.span, self.tn(y))
+                .help("transfer between resources that keep the same decimals (`decimals N`)"),
+            );
+        }
+    }
+
+    /// A measure's value: a number (with its decimals), or a truth value (recorded as 1 or 0).
     fn record(&mut self, value: &Expr) {
         let got = self.expr(value);
+        if let Ty::Dec(s) = got {
+            self.decimals_at.insert(value.span, s);
+            return;
+        }
         if !got.fits(Ty::Int) && !got.fits(Ty::Bool) {
             self.err(
                 Diag::new(

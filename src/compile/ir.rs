@@ -82,6 +82,8 @@ pub struct Program {
     pub encounter_end: Vec<HookId>,
     /// The names of the `measure`s, by id.
     pub measures: Vec<String>,
+    /// The decimals of each measure's values (kept times 10^N, as fields are).
+    pub measure_decimals: Vec<u8>,
     /// The faces of dice with listed faces (`d[-1,0,1]`), by `Dice::faces`.
     pub faces: Vec<Vec<i64>>,
     /// The bodies of secret choices' options, run when the choices are revealed.
@@ -127,6 +129,8 @@ pub struct FieldDef {
     pub owner: TypeId,
     /// `stat NAME: TYPE`: it holds an entity of this type (or `none`).
     pub refers: Option<TypeId>,
+    /// `decimals N`: its values are kept times 10^N (5.75 with 2 decimals is 575).
+    pub decimals: u8,
 }
 
 #[derive(Debug, Clone)]
@@ -298,7 +302,8 @@ pub struct RefusalDef {
 pub enum MessagePart {
     Text(String),
     Name(Ex),
-    Number(Ex),
+    /// A number, and the decimals it keeps.
+    Number(Ex, u8),
 }
 
 /// Where an effect's duration is counted down, as written.

@@ -291,7 +291,7 @@ impl Lower<'_> {
                 max,
                 ..
             } => (name, default, min, max),
-            Item::Resource { name, min, max } => (name, &None, min, max),
+            Item::Resource { name, min, max, .. } => (name, &None, min, max),
             Item::Flag { name, per, default } => {
                 let f = self.thing_field(owner, &name.node);
                 self.p.fields[f as usize].default = default.as_ref().map(|d| self.expr(d));

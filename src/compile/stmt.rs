@@ -36,7 +36,9 @@ impl Lower<'_> {
                     .iter()
                     .map(|part| match part {
                         ast::Part::Text(t) => MessagePart::Text(t.clone()),
-                        ast::Part::Name(e) if self.numbers_at.contains(&e.span) => MessagePart::Number(self.expr(e)),
+                        ast::Part::Name(e) if self.numbers_at.contains(&e.span) => {
+                            MessagePart::Number(self.expr(e), self.decimals_at.get(&e.span).copied().unwrap_or(0))
+                        }
                         ast::Part::Name(e) => MessagePart::Name(self.expr(e)),
                     })
                     .collect(),
@@ -169,11 +171,18 @@ impl Lower<'_> {
             },
             Stmt::Record {
                 measure, value, about, ..
-            } => St::Record {
-                measure: self.d.measures.iter().position(|m| *m == measure.node).unwrap_or(0) as MeasureId,
-                value: self.expr(value),
-                about: about.as_ref().and_then(|a| self.local(&a.node)),
-            },
+            } => {
+                let id = self.d.measures.iter().position(|m| *m == measure.node).unwrap_or(0);
+                if let (Some(d), Some(slot)) = (self.decimals_at.get(&value.span), self.p.measure_decimals.get_mut(id))
+                {
+                    *slot = *d;
+                }
+                St::Record {
+                    measure: id as MeasureId,
+                    value: self.expr(value),
+                    about: about.as_ref().and_then(|a| self.local(&a.node)),
+                }
+            }
         }
     }
 

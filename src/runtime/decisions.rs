@@ -628,8 +628,8 @@ impl Machine<'_> {
         for part in &rule.message {
             match part {
                 MessagePart::Text(t) => text.push_str(t),
-                MessagePart::Number(x) => match self.eval(x, NO_CTX) {
-                    Ok(v) => text.push_str(&v.to_string()),
+                MessagePart::Number(x, decimals) => match self.eval(x, NO_CTX) {
+                    Ok(v) => crate::trace::push_decimal(&mut text, v, *decimals),
                     Err(_) => text.push('?'),
                 },
                 MessagePart::Name(x) => match self.eval(x, NO_CTX) {

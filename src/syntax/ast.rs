@@ -44,10 +44,14 @@ pub enum Item {
         name: Ident,
         /// `stat NAME: TYPE`: the stat holds an entity of that type (or `none`).
         ty: Option<Ident>,
+        /// `decimals N`: kept with N digits after the point (0: a whole number).
+        decimals: u8,
         default: Option<Expr>,
     },
     Resource {
         name: Ident,
+        /// `decimals N`: kept with N digits after the point (0: a whole number).
+        decimals: u8,
         min: Option<Expr>,
         max: Option<Expr>,
     },
@@ -112,6 +116,8 @@ pub enum Item {
     Global {
         name: Ident,
         ty: Option<Ident>,
+        /// `decimals N`: kept with N digits after the point (0: a whole number).
+        decimals: u8,
         default: Option<Expr>,
         min: Option<Expr>,
         max: Option<Expr>,
@@ -773,6 +779,9 @@ pub type Expr = Spanned<ExprKind>;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     Int(i64),
+    /// A number written with decimals: its digits as a whole number, and how many are decimals
+    /// (`5.75` is `Dec(575, 2)`).
+    Dec(i64, u8),
     Bool(bool),
     Dice(Dice),
     /// Dice whose count, size or number kept is computed (`(c.pool)d6`, `d(c.die)`).

@@ -182,7 +182,10 @@ fn value<W: Write>(w: &mut W, p: &World<'_>, field: FieldId, v: i64) -> io::Resu
     match p.p.fields.get(field as usize).and_then(|f| f.refers) {
         Some(_) if v < 0 => w.write_all(b"null"),
         Some(_) => name(w, p, v as EntityId),
-        None => int(w, v),
+        None => match p.decimals(field) {
+            0 => int(w, v),
+            d => write!(w, "{}", super::Decimal(v, d)),
+        },
     }
 }
 
@@ -366,7 +369,8 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
                 o.write_all(br#","actor":"#)?;
                 name(o, p, *a)?;
             }
-            write!(o, r#","value":{value}}}"#)
+            let d = p.measure_decimals.get(*measure as usize).copied().unwrap_or(0);
+            write!(o, r#","value":{}}}"#, super::Decimal(*value, d))
         }
         Event::Final { state } => final_state(o, p, state),
     }
@@ -589,6 +593,12 @@ fn transfer<W: Write>(
     name(o, p, from.0)?;
     o.write_all(br#","resource":"#)?;
     q(o, &p.fields[from.1 as usize].name)?;
+    let d = p.decimals(from.1);
+    let (amount, left, total) = (
+        super::Decimal(amount, d),
+        super::Decimal(left, d),
+        super::Decimal(total, d),
+    );
     write!(o, r#","amount":{amount},"left":{left},"to":"#)?;
     name(o, p, to.0)?;
     o.write_all(br#","to_resource":"#)?;

@@ -351,9 +351,38 @@ impl World<'_> {
         match self.p.fields.get(field as usize).and_then(|f| f.refers) {
             Some(_) if v < 0 => out.write_str("none"),
             Some(_) => out.write_str(self.character_name(v as EntityId)),
-            None => write!(out, "{v}"),
+            None => write!(out, "{}", Decimal(v, self.decimals(field))),
         }
     }
+
+    /// How many decimals field `f` keeps.
+    pub fn decimals(&self, f: FieldId) -> u8 {
+        self.p.fields.get(f as usize).map_or(0, |f| f.decimals)
+    }
+}
+
+/// A number kept with decimals, written with exactly that many after the point (`575` with 2
+/// decimals is `5.75`; `-5` is `-0.05`); with none, a whole number.
+#[derive(Clone, Copy, Debug)]
+pub struct Decimal(pub i64, pub u8);
+
+impl fmt::Display for Decimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Decimal(v, d) = *self;
+        if d == 0 {
+            return write!(f, "{v}");
+        }
+        let scale = 10u64.pow(u32::from(d));
+        let a = v.unsigned_abs();
+        let sign = if v < 0 { "-" } else { "" };
+        write!(f, "{sign}{}.{:0w$}", a / scale, a % scale, w = d as usize)
+    }
+}
+
+/// Appends `v`, kept with `decimals` decimals, to `out`.
+pub fn push_decimal(out: &mut String, v: i64, decimals: u8) {
+    use fmt::Write as _;
+    let _ = write!(out, "{}", Decimal(v, decimals));
 }
 
 /// Receives the events of a run, in order.

@@ -6,7 +6,9 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
+use super::{
+    Change, DecidedBy, Decimal, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason,
+};
 use crate::compile::ir::*;
 use crate::syntax::ast::{Dice, Keep, LevelKind};
 
@@ -285,8 +287,9 @@ impl<W: Write> Text<W> {
             Event::Measure { measure, about, value } => {
                 let who = about.map_or("", |a| p.character_name(a));
                 let name = p.measures.get(*measure as usize).map_or("?", String::as_str);
+                let d = p.measure_decimals.get(*measure as usize).copied().unwrap_or(0);
                 self.line("measure", who, |b| {
-                    let _ = write!(b, "{name:<10} = {value}");
+                    let _ = write!(b, "{name:<10} = {}", Decimal(*value, d));
                 });
             }
             Event::Final { state } => self.final_state(p, state),
@@ -363,11 +366,13 @@ impl<W: Write> Text<W> {
     fn resource(&mut self, p: &World<'_>, change: Change, actor: EntityId, field: FieldId, (amount, left): (i64, i64)) {
         let f = &p.fields[field as usize].name;
         let who = if actor == TABLE { "" } else { p.character_name(actor) };
+        let d = p.decimals(field);
+        let (amount, left_n) = (Decimal(amount, d), Decimal(left, d));
         self.line(change.name(), who, |b| {
             let _ = match change {
-                Change::Spend => write!(b, "{f:<10} -{amount} → {left}"),
-                Change::Gain => write!(b, "{f:<10} +{amount} → {left}"),
-                Change::Forfeit => write!(b, "{f:<10} {amount} lost → {left}"),
+                Change::Spend => write!(b, "{f:<10} -{amount} → {left_n}"),
+                Change::Gain => write!(b, "{f:<10} +{amount} → {left_n}"),
+                Change::Forfeit => write!(b, "{f:<10} {amount} lost → {left_n}"),
                 Change::Reset | Change::Set => {
                     let _ = write!(b, "{f:<10} = ");
                     p.write_value(b, field, left)
@@ -386,6 +391,8 @@ impl<W: Write> Text<W> {
     ) {
         let f = &p.fields[from.1 as usize].name;
         let t = &p.fields[to.1 as usize].name;
+        let d = p.decimals(from.1);
+        let (amount, left, total) = (Decimal(amount, d), Decimal(left, d), Decimal(total, d));
         self.line("transfer", p.character_name(from.0), |b| {
             let _ = if from.0 == to.0 {
                 write!(b, "{f:<10} -{amount} → {left}, {t} +{amount} → {total}")

@@ -85,8 +85,34 @@ impl Builder {
     fn stat_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
         let ty = self.of_type(&mut it);
+        let decimals = self.decimals(&mut it)?;
         let default = it.next().map(|p| self.expr(p)).transpose()?;
-        Ok(Item::Stat { name, ty, default })
+        Ok(Item::Stat {
+            name,
+            ty,
+            decimals,
+            default,
+        })
+    }
+
+    /// `decimals N`, if it comes next: N from 1 to 6 (`syntax::number` otherwise); 0 without it.
+    fn decimals(&self, it: &mut Parts<'_>) -> R<u8> {
+        let Some(d) = it.next_if(|p| p.as_rule() == Rule::decimals) else {
+            return Ok(0);
+        };
+        let dspan = self.span(&d);
+        let n = last_inner(d, dspan)?;
+        match n.as_str().parse::<u8>() {
+            Ok(k) if (1..=crate::limits::MAX_DECIMALS).contains(&k) => Ok(k),
+            _ => Err(
+                Diag::new("syntax::number", format!("`decimals {}` is out of range", n.as_str()))
+                    .label(dspan, "here")
+                    .help(format!(
+                        "a number keeps 1 to {} decimals; leave `decimals` out for whole numbers",
+                        crate::limits::MAX_DECIMALS
+                    )),
+            ),
+        }
     }
 
     /// `deck NAME, PLURAL { suits ... ranks ... jokers ... fields }`, written out as a thing with
@@ -131,11 +157,13 @@ impl Builder {
             Item::Stat {
                 name: at("rank"),
                 ty: None,
+                decimals: 0,
                 default: None,
             },
             Item::Stat {
                 name: at("suit"),
                 ty: None,
+                decimals: 0,
                 default: None,
             },
             Item::Flag {
@@ -256,6 +284,7 @@ impl Builder {
 
     fn resource_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
+        let decimals = self.decimals(&mut it)?;
         let (mut min, mut max) = (None, None);
         for p in it {
             let r = p.as_rule();
@@ -266,7 +295,12 @@ impl Builder {
                 max = Some(e)
             }
         }
-        Ok(Item::Resource { name, min, max })
+        Ok(Item::Resource {
+            name,
+            decimals,
+            min,
+            max,
+        })
     }
 
     fn flag_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
@@ -474,6 +508,7 @@ impl Builder {
     fn global_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
         let ty = self.of_type(&mut it);
+        let decimals = self.decimals(&mut it)?;
         let (mut default, mut min, mut max) = (None, None, None);
         for p in it {
             let r = p.as_rule();
@@ -487,6 +522,7 @@ impl Builder {
         Ok(Item::Global {
             name,
             ty,
+            decimals,
             default,
             min,
             max,
