@@ -1487,3 +1487,47 @@ fn swap_with_one_not_in_the_order_stops_the_run() {
         "{err}"
     );
 }
+
+#[test]
+fn an_order_over_things_names_who_each_stands_for() {
+    let src = "thing slot, slots for owner { stat owner: character  stat speed }\norder quick(s: slot) { s.speed desc }\n\
+               character Mira { }\ncharacter \"Old Kessa\" { }\n\
+               play { for each c in characters { create slot { owner = c, speed = d6 } }\ncreate slot { speed = 7 }\n\
+               for each s in slots by quick { } }\n";
+    let (out, err, code) = run(src, &[3, 2], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("\norder               slot 3, slot 1 (Mira), slot 2 (Old Kessa)\n"),
+        "{out}"
+    );
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        rolls: vec![3, 2],
+        ..RunOptions::default()
+    };
+    let (json, err, code) = run_texts(&files, Vec::new(), &opts, true);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        json.contains(
+            r#"{"event":"order","by":"quick","order":["slot 3","slot 1","slot 2"],"for":[null,"Mira","Old Kessa"]}"#
+        ),
+        "{json}"
+    );
+}
+
+#[test]
+fn a_thing_stands_for_a_field_that_holds_an_entity() {
+    for (src, want) in [
+        (
+            "thing slot, slots for speed { stat speed }\n",
+            "but `speed` does not hold an",
+        ),
+        (
+            "thing slot, slots for owner { stat speed }\n",
+            "but `owner` is not one of its",
+        ),
+    ] {
+        let (report, clean) = check_texts(&[("t.turn".to_string(), src.to_string())]);
+        assert!(!clean && report.contains(want), "{src}\n{report}");
+    }
+}

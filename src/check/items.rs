@@ -18,9 +18,17 @@ impl Checker<'_> {
                 decimals,
                 ..
             } => self.field_default(ty.as_ref(), *decimals, e, "a stat's default"),
-            Item::Thing { fields, .. } => {
+            Item::Thing {
+                fields,
+                name,
+                stands_for,
+                ..
+            } => {
                 for f in fields {
                     self.item(f);
+                }
+                if let Some(f) = stands_for {
+                    self.stands_for(name, f);
                 }
             }
             Item::Resource { min, max, decimals, .. } => self.limits(min, max, *decimals, "a resource limit"),
@@ -135,6 +143,34 @@ impl Checker<'_> {
             self.err(
                 d.help("a flag `per LEVEL` is cleared as each iteration of that level starts; name a level of `play`"),
             );
+        }
+    }
+
+    /// `thing NAME, PLURAL for FIELD`: a field of the thing that holds an entity.
+    fn stands_for(&mut self, thing: &Ident, f: &Ident) {
+        let Some(t) = self.decls.thing(&thing.node) else {
+            return;
+        };
+        match self.decls.field_of(t, &f.node) {
+            Some((i, _)) if self.decls.field_refers[i as usize].is_some() => {}
+            found => {
+                let what = if found.is_some() {
+                    "does not hold an entity"
+                } else {
+                    "is not one of its fields"
+                };
+                self.err(
+                    Diag::new(
+                        "check::type",
+                        format!(
+                            "a {} stands for the entity a field holds, but `{}` {what}",
+                            thing.node, f.node
+                        ),
+                    )
+                    .label(f.span, "not a field holding an entity")
+                    .help(format!("declare it in the thing: `stat {}: character`", f.node)),
+                );
+            }
         }
     }
 

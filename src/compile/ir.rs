@@ -94,6 +94,9 @@ pub struct Program {
     /// The thing types that are decks of cards (`deck`); their cards are the declared entities
     /// of the type, in deck order.
     pub decks: Vec<TypeId>,
+    /// For each type: the field holding the entity each such thing stands for (`thing ... for
+    /// FIELD`), which the trace names beside it.
+    pub stands_for: Vec<Option<FieldId>>,
     pub attempts: Vec<OptionKey>,
 }
 

@@ -13,10 +13,21 @@ impl Lower<'_> {
             Item::Stat { .. } | Item::Global { .. } | Item::Resource { .. } | Item::Flag { .. } => {
                 self.field_decl(item, None);
             }
-            Item::Thing { name, fields, .. } => {
+            Item::Thing {
+                name,
+                fields,
+                stands_for,
+                ..
+            } => {
                 let t = self.d.thing(&name.node);
                 for f in fields {
                     self.field_decl(f, t);
+                }
+                if let (Some(t), Some(f)) = (t, stands_for) {
+                    let field = self.d.field_of(t, &f.node).map(|(i, _)| i);
+                    if let Some(slot) = self.p.stands_for.get_mut(t as usize) {
+                        *slot = field;
+                    }
                 }
             }
             Item::Instance { ty, name, fields } => self.instance(ty, name, fields),

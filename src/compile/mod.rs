@@ -84,6 +84,7 @@ fn empty_program(d: &Decls) -> Program {
         sides: d.sides.clone(),
         things: d.things.clone(),
         decks: d.decks.clone(),
+        stands_for: vec![None; d.things.len()],
         tags: d.tags.clone(),
         actions: Vec::new(),
         orders: Vec::new(),

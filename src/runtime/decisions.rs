@@ -373,7 +373,12 @@ impl Machine<'_> {
             running: &self.running,
             span,
         };
-        let w = World { p, made: &self.made };
+        let w = World {
+            p,
+            made: &self.made,
+            values: &self.values,
+            types: &self.types,
+        };
         let attempted = match self.control {
             Some(_) => None,
             None => self.decider.attempt(&w, &point),
@@ -486,7 +491,12 @@ impl Machine<'_> {
             // The control answers by itself: the levels' state is not part of its question.
             Some(c) => control::consult(self, c, &point(&[], &[]))?,
             None => {
-                let w = World { p, made: &self.made };
+                let w = World {
+                    p,
+                    made: &self.made,
+                    values: &self.values,
+                    types: &self.types,
+                };
                 self.decider.decide(&w, &point(&self.counters, &self.running))?
             }
         };

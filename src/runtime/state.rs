@@ -225,6 +225,8 @@ impl Machine<'_> {
         let w = World {
             p: self.p,
             made: &self.made,
+            values: &self.values,
+            types: &self.types,
         };
         self.sink.event(&w, &e);
     }
@@ -234,6 +236,8 @@ impl Machine<'_> {
         let w = World {
             p: self.p,
             made: &self.made,
+            values: &self.values,
+            types: &self.types,
         };
         let state = FinalState {
             values: &self.values,
@@ -308,6 +312,8 @@ impl Machine<'_> {
         World {
             p: self.p,
             made: &self.made,
+            values: &self.values,
+            types: &self.types,
         }
     }
 

@@ -126,6 +126,8 @@ pub enum Item {
     Thing {
         name: Ident,
         plural: Ident,
+        /// `for FIELD`: the field holding the entity each such thing stands for.
+        stands_for: Option<Ident>,
         /// Its fields: `Stat`, `Resource` and `Flag` items.
         fields: Vec<Item>,
     },

@@ -472,6 +472,14 @@ fn order_event<W: Write>(o: &mut W, p: &World<'_>, order: OrderId, ids: &[Entity
     q(o, &p.orders[order as usize].name)?;
     o.write_all(br#","order":["#)?;
     list(o, ids, |o, i| name(o, p, *i))?;
+    // Things that stand for someone: who, place by place (`null` where a field holds none).
+    if ids.iter().any(|i| p.stands(*i)) {
+        o.write_all(br#"],"for":["#)?;
+        list(o, ids, |o, i| match p.stands_for(*i) {
+            Some(n) => q(o, n),
+            None => o.write_all(b"null"),
+        })?;
+    }
     o.write_all(b"]}")
 }
 

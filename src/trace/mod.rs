@@ -297,6 +297,10 @@ impl<'a> FinalState<'a> {
 pub struct World<'a> {
     pub p: &'a Program,
     pub made: &'a [String],
+    /// Every entity's fields, entity-major, and every entity's type, as the run has them now
+    /// (empty where the state is not known): for the things that stand for someone.
+    pub values: &'a [i64],
+    pub types: &'a [TypeId],
 }
 
 impl std::ops::Deref for World<'_> {
@@ -309,7 +313,29 @@ impl std::ops::Deref for World<'_> {
 impl World<'_> {
     /// A world with nothing made yet.
     pub fn of(p: &Program) -> World<'_> {
-        World { p, made: &[] }
+        World {
+            p,
+            made: &[],
+            values: &[],
+            types: &[],
+        }
+    }
+
+    /// Whether entity `id` is of a type whose things stand for someone.
+    pub fn stands(&self, id: EntityId) -> bool {
+        let ty = self.types.get(id as usize).copied();
+        ty.and_then(|t| self.p.stands_for.get(t as usize).copied().flatten())
+            .is_some()
+    }
+
+    /// Who a thing stands for (`thing NAME, PLURAL for FIELD`): the entity its field holds now,
+    /// if its type says so and it holds one.
+    pub fn stands_for(&self, id: EntityId) -> Option<&str> {
+        let ty = *self.types.get(id as usize)?;
+        let f = self.p.stands_for.get(ty as usize).copied().flatten()?;
+        let n = self.p.fields.len();
+        let v = *self.values.get(id as usize * n + f as usize)?;
+        (v >= 0).then(|| self.character_name(v as EntityId))
     }
 
     pub fn character_name(&self, id: EntityId) -> &str {

@@ -148,6 +148,11 @@ impl<W: Write> Text<W> {
                         b.push_str(", ");
                     }
                     b.push_str(p.character_name(*i));
+                    if let Some(who) = p.stands_for(*i) {
+                        b.push_str(" (");
+                        b.push_str(who);
+                        b.push(')');
+                    }
                 }
             }),
             Event::TurnStart { actor } => self.open(|b| {

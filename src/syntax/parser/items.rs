@@ -221,6 +221,7 @@ impl Builder {
         let mut items = vec![Item::Thing {
             name: name.clone(),
             plural,
+            stands_for: None,
             fields,
         }];
         for (k, s) in suits.iter().enumerate() {
@@ -271,8 +272,14 @@ impl Builder {
     fn thing_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
         let plural = self.ident(next(&mut it, span)?);
+        let stands_for = it.next_if(|p| p.as_rule() == Rule::ident).map(|p| self.ident(p));
         let fields = it.map(|p| self.item(p)).collect::<R<Vec<_>>>()?;
-        Ok(Item::Thing { name, plural, fields })
+        Ok(Item::Thing {
+            name,
+            plural,
+            stands_for,
+            fields,
+        })
     }
 
     fn instance_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
