@@ -1,7 +1,7 @@
 //! The commands: their help, and parsing a command line into a [`Cmd`] or a diagnostic that
 //! points into the line. Parsing checks names against the state, so a bad command changes nothing.
 
-use super::session::{Goal, Op, State, declared_names};
+use super::session::{Goal, Mode, Op, State, declared_names};
 use super::{Repl, span};
 use crate::check::FieldKind;
 use crate::compile::ir::*;
@@ -27,12 +27,39 @@ pub const COMMANDS: &[Help] = &[
     },
     Help {
         name: "step",
-        usage: "step [N | turn | LEVEL | level LEVEL | end]",
+        usage: "step [N | turn | LEVEL | level LEVEL | until LEVEL=N | end]",
         about: "Let the policy answer: one decision (or N); to the end of the current character's \
                 turn; to the end of the current iteration of a level, by the ruleset's own level \
-                names (`level LEVEL` when a level is called `turn` or `end`); or to the end of the \
-                encounter. Stops at the next decision after that.",
+                names (`level LEVEL` when a level is called `turn` or `end`); until iteration N of \
+                a level is over; or to the end of the encounter. Stops at the next decision after \
+                that (decisions set to `auto` are answered on the way).",
         example: "step turn",
+    },
+    Help {
+        name: "continue",
+        usage: "continue [until LEVEL=N]",
+        about: "Play on: the policy answers the pending decision and every later one except those \
+                of the sides, roles or characters set to `ask`, where it stops; it goes to the end \
+                of the encounter (no round limit: the step budget guards a fight that never ends), \
+                or until iteration N of LEVEL is over.",
+        example: "continue until round=15",
+    },
+    Help {
+        name: "auto",
+        usage: "auto WHO [POLICY]",
+        about: "Let a policy answer the decisions of WHO by itself from now on, without stopping: \
+                WHO is a side, a role, a character or `all` (a character's setting wins over its \
+                side's, which wins over `all`); POLICY is `first`, `random` or one the ruleset \
+                declares (default: the ruleset's default policy). `auto single` (the default) takes \
+                a decision with one option at once. Logged, so undo and save keep it.",
+        example: "auto foes",
+    },
+    Help {
+        name: "ask",
+        usage: "ask WHO",
+        about: "Stop and ask at the decisions of WHO (a side, a role, a character or `all`): \
+                `continue` stops there. `ask single` stops at decisions with one option too.",
+        example: "ask heroes",
     },
     Help {
         name: "answer",
@@ -319,6 +346,8 @@ pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
         }
         "save" | "load" => parse_save_load(repl, line, head, name),
         "step" => parse_step(repl, &ws, head),
+        "continue" => parse_continue(repl, &ws, head),
+        "auto" | "ask" => parse_mode(repl, &ws, head, name),
         "answer" => parse_answer(repl, &ws, head),
         "roll" => parse_roll(repl, &ws, head),
         "seed" => parse_seed(repl, &ws, head),
@@ -412,6 +441,10 @@ fn parse_step(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Dia
             }
         },
         Some(w) if w.2 == "turn" => (Goal::Turn, 2),
+        Some(w) if w.2 == "until" => {
+            let (l, n) = until(st, ws, w, "step")?;
+            (Goal::Until(l, n), 3)
+        }
         Some(w) if w.2 == "end" => (Goal::End, 2),
         Some(w) if w.2.starts_with(|c: char| c.is_ascii_digit()) => {
             (Goal::Decisions(number(w, "a number of decisions")?), 2)
@@ -420,6 +453,138 @@ fn parse_step(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Dia
     };
     too_many(ws, used, usage("step"))?;
     Ok(Cmd::Change { ops: Vec::new(), goal })
+}
+
+fn parse_continue(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    pending(st, head)?;
+    let (goal, used) = match ws.get(1).copied() {
+        None => (Goal::Continue(None), 1),
+        Some(w) if w.2 == "until" => (Goal::Continue(Some(until(st, ws, w, "continue")?)), 3),
+        Some(w) => {
+            return Err(bad(
+                "repl::bad_continue",
+                format!("`continue {}` is not a way to go on", w.2),
+                (w.0, w.1),
+                "expected `until`",
+            )
+            .help(format!("usage: {}", usage("continue"))));
+        }
+    };
+    too_many(ws, used, usage("continue"))?;
+    Ok(Cmd::Change { ops: Vec::new(), goal })
+}
+
+/// `until LEVEL=N` (the word after `until` in `ws`): the level and its iteration.
+fn until(st: &State, ws: &[Word], at: Word, cmd: &str) -> Result<(LevelId, u64), Diag> {
+    let Some(w) = ws.iter().copied().find(|x| x.0 > at.0) else {
+        return Err(bad(
+            "repl::missing_value",
+            format!("`{cmd} until` needs LEVEL=N"),
+            (at.0, at.1),
+            "until when?",
+        )
+        .help(format!("usage: {}, e.g. {cmd} until round=3", usage(cmd))));
+    };
+    let Some((name, n)) = w.2.split_once('=') else {
+        return Err(bad(
+            "repl::bad_until",
+            format!("`{}` is not LEVEL=N", w.2),
+            (w.0, w.1),
+            "expected LEVEL=N",
+        )
+        .help(format!("e.g. {cmd} until round=3 (after the third round is over)")));
+    };
+    let goal = level(st, (w.0, w.0 + name.len(), name))?;
+    let n0 = w.0 + name.len() + 1;
+    let n: u64 = number((n0, w.1.max(n0 + 1), n), "an iteration (a whole number)")?;
+    match goal {
+        Goal::Level(l) => Ok((l, n)),
+        _ => Err(bad("repl::unknown_level", "not a level", (w.0, w.1), "not a level")),
+    }
+}
+
+/// `auto WHO [POLICY]` or `ask WHO`.
+fn parse_mode(repl: &Repl, ws: &[Word], head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    let p = &st.program;
+    let Some(w) = ws.get(1).copied() else {
+        return Err(bad(
+            "repl::missing_value",
+            format!("`{name}` needs a side, role or character"),
+            head,
+            "whose decisions?",
+        )
+        .help(format!(
+            "usage: {}; the sides are: {}; the roles: {}",
+            usage(name),
+            list(&p.sides),
+            list(&p.roles)
+        )));
+    };
+    let known = matches!(w.2, "all" | "single")
+        || p.sides.iter().any(|s| s == w.2)
+        || p.roles.iter().any(|r| r == w.2)
+        || st.character(w.2).is_some();
+    if !known {
+        let mut names: Vec<&str> = vec!["all", "single"];
+        names.extend(p.sides.iter().map(String::as_str));
+        names.extend(p.roles.iter().map(String::as_str));
+        names.extend(p.characters.iter().map(|c| c.name.as_str()));
+        let d = bad(
+            "repl::unknown_chooser",
+            format!("no side, role or character is called `{}`", w.2),
+            (w.0, w.1),
+            "not a chooser here",
+        );
+        let all = format!(
+            "the sides are: {}; the roles: {}; or a character, `all`, `single`",
+            list(&p.sides),
+            list(&p.roles)
+        );
+        return Err(match closest(w.2, names) {
+            Some(c) => d.help(format!("did you mean `{c}`? {all}")),
+            None => d.help(all),
+        });
+    }
+    let mode = if name == "ask" {
+        too_many(ws, 2, usage(name))?;
+        Mode::Ask
+    } else {
+        too_many(ws, 3, usage(name))?;
+        match ws.get(2).copied() {
+            None => Mode::Auto(None),
+            Some(pw) => {
+                if p.policy(pw.2).is_none() {
+                    let mut names: Vec<&str> = vec!["first", "random"];
+                    names.extend(p.policies.iter().map(|x| x.name.as_str()));
+                    return Err(bad(
+                        "repl::unknown_policy",
+                        format!("no policy is called `{}`", pw.2),
+                        (pw.0, pw.1),
+                        "not a policy",
+                    )
+                    .help(format!("the policies are: {}", names.join(", "))));
+                }
+                Mode::Auto(Some(pw.2.to_string()))
+            }
+        }
+    };
+    if started(repl) || st.pending().is_some() {
+        pending(st, head)?;
+    }
+    Ok(change(vec![Op::Mode {
+        target: w.2.to_string(),
+        mode,
+    }]))
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
 }
 
 fn parse_answer(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {

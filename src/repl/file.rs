@@ -16,7 +16,7 @@
 
 use serde_json::{Value, json};
 
-use super::session::{Entry, Op, hash};
+use super::session::{Entry, Mode, Op, hash};
 use crate::trace::DecidedBy;
 
 /// What a session file names: (path, hash) of the ruleset and encounter, the seed, the log.
@@ -62,6 +62,11 @@ pub fn write(ruleset: (&str, &str), encounter: Option<(&str, &str)>, seed: u64, 
                 Op::Set { who, field, value } => json!(["set", who, field, value]),
                 Op::Remove(w) => json!(["remove", w]),
                 Op::Add(t) => json!(["add", t]),
+                Op::Mode { target, mode } => match mode {
+                    Mode::Ask => json!(["mode", target, "ask"]),
+                    Mode::Auto(None) => json!(["mode", target, "auto"]),
+                    Mode::Auto(Some(p)) => json!(["mode", target, "auto", p]),
+                },
             };
             out.push_str(&v.to_string());
             out.push('\n');
@@ -108,6 +113,14 @@ fn op(v: &Value) -> Result<Op, String> {
         },
         "remove" => Op::Remove(string(at(1)?)?),
         "add" => Op::Add(string(at(1)?)?),
+        "mode" => Op::Mode {
+            target: string(at(1)?)?,
+            mode: match string(at(2)?)?.as_str() {
+                "ask" => Mode::Ask,
+                "auto" => Mode::Auto(a.get(3).map(string).transpose()?),
+                other => return Err(format!("unknown mode `{other}`")),
+            },
+        },
         other => return Err(format!("unknown change `{other}`")),
     })
 }

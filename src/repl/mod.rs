@@ -210,6 +210,12 @@ impl Repl {
         if let End::Failed(d) = &state.end {
             let mut out = state.sources.render(d, 80, colour);
             out.push_str("nothing changed: the command would stop the run with this error\n");
+            if d.code == "run::step_budget" {
+                out.push_str(
+                    "(the rules do not end this encounter by themselves: `continue until LEVEL=N` or \
+                     `step until LEVEL=N` plays to a point, and `ask WHO` stops `continue` at their decisions)\n",
+                );
+            }
             return Err(Reply::err(out));
         }
         if let Some(d) = &state.divergence {

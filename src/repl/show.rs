@@ -18,17 +18,58 @@ fn options_line(st: &State, options: &[OptionKey]) -> String {
         .join(" · ")
 }
 
+/// The candidates the rules refuse at a pending decision, one a line, each with its reasons.
+fn refused_lines(st: &State, pd: &crate::runtime::control::Pending, indent: &str) -> String {
+    let p = &st.program;
+    pd.refused
+        .iter()
+        .enumerate()
+        .map(|(j, o)| {
+            let why = pd.reasons.get(j).map(String::as_str).unwrap_or("");
+            format!("{indent}refused {}: {why}\n", p.option_name(*o))
+        })
+        .collect()
+}
+
+/// Who the REPL asks and who plays by a policy, when anything was set.
+fn modes_line(st: &State) -> String {
+    let m = &st.modes;
+    if m.named.is_empty() {
+        return String::new();
+    }
+    let mut parts: Vec<String> = m
+        .named
+        .iter()
+        .filter(|(n, _)| n != "single")
+        .map(|(n, mode)| match mode {
+            super::session::Mode::Ask => format!("ask {n}"),
+            super::session::Mode::Auto(None) => format!("auto {n}"),
+            super::session::Mode::Auto(Some(pol)) => format!("auto {n} ({pol})"),
+        })
+        .collect();
+    parts.push(if m.single_on() {
+        "one-option decisions taken at once".into()
+    } else {
+        "one-option decisions asked".into()
+    });
+    format!("control  {}\n", parts.join(" · "))
+}
+
 /// One line (or a diagnostic) on where the state stands after a command.
 pub fn status(st: &State) -> String {
     let p = &st.program;
     match &st.end {
-        End::Paused(pd) => format!(
-            "decision {}: {} decides {} — {}\n",
-            st.decisions + 1,
-            p.who_name(pd.chooser),
-            p.decisions.get(pd.decision as usize).map(String::as_str).unwrap_or("?"),
-            options_line(st, &pd.options)
-        ),
+        End::Paused(pd) => {
+            let mut out = format!(
+                "decision {}: {} decides {} — {}\n",
+                st.decisions + 1,
+                p.who_name(pd.chooser),
+                p.decisions.get(pd.decision as usize).map(String::as_str).unwrap_or("?"),
+                options_line(st, &pd.options)
+            );
+            out.push_str(&refused_lines(st, pd, "  "));
+            out
+        }
         End::Finished(r) => format!("the encounter is over ({})\n", reason_text(p, r)),
         End::Failed(d) => {
             let mut out = st.sources.render(d, 80, false);
@@ -207,6 +248,7 @@ pub fn show(s: &Session, n: usize) -> String {
     if let Some(snap) = snap {
         out.push_str(&snapshot_text(p, snap));
     }
+    out.push_str(&modes_line(st));
     out.push_str(&pending_text(st));
     out.push_str(&last_events(st, n));
     out
@@ -300,6 +342,7 @@ fn pending_text(st: &State) -> String {
             for (i, o) in pd.options.iter().enumerate() {
                 out.push_str(&format!("  {} {}\n", i + 1, p.option_name(*o)));
             }
+            out.push_str(&refused_lines(st, pd, "  "));
             out
         }
         _ => status(st),

@@ -82,6 +82,8 @@ pub struct Pending {
     /// Options the rules refuse now: an answer naming one is `options.len() + j` for
     /// `refused[j]` (traced as refused, then the decision is asked again).
     pub refused: Vec<OptionKey>,
+    /// Why each of `refused` is refused (its rules' texts, joined with `; `).
+    pub reasons: Vec<String>,
     pub span: Span,
     /// The state at the decision, after the changes made there.
     pub snapshot: Snapshot,
@@ -91,7 +93,7 @@ pub struct Pending {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ran {
     Finished(Outcome),
-    Paused(Pending),
+    Paused(Box<Pending>),
 }
 
 /// Reads and edits a running machine at a decision. Every edit is traced.
@@ -195,6 +197,7 @@ impl Control for Gate<'_> {
                 chooser: d.chooser,
                 options: d.options.to_vec(),
                 refused: d.refused.to_vec(),
+                reasons: d.reasons.to_vec(),
                 span: d.span,
                 snapshot: ed.snapshot(),
             });
@@ -221,7 +224,7 @@ pub fn run_controlled(
     let result = run_with(p, cfg, &mut unused as &mut dyn Decider, sink, Some(&mut gate), absent);
     match (result, gate.pending) {
         (Ok(o), _) => Ok(Ran::Finished(o)),
-        (Err(d), Some(pending)) if d.code == PAUSED => Ok(Ran::Paused(pending)),
+        (Err(d), Some(pending)) if d.code == PAUSED => Ok(Ran::Paused(Box::new(pending))),
         (Err(d), _) => Err(d),
     }
 }

@@ -16,6 +16,9 @@ pub struct DecisionPoint<'a> {
     /// Candidates a rule refuses (`unless ... because`): never offered. A decider that is told
     /// one of them (an answer naming it) returns `options.len() + j` for `refused[j]`.
     pub refused: &'a [OptionKey],
+    /// Why each of `refused` is refused (every reason, joined with `; `): worked out only for a
+    /// [`super::control::Control`], which shows them beside the options; empty for a decider.
+    pub reasons: &'a [String],
     /// What the active policy picks here, worked out by the runtime where its preferences have
     /// conditions (read in the decision's scope); `None` elsewhere.
     pub suggested: Option<usize>,

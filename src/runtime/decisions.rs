@@ -371,6 +371,7 @@ impl Machine<'_> {
         decision: DecisionId,
         who: Who,
         (keys, refused, suggested): (&[OptionKey], &[OptionKey], Option<usize>),
+        reasons: &[String],
         span: Span,
     ) -> R<Result<(usize, DecidedBy), usize>> {
         let p = self.p;
@@ -379,6 +380,7 @@ impl Machine<'_> {
             chooser: who,
             options: keys,
             refused,
+            reasons,
             suggested,
             counters,
             running,
@@ -438,8 +440,14 @@ impl Machine<'_> {
         span: Span,
         mut explain: impl FnMut(&mut Self, usize) -> (Vec<String>, Diag),
     ) -> R<(usize, DecidedBy)> {
+        // A control (the REPL) shows why each refused candidate is refused, beside the options.
+        let reasons: Vec<String> = if self.control.is_some() {
+            (0..refused.len()).map(|j| explain(self, j).0.join("; ")).collect()
+        } else {
+            Vec::new()
+        };
         for _ in 0..=MAX_REFUSALS {
-            match self.ask_refusing(decision, who, (keys, refused, suggested), span)? {
+            match self.ask_refusing(decision, who, (keys, refused, suggested), &reasons, span)? {
                 Ok(pick) => return Ok(pick),
                 Err(j) => {
                     let (reasons, first) = explain(self, j);

@@ -64,6 +64,10 @@ pub struct RunConfig {
     /// An answer naming an option the rules refuse stops the run with `run::refused` (the old
     /// behaviour, for tests that want it); by default it is traced and the decision asked again.
     pub stop_on_refusal: bool,
+    /// Whether the default stop applies (a level repeating with no condition stops after
+    /// [`crate::limits::DEFAULT_OUTER_LIMIT`] iterations). The REPL turns it off: a fight there
+    /// goes on until the rules end it, the step budget guarding it.
+    pub default_limit: bool,
 }
 
 impl Default for RunConfig {
@@ -75,6 +79,7 @@ impl Default for RunConfig {
             until: None,
             until_within: Vec::new(),
             stop_on_refusal: false,
+            default_limit: true,
         }
     }
 }
