@@ -100,7 +100,12 @@ impl Tmux {
     /// a prompt it has seen.
     fn ready(&self) -> String {
         self.wait_until("a bare prompt on the last line", |pane| {
-            pane.lines().rev().find(|l| !l.trim().is_empty()).map(str::trim_end) == Some("turnscript>")
+            // The prompt says where the fight is: `round 1 · Dmitri>`.
+            pane.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .map(str::trim_end)
+                .is_some_and(|l| l.ends_with('>'))
         })
     }
 
@@ -148,22 +153,24 @@ fn completion_hints_history_and_autosave_in_a_terminal() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
     let t = Tmux::start(&dir);
+    // The prompt says where the fight is.
+    t.wait_for("round 1 · Dmitri>");
 
     // A hint: the usage of the command being typed.
     t.keys(&["und"]);
-    t.wait_for("turnscript> undo [N]");
+    t.wait_for("Dmitri> undo [N]");
     t.keys(&["C-u"]);
     // Completion of a command, then of one of the ruleset's level names.
     t.keys(&["ste", "Tab"]);
-    t.wait_for("turnscript> step");
+    t.wait_for("Dmitri> step");
     t.keys(&[" ro", "Tab"]);
-    t.wait_for("turnscript> step round");
+    t.wait_for("Dmitri> step round");
     t.keys(&["Enter"]);
     t.wait_for("decision 9: Dmitri decides act");
     t.ready();
     // Completion of a character name.
     t.keys(&["remove Co", "Tab"]);
-    t.wait_for("turnscript> remove Cole");
+    t.wait_for("Dmitri> remove Cole");
     // Ctrl-C cancels the line: nothing runs.
     t.keys(&["C-c"]);
     t.ready();
@@ -192,7 +199,7 @@ fn completion_hints_history_and_autosave_in_a_terminal() {
     drop(t);
     let t = Tmux::start(&dir);
     t.keys(&["Up"]);
-    let pane = t.wait_for("turnscript> add character Zed {");
+    let pane = t.wait_for("Dmitri> add character Zed {");
     assert!(pane.contains("finesse = 3"), "the whole definition comes back:\n{pane}");
     drop(t);
     let _ = std::fs::remove_dir_all(&dir);

@@ -20,6 +20,26 @@ use crate::trace::{Event, Sink, World};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour: `auto` on a terminal unless NO_COLOR is set; `always`; `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    fn forced(self) -> Option<bool> {
+        match self {
+            ColorChoice::Auto => None,
+            ColorChoice::Always => Some(true),
+            ColorChoice::Never => Some(false),
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -109,6 +129,8 @@ pub struct ReplArgs {
     pub seed: u64,
     /// `None`: no autosave.
     pub autosave: Option<PathBuf>,
+    /// `--color`: `Some` forced, `None` auto (the REPL looks at its terminal and `NO_COLOR`).
+    pub colour: Option<bool>,
 }
 
 /// Runs the command line; `repl` starts the REPL. Returns the process exit code.
@@ -120,7 +142,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    let colour = std::io::stderr().is_terminal();
+    let colour = crate::diag::use_colour(cli.color.forced(), std::io::stderr().is_terminal());
     match cli.command {
         Command::Check { files } => check_files(&files, colour),
         Command::Repl {
@@ -143,6 +165,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
                 encounter,
                 seed,
                 autosave: (!no_autosave).then_some(autosave),
+                colour: cli.color.forced(),
             })
         }
         Command::Run {
@@ -227,7 +250,13 @@ fn check_files(paths: &[PathBuf], colour: bool) -> i32 {
         }
     };
     let report = check_set(&texts);
-    eprint!("{}", report.render(Style { width: 80, colour }));
+    eprint!(
+        "{}",
+        report.render(Style {
+            width: crate::diag::terminal_width(80),
+            colour
+        })
+    );
     if report.is_clean() { 0 } else { 1 }
 }
 
@@ -309,7 +338,13 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     }
     let (err, code) = match result {
         Ok((_, warnings)) => (warnings, 0),
-        Err(f) => (f.render(Style { width: 80, colour }), f.exit_code()),
+        Err(f) => (
+            f.render(Style {
+                width: crate::diag::terminal_width(80),
+                colour,
+            }),
+            f.exit_code(),
+        ),
     };
     let _ = std::io::stderr().write_all(err.as_bytes());
     code

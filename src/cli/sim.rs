@@ -62,7 +62,10 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
             }
         }
     }
-    let style = Style { width: 80, colour };
+    let style = Style {
+        width: crate::diag::terminal_width(80),
+        colour,
+    };
     let project = Project::load(texts);
     let program = match project.compile() {
         Ok(p) => p,

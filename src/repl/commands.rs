@@ -19,11 +19,15 @@ pub struct Help {
 pub const COMMANDS: &[Help] = &[
     Help {
         name: "show",
-        usage: "show [N]",
-        about: "Where play is; the order (who has acted, who is up, who is next); every character's \
-                fields; globals, kept orders and the clock; running effects and when they end; flags and when they clear; the pending \
-                decision with its numbered options; the last N events (default 8).",
-        example: "show 20",
+        usage: "show [N] | show all [N] | show NAME",
+        about: "The initiative strip, one screen: where play is and the clock; the order, with who \
+                is up (▸), who has acted (✓), who is next (›) and who is out (×); each character's \
+                resources, flags set and effects with the counts left; the pending decision with its \
+                numbered options and refused candidates; the last N events (default 8). `show all`: \
+                everything — every field of everyone in a table cut to the screen's width, kept \
+                orders, globals, effects and where they are counted, flags and when they clear, who \
+                answers. `show NAME`: one character.",
+        example: "show Kessa",
     },
     Help {
         name: "step",
@@ -169,6 +173,8 @@ pub enum Cmd {
     Help(Option<String>),
     Quit,
     Show(usize),
+    ShowAll(usize),
+    ShowOne(EntityId),
     Trace,
     Log,
     Change { ops: Vec<Op>, goal: Goal },
@@ -379,14 +385,23 @@ fn parse_help(ws: &[Word]) -> Result<Cmd, Diag> {
 }
 
 fn parse_show(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
-    state(repl, head)?;
-    too_many(ws, 2, usage("show"))?;
-    Ok(Cmd::Show(
-        ws.get(1)
+    let st = state(repl, head)?;
+    let events = |i: usize| -> Result<usize, Diag> {
+        too_many(ws, i + 1, usage("show"))?;
+        Ok(ws
+            .get(i)
             .map(|w| number(*w, "a number of events"))
             .transpose()?
-            .unwrap_or(8),
-    ))
+            .unwrap_or(8))
+    };
+    match ws.get(1).copied() {
+        Some(w) if w.2 == "all" => Ok(Cmd::ShowAll(events(2)?)),
+        Some(w) if !w.2.starts_with(|c: char| c.is_ascii_digit()) => {
+            too_many(ws, 2, usage("show"))?;
+            Ok(Cmd::ShowOne(character(st, w)?))
+        }
+        _ => Ok(Cmd::Show(events(1)?)),
+    }
 }
 
 fn parse_undo_redo(repl: &Repl, ws: &[Word], head: (usize, usize), name: &str) -> Result<Cmd, Diag> {

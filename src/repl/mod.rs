@@ -29,8 +29,11 @@ pub struct Options {
     pub seed: u64,
     /// Where the session is rewritten after every change; `None`: no autosave.
     pub autosave: Option<PathBuf>,
-    /// Colour in diagnostics (interactive only).
-    pub colour: bool,
+    /// Colour in diagnostics, views and the prompt: `Some` forced (`--color always|never`),
+    /// `None` on a terminal unless `NO_COLOR` is set.
+    pub colour: Option<bool>,
+    /// The width of a line (the terminal's); 0: 100 columns.
+    pub width: usize,
 }
 
 /// The reply to one command.
@@ -112,7 +115,7 @@ impl Repl {
             encounter: repl.opts.encounter.as_deref().map(read_source).transpose()?,
             seed: repl.opts.seed,
         };
-        let state = replay(&base, &[], Goal::Pause).map_err(|(s, d)| s.render_all(&d, 80, repl.opts.colour))?;
+        let state = replay(&base, &[], Goal::Pause).map_err(|(s, d)| s.render_all(&d, repl.width(), repl.colour()))?;
         let mut out = state.rec.text.out().to_string();
         out.push_str(&show::status(&state));
         repl.session = Some(Session {
@@ -124,15 +127,41 @@ impl Repl {
         Ok((repl, out))
     }
 
-    fn colour(&self) -> bool {
-        self.opts.colour
+    pub(crate) fn colour(&self) -> bool {
+        self.opts.colour.unwrap_or(false)
+    }
+
+    fn width(&self) -> usize {
+        if self.opts.width == 0 { 100 } else { self.opts.width }
+    }
+
+    fn look(&self) -> show::Look {
+        show::Look {
+            width: self.width(),
+            colour: self.colour(),
+        }
+    }
+
+    /// The prompt: where the fight is and who decides, e.g. `round 3 · Kessa> `.
+    pub fn prompt(&self) -> String {
+        match &self.session {
+            Some(s) => {
+                let at = show::where_short(&s.state);
+                if self.colour() {
+                    format!("\x1b[1m{at}\x1b[0m> ")
+                } else {
+                    format!("{at}> ")
+                }
+            }
+            None => "turnscript> ".to_string(),
+        }
     }
 
     /// Renders a diagnostic pointing into the command line.
     fn line_error(&self, line: &str, d: &Diag) -> Reply {
         let mut s = Sources::new();
         s.add("command", line);
-        Reply::err(s.render(d, 80, self.colour()))
+        Reply::err(s.render(d, self.width(), self.colour()))
     }
 
     /// Runs one command line (which may span lines, for `add`).
@@ -162,7 +191,9 @@ impl Repl {
                 quit: true,
                 error: false,
             }),
-            Cmd::Show(n) => self.session().map(|s| Reply::ok(show::show(s, n))),
+            Cmd::Show(n) => self.session().map(|s| Reply::ok(show::strip(s, n, self.look()))),
+            Cmd::ShowAll(n) => self.session().map(|s| Reply::ok(show::show(s, n, self.width()))),
+            Cmd::ShowOne(e) => self.session().map(|s| Reply::ok(show::one(s, e, self.look()))),
             Cmd::Trace => self.session().map(|s| Reply::ok(s.state.rec.text.out().to_string())),
             Cmd::Log => self.session().map(|s| Reply::ok(show::log(s))),
             Cmd::Change { ops, goal } => self.change(line, ops, goal),
@@ -195,7 +226,7 @@ impl Repl {
 
     /// A command that changes the state: replay the log with it; keep it only if the run goes on.
     fn change(&mut self, line: &str, ops: Vec<Op>, goal: Goal) -> Result<Reply, Reply> {
-        let colour = self.colour();
+        let (colour, width) = (self.colour(), self.width());
         let s = self.session()?;
         let entry = Entry {
             line: line.trim().to_string(),
@@ -205,10 +236,10 @@ impl Repl {
         log.push(entry);
         let state = match replay(&s.base, &log, goal) {
             Ok(st) => st,
-            Err((sources, d)) => return Err(Reply::err(sources.render_all(&d, 80, colour))),
+            Err((sources, d)) => return Err(Reply::err(sources.render_all(&d, width, colour))),
         };
         if let End::Failed(d) = &state.end {
-            let mut out = state.sources.render(d, 80, colour);
+            let mut out = state.sources.render(d, width, colour);
             out.push_str("nothing changed: the command would stop the run with this error\n");
             if d.code == "run::step_budget" {
                 out.push_str(
@@ -474,7 +505,10 @@ pub fn main(opts: Options) -> i32 {
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     crate::runtime::on_run_stack(move || {
         let mut opts = opts;
-        opts.colour = interactive;
+        opts.colour = Some(crate::diag::use_colour(opts.colour, interactive));
+        if opts.width == 0 {
+            opts.width = crate::diag::terminal_width(100);
+        }
         let (mut repl, start) = match Repl::new(opts) {
             Ok(r) => r,
             Err(e) => {

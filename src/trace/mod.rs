@@ -12,7 +12,7 @@ use crate::compile::ir::*;
 use crate::syntax::ast::Dice;
 
 pub use json::{JsonLines, write_json_str};
-pub use text::Text;
+pub use text::{Text, units_text};
 
 /// Why an encounter ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

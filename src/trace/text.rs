@@ -24,8 +24,13 @@ pub struct Text<W: Write = Vec<u8>> {
 
 /// `1 minute`, `10 minutes`: a plain English plural, for the text view only.
 fn units(b: &mut String, n: i64, unit: &str) {
+    b.push_str(&units_text(n, unit));
+}
+
+/// `1 minute`, `10 minutes`: a plain English plural, for the text views (the trace, the REPL).
+pub fn units_text(n: i64, unit: &str) -> String {
     let s = if n == 1 { "" } else { "s" };
-    let _ = write!(b, "{n} {unit}{s}");
+    format!("{n} {unit}{s}")
 }
 
 impl Text {
