@@ -88,10 +88,45 @@ pub const COMMANDS: &[Help] = &[
     },
     Help {
         name: "set",
-        usage: "set NAME.FIELD = N | set GLOBAL = N",
-        about: "A GM's ruling: set a character's stat, resource or flag (1 or 0), or a global, by \
-                hand. Resources and globals stay within their limits. Traced as a manual change.",
-        example: "set Mira.hp = 3",
+        usage: "set NAME.FIELD = VALUE | set GLOBAL = VALUE",
+        about: "A GM's ruling: set a character's stat, resource or flag, or a global, by hand. The \
+                value is written as the language writes it: a number, `true` or `false` for a flag, \
+                a character's name or `none` for a field that holds one. Resources and globals stay \
+                within their limits. Traced as a manual change. (An effect is begun and ended with \
+                `begin` and `stop`.)",
+        example: "set Orin.surprised = true",
+    },
+    Help {
+        name: "begin",
+        usage: "begin EFFECT on NAME for N [counted at WHERE]",
+        about: "A GM's ruling: begin an effect on a character by hand, for N counts, counted where \
+                the language counts them: `place of NAME in ORDER`, `start of turn(NAME)`, `end of \
+                turn(NAME)`, `start of LEVEL`, `end of LEVEL` (default: the end of the character's \
+                own turns). It shows among the running effects with the counts left; traced as a \
+                manual ruling, then `effect_start`.",
+        example: "begin guarded on Kessa for 1 counted at end of round",
+    },
+    Help {
+        name: "stop",
+        usage: "stop EFFECT on NAME",
+        about: "A GM's ruling: end every instance of an effect on a character now (`end` is the \
+                same command). Traced as a manual ruling, then `effect_end`.",
+        example: "stop guarded on Kessa",
+    },
+    Help {
+        name: "place",
+        usage: "place NAME first | last | before NAME | after NAME in ORDER",
+        about: "A GM's ruling: move a character in a kept order (or put one who is in none into \
+                it), as the language's `place` does. Traced as a manual ruling and the new order.",
+        example: "place Wolf after Orin in turn_order",
+    },
+    Help {
+        name: "rank",
+        usage: "rank ORDER",
+        about: "A GM's ruling: rank a kept order again by its keys, as the language's `rank` does \
+                (ties are broken anew, with dice where the order rolls). Traced as a manual ruling \
+                and the new order.",
+        example: "rank turn_order",
     },
     Help {
         name: "add",
@@ -363,6 +398,10 @@ pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
             Ok(change(vec![set(st, line, e0)?]))
         }
         "remove" => parse_remove(repl, &ws, head),
+        "begin" => parse_begin(repl, line, &ws, head),
+        "stop" | "end" => parse_stop(repl, &ws, head),
+        "place" => parse_place(repl, &ws, head),
+        "rank" => parse_rank(repl, &ws, head),
         "add" => parse_add(repl, line, head),
         _ => Err(unknown((s0, e0, name), "")),
     }
@@ -468,6 +507,217 @@ fn parse_step(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Dia
     };
     too_many(ws, used, usage("step"))?;
     Ok(Cmd::Change { ops: Vec::new(), goal })
+}
+
+/// The word `i` of a command, or a diagnostic asking for what should be there.
+fn word<'a>(ws: &[Word<'a>], i: usize, cmd: &str, what: &str, head: (usize, usize)) -> Result<Word<'a>, Diag> {
+    ws.get(i).copied().ok_or_else(|| {
+        let at = ws.last().map_or(head, |w| (w.0, w.1));
+        bad(
+            "repl::missing_value",
+            format!("`{cmd}` needs {what}"),
+            at,
+            "more is needed after this",
+        )
+        .help(format!("usage: {}", usage(cmd)))
+    })
+}
+
+/// Word `i` must be the keyword `kw`.
+fn keyword(ws: &[Word], i: usize, kw: &str, cmd: &str, head: (usize, usize)) -> Result<(), Diag> {
+    let w = word(ws, i, cmd, &format!("`{kw}`"), head)?;
+    if w.2 == kw {
+        Ok(())
+    } else {
+        Err(bad(
+            "repl::expected_word",
+            format!("expected `{kw}`, found `{}`", w.2),
+            (w.0, w.1),
+            "here",
+        )
+        .help(format!("usage: {}", usage(cmd))))
+    }
+}
+
+fn effect(st: &State, w: Word) -> Result<String, Diag> {
+    let p = &st.program;
+    let effects: Vec<&str> = p
+        .fields
+        .iter()
+        .filter(|f| f.kind == FieldKind::Effect)
+        .map(|f| f.name.as_str())
+        .collect();
+    if effects.contains(&w.2) {
+        return Ok(w.2.to_string());
+    }
+    let d = bad(
+        "repl::unknown_effect",
+        format!("no effect is called `{}`", w.2),
+        (w.0, w.1),
+        "not an effect",
+    );
+    let list = if effects.is_empty() {
+        "none".to_string()
+    } else {
+        effects.join(", ")
+    };
+    Err(match closest(w.2, effects.iter().copied()) {
+        Some(c) => d.help(format!("did you mean `{c}`? the effects are: {list}")),
+        None => d.help(format!("the effects are: {list}")),
+    })
+}
+
+fn order_named(st: &State, w: Word) -> Result<OrderId, Diag> {
+    let p = &st.program;
+    let names: Vec<&str> = p.orders.iter().map(|o| o.name.as_str()).collect();
+    match names.iter().position(|n| *n == w.2) {
+        Some(i) => Ok(i as OrderId),
+        None => {
+            let d = bad(
+                "repl::unknown_order",
+                format!("no order is called `{}`", w.2),
+                (w.0, w.1),
+                "not an order",
+            );
+            Err(match closest(w.2, names.iter().copied()) {
+                Some(c) => d.help(format!("did you mean `{c}`? the orders are: {}", names.join(", "))),
+                None => d.help(format!(
+                    "the orders are: {}",
+                    list(&p.orders.iter().map(|o| o.name.clone()).collect::<Vec<_>>())
+                )),
+            })
+        }
+    }
+}
+
+/// `begin EFFECT on NAME for N [counted at WHERE]`.
+fn parse_begin(repl: &Repl, line: &str, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    let pd = pending(st, head)?;
+    let fx = effect(st, word(ws, 1, "begin", "an effect", head)?)?;
+    keyword(ws, 2, "on", "begin", head)?;
+    let on = word(ws, 3, "begin", "a character", head)?;
+    character(st, on)?;
+    keyword(ws, 4, "for", "begin", head)?;
+    let count: i64 = number(word(ws, 5, "begin", "a count", head)?, "a count (a whole number)")?;
+    let at = match ws.get(6).copied() {
+        None => None,
+        Some(_) => {
+            keyword(ws, 6, "counted", "begin", head)?;
+            keyword(ws, 7, "at", "begin", head)?;
+            let w = word(ws, 8, "begin", "where it is counted", head)?;
+            let text = line[w.0..].trim().to_string();
+            let spec = super::session::count_at(&st.program, &text).map_err(|e| {
+                bad("repl::bad_count_at", e, (w.0, line.trim_end().len()), "counted where?")
+                    .help("e.g. place of Kessa in turn_order, start of turn(Kessa), end of round")
+            })?;
+            if let super::session::CountAt::Place(x, o) = spec
+                && !pd.snapshot.ranked.get(o as usize).is_some_and(|r| r.contains(&x))
+            {
+                return Err(bad(
+                    "repl::not_ranked",
+                    format!(
+                        "{} has no place in the order `{}`",
+                        st.program.character_name(x),
+                        st.program.orders[o as usize].name
+                    ),
+                    (w.0, line.trim_end().len()),
+                    "no such place",
+                )
+                .help("`rank` the order or `place` them in it first"));
+            }
+            Some(text)
+        }
+    };
+    Ok(change(vec![Op::Begin {
+        effect: fx,
+        on: on.2.to_string(),
+        count,
+        at,
+    }]))
+}
+
+/// `stop EFFECT on NAME` (or `end`).
+fn parse_stop(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    pending(st, head)?;
+    let fx = effect(st, word(ws, 1, "stop", "an effect", head)?)?;
+    keyword(ws, 2, "on", "stop", head)?;
+    let on = word(ws, 3, "stop", "a character", head)?;
+    character(st, on)?;
+    too_many(ws, 4, usage("stop"))?;
+    Ok(change(vec![Op::Stop {
+        effect: fx,
+        on: on.2.to_string(),
+    }]))
+}
+
+/// `place NAME first|last|before X|after X in ORDER`.
+fn parse_place(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    let pd = pending(st, head)?;
+    let who = word(ws, 1, "place", "a character", head)?;
+    let e = character(st, who)?;
+    let rel = word(ws, 2, "place", "first, last, before NAME or after NAME", head)?;
+    let (to, next) = match rel.2 {
+        "first" | "last" => (rel.2.to_string(), 3),
+        "before" | "after" => {
+            let x = word(ws, 3, "place", "a character", head)?;
+            character(st, x)?;
+            (format!("{} {}", rel.2, x.2), 4)
+        }
+        _ => {
+            return Err(bad(
+                "repl::expected_word",
+                format!("expected first, last, before or after, found `{}`", rel.2),
+                (rel.0, rel.1),
+                "where to?",
+            )
+            .help(format!("usage: {}", usage("place"))));
+        }
+    };
+    keyword(ws, next, "in", "place", head)?;
+    let ow = word(ws, next + 1, "place", "a kept order", head)?;
+    let o = order_named(st, ow)?;
+    too_many(ws, next + 2, usage("place"))?;
+    if pd.snapshot.is_absent(e) {
+        return Err(bad(
+            "repl::absent",
+            format!("{} is out of play", who.2),
+            (who.0, who.1),
+            "out of play",
+        ));
+    }
+    if let Some(x) = to.split_once(' ').map(|(_, x)| x)
+        && !pd
+            .snapshot
+            .ranked
+            .get(o as usize)
+            .is_some_and(|r| r.iter().any(|id| st.program.character_name(*id) == x))
+    {
+        return Err(bad(
+            "repl::not_ranked",
+            format!("{x} is not in the order `{}`", ow.2),
+            (ws[3].0, ws[3].1),
+            "not in that order",
+        )
+        .help("place next to someone who is in the order, or first or last"));
+    }
+    Ok(change(vec![Op::Place {
+        who: who.2.to_string(),
+        to,
+        order: ow.2.to_string(),
+    }]))
+}
+
+/// `rank ORDER`.
+fn parse_rank(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    pending(st, head)?;
+    let ow = word(ws, 1, "rank", "a kept order", head)?;
+    order_named(st, ow)?;
+    too_many(ws, 2, usage("rank"))?;
+    Ok(change(vec![Op::Rank(ow.2.to_string())]))
 }
 
 fn parse_continue(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
@@ -807,7 +1057,9 @@ fn character(st: &State, w: (usize, usize, &str)) -> Result<EntityId, Diag> {
     })
 }
 
-/// `set NAME.FIELD = N` or `set GLOBAL = N`, from byte `from` of the line.
+/// `set NAME.FIELD = VALUE` or `set GLOBAL = VALUE`, from byte `from` of the line. The value is
+/// written as the language writes it: a number, `true`/`false` for a flag, a character's name or
+/// `none` for a field that holds one.
 fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
     let rest = &line[from..];
     let Some(eq) = rest.find('=') else {
@@ -823,7 +1075,7 @@ fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
     let t0 = from + rest[..eq].find(target).unwrap_or(0);
     let value_text = rest[eq + 1..].trim();
     let v0 = from + eq + 1 + rest[eq + 1..].find(value_text).unwrap_or(0);
-    let value: i64 = number((v0, v0 + value_text.len().max(1), value_text), "a whole number")?;
+    let vspan = (v0, v0 + value_text.len().max(1));
     if target.is_empty() {
         return Err(bad(
             "repl::bad_set",
@@ -858,27 +1110,73 @@ fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
             None => d.help(format!("they are: {list}")),
         }
     };
-    match target.split_once('.') {
+    let (who, field, f) = match target.split_once('.') {
         Some((who, field)) => {
             character(st, (t0, t0 + who.len(), who))?;
             let f0 = t0 + who.len() + 1;
             match st.field(field) {
-                Some(f) if p.fields[f as usize].kind != FieldKind::Global => Ok(Op::Set {
-                    who: Some(who.to_string()),
-                    field: field.to_string(),
-                    value,
-                }),
-                _ => Err(field_err(field, (f0, f0 + field.len()), false)),
+                Some(f) if p.fields[f as usize].kind != FieldKind::Global => (Some(who.to_string()), field, f),
+                _ => return Err(field_err(field, (f0, f0 + field.len()), false)),
             }
         }
         None => match st.field(target) {
-            Some(f) if p.fields[f as usize].kind == FieldKind::Global => Ok(Op::Set {
-                who: None,
-                field: target.to_string(),
-                value,
-            }),
-            _ => Err(field_err(target, (t0, t0 + target.len()), true)
-                .help("a character's field is set as NAME.FIELD, e.g. set Mira.hp = 3")),
+            Some(f) if p.fields[f as usize].kind == FieldKind::Global => (None, target, f),
+            _ => {
+                return Err(field_err(target, (t0, t0 + target.len()), true)
+                    .help("a character's field is set as NAME.FIELD, e.g. set Mira.hp = 3"));
+            }
         },
+    };
+    let def = &p.fields[f as usize];
+    let field = field.to_string();
+    let on = who.clone().unwrap_or_default();
+    if def.kind == FieldKind::Effect {
+        return Err(bad(
+            "repl::set_effect",
+            format!("`{field}` is an effect: it runs for a count, not set"),
+            (t0, t0 + target.len()),
+            "an effect",
+        )
+        .help(format!(
+            "begin it with `begin {field} on {on} for N`, end it with `stop {field} on {on}`"
+        )));
     }
+    if def.refers.is_some() {
+        let entity = match value_text {
+            "none" => None,
+            name => Some(character(st, (vspan.0, vspan.1, name))?),
+        };
+        return Ok(Op::SetEntity {
+            who,
+            field,
+            entity: entity.map(|e| p.character_name(e).to_string()),
+        });
+    }
+    let value = match (value_text, def.kind) {
+        ("true", FieldKind::Flag) => 1,
+        ("false", FieldKind::Flag) => 0,
+        ("true" | "false", _) => {
+            return Err(bad(
+                "repl::not_a_number",
+                format!("`{value_text}` is a truth value; `{field}` holds a number"),
+                vspan,
+                "expected a number",
+            )
+            .help("true and false are for flags; write a whole number here, e.g. 3"));
+        }
+        (_, FieldKind::Flag) => match value_text.parse::<i64>() {
+            Ok(v @ (0 | 1)) => v,
+            _ => {
+                return Err(bad(
+                    "repl::not_a_truth",
+                    format!("`{value_text}` is not a truth value"),
+                    vspan,
+                    "expected true or false",
+                )
+                .help(format!("`{field}` is a flag: set it to true or false")));
+            }
+        },
+        _ => number((vspan.0, vspan.1, value_text), "a whole number")?,
+    };
+    Ok(Op::Set { who, field, value })
 }

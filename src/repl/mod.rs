@@ -253,6 +253,7 @@ impl Repl {
             return Err(Reply::err(format!("error: {}; nothing changed\n", d.reason)));
         }
         let mut out = trace_since(&s.state, &state);
+        out.push_str(&joiners_unplaced(&state, &log));
         out.push_str(&show::status(&state));
         let Some(s) = self.session.as_mut() else {
             return Err(Reply::err("error: no session\n"));
@@ -408,6 +409,41 @@ impl Repl {
         out.push_str(&self.autosave());
         Ok(Reply::ok(out))
     }
+}
+
+/// A warning for each character the last command added during play who is in no kept order that
+/// others are ranked in (the ruleset has no `on join` rule placing them): they would take no turn
+/// there. It says how to place them.
+fn joiners_unplaced(state: &State, log: &[Entry]) -> String {
+    let Some(last) = log.last() else {
+        return String::new();
+    };
+    // Characters added before the first decision are in the encounter from the start.
+    let started = log[..log.len() - 1]
+        .iter()
+        .any(|e| e.ops.iter().any(|o| matches!(o, Op::Pick { .. })));
+    let (Some(snap), true) = (state.snapshot(), started) else {
+        return String::new();
+    };
+    let p = &state.program;
+    let mut out = String::new();
+    for op in &last.ops {
+        let Op::Add(text) = op else { continue };
+        for name in session::declared_names(text) {
+            let Some(e) = state.character(&name) else { continue };
+            for (o, ids) in snap.ranked.iter().enumerate() {
+                if ids.is_empty() || ids.contains(&e) {
+                    continue;
+                }
+                let order = &p.orders[o].name;
+                out.push_str(&format!(
+                    "warning: {name} is in no place of the kept order `{order}`{}, so takes no turn where it is walked: `place {name} last in {order}` (or first, before NAME, after NAME) puts them in, `rank {order}` ranks everyone again\n",
+                    if p.join_hooks.is_empty() { " (the ruleset has no `on join` rule)" } else { "" }
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The session file of the log up to the cursor.

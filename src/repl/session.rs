@@ -42,6 +42,26 @@ pub enum Op {
     /// Characters in encounter syntax; before the first decision they are in from the start,
     /// later they join at that point.
     Add(String),
+    /// Set a field that holds an entity to one by name (`None`: `none`).
+    SetEntity {
+        who: Option<String>,
+        field: String,
+        entity: Option<String>,
+    },
+    /// Begin an effect on a character by hand, for a count, counted at a place (as the
+    /// language writes it after `counted at`; `None`: the end of the character's turns).
+    Begin {
+        effect: String,
+        on: String,
+        count: i64,
+        at: Option<String>,
+    },
+    /// End every instance of an effect on a character by hand.
+    Stop { effect: String, on: String },
+    /// Move a character in a kept order: `first`, `last`, `before X`, `after X`.
+    Place { who: String, to: String, order: String },
+    /// Rank a kept order again by its keys.
+    Rank(String),
     /// Who answers the decisions of a side, a role, a character, everyone (`all`), or the
     /// decisions with one option (`single`): the person at the REPL, or a policy.
     Mode { target: String, mode: Mode },
@@ -397,6 +417,63 @@ impl State {
     }
 }
 
+/// Where an effect begun by hand is counted, resolved to ids (a place still by who holds it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountAt {
+    Place(EntityId, OrderId),
+    TurnStart(EntityId),
+    TurnEnd(EntityId),
+    LevelStart(LevelId),
+    LevelEnd(LevelId),
+}
+
+/// Reads `place of X in ORDER`, `start of turn(X)`, `end of turn(X)`, `start of LEVEL`,
+/// `end of LEVEL`; the error says what is wrong.
+pub fn count_at(p: &Program, text: &str) -> Result<CountAt, String> {
+    let who = |name: &str| -> Result<EntityId, String> {
+        let name = name.trim();
+        p.characters
+            .iter()
+            .position(|c| c.name == name)
+            .map(|i| i as EntityId)
+            .ok_or_else(|| format!("no character is called `{name}`"))
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.as_slice() {
+        ["place", "of", x, "in", o] => {
+            let order = p
+                .orders
+                .iter()
+                .position(|d| d.name == *o)
+                .ok_or_else(|| format!("no order is called `{o}`"))?;
+            Ok(CountAt::Place(who(x)?, order as OrderId))
+        }
+        [edge @ ("start" | "end"), "of", rest @ ..] => {
+            let rest = rest.join(" ");
+            let start = *edge == "start";
+            if let Some(inner) = rest.strip_prefix("turn(").and_then(|r| r.strip_suffix(')')) {
+                let e = who(inner)?;
+                return Ok(if start {
+                    CountAt::TurnStart(e)
+                } else {
+                    CountAt::TurnEnd(e)
+                });
+            }
+            let l = p
+                .level_id(&rest)
+                .ok_or_else(|| format!("no level is called `{rest}` (a turn is written turn(NAME))"))?;
+            Ok(if start {
+                CountAt::LevelStart(l)
+            } else {
+                CountAt::LevelEnd(l)
+            })
+        }
+        _ => Err(format!(
+            "`{text}` is not a place to count at: write place of NAME in ORDER, start of turn(NAME), end of turn(NAME), start of LEVEL or end of LEVEL"
+        )),
+    }
+}
+
 /// The names of the characters an `add` text declares.
 pub fn declared_names(text: &str) -> Vec<String> {
     match crate::syntax::parse(text, 0) {
@@ -634,6 +711,94 @@ impl Ctl<'_> {
                 self.seed = *s;
             }
             Op::Mode { target, mode } => self.modes.apply(p, self.policy_ref, target, mode)?,
+            Op::SetEntity { who, field, entity } => {
+                let f = p
+                    .fields
+                    .iter()
+                    .position(|d| d.name == *field)
+                    .ok_or_else(|| format!("no field is called `{field}` now"))?;
+                let e = match who {
+                    None => TABLE,
+                    Some(w) => find(w).ok_or_else(|| format!("no character is called `{w}` now"))?,
+                };
+                let v = match entity {
+                    None => NONE,
+                    Some(n) => find(n).ok_or_else(|| format!("no character is called `{n}` now"))? as i64,
+                };
+                ed.set(e, f as FieldId, v);
+            }
+            Op::Begin { effect, on, count, at } => {
+                let f = p
+                    .fields
+                    .iter()
+                    .position(|d| d.name == *effect && d.kind == crate::check::FieldKind::Effect)
+                    .ok_or_else(|| format!("no effect is called `{effect}` now"))? as FieldId;
+                let e = find(on).ok_or_else(|| format!("no character is called `{on}` now"))?;
+                let spec = match at {
+                    Some(text) => count_at(p, text)?,
+                    None => CountAt::TurnEnd(e),
+                };
+                let anchor = match spec {
+                    CountAt::Place(x, o) => {
+                        let i = ed.place_of(x, o).ok_or_else(|| {
+                            format!(
+                                "{} has no place in the order `{}` now",
+                                p.character_name(x),
+                                p.orders[o as usize].name
+                            )
+                        })?;
+                        Anchor::Place(o, i)
+                    }
+                    CountAt::TurnStart(x) => Anchor::TurnStart(x),
+                    CountAt::TurnEnd(x) => Anchor::TurnEnd(x),
+                    CountAt::LevelStart(l) => Anchor::LevelStart(l),
+                    CountAt::LevelEnd(l) => Anchor::LevelEnd(l),
+                };
+                let where_ = match at {
+                    Some(t) => t.clone(),
+                    None => format!("end of turn({on})"),
+                };
+                ed.ruling(&format!("begin {effect} on {on} for {count} counted at {where_}"));
+                ed.begin(f, e, *count, anchor);
+            }
+            Op::Stop { effect, on } => {
+                let f = p
+                    .fields
+                    .iter()
+                    .position(|d| d.name == *effect && d.kind == crate::check::FieldKind::Effect)
+                    .ok_or_else(|| format!("no effect is called `{effect}` now"))? as FieldId;
+                let e = find(on).ok_or_else(|| format!("no character is called `{on}` now"))?;
+                ed.ruling(&format!("stop {effect} on {on}"));
+                ed.stop(f, e);
+            }
+            Op::Place { who, to, order } => {
+                let e = find(who).ok_or_else(|| format!("no character is called `{who}` now"))?;
+                let o = p
+                    .orders
+                    .iter()
+                    .position(|d| d.name == *order)
+                    .ok_or_else(|| format!("no order is called `{order}` now"))? as OrderId;
+                let dest = match to.split_once(' ') {
+                    None if to == "first" => Err(true),
+                    None if to == "last" => Err(false),
+                    Some((rel @ ("before" | "after"), x)) => {
+                        let x = find(x.trim()).ok_or_else(|| format!("no character is called `{x}` now"))?;
+                        Ok((x, rel == "after"))
+                    }
+                    _ => return Err(format!("`{to}` is not first, last, before NAME or after NAME")),
+                };
+                ed.ruling(&format!("place {who} {to} in {order}"));
+                ed.place(e, o, dest)?;
+            }
+            Op::Rank(order) => {
+                let o = p
+                    .orders
+                    .iter()
+                    .position(|d| d.name == *order)
+                    .ok_or_else(|| format!("no order is called `{order}` now"))? as OrderId;
+                ed.ruling(&format!("rank {order}"));
+                ed.rank(o).map_err(|d| d.message)?;
+            }
             Op::Set { who, field, value } => {
                 let f = p
                     .fields

@@ -149,6 +149,63 @@ impl Editor<'_, '_> {
         self.m.emit(Event::Reseed { seed });
     }
 
+    /// Traces a ruling made by hand (`manual` in the trace); the events it causes follow it.
+    pub fn ruling(&mut self, text: &str) {
+        self.m.emit(Event::Ruling { text });
+    }
+
+    /// The place (0-based) a character holds now in a kept order.
+    pub fn place_of(&self, e: EntityId, order: OrderId) -> Option<usize> {
+        self.m.ranked.get(order as usize)?.iter().position(|x| *x == e)
+    }
+
+    /// Begins an instance of an effect on a character by hand, for `count` counts at `at`, as
+    /// `begin` does (traced `effect_start`; a count of 0 or less ends it at once).
+    pub fn begin(&mut self, effect: FieldId, e: EntityId, count: i64, at: Anchor) {
+        self.m.begin_effect(effect, e, count, at);
+    }
+
+    /// Ends every instance of an effect on a character by hand, as `stop` does.
+    pub fn stop(&mut self, effect: FieldId, e: EntityId) {
+        self.m.stop_effect(effect, e);
+    }
+
+    /// Moves a character within a kept order, as `place` does: first, last, or before or after
+    /// another in it (`to`: `Err(true)` first, `Err(false)` last, `Ok((other, after))`). The
+    /// error says why not.
+    pub fn place(&mut self, e: EntityId, order: OrderId, to: Result<(EntityId, bool), bool>) -> Result<(), String> {
+        let p = self.m.p;
+        let Some(list) = self.m.ranked.get_mut(order as usize) else {
+            return Err("no such order".into());
+        };
+        if to.is_ok_and(|(o, _)| o == e) {
+            return Ok(());
+        }
+        list.retain(|x| *x != e);
+        let at = match to {
+            Err(true) => Some(0),
+            Err(false) => Some(list.len()),
+            Ok((other, after)) => list.iter().position(|x| *x == other).map(|i| i + after as usize),
+        };
+        let Some(at) = at else {
+            return Err(format!(
+                "{} is not in the order `{}`",
+                to.map_or("?", |(o, _)| p.character_name(o)),
+                p.orders[order as usize].name
+            ));
+        };
+        list.insert(at, e);
+        let ids = std::mem::take(&mut self.m.ranked[order as usize]);
+        self.m.emit(Event::Order { order, ids: &ids });
+        self.m.ranked[order as usize] = ids;
+        Ok(())
+    }
+
+    /// Ranks a kept order again by its keys, as `rank` does (ties broken anew).
+    pub fn rank(&mut self, order: OrderId) -> R<()> {
+        self.m.st_rank(order, None).map(|_| ())
+    }
+
     /// Takes a character out of play, as `leave` does: loops, quantifiers, choices and `rank` skip
     /// it from now on, and the ruleset's `on leave` hooks run.
     pub fn leave(&mut self, e: EntityId) -> R<()> {

@@ -273,6 +273,11 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             o.write_all(b"]}")
         }
         Event::Reseed { seed } => write!(o, r#"{{"event":"manual","seed":{seed}}}"#),
+        Event::Ruling { text } => {
+            o.write_all(br#"{"event":"manual","ruling":"#)?;
+            q(o, text)?;
+            o.write_all(b"}")
+        }
         Event::Presence { actor, present } => {
             let what = if *present { "join" } else { "leave" };
             actor_event(o, p, what, *actor)

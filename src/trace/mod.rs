@@ -171,6 +171,11 @@ pub enum Event<'a> {
     Reseed {
         seed: u64,
     },
+    /// A GM's ruling made by hand (in the REPL): an effect begun or ended, someone placed in a
+    /// kept order, an order ranked again. The events it causes follow it.
+    Ruling {
+        text: &'a str,
+    },
     /// A character left play (skipped by every loop, choice and order from now on) or joined it.
     Presence {
         actor: EntityId,

@@ -222,6 +222,7 @@ impl<W: Write> Text<W> {
             Event::Reseed { seed } => self.line("manual", "", |b| {
                 let _ = write!(b, "seed {seed}");
             }),
+            Event::Ruling { text } => self.line("manual", "", |b| b.push_str(text)),
             Event::Presence { actor, present } => {
                 let what = if *present { "joins" } else { "leaves" };
                 self.line(what, p.character_name(*actor), |_| {});
