@@ -20,6 +20,21 @@ static SERVERS: AtomicUsize = AtomicUsize::new(0);
 impl Tmux {
     /// A new server, running the REPL in the scratch directory `work`; waits for its prompt.
     fn start(work: &Path) -> Tmux {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let command = format!(
+            "env TURNSCRIPT_HISTORY={} {} repl {} --encounter {} --seed 7; sleep 60",
+            work.join("history").display(),
+            env!("CARGO_BIN_EXE_turnscript"),
+            root.join("rulesets/crisis-mode.turn").display(),
+            root.join("rulesets/encounters/crisis-mode.turn").display(),
+        );
+        let t = Tmux::running(work, &command);
+        t.ready();
+        t
+    }
+
+    /// A new server running `command` (a shell command) in `work`, in a 160×50 terminal.
+    fn running(work: &Path, command: &str) -> Tmux {
         let n = SERVERS.fetch_add(1, Ordering::SeqCst);
         // Under the system's temporary directory: a socket's path must stay short (108 bytes).
         let dir = std::env::temp_dir().join(format!("turnscript-tmux-{}-{n}", std::process::id()));
@@ -29,14 +44,6 @@ impl Tmux {
             socket: dir.join("socket"),
             dir,
         };
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let command = format!(
-            "env TURNSCRIPT_HISTORY={} {} repl {} --encounter {} --seed 7; sleep 60",
-            work.join("history").display(),
-            env!("CARGO_BIN_EXE_turnscript"),
-            root.join("rulesets/crisis-mode.turn").display(),
-            root.join("rulesets/encounters/crisis-mode.turn").display(),
-        );
         let work = work.display().to_string();
         t.cmd(&[
             "new-session",
@@ -49,9 +56,8 @@ impl Tmux {
             "50",
             "-c",
             &work,
-            &command,
+            command,
         ]);
-        t.ready();
         t
     }
 
@@ -87,6 +93,11 @@ impl Tmux {
 
     fn pane(&self) -> String {
         self.cmd(&["capture-pane", "-p", "-t", "t"])
+    }
+
+    /// The pane with its colours (escape sequences kept).
+    fn pane_coloured(&self) -> String {
+        self.cmd(&["capture-pane", "-p", "-e", "-t", "t"])
     }
 
     /// Waits until the pane shows `text`; panics with the pane after 30 seconds.
@@ -202,5 +213,50 @@ fn completion_hints_history_and_autosave_in_a_terminal() {
     let pane = t.wait_for("Dmitri> add character Zed {");
     assert!(pane.contains("finesse = 3"), "the whole definition comes back:\n{pane}");
     drop(t);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// On a terminal, colour is on unless `NO_COLOR` is set (or `--color never`): for diagnostics and
+/// for the REPL's prompt and views.
+#[test]
+fn no_color_turns_colour_off_in_a_terminal() {
+    let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("no-color-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = env!("CARGO_BIN_EXE_turnscript");
+    let bad = root.join("tests/diagnostics/check-arity.turn");
+    let rules = root.join("rulesets/encounters/legends.turn");
+    for (env, flag, coloured) in [
+        ("", "", true),
+        ("NO_COLOR=1", "", false),
+        ("", "--color never", false),
+        ("NO_COLOR=1", "--color always", true),
+    ] {
+        let check = format!("env {env} {bin} {flag} check {}; echo checked; sleep 60", bad.display());
+        let t = Tmux::running(&dir, &check);
+        t.wait_for("checked");
+        let pane = t.pane_coloured();
+        assert_eq!(
+            pane.contains("\x1b["),
+            coloured,
+            "check with `{env}` `{flag}`:\n{pane:?}"
+        );
+        drop(t);
+        let repl = format!(
+            "env TURNSCRIPT_HISTORY={} {env} {bin} {flag} repl {} --no-autosave; sleep 60",
+            dir.join("history").display(),
+            rules.display()
+        );
+        let t = Tmux::running(&dir, &repl);
+        t.ready();
+        let pane = t.pane_coloured();
+        assert_eq!(
+            pane.contains("\x1b[1m"),
+            coloured,
+            "the REPL with `{env}` `{flag}`:\n{pane:?}"
+        );
+        drop(t);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -76,6 +76,12 @@ pub struct Repl {
 }
 
 fn read_source(path: &Path) -> Result<SourceFile, String> {
+    if path.as_os_str() == "-" {
+        return Err(
+            "error: the REPL reads its commands from standard input, so `-` cannot name a ruleset or encounter here: give them as files\n"
+                .into(),
+        );
+    }
     std::fs::read_to_string(path)
         .map(|text| SourceFile {
             path: path.display().to_string(),
