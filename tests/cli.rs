@@ -208,3 +208,28 @@ fn completions_and_the_man_page_come_from_the_same_definitions() {
     let (_, err, code) = turnscript(&["completions", "tcsh"], "", &[]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// Long field, decision and option names stay in line in the text trace (Legends has
+/// `mobility_injury`, `turn_margin`, `prepare_chase`): every `choose` line's options start in
+/// the same column after its indentation, and so do the values of every `set` line.
+#[test]
+fn long_names_stay_in_line_in_the_text_trace() {
+    let (out, err, code) = turnscript(
+        &["run", "rulesets/encounters/legends.turn", "--seed", "1", "--until", "round=3"],
+        "",
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let column = |kind: &str, mark: &str| -> Vec<usize> {
+        out.lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with(kind))
+            .filter_map(|l| l.find(mark).map(|i| l[..i].chars().count()))
+            .collect()
+    };
+    for (kind, mark) in [("choose ", " of "), ("set ", " = "), ("roll ", " d")] {
+        let cols = column(kind, mark);
+        assert!(cols.len() > 3, "{kind}: {cols:?}\n{out}");
+        assert!(cols.iter().all(|c| *c == cols[0]), "{kind} lines out of line: {cols:?}\n{out}");
+    }
+}
