@@ -215,7 +215,14 @@ fn completions_and_the_man_page_come_from_the_same_definitions() {
 #[test]
 fn long_names_stay_in_line_in_the_text_trace() {
     let (out, err, code) = turnscript(
-        &["run", "rulesets/encounters/legends.turn", "--seed", "1", "--until", "round=3"],
+        &[
+            "run",
+            "rulesets/encounters/legends.turn",
+            "--seed",
+            "1",
+            "--until",
+            "round=3",
+        ],
         "",
         &[],
     );
@@ -230,6 +237,9 @@ fn long_names_stay_in_line_in_the_text_trace() {
     for (kind, mark) in [("choose ", " of "), ("set ", " = "), ("roll ", " d")] {
         let cols = column(kind, mark);
         assert!(cols.len() > 3, "{kind}: {cols:?}\n{out}");
-        assert!(cols.iter().all(|c| *c == cols[0]), "{kind} lines out of line: {cols:?}\n{out}");
+        assert!(
+            cols.iter().all(|c| *c == cols[0]),
+            "{kind} lines out of line: {cols:?}\n{out}"
+        );
     }
 }

@@ -90,7 +90,7 @@ fn sessions() {
     });
 }
 
-/// The `show` replies in a transcript, in order.
+/// The `show all` replies in a transcript, in order.
 fn shows(transcript: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur: Option<String> = None;
@@ -99,7 +99,7 @@ fn shows(transcript: &str) -> Vec<String> {
             if let Some(c) = cur.take() {
                 out.push(c);
             }
-            if line.starts_with("> show") {
+            if line.starts_with("> show all") {
                 cur = Some(String::new());
             }
         } else if let Some(c) = &mut cur {
@@ -145,6 +145,22 @@ fn bad_commands_change_nothing() {
         "seed -1",
         "add nothing here",
         "load $TMP/missing.tsession",
+        "step until round=",
+        "step until nowhere=2",
+        "continue foo",
+        "continue until round=x",
+        "auto nobody",
+        "auto all nopolicy",
+        "ask",
+        "show nobody",
+        "set Ana.passed = maybe",
+        "set Ana.ap = true",
+        "begin nothing on Ana for 2",
+        "stop nothing on Ana",
+        "place Ana middle in by_ap",
+        "place Ana before Nobody in by_ap",
+        "place Ana first in nowhere",
+        "rank nowhere",
     ];
     let t = run_session(
         &format!("{CRISIS}---\nshow all 100\n{}\nshow all 100\n", bad.join("\n")),

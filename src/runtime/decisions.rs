@@ -441,8 +441,12 @@ impl Machine<'_> {
         mut explain: impl FnMut(&mut Self, usize) -> (Vec<String>, Diag),
     ) -> R<(usize, DecidedBy)> {
         // A control (the REPL) shows why each refused candidate is refused, beside the options.
-        let reasons: Vec<String> = if self.control.is_some() {
-            (0..refused.len()).map(|j| explain(self, j).0.join("; ")).collect()
+        // (Explaining may bind the choice's variable: the locals are put back as they were.)
+        let reasons: Vec<String> = if self.control.is_some() && !refused.is_empty() {
+            let locals = self.locals.clone();
+            let reasons = (0..refused.len()).map(|j| explain(self, j).0.join("; ")).collect();
+            self.locals = locals;
+            reasons
         } else {
             Vec::new()
         };
