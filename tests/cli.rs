@@ -243,3 +243,20 @@ fn long_names_stay_in_line_in_the_text_trace() {
         );
     }
 }
+
+/// `check --help` and the README say the same about how encounters are paired with rulesets.
+#[test]
+fn check_help_and_the_readme_pair_encounters_alike() {
+    let (help, _, _) = turnscript(&["check", "--help"], "", &[]);
+    let readme = std::fs::read_to_string("README.md").expect("the README");
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (help, readme) = (flat(&help), flat(&readme));
+    for phrase in [
+        "uses \"PATH\"`, read from disk if not given",
+        "else with the ruleset of the same file name when one is given",
+        "else with every ruleset given",
+    ] {
+        assert!(help.contains(phrase), "check --help lacks {phrase:?}: {help}");
+        assert!(readme.contains(phrase), "the README lacks {phrase:?}");
+    }
+}

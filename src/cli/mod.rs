@@ -48,8 +48,9 @@ enum Command {
     /// Check rulesets and encounters; exit 0 when every file is clean.
     ///
     /// Encounter files (files with characters and no `play`) are checked with the ruleset they
-    /// name (`encounter "..." uses "PATH"`), else with the ruleset of the same file name, else
-    /// with every ruleset given on the same command line.
+    /// name (`encounter "..." uses "PATH"`, read from disk if not given), else with the ruleset
+    /// of the same file name when one is given, else with every ruleset given on the same
+    /// command line.
     #[command(
         after_help = "Examples:\n  turnscript check rulesets/legends.turn\n  turnscript check rulesets/*.turn rulesets/encounters/*.turn\n  cat my-rules.turn | turnscript check -"
     )]

@@ -89,7 +89,7 @@ pub const COMMANDS: &[Help] = &[
     Help {
         name: "set",
         usage: "set NAME.FIELD = VALUE | set GLOBAL = VALUE",
-        about: "A GM's ruling: set a character's stat, resource or flag, or a global, by hand. The \
+        about: "Set a character's stat, resource or flag, or a global, by hand. The \
                 value is written as the language writes it: a number, `true` or `false` for a flag, \
                 a character's name or `none` for a field that holds one. Resources and globals stay \
                 within their limits. Traced as a manual change. (An effect is begun and ended with \
@@ -99,7 +99,7 @@ pub const COMMANDS: &[Help] = &[
     Help {
         name: "begin",
         usage: "begin EFFECT on NAME for N [counted at WHERE]",
-        about: "A GM's ruling: begin an effect on a character by hand, for N counts, counted where \
+        about: "Begin an effect on a character by hand, for N counts, counted where \
                 the language counts them: `place of NAME in ORDER`, `start of turn(NAME)`, `end of \
                 turn(NAME)`, `start of LEVEL`, `end of LEVEL` (default: the end of the character's \
                 own turns). It shows among the running effects with the counts left; traced as a \
@@ -109,21 +109,21 @@ pub const COMMANDS: &[Help] = &[
     Help {
         name: "stop",
         usage: "stop EFFECT on NAME",
-        about: "A GM's ruling: end every instance of an effect on a character now (`end` is the \
+        about: "End every instance of an effect on a character now (`end` is the \
                 same command). Traced as a manual ruling, then `effect_end`.",
         example: "stop guarded on Kessa",
     },
     Help {
         name: "place",
         usage: "place NAME first | last | before NAME | after NAME in ORDER",
-        about: "A GM's ruling: move a character in a kept order (or put one who is in none into \
+        about: "Move a character in a kept order (or put one who is in none into \
                 it), as the language's `place` does. Traced as a manual ruling and the new order.",
         example: "place Wolf after Orin in turn_order",
     },
     Help {
         name: "rank",
         usage: "rank ORDER",
-        about: "A GM's ruling: rank a kept order again by its keys, as the language's `rank` does \
+        about: "Rank a kept order again by its keys, as the language's `rank` does \
                 (ties are broken anew, with dice where the order rolls). Traced as a manual ruling \
                 and the new order.",
         example: "rank turn_order",
@@ -227,9 +227,20 @@ pub fn help(topic: Option<&str>) -> String {
         None => {
             let mut out = String::from("commands (`help COMMAND` for more):\n");
             for c in COMMANDS {
-                let first = c.about.split(". ").next().unwrap_or("").trim_end_matches('.');
-                out.push_str(&format!("  {:<38} {first}\n", c.usage));
+                // The first clause of the description, on one line.
+                let end = [". ", ": ", "; ", " ("]
+                    .iter()
+                    .filter_map(|sep| c.about.find(sep))
+                    .min()
+                    .unwrap_or(c.about.len());
+                let first = c.about[..end].trim_end_matches('.');
+                if c.usage.chars().count() > 38 {
+                    out.push_str(&format!("  {}\n  {:<38} {first}\n", c.usage, ""));
+                } else {
+                    out.push_str(&format!("  {:<38} {first}\n", c.usage));
+                }
             }
+            out.push_str("set, begin, stop, place, rank, add and remove are a GM's rulings: traced, undone and saved like any change\n");
             out.push_str("a line with unbalanced braces continues on the next; Ctrl-C cancels a line, Ctrl-D leaves\n");
             out
         }
