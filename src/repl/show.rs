@@ -160,6 +160,15 @@ fn order_line(st: &State, snap: Option<&Snapshot>) -> Option<String> {
     }
 }
 
+/// A field's value as the language writes it: a name (or `none`) for a field holding an entity.
+fn field_text(p: &Program, f: &FieldDef, v: i64) -> String {
+    match f.refers {
+        Some(_) if v >= 0 && (v as usize) < p.characters.len() => p.character_name(v as EntityId).to_string(),
+        Some(_) => "none".to_string(),
+        None => value_text(f.kind, v),
+    }
+}
+
 fn value_text(kind: FieldKind, v: i64) -> String {
     match kind {
         FieldKind::Flag | FieldKind::Effect => (if v != 0 { "yes" } else { "-" }).to_string(),
@@ -183,11 +192,18 @@ fn table(p: &Program, snap: &Snapshot, width: usize) -> String {
         .unwrap_or(4)
         .max(4);
     let mut rows: Vec<Vec<String>> = Vec::new();
-    for (id, _) in p.characters.iter().enumerate() {
+    // A field of another type of entity than the row's is `·`.
+    for (id, c) in p.characters.iter().enumerate() {
         rows.push(
             fields
                 .iter()
-                .map(|(fi, f)| value_text(f.kind, snap.get(id as EntityId, *fi as FieldId)))
+                .map(|(fi, f)| {
+                    if f.owner == c.ty {
+                        field_text(p, f, snap.get(id as EntityId, *fi as FieldId))
+                    } else {
+                        "·".to_string()
+                    }
+                })
                 .collect(),
         );
     }
@@ -298,7 +314,7 @@ fn snapshot_text(p: &Program, snap: &Snapshot, width: usize) -> String {
         .iter()
         .enumerate()
         .filter(|(_, f)| f.kind == FieldKind::Global)
-        .map(|(i, f)| format!("{} {}", f.name, snap.get(TABLE, i as FieldId)))
+        .map(|(i, f)| format!("{} {}", f.name, field_text(p, f, snap.get(TABLE, i as FieldId))))
         .collect();
     if !globals.is_empty() {
         out.push_str(&format!("globals  {}\n", globals.join(", ")));
@@ -529,6 +545,8 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
             })
             .unwrap_or(&[]);
         let (order, ids) = strip_order(st, snap);
+        // Who is next is known only along an order (not where a person picks who goes next).
+        let ordered = order.is_some();
         if let Some(o) = order {
             out.push_str(&format!("{}\n", look.dim(&format!("order {o}"))));
         }
@@ -546,7 +564,7 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
                 "×"
             } else if acted.contains(&e) {
                 "✓"
-            } else if !next_marked && now.is_some() {
+            } else if !next_marked && now.is_some() && ordered {
                 next_marked = true;
                 "›"
             } else {
@@ -569,7 +587,7 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
             .iter()
             .enumerate()
             .filter(|(_, f)| f.kind == FieldKind::Global)
-            .map(|(i, f)| format!("{} {}", f.name, snap.get(TABLE, i as FieldId)))
+            .map(|(i, f)| format!("{} {}", f.name, field_text(p, f, snap.get(TABLE, i as FieldId))))
             .collect(),
         None => Vec::new(),
     };
@@ -624,12 +642,7 @@ pub fn one(s: &Session, e: EntityId, look: Look) -> String {
         if f.kind == FieldKind::Global || f.owner != c.ty {
             continue;
         }
-        let v = snap.get(e, fi as FieldId);
-        let text = match (f.kind, f.refers) {
-            (_, Some(_)) if v >= 0 => p.character_name(v as EntityId).to_string(),
-            (_, Some(_)) => "none".to_string(),
-            (kind, None) => value_text(kind, v),
-        };
+        let text = field_text(p, f, snap.get(e, fi as FieldId));
         let item = format!(" {} {text}", f.name);
         if line.chars().count() + item.chars().count() + 1 > look.width.max(40) {
             out.push_str(line.trim_end());
