@@ -1152,11 +1152,23 @@ fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
             "begin it with `begin {field} on {on} for N`, end it with `stop {field} on {on}`"
         )));
     }
-    if def.refers.is_some() {
+    if let Some(ty) = def.refers {
         let entity = match value_text {
             "none" => None,
             name => Some(character(st, (vspan.0, vspan.1, name))?),
         };
+        if let Some(e) = entity
+            && p.characters[e as usize].ty != ty
+        {
+            let kind = p.things.get(ty as usize).map_or("entity", |t| t.0.as_str());
+            return Err(bad(
+                "repl::wrong_type",
+                format!("`{field}` holds a {kind}; {value_text} is not one"),
+                vspan,
+                format!("not a {kind}").as_str(),
+            )
+            .help(format!("name a {kind}, or write none")));
+        }
         return Ok(Op::SetEntity {
             who,
             field,

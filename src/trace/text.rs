@@ -438,7 +438,9 @@ impl<W: Write> Text<W> {
         let f = &p.fields[field as usize].name;
         let who = if actor == TABLE { "" } else { p.character_name(actor) };
         self.line("manual", who, |b| {
-            let _ = write!(b, "{f:<fw$} = {value}");
+            let _ = write!(b, "{f:<fw$} = ");
+            // A field holding an entity is written with its name, as everywhere in the view.
+            let _ = p.write_value(b, field, value);
         });
     }
 
