@@ -16,7 +16,7 @@ use crate::trace::{Event, Sink, World};
     name = "turnscript",
     version,
     about = "Run the turn systems of tabletop RPGs, written as scripts",
-    after_help = "Examples:\n  turnscript check rulesets/*.turn rulesets/encounters/*.turn\n  turnscript run rulesets/encounters/legends.turn --seed 1 --until round=2\n  turnscript repl rulesets/legends.turn --encounter rulesets/encounters/legends.turn\n  turnscript sim rulesets/crisis-mode.turn --encounter rulesets/encounters/crisis-mode.turn -n 1000\n\nA FILE of `-` is standard input. Colour follows --color and NO_COLOR; diagnostics are as wide as\nthe terminal (or $COLUMNS). Exit codes: 0 success, 1 diagnostics, 2 bad arguments."
+    after_help = "Examples:\n  turnscript check rules.turn encounters/*.turn\n  turnscript run encounter.turn --seed 1 --until round=2\n  turnscript repl rules.turn --encounter encounter.turn\n  turnscript sim rules.turn --encounter encounter.turn -n 1000\n\nA FILE of `-` is standard input. Colour follows --color and NO_COLOR; diagnostics are as wide as\nthe terminal (or $COLUMNS). Exit codes: 0 success, 1 diagnostics, 2 bad arguments."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -52,7 +52,7 @@ enum Command {
     /// of the same file name when one is given, else with every ruleset given on the same
     /// command line.
     #[command(
-        after_help = "Examples:\n  turnscript check rulesets/legends.turn\n  turnscript check rulesets/*.turn rulesets/encounters/*.turn\n  cat my-rules.turn | turnscript check -"
+        after_help = "Examples:\n  turnscript check rules.turn\n  turnscript check rulesets/*.turn rulesets/encounters/*.turn\n  cat rules.turn | turnscript check -"
     )]
     Check {
         #[arg(required = true)]
@@ -61,7 +61,7 @@ enum Command {
     /// Run an encounter under a ruleset and print its trace. `run ENCOUNTER` runs an encounter
     /// that names its ruleset (`uses "PATH"`) under it.
     #[command(
-        after_help = "Examples:\n  turnscript run rulesets/encounters/legends.turn --seed 1 --until round=2\n  turnscript run rulesets/legends.turn --encounter rulesets/encounters/legends.turn --format jsonl\n  turnscript run rulesets/legends.turn --encounter rulesets/encounters/legends.turn --answers - --policy foes=table < answers.txt\n\nWithout an encounter (and with a ruleset that declares no one) the run plays with an empty cast:\na warning says so on stderr, and the exit code is 0."
+        after_help = "Examples:\n  turnscript run encounter.turn --seed 1 --until round=2\n  turnscript run rules.turn --encounter encounter.turn --format jsonl\n  turnscript run rules.turn --encounter encounter.turn --answers - --policy rivals=first < answers.txt\n\nWithout an encounter (and with a ruleset that declares no one) the run plays with an empty cast:\na warning says so on stderr, and the exit code is 0."
     )]
     Run {
         ruleset: PathBuf,
@@ -101,7 +101,7 @@ enum Command {
     /// On a terminal: completion, hints and history. Otherwise commands are read line by line
     /// and the output is plain. `help` inside lists the commands.
     #[command(
-        after_help = "Examples:\n  turnscript repl rulesets/legends.turn --encounter rulesets/encounters/legends.turn --seed 1\n  turnscript repl rulesets/encounters/flow-of-time.turn --color never\n  printf 'auto foes\\ncontinue until round=3\\nshow\\n' | turnscript repl rulesets/encounters/legends.turn --no-autosave\n\nInside: `help` lists the commands; docs/repl.md has a whole fight."
+        after_help = "Examples:\n  turnscript repl rules.turn --encounter encounter.turn --seed 1\n  turnscript repl encounter.turn --color never\n  printf 'auto rivals\\ncontinue until round=3\\nshow\\n' | turnscript repl encounter.turn --no-autosave\n\nInside: `help` lists the commands; docs/repl.md has a whole fight."
     )]
     Repl {
         ruleset: Option<PathBuf>,
@@ -123,7 +123,7 @@ enum Command {
     /// Iterations of each level, turns and actions per character, places in each order,
     /// resources forfeited and left, how levels and encounters end. See docs/sim.md.
     #[command(
-        after_help = "Examples:\n  turnscript sim rulesets/crisis-mode.turn --encounter rulesets/encounters/crisis-mode.turn -n 1000\n  turnscript sim rulesets/encounters/legends.turn -n 500 --until round=5 --format csv\n  turnscript sim rulesets/encounters/capes.turn -n 200 --plot capes.svg"
+        after_help = "Examples:\n  turnscript sim rules.turn --encounter encounter.turn -n 1000\n  turnscript sim encounter.turn -n 500 --until round=5 --format csv\n  turnscript sim encounter.turn -n 200 --plot rounds.svg"
     )]
     Sim(sim::SimArgs),
     /// Print a shell completion script for turnscript to standard output.

@@ -27,7 +27,7 @@ pub const COMMANDS: &[Help] = &[
                 everything — every field of everyone in a table cut to the screen's width, kept \
                 orders, globals, effects and where they are counted, flags and when they clear, who \
                 answers. `show NAME`: one character.",
-        example: "show Kessa",
+        example: "show Mira",
     },
     Help {
         name: "step",
@@ -56,14 +56,14 @@ pub const COMMANDS: &[Help] = &[
                 side's, which wins over `all`); POLICY is `first`, `random` or one the ruleset \
                 declares (default: the ruleset's default policy). `auto single` (the default) takes \
                 a decision with one option at once. Logged, so undo and save keep it.",
-        example: "auto foes",
+        example: "auto rivals",
     },
     Help {
         name: "ask",
         usage: "ask WHO",
         about: "Stop and ask at the decisions of WHO (a side, a role, a character or `all`): \
                 `continue` stops there. `ask single` stops at decisions with one option too.",
-        example: "ask heroes",
+        example: "ask party",
     },
     Help {
         name: "answer",
@@ -94,7 +94,7 @@ pub const COMMANDS: &[Help] = &[
                 a character's name or `none` for a field that holds one. Resources and globals stay \
                 within their limits. Traced as a manual change. (An effect is begun and ended with \
                 `begin` and `stop`.)",
-        example: "set Orin.surprised = true",
+        example: "set Mira.prone = true",
     },
     Help {
         name: "begin",
@@ -104,21 +104,21 @@ pub const COMMANDS: &[Help] = &[
                 turn(NAME)`, `start of LEVEL`, `end of LEVEL` (default: the end of the character's \
                 own turns). It shows among the running effects with the counts left; traced as a \
                 manual ruling, then `effect_start`.",
-        example: "begin guarded on Kessa for 1 counted at end of round",
+        example: "begin shielded on Mira for 1 counted at end of round",
     },
     Help {
         name: "stop",
         usage: "stop EFFECT on NAME",
         about: "End every instance of an effect on a character now (`end` is the \
                 same command). Traced as a manual ruling, then `effect_end`.",
-        example: "stop guarded on Kessa",
+        example: "stop shielded on Mira",
     },
     Help {
         name: "place",
         usage: "place NAME first | last | before NAME | after NAME in ORDER",
         about: "Move a character in a kept order (or put one who is in none into \
                 it), as the language's `place` does. Traced as a manual ruling and the new order.",
-        example: "place Wolf after Orin in turn_order",
+        example: "place Zed after Mira in initiative",
     },
     Help {
         name: "rank",
@@ -126,7 +126,7 @@ pub const COMMANDS: &[Help] = &[
         about: "Rank a kept order again by its keys, as the language's `rank` does \
                 (ties are broken anew, with dice where the order rolls). Traced as a manual ruling \
                 and the new order.",
-        example: "rank turn_order",
+        example: "rank initiative",
     },
     Help {
         name: "add",
@@ -620,7 +620,7 @@ fn parse_begin(repl: &Repl, line: &str, ws: &[Word], head: (usize, usize)) -> Re
             let text = line[w.0..].trim().to_string();
             let spec = super::session::count_at(&st.program, &text).map_err(|e| {
                 bad("repl::bad_count_at", e, (w.0, line.trim_end().len()), "counted where?")
-                    .help("e.g. place of Kessa in turn_order, start of turn(Kessa), end of round")
+                    .help("e.g. place of Mira in initiative, start of turn(Mira), end of round")
             })?;
             if let super::session::CountAt::Place(x, o) = spec
                 && !pd.snapshot.ranked.get(o as usize).is_some_and(|r| r.contains(&x))

@@ -148,7 +148,7 @@ impl Repl {
         }
     }
 
-    /// The prompt: where the fight is and who decides, e.g. `round 3 · Kessa> `.
+    /// The prompt: where the fight is and who decides, e.g. `round 3 · Mira> `.
     pub fn prompt(&self) -> String {
         match &self.session {
             Some(s) => {

@@ -450,7 +450,7 @@ impl Look {
 }
 
 /// Where the fight is, as the prompt says it: the innermost numbered level and who decides
-/// (`round 3 · Kessa`); `over` when the encounter is over.
+/// (`round 3 · Mira`); `over` when the encounter is over.
 pub fn where_short(st: &State) -> String {
     let p = &st.program;
     let level = st.rec.open.iter().rev().find_map(|f| match f {
