@@ -58,7 +58,7 @@ fn colour_follows_the_flag_and_no_color() {
             "--color",
             "always",
         ],
-        "show 0\nanswer nobody\n",
+        "show 0\nanswer stay\nanswer Raider\nanswer nobody\n",
         &[],
     );
     assert!(out.contains("\x1b[1m"), "{out}");

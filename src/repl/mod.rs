@@ -177,7 +177,13 @@ impl Repl {
             return Reply::default();
         }
         match commands::parse(self, line) {
-            Ok(cmd) => self.run(line, cmd),
+            Ok(cmd) => {
+                let mut reply = self.run(line, cmd);
+                if self.colour() && !reply.error {
+                    reply.out = paint(&reply.out);
+                }
+                reply
+            }
             Err(d) => self.line_error(line, &d),
         }
     }
@@ -447,6 +453,39 @@ fn joiners_unplaced(state: &State, log: &[Entry]) -> String {
                     if p.join_hooks.is_empty() { " (the ruleset has no `on join` rule)" } else { "" }
                 ));
             }
+        }
+    }
+    out
+}
+
+/// Colours a reply for a terminal, line by line, by what the line is: who is up (bold), a refusal
+/// (red), a ruling or a warning (yellow), the decision waiting (bold), the end (bold). Lines
+/// already coloured (the strip) are left alone.
+fn paint(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches('\n');
+        let t = body.trim_start();
+        let style = if body.contains('\x1b') {
+            None
+        } else if t.starts_with("▸ ") || t.starts_with("↳ ") || body.starts_with("decision ") {
+            Some("1")
+        } else if t.starts_with("refused ") {
+            Some("31")
+        } else if t.starts_with("manual ") || body.starts_with("warning:") {
+            Some("33")
+        } else if t.starts_with("end of encounter") || body.starts_with("the encounter is over") {
+            Some("1")
+        } else {
+            None
+        };
+        match style {
+            Some(code) => {
+                let indent = &body[..body.len() - t.len()];
+                out.push_str(&format!("{indent}\x1b[{code}m{t}\x1b[0m"));
+                out.push_str(&line[body.len()..]);
+            }
+            None => out.push_str(line),
         }
     }
     out
