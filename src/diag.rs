@@ -40,6 +40,30 @@ impl Diag {
     }
 }
 
+/// The width to render at: `$COLUMNS` when set, else the width of the terminal on standard
+/// error or output, else `fallback`.
+pub fn terminal_width(fallback: usize) -> usize {
+    if let Some(n) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        && n > 0
+    {
+        return n;
+    }
+    terminal_size::terminal_size_of(std::io::stderr())
+        .or_else(|| terminal_size::terminal_size_of(std::io::stdout()))
+        .map_or(fallback, |(w, _)| w.0 as usize)
+}
+
+/// Whether to colour: `--color always` / `never` (`Some`), else (`auto`) on a terminal unless
+/// `NO_COLOR` is set to anything but the empty string (no-color.org).
+pub fn use_colour(choice: Option<bool>, terminal: bool) -> bool {
+    match choice {
+        Some(c) => c,
+        None => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
 impl Sources {
     /// Renders a diagnostic as miette does, `width` columns wide, with or without colour.
     pub fn render(&self, diag: &Diag, width: usize, colour: bool) -> String {

@@ -9,7 +9,8 @@ fn main() {
             encounter: a.encounter,
             seed: a.seed,
             autosave: a.autosave,
-            colour: false,
+            colour: a.colour,
+            width: 0,
         })
     }));
 }

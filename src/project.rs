@@ -251,6 +251,7 @@ impl RunOptions {
             until,
             until_within,
             stop_on_refusal: self.stop_on_refusal,
+            default_limit: true,
         };
         let mut by_side = Vec::new();
         for (who, name) in &self.side_policies {

@@ -106,3 +106,57 @@ fn every_pattern_checks_and_runs_to_its_end() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n----\n"));
 }
+
+/// The bundled rulesets cite only what ships in the repository: every `docs/*.md` a comment
+/// names exists, no comment points outside the repository, and every rule ID a ruleset cites is
+/// in the rules catalogue, docs/rules.md.
+#[test]
+fn ruleset_comments_cite_only_what_ships() {
+    let catalogue = std::fs::read_to_string("docs/rules.md").expect("docs/rules.md ships");
+    let mut rulesets: Vec<_> = std::fs::read_dir("rulesets")
+        .expect("rulesets/")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "turn"))
+        .collect();
+    rulesets.sort();
+    assert!(rulesets.len() >= 5, "{rulesets:?}");
+    for path in rulesets {
+        let text = std::fs::read_to_string(&path).expect("a ruleset");
+        for (n, line) in text.lines().enumerate() {
+            let Some((_, comment)) = line.split_once('#') else {
+                continue;
+            };
+            assert!(
+                !comment.contains("../") && !comment.contains("design/") && !comment.contains("seeds/"),
+                "{}:{}: cites a file outside the repository: {line}",
+                path.display(),
+                n + 1
+            );
+            for word in comment.split(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '(' || c == ')') {
+                let word = word.trim_end_matches(['.', ':']);
+                if word.starts_with("docs/") {
+                    assert!(
+                        std::path::Path::new(word).exists(),
+                        "{}:{}: {word} does not exist",
+                        path.display(),
+                        n + 1
+                    );
+                }
+                let is_id = word.split_once('-').is_some_and(|(p, k)| {
+                    ["CM", "LEG", "CAP", "LGD", "FOT"].contains(&p)
+                        && !k.is_empty()
+                        && k.chars().all(|c| c.is_ascii_digit())
+                });
+                if is_id {
+                    assert!(
+                        catalogue.contains(&format!("- {word} ")),
+                        "{}:{}: {word} is not in docs/rules.md",
+                        path.display(),
+                        n + 1
+                    );
+                }
+            }
+        }
+    }
+}

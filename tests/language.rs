@@ -1410,9 +1410,9 @@ fn an_attempt_no_decision_offers_is_refused_with_every_forbid_that_applies() {
             "refused  A     act        act_early: A may not act before their turn; A holds no action",
             "refused  A     act        rescript: scripts are fixed once the exchange begins",
             "refused  A     act        strike: A has only 1 AP",
-            "choose   A     act        pass     of pass",
+            "choose   A     act        pass      of pass",
             "refused  B     act        act_early: B may not act before their turn",
-            "choose   B     act        strike   of strike|pass",
+            "choose   B     act        strike    of strike|pass",
             "action   B     strike",
         ]
     );

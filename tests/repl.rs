@@ -51,7 +51,8 @@ fn run_session(text: &str, name: &str) -> String {
         encounter: header(head, "encounter:").map(PathBuf::from),
         seed: header(head, "seed:").and_then(|s| s.parse().ok()).unwrap_or(0),
         autosave: None,
-        colour: false,
+        colour: Some(false),
+        width: 0,
     };
     let body = body.replace("$TMP", &tmp_s);
     let out = on_run_stack(|| {
@@ -89,7 +90,7 @@ fn sessions() {
     });
 }
 
-/// The `show` replies in a transcript, in order.
+/// The `show all` replies in a transcript, in order.
 fn shows(transcript: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur: Option<String> = None;
@@ -98,7 +99,7 @@ fn shows(transcript: &str) -> Vec<String> {
             if let Some(c) = cur.take() {
                 out.push(c);
             }
-            if line.starts_with("> show") {
+            if line.starts_with("> show all") {
                 cur = Some(String::new());
             }
         } else if let Some(c) = &mut cur {
@@ -116,7 +117,7 @@ const CRISIS: &str = "ruleset: rulesets/crisis-mode.turn\nencounter: rulesets/en
 fn save_then_load_gives_the_identical_state() {
     let t = run_session(
         &format!(
-            "{CRISIS}---\nstep turn\nanswer 1\nset Brick.ap = 2\nroll 3 3\nstep round\nshow 50\nsave $TMP/s.tsession\nundo 5\nload $TMP/s.tsession\nshow 50\n"
+            "{CRISIS}---\nstep turn\nanswer 1\nset Brick.ap = 2\nroll 3 3\nstep round\nshow all 50\nsave $TMP/s.tsession\nundo 5\nload $TMP/s.tsession\nshow all 50\n"
         ),
         "save-load-test",
     );
@@ -144,9 +145,25 @@ fn bad_commands_change_nothing() {
         "seed -1",
         "add nothing here",
         "load $TMP/missing.tsession",
+        "step until round=",
+        "step until nowhere=2",
+        "continue foo",
+        "continue until round=x",
+        "auto nobody",
+        "auto all nopolicy",
+        "ask",
+        "show nobody",
+        "set Ana.passed = maybe",
+        "set Ana.ap = true",
+        "begin nothing on Ana for 2",
+        "stop nothing on Ana",
+        "place Ana middle in by_ap",
+        "place Ana before Nobody in by_ap",
+        "place Ana first in nowhere",
+        "rank nowhere",
     ];
     let t = run_session(
-        &format!("{CRISIS}---\nshow 100\n{}\nshow 100\n", bad.join("\n")),
+        &format!("{CRISIS}---\nshow all 100\n{}\nshow all 100\n", bad.join("\n")),
         "bad-test",
     );
     let s = shows(&t);
@@ -162,9 +179,13 @@ fn bad_commands_change_nothing() {
 
 #[test]
 fn a_session_that_only_steps_matches_turnscript_run() {
-    // Stepping with the policy to the end gives the trace `turnscript run` gives.
-    let t = run_session(&format!("{CRISIS}---\nstep end\n"), "run-equivalence");
-    let files: Vec<(String, String)> = ["rulesets/crisis-mode.turn", "rulesets/encounters/crisis-mode.turn"]
+    // Stepping with the policy to the end gives the trace `turnscript run` gives (a ruleset that
+    // ends by itself: the REPL has no default round limit).
+    let t = run_session(
+        "ruleset: rulesets/capes.turn\nencounter: rulesets/encounters/capes.turn\nseed: 7\n---\nstep end\n",
+        "run-equivalence",
+    );
+    let files: Vec<(String, String)> = ["rulesets/capes.turn", "rulesets/encounters/capes.turn"]
         .iter()
         .map(|f| (f.to_string(), read(f)))
         .collect();
@@ -185,4 +206,50 @@ fn a_session_that_only_steps_matches_turnscript_run() {
         .map(|l| format!("{l}\n"))
         .collect();
     assert_eq!(repl_trace, run_out);
+}
+
+fn legends(colour: bool) -> Repl {
+    let opts = Options {
+        ruleset: Some(PathBuf::from("rulesets/legends.turn")),
+        encounter: Some(PathBuf::from("rulesets/encounters/legends.turn")),
+        seed: 1,
+        autosave: None,
+        colour: Some(colour),
+        width: 0,
+    };
+    match Repl::new(opts) {
+        Ok((r, _)) => r,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn the_prompt_says_where_the_fight_is() {
+    on_run_stack(|| {
+        let mut repl = legends(false);
+        // Before the first round: no numbered level yet, only who decides.
+        assert_eq!(repl.prompt(), "Raider> ");
+        assert!(!repl.exec("step until round=2").error);
+        assert_eq!(repl.prompt(), "round 3 · Kessa> ");
+        // No default round limit in the REPL: a fight the rules never end runs into the step
+        // budget, which refuses the command and changes nothing.
+        let r = repl.exec("step end");
+        assert!(r.error && r.out.contains("run::step_budget"), "{}", r.out);
+        assert!(r.out.contains("continue until LEVEL=N"), "{}", r.out);
+        assert_eq!(repl.prompt(), "round 3 · Kessa> ");
+    });
+}
+
+#[test]
+fn colour_only_when_asked() {
+    on_run_stack(|| {
+        let plain = legends(false).exec("show").out;
+        assert!(!plain.contains('\x1b'), "{plain}");
+        let mut coloured = legends(true);
+        let out = coloured.exec("show").out;
+        assert!(out.contains("\x1b[1m"), "{out:?}");
+        assert!(coloured.prompt().contains("\x1b[1m"), "{:?}", coloured.prompt());
+        let err = coloured.exec("answer nobody").out;
+        assert!(err.contains('\x1b'), "a diagnostic in colour: {err:?}");
+    });
 }

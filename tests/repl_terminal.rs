@@ -20,6 +20,21 @@ static SERVERS: AtomicUsize = AtomicUsize::new(0);
 impl Tmux {
     /// A new server, running the REPL in the scratch directory `work`; waits for its prompt.
     fn start(work: &Path) -> Tmux {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let command = format!(
+            "env TURNSCRIPT_HISTORY={} {} repl {} --encounter {} --seed 7; sleep 60",
+            work.join("history").display(),
+            env!("CARGO_BIN_EXE_turnscript"),
+            root.join("rulesets/crisis-mode.turn").display(),
+            root.join("rulesets/encounters/crisis-mode.turn").display(),
+        );
+        let t = Tmux::running(work, &command);
+        t.ready();
+        t
+    }
+
+    /// A new server running `command` (a shell command) in `work`, in a 160×50 terminal.
+    fn running(work: &Path, command: &str) -> Tmux {
         let n = SERVERS.fetch_add(1, Ordering::SeqCst);
         // Under the system's temporary directory: a socket's path must stay short (108 bytes).
         let dir = std::env::temp_dir().join(format!("turnscript-tmux-{}-{n}", std::process::id()));
@@ -29,14 +44,6 @@ impl Tmux {
             socket: dir.join("socket"),
             dir,
         };
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let command = format!(
-            "env TURNSCRIPT_HISTORY={} {} repl {} --encounter {} --seed 7; sleep 60",
-            work.join("history").display(),
-            env!("CARGO_BIN_EXE_turnscript"),
-            root.join("rulesets/crisis-mode.turn").display(),
-            root.join("rulesets/encounters/crisis-mode.turn").display(),
-        );
         let work = work.display().to_string();
         t.cmd(&[
             "new-session",
@@ -49,9 +56,8 @@ impl Tmux {
             "50",
             "-c",
             &work,
-            &command,
+            command,
         ]);
-        t.ready();
         t
     }
 
@@ -89,6 +95,11 @@ impl Tmux {
         self.cmd(&["capture-pane", "-p", "-t", "t"])
     }
 
+    /// The pane with its colours (escape sequences kept).
+    fn pane_coloured(&self) -> String {
+        self.cmd(&["capture-pane", "-p", "-e", "-t", "t"])
+    }
+
     /// Waits until the pane shows `text`; panics with the pane after 30 seconds.
     fn wait_for(&self, text: &str) -> String {
         self.wait_until(&format!("{text:?}"), |pane| pane.contains(text))
@@ -100,7 +111,12 @@ impl Tmux {
     /// a prompt it has seen.
     fn ready(&self) -> String {
         self.wait_until("a bare prompt on the last line", |pane| {
-            pane.lines().rev().find(|l| !l.trim().is_empty()).map(str::trim_end) == Some("turnscript>")
+            // The prompt says where the fight is: `round 1 · Dmitri>`.
+            pane.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .map(str::trim_end)
+                .is_some_and(|l| l.ends_with('>'))
         })
     }
 
@@ -148,22 +164,24 @@ fn completion_hints_history_and_autosave_in_a_terminal() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
     let t = Tmux::start(&dir);
+    // The prompt says where the fight is.
+    t.wait_for("round 1 · Dmitri>");
 
     // A hint: the usage of the command being typed.
     t.keys(&["und"]);
-    t.wait_for("turnscript> undo [N]");
+    t.wait_for("Dmitri> undo [N]");
     t.keys(&["C-u"]);
     // Completion of a command, then of one of the ruleset's level names.
     t.keys(&["ste", "Tab"]);
-    t.wait_for("turnscript> step");
+    t.wait_for("Dmitri> step");
     t.keys(&[" ro", "Tab"]);
-    t.wait_for("turnscript> step round");
+    t.wait_for("Dmitri> step round");
     t.keys(&["Enter"]);
     t.wait_for("decision 9: Dmitri decides act");
     t.ready();
     // Completion of a character name.
     t.keys(&["remove Co", "Tab"]);
-    t.wait_for("turnscript> remove Cole");
+    t.wait_for("Dmitri> remove Cole");
     // Ctrl-C cancels the line: nothing runs.
     t.keys(&["C-c"]);
     t.ready();
@@ -192,8 +210,53 @@ fn completion_hints_history_and_autosave_in_a_terminal() {
     drop(t);
     let t = Tmux::start(&dir);
     t.keys(&["Up"]);
-    let pane = t.wait_for("turnscript> add character Zed {");
+    let pane = t.wait_for("Dmitri> add character Zed {");
     assert!(pane.contains("finesse = 3"), "the whole definition comes back:\n{pane}");
     drop(t);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// On a terminal, colour is on unless `NO_COLOR` is set (or `--color never`): for diagnostics and
+/// for the REPL's prompt and views.
+#[test]
+fn no_color_turns_colour_off_in_a_terminal() {
+    let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("no-color-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = env!("CARGO_BIN_EXE_turnscript");
+    let bad = root.join("tests/diagnostics/check-arity.turn");
+    let rules = root.join("rulesets/encounters/legends.turn");
+    for (env, flag, coloured) in [
+        ("", "", true),
+        ("NO_COLOR=1", "", false),
+        ("", "--color never", false),
+        ("NO_COLOR=1", "--color always", true),
+    ] {
+        let check = format!("env {env} {bin} {flag} check {}; echo checked; sleep 60", bad.display());
+        let t = Tmux::running(&dir, &check);
+        t.wait_for("checked");
+        let pane = t.pane_coloured();
+        assert_eq!(
+            pane.contains("\x1b["),
+            coloured,
+            "check with `{env}` `{flag}`:\n{pane:?}"
+        );
+        drop(t);
+        let repl = format!(
+            "env TURNSCRIPT_HISTORY={} {env} {bin} {flag} repl {} --no-autosave; sleep 60",
+            dir.join("history").display(),
+            rules.display()
+        );
+        let t = Tmux::running(&dir, &repl);
+        t.ready();
+        let pane = t.pane_coloured();
+        assert_eq!(
+            pane.contains("\x1b[1m"),
+            coloured,
+            "the REPL with `{env}` `{flag}`:\n{pane:?}"
+        );
+        drop(t);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

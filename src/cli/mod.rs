@@ -15,11 +15,32 @@ use crate::trace::{Event, Sink, World};
 #[command(
     name = "turnscript",
     version,
-    about = "Run the turn systems of tabletop RPGs, written as scripts"
+    about = "Run the turn systems of tabletop RPGs, written as scripts",
+    after_help = "Examples:\n  turnscript check rules.turn encounters/*.turn\n  turnscript run encounter.turn --seed 1 --until round=2\n  turnscript repl rules.turn --encounter encounter.turn\n  turnscript sim rules.turn --encounter encounter.turn -n 1000\n\nA FILE of `-` is standard input. Colour follows --color and NO_COLOR; diagnostics are as wide as\nthe terminal (or $COLUMNS). Exit codes: 0 success, 1 diagnostics, 2 bad arguments."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour: `auto` on a terminal unless NO_COLOR is set; `always`; `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    fn forced(self) -> Option<bool> {
+        match self {
+            ColorChoice::Auto => None,
+            ColorChoice::Always => Some(true),
+            ColorChoice::Never => Some(false),
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -27,14 +48,21 @@ enum Command {
     /// Check rulesets and encounters; exit 0 when every file is clean.
     ///
     /// Encounter files (files with characters and no `play`) are checked with the ruleset they
-    /// name (`encounter "..." uses "PATH"`), else with the ruleset of the same file name, else
-    /// with every ruleset given on the same command line.
+    /// name (`encounter "..." uses "PATH"`, read from disk if not given), else with the ruleset
+    /// of the same file name when one is given, else with every ruleset given on the same
+    /// command line.
+    #[command(
+        after_help = "Examples:\n  turnscript check rules.turn\n  turnscript check rulesets/*.turn rulesets/encounters/*.turn\n  cat rules.turn | turnscript check -"
+    )]
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
     /// Run an encounter under a ruleset and print its trace. `run ENCOUNTER` runs an encounter
     /// that names its ruleset (`uses "PATH"`) under it.
+    #[command(
+        after_help = "Examples:\n  turnscript run encounter.turn --seed 1 --until round=2\n  turnscript run rules.turn --encounter encounter.turn --format jsonl\n  turnscript run rules.turn --encounter encounter.turn --answers - --policy rivals=first < answers.txt\n\nWithout an encounter (and with a ruleset that declares no one) the run plays with an empty cast:\na warning says so on stderr, and the exit code is 0."
+    )]
     Run {
         ruleset: PathBuf,
         /// The cast and starting situation.
@@ -75,6 +103,9 @@ enum Command {
     ///
     /// On a terminal: completion, hints and history. Otherwise commands are read line by line
     /// and the output is plain. `help` inside lists the commands.
+    #[command(
+        after_help = "Examples:\n  turnscript repl rules.turn --encounter encounter.turn --seed 1\n  turnscript repl encounter.turn --color never\n  printf 'auto rivals\\ncontinue until round=3\\nshow\\n' | turnscript repl encounter.turn --no-autosave\n\nInside: `help` lists the commands; docs/repl.md has a whole fight."
+    )]
     Repl {
         ruleset: Option<PathBuf>,
         /// The cast and starting situation.
@@ -94,7 +125,23 @@ enum Command {
     ///
     /// Iterations of each level, turns and actions per character, places in each order,
     /// resources forfeited and left, how levels and encounters end. See docs/sim.md.
+    #[command(
+        after_help = "Examples:\n  turnscript sim rules.turn --encounter encounter.turn -n 1000\n  turnscript sim encounter.turn -n 500 --until round=5 --format csv\n  turnscript sim encounter.turn -n 200 --plot rounds.svg"
+    )]
     Sim(sim::SimArgs),
+    /// Print a shell completion script for turnscript to standard output.
+    #[command(
+        after_help = "Examples:\n  turnscript completions bash > ~/.local/share/bash-completion/completions/turnscript\n  turnscript completions zsh > ~/.zfunc/_turnscript\n  turnscript completions fish > ~/.config/fish/completions/turnscript.fish"
+    )]
+    Completions {
+        /// The shell: bash, elvish, fish, powershell or zsh.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page, turnscript(1), in roff to standard output.
+    #[command(
+        after_help = "Examples:\n  turnscript man > turnscript.1 && man ./turnscript.1\n  turnscript man | man -l -"
+    )]
+    Man,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -112,6 +159,8 @@ pub struct ReplArgs {
     pub seed: u64,
     /// `None`: no autosave.
     pub autosave: Option<PathBuf>,
+    /// `--color`: `Some` forced, `None` auto (the REPL looks at its terminal and `NO_COLOR`).
+    pub colour: Option<bool>,
 }
 
 /// Runs the command line; `repl` starts the REPL. Returns the process exit code.
@@ -123,9 +172,15 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    let colour = std::io::stderr().is_terminal();
+    let colour = crate::diag::use_colour(cli.color.forced(), std::io::stderr().is_terminal());
     match cli.command {
-        Command::Check { files } => check_files(&files, colour),
+        Command::Check { files } => {
+            if let Err(e) = one_stdin(files.iter().map(PathBuf::as_path)) {
+                eprint!("{e}");
+                return 2;
+            }
+            check_files(&files, colour)
+        }
         Command::Repl {
             ruleset,
             encounter,
@@ -146,6 +201,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
                 encounter,
                 seed,
                 autosave: (!no_autosave).then_some(autosave),
+                colour: cli.color.forced(),
             })
         }
         Command::Run {
@@ -176,6 +232,11 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
                 .filter_map(|p| p.split_once('='))
                 .map(|(w, n)| (w.trim().to_string(), n.trim().to_string()))
                 .collect();
+            let given = [Some(ruleset.as_path()), encounter.as_deref(), answers.as_deref()];
+            if let Err(e) = one_stdin(given.into_iter().flatten()) {
+                eprint!("{e}");
+                return 2;
+            }
             let opts = Opts {
                 run: RunOptions {
                     seed,
@@ -194,6 +255,27 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
             run_files(&ruleset, encounter.as_deref(), opts, colour)
         }
         Command::Sim(args) => sim::main(args, colour),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "turnscript", &mut std::io::stdout());
+            0
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let man = clap_mangen::Man::new(Cli::command());
+            let mut out = Vec::new();
+            match man.render(&mut out) {
+                Ok(()) => match std::io::stdout().write_all(&out) {
+                    Ok(()) => 0,
+                    Err(e) => write_failed(&e),
+                },
+                Err(e) => {
+                    eprintln!("error: cannot write the man page: {e}");
+                    1
+                }
+            }
+        }
     }
 }
 
@@ -204,15 +286,49 @@ struct Opts {
     jsonl: bool,
 }
 
+/// Whether a path is `-`: standard input.
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Reads a file, or standard input for `-` (read once, the same text each time it is asked for).
 fn read(path: &Path) -> Result<String, String> {
+    static STDIN: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    if is_stdin(path) {
+        return STDIN
+            .get_or_init(|| {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                    .map(|_| text)
+                    .map_err(|e| format!("error: cannot read standard input: {e}\n"))
+            })
+            .clone();
+    }
     std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))
 }
 
+/// The name a file has in diagnostics: its path, or `<stdin>` for `-`.
+fn shown(path: &Path) -> String {
+    if is_stdin(path) {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// `-` may stand for one file only: standard input is read once. An error (exit 2) otherwise.
+fn one_stdin<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), String> {
+    let n = paths.into_iter().filter(|p| is_stdin(p)).count();
+    if n > 1 {
+        return Err(format!(
+            "error: `-` (standard input) was given {n} times; it can stand for one file only\n"
+        ));
+    }
+    Ok(())
+}
+
 fn read_all(paths: &[&Path]) -> Result<Vec<(String, String)>, String> {
-    paths
-        .iter()
-        .map(|p| read(p).map(|t| (p.display().to_string(), t)))
-        .collect()
+    paths.iter().map(|p| read(p).map(|t| (shown(p), t))).collect()
 }
 
 fn check_files(paths: &[PathBuf], colour: bool) -> i32 {
@@ -232,7 +348,13 @@ fn check_files(paths: &[PathBuf], colour: bool) -> i32 {
         }
     };
     let report = check_set(&texts);
-    eprint!("{}", report.render(Style { width: 80, colour }));
+    eprint!(
+        "{}",
+        report.render(Style {
+            width: crate::diag::terminal_width(80),
+            colour
+        })
+    );
     if report.is_clean() { 0 } else { 1 }
 }
 
@@ -252,6 +374,7 @@ pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, 
         },
         Some(e) => {
             if let Some(r) = named(e)
+                && !is_stdin(first)
                 && !crate::project::same_file(&r, &first.display().to_string())
             {
                 eprintln!(
@@ -286,7 +409,7 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     // `run ENCOUNTER`: an encounter that names its ruleset runs under it.
     let (ruleset, encounter) = resolve_pair(ruleset, encounter);
     let paths: Vec<&Path> = std::iter::once(ruleset.as_path()).chain(encounter.as_deref()).collect();
-    let read_answers = |p: &PathBuf| read(p).map(|t| parse_answers(&t, &p.display().to_string()));
+    let read_answers = |p: &PathBuf| read(p).map(|t| parse_answers(&t, &shown(p)));
     let texts = match read_all(&paths) {
         Ok(t) => t,
         Err(e) => {
@@ -294,6 +417,9 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
             return 1;
         }
     };
+    if encounter.is_none() {
+        eprint!("{}", no_cast_warning(&texts));
+    }
     if let Some(p) = &opts.answers {
         match read_answers(p) {
             Ok(a) => opts.run.answers = a,
@@ -314,10 +440,35 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     }
     let (err, code) = match result {
         Ok((_, warnings)) => (warnings, 0),
-        Err(f) => (f.render(Style { width: 80, colour }), f.exit_code()),
+        Err(f) => (
+            f.render(Style {
+                width: crate::diag::terminal_width(80),
+                colour,
+            }),
+            f.exit_code(),
+        ),
     };
     let _ = std::io::stderr().write_all(err.as_bytes());
     code
+}
+
+/// A warning when a run has no encounter and its ruleset declares no one: it plays its levels
+/// with an empty cast (and so, usually, to the default round limit). The run goes on (exit 0).
+pub(crate) fn no_cast_warning(texts: &[(String, String)]) -> String {
+    let declares_someone = texts.iter().any(|(_, text)| {
+        crate::syntax::parse(text, 0).is_ok_and(|f| {
+            f.items
+                .iter()
+                .any(|i| matches!(i, crate::syntax::ast::Item::Character(_)))
+        })
+    });
+    match (declares_someone, texts.first()) {
+        (false, Some((ruleset, _))) => format!(
+            "warning: no encounter was given and {ruleset} declares no one: the run plays with an empty cast\n  \
+             help: give the cast with --encounter FILE, or run an encounter file that names its ruleset (`uses \"PATH\"`)\n"
+        ),
+        _ => String::new(),
+    }
 }
 
 /// The buffer of the trace on stdout: what a killed run may not have printed.

@@ -54,15 +54,21 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
     // `sim ENCOUNTER`: an encounter that names its ruleset plays under it.
     let (ruleset, encounter) = super::resolve_pair(&args.ruleset, args.encounter.as_deref());
     for path in std::iter::once(&ruleset).chain(&encounter) {
-        match std::fs::read_to_string(path) {
-            Ok(t) => texts.push((path.display().to_string(), t)),
+        match super::read(path) {
+            Ok(t) => texts.push((super::shown(path), t)),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
+                eprint!("{e}");
                 return 1;
             }
         }
     }
-    let style = Style { width: 80, colour };
+    if encounter.is_none() {
+        eprint!("{}", super::no_cast_warning(&texts));
+    }
+    let style = Style {
+        width: crate::diag::terminal_width(80),
+        colour,
+    };
     let project = Project::load(texts);
     let program = match project.compile() {
         Ok(p) => p,

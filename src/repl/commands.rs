@@ -1,7 +1,7 @@
 //! The commands: their help, and parsing a command line into a [`Cmd`] or a diagnostic that
 //! points into the line. Parsing checks names against the state, so a bad command changes nothing.
 
-use super::session::{Goal, Op, State, declared_names};
+use super::session::{Goal, Mode, Op, State, declared_names};
 use super::{Repl, span};
 use crate::check::FieldKind;
 use crate::compile::ir::*;
@@ -19,20 +19,51 @@ pub struct Help {
 pub const COMMANDS: &[Help] = &[
     Help {
         name: "show",
-        usage: "show [N]",
-        about: "Where play is; the order (who has acted, who is up, who is next); every character's \
-                fields; globals, kept orders and the clock; running effects and when they end; flags and when they clear; the pending \
-                decision with its numbered options; the last N events (default 8).",
-        example: "show 20",
+        usage: "show [N] | show all [N] | show NAME",
+        about: "The initiative strip, one screen: where play is and the clock; the order, with who \
+                is up (▸), who has acted (✓), who is next (›) and who is out (×); each character's \
+                resources, flags set and effects with the counts left; the pending decision with its \
+                numbered options and refused candidates; the last N events (default 8). `show all`: \
+                everything — every field of everyone in a table cut to the screen's width, kept \
+                orders, globals, effects and where they are counted, flags and when they clear, who \
+                answers. `show NAME`: one character.",
+        example: "show Mira",
     },
     Help {
         name: "step",
-        usage: "step [N | turn | LEVEL | level LEVEL | end]",
+        usage: "step [N | turn | LEVEL | level LEVEL | until LEVEL=N | end]",
         about: "Let the policy answer: one decision (or N); to the end of the current character's \
                 turn; to the end of the current iteration of a level, by the ruleset's own level \
-                names (`level LEVEL` when a level is called `turn` or `end`); or to the end of the \
-                encounter. Stops at the next decision after that.",
+                names (`level LEVEL` when a level is called `turn` or `end`); until iteration N of \
+                a level is over; or to the end of the encounter. Stops at the next decision after \
+                that (decisions set to `auto` are answered on the way).",
         example: "step turn",
+    },
+    Help {
+        name: "continue",
+        usage: "continue [until LEVEL=N]",
+        about: "Play on: the policy answers the pending decision and every later one except those \
+                of the sides, roles or characters set to `ask`, where it stops; it goes to the end \
+                of the encounter (no round limit: the step budget guards a fight that never ends), \
+                or until iteration N of LEVEL is over.",
+        example: "continue until round=15",
+    },
+    Help {
+        name: "auto",
+        usage: "auto WHO [POLICY]",
+        about: "Let a policy answer the decisions of WHO by itself from now on, without stopping: \
+                WHO is a side, a role, a character or `all` (a character's setting wins over its \
+                side's, which wins over `all`); POLICY is `first`, `random` or one the ruleset \
+                declares (default: the ruleset's default policy). `auto single` (the default) takes \
+                a decision with one option at once. Logged, so undo and save keep it.",
+        example: "auto rivals",
+    },
+    Help {
+        name: "ask",
+        usage: "ask WHO",
+        about: "Stop and ask at the decisions of WHO (a side, a role, a character or `all`): \
+                `continue` stops there. `ask single` stops at decisions with one option too.",
+        example: "ask party",
     },
     Help {
         name: "answer",
@@ -57,10 +88,45 @@ pub const COMMANDS: &[Help] = &[
     },
     Help {
         name: "set",
-        usage: "set NAME.FIELD = N | set GLOBAL = N",
-        about: "A GM's ruling: set a character's stat, resource or flag (1 or 0), or a global, by \
-                hand. Resources and globals stay within their limits. Traced as a manual change.",
-        example: "set Mira.hp = 3",
+        usage: "set NAME.FIELD = VALUE | set GLOBAL = VALUE",
+        about: "Set a character's stat, resource or flag, or a global, by hand. The \
+                value is written as the language writes it: a number, `true` or `false` for a flag, \
+                a character's name or `none` for a field that holds one. Resources and globals stay \
+                within their limits. Traced as a manual change. (An effect is begun and ended with \
+                `begin` and `stop`.)",
+        example: "set Mira.prone = true",
+    },
+    Help {
+        name: "begin",
+        usage: "begin EFFECT on NAME for N [counted at WHERE]",
+        about: "Begin an effect on a character by hand, for N counts, counted where \
+                the language counts them: `place of NAME in ORDER`, `start of turn(NAME)`, `end of \
+                turn(NAME)`, `start of LEVEL`, `end of LEVEL` (default: the end of the character's \
+                own turns). It shows among the running effects with the counts left; traced as a \
+                manual ruling, then `effect_start`.",
+        example: "begin shielded on Mira for 1 counted at end of round",
+    },
+    Help {
+        name: "stop",
+        usage: "stop EFFECT on NAME",
+        about: "End every instance of an effect on a character now (`end` is the \
+                same command). Traced as a manual ruling, then `effect_end`.",
+        example: "stop shielded on Mira",
+    },
+    Help {
+        name: "place",
+        usage: "place NAME first | last | before NAME | after NAME in ORDER",
+        about: "Move a character in a kept order (or put one who is in none into \
+                it), as the language's `place` does. Traced as a manual ruling and the new order.",
+        example: "place Zed after Mira in initiative",
+    },
+    Help {
+        name: "rank",
+        usage: "rank ORDER",
+        about: "Rank a kept order again by its keys, as the language's `rank` does \
+                (ties are broken anew, with dice where the order rolls). Traced as a manual ruling \
+                and the new order.",
+        example: "rank initiative",
     },
     Help {
         name: "add",
@@ -142,6 +208,8 @@ pub enum Cmd {
     Help(Option<String>),
     Quit,
     Show(usize),
+    ShowAll(usize),
+    ShowOne(EntityId),
     Trace,
     Log,
     Change { ops: Vec<Op>, goal: Goal },
@@ -159,9 +227,20 @@ pub fn help(topic: Option<&str>) -> String {
         None => {
             let mut out = String::from("commands (`help COMMAND` for more):\n");
             for c in COMMANDS {
-                let first = c.about.split(". ").next().unwrap_or("").trim_end_matches('.');
-                out.push_str(&format!("  {:<38} {first}\n", c.usage));
+                // The first clause of the description, on one line.
+                let end = [". ", ": ", "; ", " ("]
+                    .iter()
+                    .filter_map(|sep| c.about.find(sep))
+                    .min()
+                    .unwrap_or(c.about.len());
+                let first = c.about[..end].trim_end_matches('.');
+                if c.usage.chars().count() > 38 {
+                    out.push_str(&format!("  {}\n  {:<38} {first}\n", c.usage, ""));
+                } else {
+                    out.push_str(&format!("  {:<38} {first}\n", c.usage));
+                }
             }
+            out.push_str("set, begin, stop, place, rank, add and remove are a GM's rulings: traced, undone and saved like any change\n");
             out.push_str("a line with unbalanced braces continues on the next; Ctrl-C cancels a line, Ctrl-D leaves\n");
             out
         }
@@ -238,6 +317,41 @@ fn number<T: std::str::FromStr>(w: (usize, usize, &str), what: &str) -> Result<T
             "expected here",
         )
         .help(format!("write {what} here, e.g. 3"))
+    })
+}
+
+/// A number with at most `d` decimals (`5.75`, `-1.5`, `6`), kept times 10^d as its field keeps it.
+fn decimal(w: (usize, usize, &str), d: u8) -> Result<i64, Diag> {
+    let (whole, frac) = w.2.split_once('.').unwrap_or((w.2, ""));
+    let digits_ok = !frac.is_empty() || !w.2.contains('.');
+    let parsed = (digits_ok && frac.len() <= d as usize && frac.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| {
+            let negative = whole.starts_with('-');
+            let whole: i64 = whole.parse().ok()?;
+            let frac: i64 = format!("{frac:0<w$}", w = d as usize).parse().ok()?;
+            let v = whole.checked_mul(10i64.pow(u32::from(d)))?;
+            if negative {
+                v.checked_sub(frac)
+            } else {
+                v.checked_add(frac)
+            }
+        })
+        .flatten();
+    parsed.ok_or_else(|| {
+        bad(
+            "repl::not_a_number",
+            format!(
+                "`{}` is not a number with at most {d} decimal{}",
+                w.2,
+                if d == 1 { "" } else { "s" }
+            ),
+            (w.0, w.1),
+            "expected here",
+        )
+        .help(format!(
+            "this field keeps {d} decimals: write e.g. {}",
+            crate::trace::Decimal(575 * 10i64.pow(u32::from(d)) / 100, d)
+        ))
     })
 }
 
@@ -319,6 +433,8 @@ pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
         }
         "save" | "load" => parse_save_load(repl, line, head, name),
         "step" => parse_step(repl, &ws, head),
+        "continue" => parse_continue(repl, &ws, head),
+        "auto" | "ask" => parse_mode(repl, &ws, head, name),
         "answer" => parse_answer(repl, &ws, head),
         "roll" => parse_roll(repl, &ws, head),
         "seed" => parse_seed(repl, &ws, head),
@@ -328,6 +444,10 @@ pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
             Ok(change(vec![set(st, line, e0)?]))
         }
         "remove" => parse_remove(repl, &ws, head),
+        "begin" => parse_begin(repl, line, &ws, head),
+        "stop" | "end" => parse_stop(repl, &ws, head),
+        "place" => parse_place(repl, &ws, head),
+        "rank" => parse_rank(repl, &ws, head),
         "add" => parse_add(repl, line, head),
         _ => Err(unknown((s0, e0, name), "")),
     }
@@ -350,14 +470,23 @@ fn parse_help(ws: &[Word]) -> Result<Cmd, Diag> {
 }
 
 fn parse_show(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
-    state(repl, head)?;
-    too_many(ws, 2, usage("show"))?;
-    Ok(Cmd::Show(
-        ws.get(1)
+    let st = state(repl, head)?;
+    let events = |i: usize| -> Result<usize, Diag> {
+        too_many(ws, i + 1, usage("show"))?;
+        Ok(ws
+            .get(i)
             .map(|w| number(*w, "a number of events"))
             .transpose()?
-            .unwrap_or(8),
-    ))
+            .unwrap_or(8))
+    };
+    match ws.get(1).copied() {
+        Some(w) if w.2 == "all" => Ok(Cmd::ShowAll(events(2)?)),
+        Some(w) if !w.2.starts_with(|c: char| c.is_ascii_digit()) => {
+            too_many(ws, 2, usage("show"))?;
+            Ok(Cmd::ShowOne(character(st, w)?))
+        }
+        _ => Ok(Cmd::Show(events(1)?)),
+    }
 }
 
 fn parse_undo_redo(repl: &Repl, ws: &[Word], head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
@@ -412,6 +541,10 @@ fn parse_step(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Dia
             }
         },
         Some(w) if w.2 == "turn" => (Goal::Turn, 2),
+        Some(w) if w.2 == "until" => {
+            let (l, n) = until(st, ws, w, "step")?;
+            (Goal::Until(l, n), 3)
+        }
         Some(w) if w.2 == "end" => (Goal::End, 2),
         Some(w) if w.2.starts_with(|c: char| c.is_ascii_digit()) => {
             (Goal::Decisions(number(w, "a number of decisions")?), 2)
@@ -420,6 +553,349 @@ fn parse_step(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Dia
     };
     too_many(ws, used, usage("step"))?;
     Ok(Cmd::Change { ops: Vec::new(), goal })
+}
+
+/// The word `i` of a command, or a diagnostic asking for what should be there.
+fn word<'a>(ws: &[Word<'a>], i: usize, cmd: &str, what: &str, head: (usize, usize)) -> Result<Word<'a>, Diag> {
+    ws.get(i).copied().ok_or_else(|| {
+        let at = ws.last().map_or(head, |w| (w.0, w.1));
+        bad(
+            "repl::missing_value",
+            format!("`{cmd}` needs {what}"),
+            at,
+            "more is needed after this",
+        )
+        .help(format!("usage: {}", usage(cmd)))
+    })
+}
+
+/// Word `i` must be the keyword `kw`.
+fn keyword(ws: &[Word], i: usize, kw: &str, cmd: &str, head: (usize, usize)) -> Result<(), Diag> {
+    let w = word(ws, i, cmd, &format!("`{kw}`"), head)?;
+    if w.2 == kw {
+        Ok(())
+    } else {
+        Err(bad(
+            "repl::expected_word",
+            format!("expected `{kw}`, found `{}`", w.2),
+            (w.0, w.1),
+            "here",
+        )
+        .help(format!("usage: {}", usage(cmd))))
+    }
+}
+
+fn effect(st: &State, w: Word) -> Result<String, Diag> {
+    let p = &st.program;
+    let effects: Vec<&str> = p
+        .fields
+        .iter()
+        .filter(|f| f.kind == FieldKind::Effect)
+        .map(|f| f.name.as_str())
+        .collect();
+    if effects.contains(&w.2) {
+        return Ok(w.2.to_string());
+    }
+    let d = bad(
+        "repl::unknown_effect",
+        format!("no effect is called `{}`", w.2),
+        (w.0, w.1),
+        "not an effect",
+    );
+    let list = if effects.is_empty() {
+        "none".to_string()
+    } else {
+        effects.join(", ")
+    };
+    Err(match closest(w.2, effects.iter().copied()) {
+        Some(c) => d.help(format!("did you mean `{c}`? the effects are: {list}")),
+        None => d.help(format!("the effects are: {list}")),
+    })
+}
+
+fn order_named(st: &State, w: Word) -> Result<OrderId, Diag> {
+    let p = &st.program;
+    let names: Vec<&str> = p.orders.iter().map(|o| o.name.as_str()).collect();
+    match names.iter().position(|n| *n == w.2) {
+        Some(i) => Ok(i as OrderId),
+        None => {
+            let d = bad(
+                "repl::unknown_order",
+                format!("no order is called `{}`", w.2),
+                (w.0, w.1),
+                "not an order",
+            );
+            Err(match closest(w.2, names.iter().copied()) {
+                Some(c) => d.help(format!("did you mean `{c}`? the orders are: {}", names.join(", "))),
+                None => d.help(format!(
+                    "the orders are: {}",
+                    list(&p.orders.iter().map(|o| o.name.clone()).collect::<Vec<_>>())
+                )),
+            })
+        }
+    }
+}
+
+/// `begin EFFECT on NAME for N [counted at WHERE]`.
+fn parse_begin(repl: &Repl, line: &str, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    let pd = pending(st, head)?;
+    let fx = effect(st, word(ws, 1, "begin", "an effect", head)?)?;
+    keyword(ws, 2, "on", "begin", head)?;
+    let on = word(ws, 3, "begin", "a character", head)?;
+    character(st, on)?;
+    keyword(ws, 4, "for", "begin", head)?;
+    let count: i64 = number(word(ws, 5, "begin", "a count", head)?, "a count (a whole number)")?;
+    let at = match ws.get(6).copied() {
+        None => None,
+        Some(_) => {
+            keyword(ws, 6, "counted", "begin", head)?;
+            keyword(ws, 7, "at", "begin", head)?;
+            let w = word(ws, 8, "begin", "where it is counted", head)?;
+            let text = line[w.0..].trim().to_string();
+            let spec = super::session::count_at(&st.program, &text).map_err(|e| {
+                bad("repl::bad_count_at", e, (w.0, line.trim_end().len()), "counted where?")
+                    .help("e.g. place of Mira in initiative, start of turn(Mira), end of round")
+            })?;
+            if let super::session::CountAt::Place(x, o) = spec
+                && !pd.snapshot.ranked.get(o as usize).is_some_and(|r| r.contains(&x))
+            {
+                return Err(bad(
+                    "repl::not_ranked",
+                    format!(
+                        "{} has no place in the order `{}`",
+                        st.program.character_name(x),
+                        st.program.orders[o as usize].name
+                    ),
+                    (w.0, line.trim_end().len()),
+                    "no such place",
+                )
+                .help("`rank` the order or `place` them in it first"));
+            }
+            Some(text)
+        }
+    };
+    Ok(change(vec![Op::Begin {
+        effect: fx,
+        on: on.2.to_string(),
+        count,
+        at,
+    }]))
+}
+
+/// `stop EFFECT on NAME` (or `end`).
+fn parse_stop(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    pending(st, head)?;
+    let fx = effect(st, word(ws, 1, "stop", "an effect", head)?)?;
+    keyword(ws, 2, "on", "stop", head)?;
+    let on = word(ws, 3, "stop", "a character", head)?;
+    character(st, on)?;
+    too_many(ws, 4, usage("stop"))?;
+    Ok(change(vec![Op::Stop {
+        effect: fx,
+        on: on.2.to_string(),
+    }]))
+}
+
+/// `place NAME first|last|before X|after X in ORDER`.
+fn parse_place(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    let pd = pending(st, head)?;
+    let who = word(ws, 1, "place", "a character", head)?;
+    let e = character(st, who)?;
+    let rel = word(ws, 2, "place", "first, last, before NAME or after NAME", head)?;
+    let (to, next) = match rel.2 {
+        "first" | "last" => (rel.2.to_string(), 3),
+        "before" | "after" => {
+            let x = word(ws, 3, "place", "a character", head)?;
+            character(st, x)?;
+            (format!("{} {}", rel.2, x.2), 4)
+        }
+        _ => {
+            return Err(bad(
+                "repl::expected_word",
+                format!("expected first, last, before or after, found `{}`", rel.2),
+                (rel.0, rel.1),
+                "where to?",
+            )
+            .help(format!("usage: {}", usage("place"))));
+        }
+    };
+    keyword(ws, next, "in", "place", head)?;
+    let ow = word(ws, next + 1, "place", "a kept order", head)?;
+    let o = order_named(st, ow)?;
+    too_many(ws, next + 2, usage("place"))?;
+    if pd.snapshot.is_absent(e) {
+        return Err(bad(
+            "repl::absent",
+            format!("{} is out of play", who.2),
+            (who.0, who.1),
+            "out of play",
+        ));
+    }
+    if let Some(x) = to.split_once(' ').map(|(_, x)| x)
+        && !pd
+            .snapshot
+            .ranked
+            .get(o as usize)
+            .is_some_and(|r| r.iter().any(|id| st.program.character_name(*id) == x))
+    {
+        return Err(bad(
+            "repl::not_ranked",
+            format!("{x} is not in the order `{}`", ow.2),
+            (ws[3].0, ws[3].1),
+            "not in that order",
+        )
+        .help("place next to someone who is in the order, or first or last"));
+    }
+    Ok(change(vec![Op::Place {
+        who: who.2.to_string(),
+        to,
+        order: ow.2.to_string(),
+    }]))
+}
+
+/// `rank ORDER`.
+fn parse_rank(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    pending(st, head)?;
+    let ow = word(ws, 1, "rank", "a kept order", head)?;
+    order_named(st, ow)?;
+    too_many(ws, 2, usage("rank"))?;
+    Ok(change(vec![Op::Rank(ow.2.to_string())]))
+}
+
+fn parse_continue(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    pending(st, head)?;
+    let (goal, used) = match ws.get(1).copied() {
+        None => (Goal::Continue(None), 1),
+        Some(w) if w.2 == "until" => (Goal::Continue(Some(until(st, ws, w, "continue")?)), 3),
+        Some(w) => {
+            return Err(bad(
+                "repl::bad_continue",
+                format!("`continue {}` is not a way to go on", w.2),
+                (w.0, w.1),
+                "expected `until`",
+            )
+            .help(format!("usage: {}", usage("continue"))));
+        }
+    };
+    too_many(ws, used, usage("continue"))?;
+    Ok(Cmd::Change { ops: Vec::new(), goal })
+}
+
+/// `until LEVEL=N` (the word after `until` in `ws`): the level and its iteration.
+fn until(st: &State, ws: &[Word], at: Word, cmd: &str) -> Result<(LevelId, u64), Diag> {
+    let Some(w) = ws.iter().copied().find(|x| x.0 > at.0) else {
+        return Err(bad(
+            "repl::missing_value",
+            format!("`{cmd} until` needs LEVEL=N"),
+            (at.0, at.1),
+            "until when?",
+        )
+        .help(format!("usage: {}, e.g. {cmd} until round=3", usage(cmd))));
+    };
+    let Some((name, n)) = w.2.split_once('=') else {
+        return Err(bad(
+            "repl::bad_until",
+            format!("`{}` is not LEVEL=N", w.2),
+            (w.0, w.1),
+            "expected LEVEL=N",
+        )
+        .help(format!("e.g. {cmd} until round=3 (after the third round is over)")));
+    };
+    let goal = level(st, (w.0, w.0 + name.len(), name))?;
+    let n0 = w.0 + name.len() + 1;
+    let n: u64 = number((n0, w.1.max(n0 + 1), n), "an iteration (a whole number)")?;
+    match goal {
+        Goal::Level(l) => Ok((l, n)),
+        _ => Err(bad("repl::unknown_level", "not a level", (w.0, w.1), "not a level")),
+    }
+}
+
+/// `auto WHO [POLICY]` or `ask WHO`.
+fn parse_mode(repl: &Repl, ws: &[Word], head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    let p = &st.program;
+    let Some(w) = ws.get(1).copied() else {
+        return Err(bad(
+            "repl::missing_value",
+            format!("`{name}` needs a side, role or character"),
+            head,
+            "whose decisions?",
+        )
+        .help(format!(
+            "usage: {}; the sides are: {}; the roles: {}",
+            usage(name),
+            list(&p.sides),
+            list(&p.roles)
+        )));
+    };
+    let known = matches!(w.2, "all" | "single")
+        || p.sides.iter().any(|s| s == w.2)
+        || p.roles.iter().any(|r| r == w.2)
+        || st.character(w.2).is_some();
+    if !known {
+        let mut names: Vec<&str> = vec!["all", "single"];
+        names.extend(p.sides.iter().map(String::as_str));
+        names.extend(p.roles.iter().map(String::as_str));
+        names.extend(p.characters.iter().map(|c| c.name.as_str()));
+        let d = bad(
+            "repl::unknown_chooser",
+            format!("no side, role or character is called `{}`", w.2),
+            (w.0, w.1),
+            "not a chooser here",
+        );
+        let all = format!(
+            "the sides are: {}; the roles: {}; or a character, `all`, `single`",
+            list(&p.sides),
+            list(&p.roles)
+        );
+        return Err(match closest(w.2, names) {
+            Some(c) => d.help(format!("did you mean `{c}`? {all}")),
+            None => d.help(all),
+        });
+    }
+    let mode = if name == "ask" {
+        too_many(ws, 2, usage(name))?;
+        Mode::Ask
+    } else {
+        too_many(ws, 3, usage(name))?;
+        match ws.get(2).copied() {
+            None => Mode::Auto(None),
+            Some(pw) => {
+                if p.policy(pw.2).is_none() {
+                    let mut names: Vec<&str> = vec!["first", "random"];
+                    names.extend(p.policies.iter().map(|x| x.name.as_str()));
+                    return Err(bad(
+                        "repl::unknown_policy",
+                        format!("no policy is called `{}`", pw.2),
+                        (pw.0, pw.1),
+                        "not a policy",
+                    )
+                    .help(format!("the policies are: {}", names.join(", "))));
+                }
+                Mode::Auto(Some(pw.2.to_string()))
+            }
+        }
+    };
+    if started(repl) || st.pending().is_some() {
+        pending(st, head)?;
+    }
+    Ok(change(vec![Op::Mode {
+        target: w.2.to_string(),
+        mode,
+    }]))
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
 }
 
 fn parse_answer(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
@@ -594,6 +1070,10 @@ fn option(st: &State, pd: &crate::runtime::control::Pending, w: (usize, usize, &
     if let Some(j) = pd.refused.iter().position(|o| p.option_name(*o) == w.2) {
         return Ok(names.len() + j);
     }
+    // So is an attempt a `forbid` names: refused with its reasons, and asked again.
+    if let Some(k) = p.attempts.iter().position(|o| p.option_name(*o) == w.2) {
+        return Ok(names.len() + pd.refused.len() + k);
+    }
     let d = bad(
         "repl::no_such_option",
         format!(
@@ -627,7 +1107,9 @@ fn character(st: &State, w: (usize, usize, &str)) -> Result<EntityId, Diag> {
     })
 }
 
-/// `set NAME.FIELD = N` or `set GLOBAL = N`, from byte `from` of the line.
+/// `set NAME.FIELD = VALUE` or `set GLOBAL = VALUE`, from byte `from` of the line. The value is
+/// written as the language writes it: a number, `true`/`false` for a flag, a character's name or
+/// `none` for a field that holds one.
 fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
     let rest = &line[from..];
     let Some(eq) = rest.find('=') else {
@@ -643,7 +1125,7 @@ fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
     let t0 = from + rest[..eq].find(target).unwrap_or(0);
     let value_text = rest[eq + 1..].trim();
     let v0 = from + eq + 1 + rest[eq + 1..].find(value_text).unwrap_or(0);
-    let value: i64 = number((v0, v0 + value_text.len().max(1), value_text), "a whole number")?;
+    let vspan = (v0, v0 + value_text.len().max(1));
     if target.is_empty() {
         return Err(bad(
             "repl::bad_set",
@@ -678,27 +1160,86 @@ fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
             None => d.help(format!("they are: {list}")),
         }
     };
-    match target.split_once('.') {
+    let (who, field, f) = match target.split_once('.') {
         Some((who, field)) => {
             character(st, (t0, t0 + who.len(), who))?;
             let f0 = t0 + who.len() + 1;
             match st.field(field) {
-                Some(f) if p.fields[f as usize].kind != FieldKind::Global => Ok(Op::Set {
-                    who: Some(who.to_string()),
-                    field: field.to_string(),
-                    value,
-                }),
-                _ => Err(field_err(field, (f0, f0 + field.len()), false)),
+                Some(f) if p.fields[f as usize].kind != FieldKind::Global => (Some(who.to_string()), field, f),
+                _ => return Err(field_err(field, (f0, f0 + field.len()), false)),
             }
         }
         None => match st.field(target) {
-            Some(f) if p.fields[f as usize].kind == FieldKind::Global => Ok(Op::Set {
-                who: None,
-                field: target.to_string(),
-                value,
-            }),
-            _ => Err(field_err(target, (t0, t0 + target.len()), true)
-                .help("a character's field is set as NAME.FIELD, e.g. set Mira.hp = 3")),
+            Some(f) if p.fields[f as usize].kind == FieldKind::Global => (None, target, f),
+            _ => {
+                return Err(field_err(target, (t0, t0 + target.len()), true)
+                    .help("a character's field is set as NAME.FIELD, e.g. set Mira.hp = 3"));
+            }
         },
+    };
+    let def = &p.fields[f as usize];
+    let field = field.to_string();
+    let on = who.clone().unwrap_or_default();
+    if def.kind == FieldKind::Effect {
+        return Err(bad(
+            "repl::set_effect",
+            format!("`{field}` is an effect: it runs for a count, not set"),
+            (t0, t0 + target.len()),
+            "an effect",
+        )
+        .help(format!(
+            "begin it with `begin {field} on {on} for N`, end it with `stop {field} on {on}`"
+        )));
     }
+    if let Some(ty) = def.refers {
+        let entity = match value_text {
+            "none" => None,
+            name => Some(character(st, (vspan.0, vspan.1, name))?),
+        };
+        if let Some(e) = entity
+            && p.characters[e as usize].ty != ty
+        {
+            let kind = p.things.get(ty as usize).map_or("entity", |t| t.0.as_str());
+            return Err(bad(
+                "repl::wrong_type",
+                format!("`{field}` holds a {kind}; {value_text} is not one"),
+                vspan,
+                format!("not a {kind}").as_str(),
+            )
+            .help(format!("name a {kind}, or write none")));
+        }
+        return Ok(Op::SetEntity {
+            who,
+            field,
+            entity: entity.map(|e| p.character_name(e).to_string()),
+        });
+    }
+    let value = match (value_text, def.kind) {
+        ("true", FieldKind::Flag) => 1,
+        ("false", FieldKind::Flag) => 0,
+        ("true" | "false", _) => {
+            return Err(bad(
+                "repl::not_a_number",
+                format!("`{value_text}` is a truth value; `{field}` holds a number"),
+                vspan,
+                "expected a number",
+            )
+            .help("true and false are for flags; write a whole number here, e.g. 3"));
+        }
+        (_, FieldKind::Flag) => match value_text.parse::<i64>() {
+            Ok(v @ (0 | 1)) => v,
+            _ => {
+                return Err(bad(
+                    "repl::not_a_truth",
+                    format!("`{value_text}` is not a truth value"),
+                    vspan,
+                    "expected true or false",
+                )
+                .help(format!("`{field}` is a flag: set it to true or false")));
+            }
+        },
+        _ if def.decimals > 0 => decimal((vspan.0, vspan.1, value_text), def.decimals)?,
+        _ => number((vspan.0, vspan.1, value_text), "a whole number")?,
+    };
+    Ok(Op::Set { who, field, value })
 }

@@ -16,7 +16,7 @@
 
 use serde_json::{Value, json};
 
-use super::session::{Entry, Op, hash};
+use super::session::{Entry, Mode, Op, hash};
 use crate::trace::DecidedBy;
 
 /// What a session file names: (path, hash) of the ruleset and encounter, the seed, the log.
@@ -62,6 +62,16 @@ pub fn write(ruleset: (&str, &str), encounter: Option<(&str, &str)>, seed: u64, 
                 Op::Set { who, field, value } => json!(["set", who, field, value]),
                 Op::Remove(w) => json!(["remove", w]),
                 Op::Add(t) => json!(["add", t]),
+                Op::SetEntity { who, field, entity } => json!(["set-entity", who, field, entity]),
+                Op::Begin { effect, on, count, at } => json!(["begin", effect, on, count, at]),
+                Op::Stop { effect, on } => json!(["stop", effect, on]),
+                Op::Place { who, to, order } => json!(["place", who, to, order]),
+                Op::Rank(o) => json!(["rank", o]),
+                Op::Mode { target, mode } => match mode {
+                    Mode::Ask => json!(["mode", target, "ask"]),
+                    Mode::Auto(None) => json!(["mode", target, "auto"]),
+                    Mode::Auto(Some(p)) => json!(["mode", target, "auto", p]),
+                },
             };
             out.push_str(&v.to_string());
             out.push('\n');
@@ -108,6 +118,35 @@ fn op(v: &Value) -> Result<Op, String> {
         },
         "remove" => Op::Remove(string(at(1)?)?),
         "add" => Op::Add(string(at(1)?)?),
+        "set-entity" => Op::SetEntity {
+            who: at(1)?.as_str().map(str::to_string),
+            field: string(at(2)?)?,
+            entity: at(3)?.as_str().map(str::to_string),
+        },
+        "begin" => Op::Begin {
+            effect: string(at(1)?)?,
+            on: string(at(2)?)?,
+            count: at(3)?.as_i64().ok_or("expected a number")?,
+            at: a.get(4).and_then(Value::as_str).map(str::to_string),
+        },
+        "stop" => Op::Stop {
+            effect: string(at(1)?)?,
+            on: string(at(2)?)?,
+        },
+        "place" => Op::Place {
+            who: string(at(1)?)?,
+            to: string(at(2)?)?,
+            order: string(at(3)?)?,
+        },
+        "rank" => Op::Rank(string(at(1)?)?),
+        "mode" => Op::Mode {
+            target: string(at(1)?)?,
+            mode: match string(at(2)?)?.as_str() {
+                "ask" => Mode::Ask,
+                "auto" => Mode::Auto(a.get(3).map(string).transpose()?),
+                other => return Err(format!("unknown mode `{other}`")),
+            },
+        },
         other => return Err(format!("unknown change `{other}`")),
     })
 }

@@ -23,6 +23,9 @@ struct Names {
     globals: Vec<String>,
     levels: Vec<String>,
     options: Vec<String>,
+    /// Sides, roles, characters, `all` and `single`: whom `auto` and `ask` name.
+    choosers: Vec<String>,
+    policies: Vec<String>,
 }
 
 fn names(repl: &Repl) -> Names {
@@ -42,6 +45,18 @@ fn names(repl: &Repl) -> Names {
         fields: field_names(false),
         globals: field_names(true),
         levels: p.levels.iter().map(|l| l.name.clone()).collect(),
+        choosers: ["all", "single"]
+            .into_iter()
+            .map(String::from)
+            .chain(p.sides.iter().cloned())
+            .chain(p.roles.iter().cloned())
+            .chain(p.characters.iter().map(|c| c.name.clone()))
+            .collect(),
+        policies: ["first", "random"]
+            .into_iter()
+            .map(String::from)
+            .chain(p.policies.iter().map(|x| x.name.clone()))
+            .collect(),
         options: match &s.state.end {
             End::Paused(pd) => pd.options.iter().map(|o| p.option_name(*o).to_string()).collect(),
             _ => Vec::new(),
@@ -82,11 +97,22 @@ impl Completer for LineHelper {
             ["help"] => pairs(word, COMMANDS.iter().map(|c| c.name)),
             ["step"] => pairs(
                 word,
-                ["turn", "end", "level"]
+                ["turn", "end", "level", "until"]
                     .into_iter()
                     .chain(n.levels.iter().map(String::as_str)),
             ),
             ["step", "level"] => pairs(word, n.levels.iter().map(String::as_str)),
+            ["step" | "continue", "until"] => {
+                let eq: Vec<String> = n.levels.iter().map(|l| format!("{l}=")).collect();
+                pairs(word, eq.iter().map(String::as_str))
+            }
+            ["continue"] => pairs(word, ["until"]),
+            ["auto" | "ask"] => pairs(word, n.choosers.iter().map(String::as_str)),
+            ["auto", _] => pairs(word, n.policies.iter().map(String::as_str)),
+            ["show"] => pairs(
+                word,
+                std::iter::once("all").chain(n.characters.iter().map(String::as_str)),
+            ),
             ["answer"] => pairs(word, n.options.iter().map(String::as_str)),
             ["remove"] => pairs(word, n.characters.iter().map(String::as_str)),
             ["set"] => match word.split_once('.') {
@@ -203,14 +229,15 @@ pub fn interactive(repl: &mut Repl) -> i32 {
     rl.set_helper(Some(LineHelper {
         names: names(repl),
         files: FilenameCompleter::new(),
-        colour: true,
+        colour: repl.colour(),
     }));
     let history = history_path();
     // A missing history file is a first run.
     let _ = rl.load_history(&history);
     println!("`help` lists the commands; Tab completes; Ctrl-D leaves");
     loop {
-        match rl.readline("turnscript> ") {
+        let prompt = repl.prompt();
+        match rl.readline(&prompt) {
             Ok(line) => {
                 if !line.trim().is_empty() {
                     let _ = rl.add_history_entry(line.as_str());

@@ -29,8 +29,11 @@ pub struct Options {
     pub seed: u64,
     /// Where the session is rewritten after every change; `None`: no autosave.
     pub autosave: Option<PathBuf>,
-    /// Colour in diagnostics (interactive only).
-    pub colour: bool,
+    /// Colour in diagnostics, views and the prompt: `Some` forced (`--color always|never`),
+    /// `None` on a terminal unless `NO_COLOR` is set.
+    pub colour: Option<bool>,
+    /// The width of a line (the terminal's); 0: 100 columns.
+    pub width: usize,
 }
 
 /// The reply to one command.
@@ -73,6 +76,12 @@ pub struct Repl {
 }
 
 fn read_source(path: &Path) -> Result<SourceFile, String> {
+    if path.as_os_str() == "-" {
+        return Err(
+            "error: the REPL reads its commands from standard input, so `-` cannot name a ruleset or encounter here: give them as files\n"
+                .into(),
+        );
+    }
     std::fs::read_to_string(path)
         .map(|text| SourceFile {
             path: path.display().to_string(),
@@ -112,7 +121,7 @@ impl Repl {
             encounter: repl.opts.encounter.as_deref().map(read_source).transpose()?,
             seed: repl.opts.seed,
         };
-        let state = replay(&base, &[], Goal::Pause).map_err(|(s, d)| s.render_all(&d, 80, repl.opts.colour))?;
+        let state = replay(&base, &[], Goal::Pause).map_err(|(s, d)| s.render_all(&d, repl.width(), repl.colour()))?;
         let mut out = state.rec.text.out().to_string();
         out.push_str(&show::status(&state));
         repl.session = Some(Session {
@@ -124,15 +133,41 @@ impl Repl {
         Ok((repl, out))
     }
 
-    fn colour(&self) -> bool {
-        self.opts.colour
+    pub(crate) fn colour(&self) -> bool {
+        self.opts.colour.unwrap_or(false)
+    }
+
+    fn width(&self) -> usize {
+        if self.opts.width == 0 { 100 } else { self.opts.width }
+    }
+
+    fn look(&self) -> show::Look {
+        show::Look {
+            width: self.width(),
+            colour: self.colour(),
+        }
+    }
+
+    /// The prompt: where the fight is and who decides, e.g. `round 3 · Mira> `.
+    pub fn prompt(&self) -> String {
+        match &self.session {
+            Some(s) => {
+                let at = show::where_short(&s.state);
+                if self.colour() {
+                    format!("\x1b[1m{at}\x1b[0m> ")
+                } else {
+                    format!("{at}> ")
+                }
+            }
+            None => "turnscript> ".to_string(),
+        }
     }
 
     /// Renders a diagnostic pointing into the command line.
     fn line_error(&self, line: &str, d: &Diag) -> Reply {
         let mut s = Sources::new();
         s.add("command", line);
-        Reply::err(s.render(d, 80, self.colour()))
+        Reply::err(s.render(d, self.width(), self.colour()))
     }
 
     /// Runs one command line (which may span lines, for `add`).
@@ -142,7 +177,13 @@ impl Repl {
             return Reply::default();
         }
         match commands::parse(self, line) {
-            Ok(cmd) => self.run(line, cmd),
+            Ok(cmd) => {
+                let mut reply = self.run(line, cmd);
+                if self.colour() && !reply.error {
+                    reply.out = paint(&reply.out);
+                }
+                reply
+            }
             Err(d) => self.line_error(line, &d),
         }
     }
@@ -162,7 +203,9 @@ impl Repl {
                 quit: true,
                 error: false,
             }),
-            Cmd::Show(n) => self.session().map(|s| Reply::ok(show::show(s, n))),
+            Cmd::Show(n) => self.session().map(|s| Reply::ok(show::strip(s, n, self.look()))),
+            Cmd::ShowAll(n) => self.session().map(|s| Reply::ok(show::show(s, n, self.width()))),
+            Cmd::ShowOne(e) => self.session().map(|s| Reply::ok(show::one(s, e, self.look()))),
             Cmd::Trace => self.session().map(|s| Reply::ok(s.state.rec.text.out().to_string())),
             Cmd::Log => self.session().map(|s| Reply::ok(show::log(s))),
             Cmd::Change { ops, goal } => self.change(line, ops, goal),
@@ -195,7 +238,7 @@ impl Repl {
 
     /// A command that changes the state: replay the log with it; keep it only if the run goes on.
     fn change(&mut self, line: &str, ops: Vec<Op>, goal: Goal) -> Result<Reply, Reply> {
-        let colour = self.colour();
+        let (colour, width) = (self.colour(), self.width());
         let s = self.session()?;
         let entry = Entry {
             line: line.trim().to_string(),
@@ -205,17 +248,24 @@ impl Repl {
         log.push(entry);
         let state = match replay(&s.base, &log, goal) {
             Ok(st) => st,
-            Err((sources, d)) => return Err(Reply::err(sources.render_all(&d, 80, colour))),
+            Err((sources, d)) => return Err(Reply::err(sources.render_all(&d, width, colour))),
         };
         if let End::Failed(d) = &state.end {
-            let mut out = state.sources.render(d, 80, colour);
+            let mut out = state.sources.render(d, width, colour);
             out.push_str("nothing changed: the command would stop the run with this error\n");
+            if d.code == "run::step_budget" {
+                out.push_str(
+                    "(the rules do not end this encounter by themselves: `continue until LEVEL=N` or \
+                     `step until LEVEL=N` plays to a point, and `ask WHO` stops `continue` at their decisions)\n",
+                );
+            }
             return Err(Reply::err(out));
         }
         if let Some(d) = &state.divergence {
             return Err(Reply::err(format!("error: {}; nothing changed\n", d.reason)));
         }
         let mut out = trace_since(&s.state, &state);
+        out.push_str(&joiners_unplaced(&state, &log));
         out.push_str(&show::status(&state));
         let Some(s) = self.session.as_mut() else {
             return Err(Reply::err("error: no session\n"));
@@ -373,6 +423,74 @@ impl Repl {
     }
 }
 
+/// A warning for each character the last command added during play who is in no kept order that
+/// others are ranked in (the ruleset has no `on join` rule placing them): they would take no turn
+/// there. It says how to place them.
+fn joiners_unplaced(state: &State, log: &[Entry]) -> String {
+    let Some(last) = log.last() else {
+        return String::new();
+    };
+    // Characters added before the first decision are in the encounter from the start.
+    let started = log[..log.len() - 1]
+        .iter()
+        .any(|e| e.ops.iter().any(|o| matches!(o, Op::Pick { .. })));
+    let (Some(snap), true) = (state.snapshot(), started) else {
+        return String::new();
+    };
+    let p = &state.program;
+    let mut out = String::new();
+    for op in &last.ops {
+        let Op::Add(text) = op else { continue };
+        for name in session::declared_names(text) {
+            let Some(e) = state.character(&name) else { continue };
+            for (o, ids) in snap.ranked.iter().enumerate() {
+                if ids.is_empty() || ids.contains(&e) {
+                    continue;
+                }
+                let order = &p.orders[o].name;
+                out.push_str(&format!(
+                    "warning: {name} is in no place of the kept order `{order}`{}, so takes no turn where it is walked: `place {name} last in {order}` (or first, before NAME, after NAME) puts them in, `rank {order}` ranks everyone again\n",
+                    if p.join_hooks.is_empty() { " (the ruleset has no `on join` rule)" } else { "" }
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Colours a reply for a terminal, line by line, by what the line is: who is up (bold), a refusal
+/// (red), a ruling or a warning (yellow), the decision waiting (bold), the end (bold). Lines
+/// already coloured (the strip) are left alone.
+fn paint(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches('\n');
+        let t = body.trim_start();
+        let style = if body.contains('\x1b') {
+            None
+        } else if t.starts_with("▸ ") || t.starts_with("↳ ") || body.starts_with("decision ") {
+            Some("1")
+        } else if t.starts_with("refused ") {
+            Some("31")
+        } else if t.starts_with("manual ") || body.starts_with("warning:") {
+            Some("33")
+        } else if t.starts_with("end of encounter") || body.starts_with("the encounter is over") {
+            Some("1")
+        } else {
+            None
+        };
+        match style {
+            Some(code) => {
+                let indent = &body[..body.len() - t.len()];
+                out.push_str(&format!("{indent}\x1b[{code}m{t}\x1b[0m"));
+                out.push_str(&line[body.len()..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 /// The session file of the log up to the cursor.
 fn session_text(s: &Session) -> String {
     file::write(
@@ -468,7 +586,10 @@ pub fn main(opts: Options) -> i32 {
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     crate::runtime::on_run_stack(move || {
         let mut opts = opts;
-        opts.colour = interactive;
+        opts.colour = Some(crate::diag::use_colour(opts.colour, interactive));
+        if opts.width == 0 {
+            opts.width = crate::diag::terminal_width(100);
+        }
         let (mut repl, start) = match Repl::new(opts) {
             Ok(r) => r,
             Err(e) => {

@@ -42,6 +42,139 @@ pub enum Op {
     /// Characters in encounter syntax; before the first decision they are in from the start,
     /// later they join at that point.
     Add(String),
+    /// Set a field that holds an entity to one by name (`None`: `none`).
+    SetEntity {
+        who: Option<String>,
+        field: String,
+        entity: Option<String>,
+    },
+    /// Begin an effect on a character by hand, for a count, counted at a place (as the
+    /// language writes it after `counted at`; `None`: the end of the character's turns).
+    Begin {
+        effect: String,
+        on: String,
+        count: i64,
+        at: Option<String>,
+    },
+    /// End every instance of an effect on a character by hand.
+    Stop { effect: String, on: String },
+    /// Move a character in a kept order: `first`, `last`, `before X`, `after X`.
+    Place { who: String, to: String, order: String },
+    /// Rank a kept order again by its keys.
+    Rank(String),
+    /// Who answers the decisions of a side, a role, a character, everyone (`all`), or the
+    /// decisions with one option (`single`): the person at the REPL, or a policy.
+    Mode { target: String, mode: Mode },
+}
+
+/// How the REPL treats a chooser's decisions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Stop and ask (`ask WHO`).
+    Ask,
+    /// Answer by a policy (`auto WHO [POLICY]`; `None`: the session's policy).
+    Auto(Option<String>),
+}
+
+/// The target of a mode: whose decisions it covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    All,
+    Single,
+    Side(u16),
+    Role(u16),
+    Character(EntityId),
+}
+
+/// A target by name: `all`, `single`, a side, a role or a character.
+fn target_named(p: &Program, name: &str) -> Option<Target> {
+    match name {
+        "all" => Some(Target::All),
+        "single" => Some(Target::Single),
+        _ => p
+            .sides
+            .iter()
+            .position(|s| s == name)
+            .map(|i| Target::Side(i as u16))
+            .or_else(|| p.roles.iter().position(|r| r == name).map(|i| Target::Role(i as u16)))
+            .or_else(|| {
+                p.characters
+                    .iter()
+                    .position(|c| c.name == name)
+                    .map(|i| Target::Character(i as EntityId))
+            }),
+    }
+}
+
+/// The modes in force: each target's, resolved (`None`: ask; `Some(policy)`: auto), and, in the
+/// order given, the names as written (for `show`).
+#[derive(Clone, Debug, Default)]
+pub struct Modes {
+    set: Vec<(Target, Option<PolicyRef>)>,
+    pub named: Vec<(String, Mode)>,
+}
+
+impl Modes {
+    /// Applies one `auto`/`ask`; the reason when it no longer fits the program.
+    fn apply(&mut self, p: &Program, default: PolicyRef, target: &str, mode: &Mode) -> Result<(), String> {
+        let t =
+            target_named(p, target).ok_or_else(|| format!("no side, role or character is called `{target}` now"))?;
+        let resolved = match mode {
+            Mode::Ask => None,
+            Mode::Auto(None) => Some(default),
+            Mode::Auto(Some(name)) => Some(
+                p.policy(name)
+                    .ok_or_else(|| format!("no policy is called `{name}` now"))?,
+            ),
+        };
+        self.set.retain(|(x, _)| *x != t);
+        self.set.push((t, resolved));
+        self.named.retain(|(n, _)| n != target);
+        self.named.push((target.to_string(), mode.clone()));
+        Ok(())
+    }
+
+    fn get(&self, t: Target) -> Option<Option<PolicyRef>> {
+        self.set.iter().find(|(x, _)| *x == t).map(|(_, m)| *m)
+    }
+
+    /// The setting for a chooser: its own, else its side's or role's, else everyone's.
+    fn setting(&self, p: &Program, who: Who) -> Option<Option<PolicyRef>> {
+        let own = match who {
+            Who::Character(e) => self.get(Target::Character(e)).or_else(|| {
+                p.characters
+                    .get(e as usize)
+                    .and_then(|c| c.side)
+                    .and_then(|s| self.get(Target::Side(s)))
+            }),
+            Who::Role(r) => self.get(Target::Role(r)),
+        };
+        own.or_else(|| self.get(Target::All))
+    }
+
+    /// The policy that answers `d` by itself (auto), or `None`: it is asked.
+    fn auto(&self, p: &Program, d: &DecisionPoint<'_>, default: PolicyRef) -> Option<PolicyRef> {
+        let setting = self.setting(p, d.chooser);
+        if self.single_on() && d.options.len() == 1 && d.refused.is_empty() {
+            return Some(setting.flatten().unwrap_or(default));
+        }
+        setting.flatten()
+    }
+
+    /// Whether decisions with one option are taken at once (unless `ask single`).
+    pub fn single_on(&self) -> bool {
+        !self.named.iter().any(|(n, m)| n == "single" && *m == Mode::Ask)
+    }
+
+    /// Whether `who` was set to `ask` (by its own name, side or role, or `all`).
+    fn asks(&self, p: &Program, who: Who) -> bool {
+        self.setting(p, who) == Some(None)
+    }
+
+    /// The policy that answers `who` when the policy answers.
+    fn policy_for(&self, p: &Program, who: Who, default: PolicyRef) -> PolicyRef {
+        self.setting(p, who).flatten().unwrap_or(default)
+    }
 }
 
 /// A command as typed and the changes it made.
@@ -81,6 +214,11 @@ pub enum Goal {
     Level(LevelId),
     /// Let the policy answer to the end of the encounter.
     End,
+    /// Let the policy answer until iteration N of this level is over (by its own numbers).
+    Until(LevelId, u64),
+    /// Play on: the policy answers the pending decision and every later one except those of
+    /// choosers set to `ask`; to the end, or (with a level) until that iteration is over.
+    Continue(Option<(LevelId, u64)>),
 }
 
 /// Where the open levels and turns stand, from the events so far.
@@ -102,6 +240,8 @@ pub enum Frame {
 enum Watch {
     Turn(usize),
     Level(LevelId, usize),
+    /// The end of this iteration (by the level's own numbers).
+    Iteration(LevelId, u64),
 }
 
 /// The sink of a replay: the GM's text view, where each event ends in it, and the open frames.
@@ -141,6 +281,7 @@ impl Recorder {
         self.watch = match goal {
             Goal::Turn => Some(Watch::Turn(self.turns().max(1))),
             Goal::Level(l) => Some(Watch::Level(l, self.levels(l).max(1))),
+            Goal::Until(l, n) | Goal::Continue(Some((l, n))) => Some(Watch::Iteration(l, n)),
             _ => None,
         };
     }
@@ -176,13 +317,12 @@ impl Sink for RecSink {
                 order: None,
                 acted: Vec::new(),
             }),
-            Event::LevelEnd { level, .. } => {
+            Event::LevelEnd { level, n, .. } => {
                 r.open.pop();
-                if let Some(Watch::Level(l, depth)) = r.watch
-                    && l == *level
-                    && r.levels(l) < depth
-                {
-                    r.hit = true;
+                match r.watch {
+                    Some(Watch::Level(l, depth)) if l == *level && r.levels(l) < depth => r.hit = true,
+                    Some(Watch::Iteration(l, m)) if l == *level && m == *n => r.hit = true,
+                    _ => {}
                 }
             }
             Event::Order { order, ids } => {
@@ -244,6 +384,8 @@ pub struct State {
     pub made: Vec<Op>,
     pub divergence: Option<Divergence>,
     pub seed: u64,
+    /// Who the REPL asks and who plays by a policy, at the end of the replay.
+    pub modes: Modes,
 }
 
 impl State {
@@ -272,6 +414,63 @@ impl State {
             .iter()
             .position(|f| f.name == name)
             .map(|i| i as FieldId)
+    }
+}
+
+/// Where an effect begun by hand is counted, resolved to ids (a place still by who holds it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountAt {
+    Place(EntityId, OrderId),
+    TurnStart(EntityId),
+    TurnEnd(EntityId),
+    LevelStart(LevelId),
+    LevelEnd(LevelId),
+}
+
+/// Reads `place of X in ORDER`, `start of turn(X)`, `end of turn(X)`, `start of LEVEL`,
+/// `end of LEVEL`; the error says what is wrong.
+pub fn count_at(p: &Program, text: &str) -> Result<CountAt, String> {
+    let who = |name: &str| -> Result<EntityId, String> {
+        let name = name.trim();
+        p.characters
+            .iter()
+            .position(|c| c.name == name)
+            .map(|i| i as EntityId)
+            .ok_or_else(|| format!("no character is called `{name}`"))
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.as_slice() {
+        ["place", "of", x, "in", o] => {
+            let order = p
+                .orders
+                .iter()
+                .position(|d| d.name == *o)
+                .ok_or_else(|| format!("no order is called `{o}`"))?;
+            Ok(CountAt::Place(who(x)?, order as OrderId))
+        }
+        [edge @ ("start" | "end"), "of", rest @ ..] => {
+            let rest = rest.join(" ");
+            let start = *edge == "start";
+            if let Some(inner) = rest.strip_prefix("turn(").and_then(|r| r.strip_suffix(')')) {
+                let e = who(inner)?;
+                return Ok(if start {
+                    CountAt::TurnStart(e)
+                } else {
+                    CountAt::TurnEnd(e)
+                });
+            }
+            let l = p
+                .level_id(&rest)
+                .ok_or_else(|| format!("no level is called `{rest}` (a turn is written turn(NAME))"))?;
+            Ok(if start {
+                CountAt::LevelStart(l)
+            } else {
+                CountAt::LevelEnd(l)
+            })
+        }
+        _ => Err(format!(
+            "`{text}` is not a place to count at: write place of NAME in ORDER, start of turn(NAME), end of turn(NAME), start of LEVEL or end of LEVEL"
+        )),
     }
 }
 
@@ -322,8 +521,11 @@ pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources,
         ops: plan.ops,
         next: 0,
         first_pick: plan.first_pick,
-        policy: Policy::new(policy_ref, plan.seed),
+        policies: Vec::new(),
+        seed: plan.seed,
         policy_ref,
+        modes: Modes::default(),
+        asked_made: 0,
         goal,
         goal_started: false,
         made: Vec::new(),
@@ -331,14 +533,17 @@ pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources,
         divergence: None,
         decisions: 0,
     };
+    // No default stop: a fight goes on until the rules end it (the step budget guards).
     let cfg = RunConfig {
         seed: plan.seed,
+        default_limit: false,
         ..RunConfig::default()
     };
     let mut sink = RecSink(rec.clone());
     // The caller runs on the run stack (see `repl::main`).
     let ran = run_controlled(&program, &cfg, &mut ctl, plan.absent, &mut sink);
     let made = std::mem::take(&mut ctl.made);
+    let modes = std::mem::take(&mut ctl.modes);
     let (decisions, next, n_ops) = (ctl.decisions, ctl.next, ctl.ops.len());
     let (end, divergence) = ending(ran, log, ctl.divergence.take(), next, n_ops);
     drop(ctl);
@@ -354,6 +559,7 @@ pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources,
         made,
         divergence,
         seed: plan.seed,
+        modes,
     })
 }
 
@@ -422,7 +628,7 @@ fn ending(
             .map_or(log.len(), |(i, _)| i)
     };
     let end = match ran {
-        Ok(Ran::Paused(p)) => End::Paused(p),
+        Ok(Ran::Paused(p)) => End::Paused(*p),
         Ok(Ran::Finished(o)) => {
             if divergence.is_none() && next < n_ops {
                 divergence = Some(Divergence {
@@ -451,8 +657,14 @@ struct Ctl<'p> {
     ops: Vec<(usize, Op)>,
     next: usize,
     first_pick: usize,
-    policy: Policy,
+    /// The policies' streams, each made from the seed when first used.
+    policies: Vec<(PolicyRef, Policy)>,
+    seed: u64,
+    /// The session's policy (the ruleset's default, else `random`).
     policy_ref: PolicyRef,
+    modes: Modes,
+    /// Decisions the goal let the policy answer that were not auto (for `step N`).
+    asked_made: u32,
     goal: Goal,
     goal_started: bool,
     made: Vec<Op>,
@@ -462,6 +674,24 @@ struct Ctl<'p> {
 }
 
 impl Ctl<'_> {
+    /// The policy `who`'s decisions are answered by when the policy answers them.
+    fn policy_ref_for(&self, who: Who) -> PolicyRef {
+        self.modes.policy_for(self.p, who, self.policy_ref)
+    }
+
+    /// Lets the policy that answers `d`'s chooser pick (each policy keeps its own stream).
+    fn policy_pick(&mut self, d: &DecisionPoint<'_>) -> usize {
+        let r = self.policy_ref_for(d.chooser);
+        let i = match self.policies.iter().position(|(x, _)| *x == r) {
+            Some(i) => i,
+            None => {
+                self.policies.push((r, Policy::new(r, self.seed)));
+                self.policies.len() - 1
+            }
+        };
+        self.policies[i].1.pick(self.p, d)
+    }
+
     fn diverge(&mut self, entry: usize, reason: String) -> Verdict {
         self.divergence = Some(Divergence { entry, reason });
         Verdict::Pause
@@ -477,7 +707,97 @@ impl Ctl<'_> {
             Op::Seed(_) | Op::Add(_) if i < self.first_pick => {}
             Op::Seed(s) => {
                 ed.reseed(*s);
-                self.policy = Policy::new(self.policy_ref, *s);
+                self.policies.clear();
+                self.seed = *s;
+            }
+            Op::Mode { target, mode } => self.modes.apply(p, self.policy_ref, target, mode)?,
+            Op::SetEntity { who, field, entity } => {
+                let f = p
+                    .fields
+                    .iter()
+                    .position(|d| d.name == *field)
+                    .ok_or_else(|| format!("no field is called `{field}` now"))?;
+                let e = match who {
+                    None => TABLE,
+                    Some(w) => find(w).ok_or_else(|| format!("no character is called `{w}` now"))?,
+                };
+                let v = match entity {
+                    None => NONE,
+                    Some(n) => find(n).ok_or_else(|| format!("no character is called `{n}` now"))? as i64,
+                };
+                ed.set(e, f as FieldId, v);
+            }
+            Op::Begin { effect, on, count, at } => {
+                let f = p
+                    .fields
+                    .iter()
+                    .position(|d| d.name == *effect && d.kind == crate::check::FieldKind::Effect)
+                    .ok_or_else(|| format!("no effect is called `{effect}` now"))? as FieldId;
+                let e = find(on).ok_or_else(|| format!("no character is called `{on}` now"))?;
+                let spec = match at {
+                    Some(text) => count_at(p, text)?,
+                    None => CountAt::TurnEnd(e),
+                };
+                let anchor = match spec {
+                    CountAt::Place(x, o) => {
+                        let i = ed.place_of(x, o).ok_or_else(|| {
+                            format!(
+                                "{} has no place in the order `{}` now",
+                                p.character_name(x),
+                                p.orders[o as usize].name
+                            )
+                        })?;
+                        Anchor::Place(o, i)
+                    }
+                    CountAt::TurnStart(x) => Anchor::TurnStart(x),
+                    CountAt::TurnEnd(x) => Anchor::TurnEnd(x),
+                    CountAt::LevelStart(l) => Anchor::LevelStart(l),
+                    CountAt::LevelEnd(l) => Anchor::LevelEnd(l),
+                };
+                let where_ = match at {
+                    Some(t) => t.clone(),
+                    None => format!("end of turn({on})"),
+                };
+                ed.ruling(&format!("begin {effect} on {on} for {count} counted at {where_}"));
+                ed.begin(f, e, *count, anchor);
+            }
+            Op::Stop { effect, on } => {
+                let f = p
+                    .fields
+                    .iter()
+                    .position(|d| d.name == *effect && d.kind == crate::check::FieldKind::Effect)
+                    .ok_or_else(|| format!("no effect is called `{effect}` now"))? as FieldId;
+                let e = find(on).ok_or_else(|| format!("no character is called `{on}` now"))?;
+                ed.ruling(&format!("stop {effect} on {on}"));
+                ed.stop(f, e);
+            }
+            Op::Place { who, to, order } => {
+                let e = find(who).ok_or_else(|| format!("no character is called `{who}` now"))?;
+                let o = p
+                    .orders
+                    .iter()
+                    .position(|d| d.name == *order)
+                    .ok_or_else(|| format!("no order is called `{order}` now"))? as OrderId;
+                let dest = match to.split_once(' ') {
+                    None if to == "first" => Err(true),
+                    None if to == "last" => Err(false),
+                    Some((rel @ ("before" | "after"), x)) => {
+                        let x = find(x.trim()).ok_or_else(|| format!("no character is called `{x}` now"))?;
+                        Ok((x, rel == "after"))
+                    }
+                    _ => return Err(format!("`{to}` is not first, last, before NAME or after NAME")),
+                };
+                ed.ruling(&format!("place {who} {to} in {order}"));
+                ed.place(e, o, dest)?;
+            }
+            Op::Rank(order) => {
+                let o = p
+                    .orders
+                    .iter()
+                    .position(|d| d.name == *order)
+                    .ok_or_else(|| format!("no order is called `{order}` now"))? as OrderId;
+                ed.ruling(&format!("rank {order}"));
+                ed.rank(o).map_err(|d| d.message)?;
             }
             Op::Set { who, field, value } => {
                 let f = p
@@ -524,19 +844,9 @@ impl Ctl<'_> {
                 "the decision here is now `{now}` by {who}, where it was `{decision}` by {chooser}"
             ));
         }
-        // An attempt the rules refused is replayed as one: refused again, and asked again.
-        let refused = || {
-            d.refused
-                .iter()
-                .position(|o| p.option_name(*o) == option)
-                .map(|j| d.options.len() + j)
-        };
-        match d
-            .options
-            .iter()
-            .position(|o| p.option_name(*o) == option)
-            .or_else(refused)
-        {
+        // An attempt the rules refused (a refused option, or one a `forbid` names) is replayed
+        // as one: refused again, and asked again.
+        match (0..d.answerable()).find(|i| d.key(*i).is_some_and(|o| p.option_name(o) == option)) {
             Some(i) => Ok((i, *by)),
             None => {
                 let names: Vec<&str> = d.options.iter().map(|o| p.option_name(*o)).collect();
@@ -553,12 +863,7 @@ impl Ctl<'_> {
         self.made.push(Op::Pick {
             decision: p.decisions.get(d.decision as usize).cloned().unwrap_or_default(),
             chooser: p.who_name(d.chooser).to_string(),
-            option: d
-                .options
-                .get(i)
-                .or_else(|| d.refused.get(i - d.options.len().min(i)))
-                .map(|o| p.option_name(*o).to_string())
-                .unwrap_or_default(),
+            option: d.key(i).map(|o| p.option_name(o).to_string()).unwrap_or_default(),
             by,
         });
         // A refused attempt is not a decision made: the same decision is asked again.
@@ -570,18 +875,29 @@ impl Ctl<'_> {
 }
 
 impl Control for Ctl<'_> {
-    fn policy(&self, _: Who) -> Option<PolicyRef> {
-        Some(self.policy_ref)
+    fn policy(&self, who: Who) -> Option<PolicyRef> {
+        // The modes as they will be at this decision: an `auto` given here counts already.
+        let mut modes = self.modes.clone();
+        for (_, op) in self.ops.iter().skip(self.next) {
+            match op {
+                Op::Pick { .. } => break,
+                Op::Mode { target, mode } => {
+                    let _ = modes.apply(self.p, self.policy_ref, target, mode);
+                }
+                _ => {}
+            }
+        }
+        Some(modes.policy_for(self.p, who, self.policy_ref))
     }
 
     fn decide(&mut self, ed: &mut Editor<'_, '_>, d: &DecisionPoint<'_>) -> Result<Verdict, Diag> {
         // The log first: its changes at this decision, then its answer.
         while let Some((entry, op)) = self.ops.get(self.next).cloned() {
-            self.next += 1;
             if let Op::Pick { by, .. } = &op {
+                self.next += 1;
                 if *by == DecidedBy::Policy {
                     // Keep the policy's stream where it was when this was first picked.
-                    self.policy.pick(self.p, d);
+                    self.policy_pick(d);
                 }
                 return Ok(match self.pick_by_name(d, &op) {
                     Ok((i, by)) => {
@@ -596,32 +912,54 @@ impl Control for Ctl<'_> {
                     }
                 });
             }
+            self.next += 1;
             if let Err(reason) = self.apply(ed, self.next - 1, &op) {
                 return Ok(self.diverge(entry, reason));
             }
         }
-        // Then the goal.
+        // Then the goal. The first decision is the one the REPL showed as pending: the goal
+        // decides it (`Pause` stops there, even at a decision that would answer itself). Later
+        // ones that answer themselves (auto, or one option) are answered on the way.
         let first = !self.goal_started;
         self.goal_started = true;
+        if first {
+            self.rec.borrow_mut().start_watch(self.goal);
+        }
+        if self.goal == Goal::Pause {
+            return Ok(Verdict::Pause);
+        }
+        // Past the point a goal plays to, the run stops at the next decision, whoever's.
+        let hit = self.rec.borrow().hit;
+        if !first && !hit && self.modes.auto(self.p, d, self.policy_ref).is_some() {
+            let i = self.policy_pick(d);
+            return Ok(self.record(d, i, DecidedBy::Policy));
+        }
         let policy = |s: &mut Self| {
-            let i = s.policy.pick(s.p, d);
+            let i = s.policy_pick(d);
             s.record(d, i, DecidedBy::Policy)
         };
         Ok(match self.goal {
             Goal::Pause => Verdict::Pause,
-            Goal::Answer(i) if first && i < d.options.len() + d.refused.len() => self.record(d, i, DecidedBy::Answer),
+            Goal::Answer(i) if first && i < d.answerable() => self.record(d, i, DecidedBy::Answer),
             Goal::Answer(_) => Verdict::Pause,
-            Goal::Decisions(n) if (self.made.len() as u32) < n => policy(self),
+            Goal::Decisions(n) if self.asked_made < n => {
+                self.asked_made += 1;
+                policy(self)
+            }
             Goal::Decisions(_) => Verdict::Pause,
             Goal::End => policy(self),
-            Goal::Turn | Goal::Level(_) => {
-                if first {
-                    self.rec.borrow_mut().start_watch(self.goal);
+            Goal::Turn | Goal::Level(_) | Goal::Until(..) => {
+                if first || !hit {
                     policy(self)
-                } else if self.rec.borrow().hit {
-                    Verdict::Pause
                 } else {
+                    Verdict::Pause
+                }
+            }
+            Goal::Continue(_) => {
+                if first || !(hit || self.modes.asks(self.p, d.chooser)) {
                     policy(self)
+                } else {
+                    Verdict::Pause
                 }
             }
         })

@@ -18,17 +18,58 @@ fn options_line(st: &State, options: &[OptionKey]) -> String {
         .join(" · ")
 }
 
+/// The candidates the rules refuse at a pending decision, one a line, each with its reasons.
+fn refused_lines(st: &State, pd: &crate::runtime::control::Pending, indent: &str) -> String {
+    let p = &st.program;
+    pd.refused
+        .iter()
+        .enumerate()
+        .map(|(j, o)| {
+            let why = pd.reasons.get(j).map(String::as_str).unwrap_or("");
+            format!("{indent}refused {}: {why}\n", p.option_name(*o))
+        })
+        .collect()
+}
+
+/// Who the REPL asks and who plays by a policy, when anything was set.
+fn modes_line(st: &State) -> String {
+    let m = &st.modes;
+    if m.named.is_empty() {
+        return String::new();
+    }
+    let mut parts: Vec<String> = m
+        .named
+        .iter()
+        .filter(|(n, _)| n != "single")
+        .map(|(n, mode)| match mode {
+            super::session::Mode::Ask => format!("ask {n}"),
+            super::session::Mode::Auto(None) => format!("auto {n}"),
+            super::session::Mode::Auto(Some(pol)) => format!("auto {n} ({pol})"),
+        })
+        .collect();
+    parts.push(if m.single_on() {
+        "one-option decisions taken at once".into()
+    } else {
+        "one-option decisions asked".into()
+    });
+    format!("control  {}\n", parts.join(" · "))
+}
+
 /// One line (or a diagnostic) on where the state stands after a command.
 pub fn status(st: &State) -> String {
     let p = &st.program;
     match &st.end {
-        End::Paused(pd) => format!(
-            "decision {}: {} decides {} — {}\n",
-            st.decisions + 1,
-            p.who_name(pd.chooser),
-            p.decisions.get(pd.decision as usize).map(String::as_str).unwrap_or("?"),
-            options_line(st, &pd.options)
-        ),
+        End::Paused(pd) => {
+            let mut out = format!(
+                "decision {}: {} decides {} — {}\n",
+                st.decisions + 1,
+                p.who_name(pd.chooser),
+                p.decisions.get(pd.decision as usize).map(String::as_str).unwrap_or("?"),
+                options_line(st, &pd.options)
+            );
+            out.push_str(&refused_lines(st, pd, "  "));
+            out
+        }
         End::Finished(r) => format!("the encounter is over ({})\n", reason_text(p, r)),
         End::Failed(d) => {
             let mut out = st.sources.render(d, 80, false);
@@ -119,15 +160,24 @@ fn order_line(st: &State, snap: Option<&Snapshot>) -> Option<String> {
     }
 }
 
-fn value_text(kind: FieldKind, v: i64) -> String {
-    match kind {
+/// A field's value as the language writes it: a name (or `none`) for a field holding an entity.
+fn field_text(p: &Program, f: &FieldDef, v: i64) -> String {
+    match f.refers {
+        Some(_) if v >= 0 && (v as usize) < p.characters.len() => p.character_name(v as EntityId).to_string(),
+        Some(_) => "none".to_string(),
+        None => value_text(f, v),
+    }
+}
+
+fn value_text(f: &FieldDef, v: i64) -> String {
+    match f.kind {
         FieldKind::Flag | FieldKind::Effect => (if v != 0 { "yes" } else { "-" }).to_string(),
-        _ => v.to_string(),
+        _ => crate::trace::Decimal(v, f.decimals).to_string(),
     }
 }
 
 /// Every character's fields as a table, one row a character.
-fn table(p: &Program, snap: &Snapshot) -> String {
+fn table(p: &Program, snap: &Snapshot, width: usize) -> String {
     let fields: Vec<(usize, &FieldDef)> = p
         .fields
         .iter()
@@ -142,11 +192,18 @@ fn table(p: &Program, snap: &Snapshot) -> String {
         .unwrap_or(4)
         .max(4);
     let mut rows: Vec<Vec<String>> = Vec::new();
-    for (id, _) in p.characters.iter().enumerate() {
+    // A field of another type of entity than the row's is `·`.
+    for (id, c) in p.characters.iter().enumerate() {
         rows.push(
             fields
                 .iter()
-                .map(|(fi, f)| value_text(f.kind, snap.get(id as EntityId, *fi as FieldId)))
+                .map(|(fi, f)| {
+                    if f.owner == c.ty {
+                        field_text(p, f, snap.get(id as EntityId, *fi as FieldId))
+                    } else {
+                        "·".to_string()
+                    }
+                })
                 .collect(),
         );
     }
@@ -161,28 +218,44 @@ fn table(p: &Program, snap: &Snapshot) -> String {
                 .unwrap_or(1)
         })
         .collect();
-    let mut out = format!("  {:<name_w$}", "");
-    for ((_, f), w) in fields.iter().zip(&widths) {
-        out.push_str(&format!("  {:>w$}", f.name));
+    // Columns in blocks that fit the width: a wide ruleset's table does not wrap.
+    let mut blocks: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    let mut used = 2 + name_w;
+    for (i, w) in widths.iter().enumerate() {
+        if i > start && used + 2 + w > width.max(40) {
+            blocks.push(start..i);
+            start = i;
+            used = 2 + name_w;
+        }
+        used += 2 + w;
     }
-    out = out.trim_end().to_string();
-    out.push('\n');
-    for (id, (c, row)) in p.characters.iter().zip(&rows).enumerate() {
-        let mut line = format!("  {:<name_w$}", c.name);
-        for (v, w) in row.iter().zip(&widths) {
-            line.push_str(&format!("  {v:>w$}"));
+    blocks.push(start..widths.len());
+    let mut out = String::new();
+    for block in blocks {
+        let mut head = format!("  {:<name_w$}", "");
+        for i in block.clone() {
+            head.push_str(&format!("  {:>w$}", fields[i].1.name, w = widths[i]));
         }
-        if snap.is_absent(id as EntityId) {
-            line.push_str("  (out of play)");
-        }
-        out.push_str(line.trim_end());
+        out.push_str(head.trim_end());
         out.push('\n');
+        for (id, (c, row)) in p.characters.iter().zip(&rows).enumerate() {
+            let mut line = format!("  {:<name_w$}", c.name);
+            for i in block.clone() {
+                line.push_str(&format!("  {:>w$}", row[i], w = widths[i]));
+            }
+            if snap.is_absent(id as EntityId) {
+                line.push_str("  (out of play)");
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
     }
     out
 }
 
 /// `show`: the whole state, and the last `n` events.
-pub fn show(s: &Session, n: usize) -> String {
+pub fn show(s: &Session, n: usize, width: usize) -> String {
     let st = &s.state;
     let p = &st.program;
     let snap = st.snapshot();
@@ -205,15 +278,16 @@ pub fn show(s: &Session, n: usize) -> String {
         out.push_str(&line);
     }
     if let Some(snap) = snap {
-        out.push_str(&snapshot_text(p, snap));
+        out.push_str(&snapshot_text(p, snap, width));
     }
+    out.push_str(&modes_line(st));
     out.push_str(&pending_text(st));
     out.push_str(&last_events(st, n));
     out
 }
 
 /// The kept orders, the clock, the globals, the characters' table, effects and flags.
-fn snapshot_text(p: &Program, snap: &Snapshot) -> String {
+fn snapshot_text(p: &Program, snap: &Snapshot, width: usize) -> String {
     let mut out = String::new();
     for (o, ids) in snap.ranked.iter().enumerate() {
         if ids.is_empty() {
@@ -233,20 +307,20 @@ fn snapshot_text(p: &Program, snap: &Snapshot) -> String {
         out.push_str(&format!("kept     {}: {}\n", p.orders[o].name, names.join(", ")));
     }
     if let Some((base, _)) = p.units.first() {
-        out.push_str(&format!("clock    {} {base}\n", snap.clock));
+        out.push_str(&format!("clock    {}\n", crate::trace::units_text(snap.clock, base)));
     }
     let globals: Vec<String> = p
         .fields
         .iter()
         .enumerate()
         .filter(|(_, f)| f.kind == FieldKind::Global)
-        .map(|(i, f)| format!("{} {}", f.name, snap.get(TABLE, i as FieldId)))
+        .map(|(i, f)| format!("{} {}", f.name, field_text(p, f, snap.get(TABLE, i as FieldId))))
         .collect();
     if !globals.is_empty() {
         out.push_str(&format!("globals  {}\n", globals.join(", ")));
     }
     if !p.characters.is_empty() {
-        out.push_str(&table(p, snap));
+        out.push_str(&table(p, snap, width));
     }
     out.push_str(&effects_and_flags(p, snap));
     out
@@ -300,6 +374,7 @@ fn pending_text(st: &State) -> String {
             for (i, o) in pd.options.iter().enumerate() {
                 out.push_str(&format!("  {} {}\n", i + 1, p.option_name(*o)));
             }
+            out.push_str(&refused_lines(st, pd, "  "));
             out
         }
         _ => status(st),
@@ -345,6 +420,252 @@ pub fn log(s: &Session) -> String {
             String::new()
         };
         out.push_str(&format!("  {:>3}  {}{note}\n", i + 1, e.line.replace('\n', " ")));
+    }
+    out
+}
+
+/// How the REPL prints: the width of a line and whether to colour.
+#[derive(Clone, Copy, Debug)]
+pub struct Look {
+    pub width: usize,
+    pub colour: bool,
+}
+
+impl Look {
+    fn bold(&self, s: &str) -> String {
+        if self.colour {
+            format!("\x1b[1m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+
+    fn dim(&self, s: &str) -> String {
+        if self.colour {
+            format!("\x1b[2m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+}
+
+/// Where the fight is, as the prompt says it: the innermost numbered level and who decides
+/// (`round 3 · Mira`); `over` when the encounter is over.
+pub fn where_short(st: &State) -> String {
+    let p = &st.program;
+    let level = st.rec.open.iter().rev().find_map(|f| match f {
+        Frame::Level { level, n, .. } if p.levels[*level as usize].kind != LevelKind::Phase => {
+            Some(format!("{} {n}", p.levels[*level as usize].name))
+        }
+        _ => None,
+    });
+    let who = match &st.end {
+        End::Paused(pd) => Some(p.who_name(pd.chooser).to_string()),
+        End::Finished(_) => Some("over".to_string()),
+        End::Failed(_) => Some("stopped".to_string()),
+    };
+    [level, who].into_iter().flatten().collect::<Vec<_>>().join(" · ")
+}
+
+/// The characters in the order play is walking (else the first kept order, else as declared),
+/// and the name of that order.
+fn strip_order(st: &State, snap: &Snapshot) -> (Option<String>, Vec<EntityId>) {
+    let p = &st.program;
+    let walking = st.rec.open.iter().rev().find_map(|f| match f {
+        Frame::Level {
+            order: Some((o, ids)), ..
+        } => Some((*o, ids.clone())),
+        _ => None,
+    });
+    let (name, mut ids) = match walking {
+        Some((o, ids)) => (Some(p.orders[o as usize].name.clone()), ids),
+        None => match snap.ranked.iter().enumerate().find(|(_, r)| !r.is_empty()) {
+            Some((o, r)) => (Some(p.orders[o].name.clone()), r.clone()),
+            None => (None, Vec::new()),
+        },
+    };
+    // Characters in play but in no order come after, as declared.
+    for (id, c) in p.characters.iter().enumerate() {
+        let id = id as EntityId;
+        if c.ty == 0 && !ids.contains(&id) && !snap.is_absent(id) {
+            ids.push(id);
+        }
+    }
+    (name, ids)
+}
+
+/// One character's counts at a glance: resources, flags set, effects with the counts left.
+fn glance(p: &Program, snap: &Snapshot, e: EntityId) -> Vec<String> {
+    let mut parts = Vec::new();
+    for (fi, f) in p.fields.iter().enumerate() {
+        let v = snap.get(e, fi as FieldId);
+        match f.kind {
+            FieldKind::Resource if f.owner == p.characters[e as usize].ty => {
+                parts.push(format!("{} {}", f.name, crate::trace::Decimal(v, f.decimals)));
+            }
+            FieldKind::Flag if v != 0 && f.owner == p.characters[e as usize].ty => parts.push(f.name.clone()),
+            _ => {}
+        }
+    }
+    for (f, target, left, _) in &snap.effects {
+        if *target == e {
+            parts.push(format!("{} ({left} left)", p.fields[*f as usize].name));
+        }
+    }
+    parts
+}
+
+/// `show`: the initiative strip — where play is and the clock, the order with who is up, who
+/// has acted and who is next, each character's counts and effects; then the pending decision
+/// and the last `n` events. One screen.
+pub fn strip(s: &Session, n: usize, look: Look) -> String {
+    let st = &s.state;
+    let p = &st.program;
+    let mut out = String::new();
+    let mut head: Vec<String> = st.rec.open.iter().map(|f| frame_text(p, f)).collect();
+    if head.is_empty() {
+        head.push(format!("{} · {}", p.encounter_name, p.ruleset_name));
+    }
+    let snap = st.snapshot();
+    if let (Some(snap), Some((base, _))) = (snap, p.units.first()) {
+        head.push(format!("clock {}", crate::trace::units_text(snap.clock, base)));
+    }
+    out.push_str(&format!("{}\n", look.bold(&head.join(" › "))));
+    if let Some(snap) = snap {
+        let now = st.rec.open.iter().rev().find_map(|f| match f {
+            Frame::Turn(a) | Frame::React(a) => Some(*a),
+            _ => None,
+        });
+        let acted: &[EntityId] = st
+            .rec
+            .open
+            .iter()
+            .rev()
+            .find_map(|f| match f {
+                Frame::Level { acted, .. } => Some(acted.as_slice()),
+                _ => None,
+            })
+            .unwrap_or(&[]);
+        let (order, ids) = strip_order(st, snap);
+        // Who is next is known only along an order (not where a person picks who goes next).
+        let ordered = order.is_some();
+        if let Some(o) = order {
+            out.push_str(&format!("{}\n", look.dim(&format!("order {o}"))));
+        }
+        let name_w = ids
+            .iter()
+            .map(|e| p.character_name(*e).chars().count())
+            .max()
+            .unwrap_or(0);
+        let mut next_marked = false;
+        for e in ids {
+            let absent = snap.is_absent(e);
+            let mark = if Some(e) == now {
+                "▸"
+            } else if absent {
+                "×"
+            } else if acted.contains(&e) {
+                "✓"
+            } else if !next_marked && now.is_some() && ordered {
+                next_marked = true;
+                "›"
+            } else {
+                " "
+            };
+            let mut parts = glance(p, snap, e);
+            if absent {
+                parts.insert(0, "out of play".into());
+            }
+            let name = format!("{:<name_w$}", p.character_name(e));
+            let name = if Some(e) == now { look.bold(&name) } else { name };
+            let line = format!("  {mark} {name}  {}", parts.join(" · "));
+            out.push_str(&fit(line.trim_end(), look.width));
+            out.push('\n');
+        }
+    }
+    let globals: Vec<String> = match snap {
+        Some(snap) => p
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.kind == FieldKind::Global)
+            .map(|(i, f)| format!("{} {}", f.name, field_text(p, f, snap.get(TABLE, i as FieldId))))
+            .collect(),
+        None => Vec::new(),
+    };
+    if !globals.is_empty() {
+        out.push_str(&fit(&format!("globals  {}", globals.join(", ")), look.width));
+        out.push('\n');
+    }
+    out.push_str(&pending_text(st));
+    out.push_str(&last_events(st, n));
+    out
+}
+
+/// A line cut to `width` columns, with `…` where it was cut.
+fn fit(line: &str, width: usize) -> String {
+    if width == 0 || line.chars().count() <= width {
+        return line.to_string();
+    }
+    let mut s: String = line.chars().take(width.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}
+
+/// `show NAME`: one character: side, tags, where they stand in the orders, every field, the
+/// effects on them.
+pub fn one(s: &Session, e: EntityId, look: Look) -> String {
+    let st = &s.state;
+    let p = &st.program;
+    let c = &p.characters[e as usize];
+    let mut head = vec![c.name.clone()];
+    if let Some(side) = c.side {
+        head.push(format!("side {}", p.sides[side as usize]));
+    }
+    let tags: Vec<&str> = c.tags.iter().map(|t| p.tags[*t as usize].as_str()).collect();
+    if !tags.is_empty() {
+        head.push(format!("tags {}", tags.join(", ")));
+    }
+    let Some(snap) = st.snapshot() else {
+        head.push("(the encounter is over: `undo` goes back)".into());
+        return format!("{}\n", head.join(" · "));
+    };
+    if snap.is_absent(e) {
+        head.push("out of play".into());
+    }
+    let mut out = format!("{}\n", look.bold(&head.join(" · ")));
+    for (o, ids) in snap.ranked.iter().enumerate() {
+        if let Some(i) = ids.iter().position(|x| *x == e) {
+            out.push_str(&format!("  place {} of {} in {}\n", i + 1, ids.len(), p.orders[o].name));
+        }
+    }
+    let mut line = String::from(" ");
+    for (fi, f) in p.fields.iter().enumerate() {
+        if f.kind == FieldKind::Global || f.owner != c.ty {
+            continue;
+        }
+        let text = field_text(p, f, snap.get(e, fi as FieldId));
+        let item = format!(" {} {text}", f.name);
+        if line.chars().count() + item.chars().count() + 1 > look.width.max(40) {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = String::from(" ");
+        }
+        line.push_str(&item);
+        line.push(' ');
+    }
+    if !line.trim().is_empty() {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    for (f, target, left, at) in &snap.effects {
+        if *target == e {
+            out.push_str(&format!(
+                "  effect {}: {left} more, counted at {}\n",
+                p.fields[*f as usize].name,
+                crate::trace::anchor_text(&crate::trace::World::of(p), *at)
+            ));
+        }
     }
     out
 }

@@ -82,6 +82,8 @@ pub struct Pending {
     /// Options the rules refuse now: an answer naming one is `options.len() + j` for
     /// `refused[j]` (traced as refused, then the decision is asked again).
     pub refused: Vec<OptionKey>,
+    /// Why each of `refused` is refused (its rules' texts, joined with `; `).
+    pub reasons: Vec<String>,
     pub span: Span,
     /// The state at the decision, after the changes made there.
     pub snapshot: Snapshot,
@@ -91,7 +93,7 @@ pub struct Pending {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ran {
     Finished(Outcome),
-    Paused(Pending),
+    Paused(Box<Pending>),
 }
 
 /// Reads and edits a running machine at a decision. Every edit is traced.
@@ -147,6 +149,63 @@ impl Editor<'_, '_> {
         self.m.emit(Event::Reseed { seed });
     }
 
+    /// Traces a ruling made by hand (`manual` in the trace); the events it causes follow it.
+    pub fn ruling(&mut self, text: &str) {
+        self.m.emit(Event::Ruling { text });
+    }
+
+    /// The place (0-based) a character holds now in a kept order.
+    pub fn place_of(&self, e: EntityId, order: OrderId) -> Option<usize> {
+        self.m.ranked.get(order as usize)?.iter().position(|x| *x == e)
+    }
+
+    /// Begins an instance of an effect on a character by hand, for `count` counts at `at`, as
+    /// `begin` does (traced `effect_start`; a count of 0 or less ends it at once).
+    pub fn begin(&mut self, effect: FieldId, e: EntityId, count: i64, at: Anchor) {
+        self.m.begin_effect(effect, e, count, at);
+    }
+
+    /// Ends every instance of an effect on a character by hand, as `stop` does.
+    pub fn stop(&mut self, effect: FieldId, e: EntityId) {
+        self.m.stop_effect(effect, e);
+    }
+
+    /// Moves a character within a kept order, as `place` does: first, last, or before or after
+    /// another in it (`to`: `Err(true)` first, `Err(false)` last, `Ok((other, after))`). The
+    /// error says why not.
+    pub fn place(&mut self, e: EntityId, order: OrderId, to: Result<(EntityId, bool), bool>) -> Result<(), String> {
+        let p = self.m.p;
+        let Some(list) = self.m.ranked.get_mut(order as usize) else {
+            return Err("no such order".into());
+        };
+        if to.is_ok_and(|(o, _)| o == e) {
+            return Ok(());
+        }
+        list.retain(|x| *x != e);
+        let at = match to {
+            Err(true) => Some(0),
+            Err(false) => Some(list.len()),
+            Ok((other, after)) => list.iter().position(|x| *x == other).map(|i| i + after as usize),
+        };
+        let Some(at) = at else {
+            return Err(format!(
+                "{} is not in the order `{}`",
+                to.map_or("?", |(o, _)| p.character_name(o)),
+                p.orders[order as usize].name
+            ));
+        };
+        list.insert(at, e);
+        let ids = std::mem::take(&mut self.m.ranked[order as usize]);
+        self.m.emit(Event::Order { order, ids: &ids });
+        self.m.ranked[order as usize] = ids;
+        Ok(())
+    }
+
+    /// Ranks a kept order again by its keys, as `rank` does (ties broken anew).
+    pub fn rank(&mut self, order: OrderId) -> R<()> {
+        self.m.st_rank(order, None).map(|_| ())
+    }
+
     /// Takes a character out of play, as `leave` does: loops, quantifiers, choices and `rank` skip
     /// it from now on, and the ruleset's `on leave` hooks run.
     pub fn leave(&mut self, e: EntityId) -> R<()> {
@@ -195,6 +254,7 @@ impl Control for Gate<'_> {
                 chooser: d.chooser,
                 options: d.options.to_vec(),
                 refused: d.refused.to_vec(),
+                reasons: d.reasons.to_vec(),
                 span: d.span,
                 snapshot: ed.snapshot(),
             });
@@ -221,7 +281,7 @@ pub fn run_controlled(
     let result = run_with(p, cfg, &mut unused as &mut dyn Decider, sink, Some(&mut gate), absent);
     match (result, gate.pending) {
         (Ok(o), _) => Ok(Ran::Finished(o)),
-        (Err(d), Some(pending)) if d.code == PAUSED => Ok(Ran::Paused(pending)),
+        (Err(d), Some(pending)) if d.code == PAUSED => Ok(Ran::Paused(Box::new(pending))),
         (Err(d), _) => Err(d),
     }
 }

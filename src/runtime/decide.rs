@@ -19,6 +19,9 @@ pub struct DecisionPoint<'a> {
     /// What an answer may attempt that no decision offers now (`forbid`): a decider told one of
     /// them returns `options.len() + refused.len() + k` for `attempts[k]`.
     pub attempts: &'a [OptionKey],
+    /// Why each of `refused` is refused (every reason, joined with `; `): worked out only for a
+    /// [`super::control::Control`], which shows them beside the options; empty for a decider.
+    pub reasons: &'a [String],
     /// What the active policy picks here, worked out by the runtime where its preferences have
     /// conditions (read in the decision's scope); `None` elsewhere.
     pub suggested: Option<usize>,
@@ -27,6 +30,23 @@ pub struct DecisionPoint<'a> {
     pub running: &'a [bool],
     /// The `choose` statement.
     pub span: Span,
+}
+
+impl DecisionPoint<'_> {
+    /// What index `i` stands for: an option, then a refused option, then an attempt.
+    pub fn key(&self, i: usize) -> Option<OptionKey> {
+        let (o, r) = (self.options.len(), self.refused.len());
+        match i {
+            _ if i < o => self.options.get(i).copied(),
+            _ if i < o + r => self.refused.get(i - o).copied(),
+            _ => self.attempts.get(i - o - r).copied(),
+        }
+    }
+
+    /// How many indices a decider may answer with: the options, the refused and the attempts.
+    pub fn answerable(&self) -> usize {
+        self.options.len() + self.refused.len() + self.attempts.len()
+    }
 }
 
 /// Answers decisions with the index of the picked option.

@@ -368,6 +368,7 @@ impl Machine<'_> {
             options: &[],
             refused: &keys,
             attempts: &[],
+            reasons: &[],
             suggested: None,
             counters: &self.counters,
             running: &self.running,
@@ -473,6 +474,7 @@ impl Machine<'_> {
         decision: DecisionId,
         who: Who,
         (keys, refused, suggested): (&[OptionKey], &[OptionKey], Option<usize>),
+        reasons: &[String],
         span: Span,
     ) -> R<Result<(usize, DecidedBy), usize>> {
         let p = self.p;
@@ -482,6 +484,7 @@ impl Machine<'_> {
             options: keys,
             refused,
             attempts: &p.attempts,
+            reasons,
             suggested,
             counters,
             running,
@@ -546,8 +549,18 @@ impl Machine<'_> {
         span: Span,
         mut explain: impl FnMut(&mut Self, usize) -> (Vec<String>, Diag),
     ) -> R<(usize, DecidedBy)> {
+        // A control (the REPL) shows why each refused candidate is refused, beside the options.
+        // (Explaining may bind the choice's variable: the locals are put back as they were.)
+        let reasons: Vec<String> = if self.control.is_some() && !refused.is_empty() {
+            let locals = self.locals.clone();
+            let reasons = (0..refused.len()).map(|j| explain(self, j).0.join("; ")).collect();
+            self.locals = locals;
+            reasons
+        } else {
+            Vec::new()
+        };
         for _ in 0..=MAX_REFUSALS {
-            match self.ask_refusing(decision, who, (keys, refused, suggested), span)? {
+            match self.ask_refusing(decision, who, (keys, refused, suggested), &reasons, span)? {
                 Ok(pick) => return Ok(pick),
                 Err(j) => {
                     let (option, (reasons, first)) = match refused.get(j) {

@@ -50,6 +50,12 @@ impl Machine<'_> {
             CountEx::LevelStart(l) => Anchor::LevelStart(*l),
             CountEx::LevelEnd(l) => Anchor::LevelEnd(*l),
         };
+        self.begin_effect(effect, t, n, anchor);
+        Ok(Flow::Next)
+    }
+
+    /// Starts an instance of `effect` on `t` for `n` counts at `anchor` (ended at once if `n <= 0`).
+    pub(super) fn begin_effect(&mut self, effect: FieldId, t: EntityId, n: i64, anchor: Anchor) {
         let had = self.get(t, effect);
         self.put(t, effect, had.saturating_add(1));
         self.emit(Event::EffectStart {
@@ -68,12 +74,17 @@ impl Machine<'_> {
                 anchor,
             });
         }
-        Ok(Flow::Next)
     }
 
     /// `stop`: ends every run of the effect on the target.
     pub(super) fn st_stop(&mut self, effect: FieldId, target: &Ex) -> R<Flow> {
         let t = self.eval(target, NO_CTX)? as EntityId;
+        self.stop_effect(effect, t);
+        Ok(Flow::Next)
+    }
+
+    /// Ends every instance of `effect` on `t`.
+    pub(super) fn stop_effect(&mut self, effect: FieldId, t: EntityId) {
         let mut i = 0;
         while i < self.effects.len() {
             if self.effects[i].effect == effect && self.effects[i].target == t {
@@ -83,7 +94,6 @@ impl Machine<'_> {
                 i += 1;
             }
         }
-        Ok(Flow::Next)
     }
 
     /// Ticks every effect counted at `anchor`; those that reach zero end now.

@@ -127,7 +127,9 @@ impl Machine<'_> {
                             && self.counters.get(l as usize).copied() == Some(m)
                     })
             }
-            None => matches!(repeat, Repeat::Forever) && !bounded && iteration == DEFAULT_OUTER_LIMIT,
+            None => {
+                self.until_default && matches!(repeat, Repeat::Forever) && !bounded && iteration == DEFAULT_OUTER_LIMIT
+            }
         }
     }
 

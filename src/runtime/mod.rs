@@ -67,6 +67,10 @@ pub struct RunConfig {
     pub stop_on_refusal: bool,
     /// Forced draws, in order (`--draws`): the cards the next `draw` statements take.
     pub draws: Vec<EntityId>,
+    /// Whether the default stop applies (a level repeating with no condition stops after
+    /// [`crate::limits::DEFAULT_OUTER_LIMIT`] iterations). The REPL turns it off: a fight there
+    /// goes on until the rules end it, the step budget guarding it.
+    pub default_limit: bool,
 }
 
 impl Default for RunConfig {
@@ -79,6 +83,7 @@ impl Default for RunConfig {
             until_within: Vec::new(),
             stop_on_refusal: false,
             draws: Vec::new(),
+            default_limit: true,
         }
     }
 }

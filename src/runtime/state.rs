@@ -167,7 +167,7 @@ impl<'a> Machine<'a> {
                 list.push(id as EntityId);
             }
         }
-        let (until, until_default) = (cfg.until, cfg.until.is_none());
+        let (until, until_default) = (cfg.until, cfg.until.is_none() && cfg.default_limit);
         Machine {
             p,
             n_fields,

@@ -276,6 +276,11 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             o.write_all(b"]}")
         }
         Event::Reseed { seed } => write!(o, r#"{{"event":"manual","seed":{seed}}}"#),
+        Event::Ruling { text } => {
+            o.write_all(br#"{"event":"manual","ruling":"#)?;
+            q(o, text)?;
+            o.write_all(b"}")
+        }
         Event::Presence { actor, present } => {
             let what = if *present { "join" } else { "leave" };
             actor_event(o, p, what, *actor)
@@ -664,7 +669,7 @@ fn manual<W: Write>(o: &mut W, p: &World<'_>, actor: EntityId, field: FieldId, v
     }
     o.write_all(br#""field":"#)?;
     q(o, &p.fields[field as usize].name)?;
-    write!(o, r#","value":{value}}}"#)
+    write!(o, r#","value":{}}}"#, super::Decimal(value, p.decimals(field)))
 }
 
 fn create<W: Write>(o: &mut W, p: &World<'_>, id: EntityId, ty: TypeId, values: &[(FieldId, i64)]) -> io::Result<()> {

@@ -12,7 +12,7 @@ use crate::compile::ir::*;
 use crate::syntax::ast::Dice;
 
 pub use json::{JsonLines, write_json_str};
-pub use text::Text;
+pub use text::{Text, units_text};
 
 /// Why an encounter ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,6 +170,11 @@ pub enum Event<'a> {
     /// The dice stream restarted by hand from a new seed.
     Reseed {
         seed: u64,
+    },
+    /// A GM's ruling made by hand (in the REPL): an effect begun or ended, someone placed in a
+    /// kept order, an order ranked again. The events it causes follow it.
+    Ruling {
+        text: &'a str,
     },
     /// A character left play (skipped by every loop, choice and order from now on) or joined it.
     Presence {

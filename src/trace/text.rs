@@ -22,12 +22,21 @@ pub struct Text<W: Write = Vec<u8>> {
     buf: String,
     depth: usize,
     width: usize,
+    /// The width of the column of field, decision and roll names (at least 10), and of the
+    /// option picked (at least 8): the longest of the program's, so long names stay in line.
+    field_w: usize,
+    pick_w: usize,
 }
 
 /// `1 minute`, `10 minutes`: a plain English plural, for the text view only.
 fn units(b: &mut String, n: i64, unit: &str) {
+    b.push_str(&units_text(n, unit));
+}
+
+/// `1 minute`, `10 minutes`: a plain English plural, for the text views (the trace, the REPL).
+pub fn units_text(n: i64, unit: &str) -> String {
     let s = if n == 1 { "" } else { "s" };
-    let _ = write!(b, "{n} {unit}{s}");
+    format!("{n} {unit}{s}")
 }
 
 impl Text {
@@ -55,11 +64,28 @@ impl<W: Write> Text<W> {
             .max()
             .unwrap_or(4)
             .max(4);
+        let longest = |names: &mut dyn Iterator<Item = &String>, least: usize| {
+            names.map(|n| n.chars().count()).max().unwrap_or(0).max(least)
+        };
+        let field_w = longest(
+            &mut p.fields.iter().map(|f| &f.name).chain(&p.decisions).chain(&p.labels),
+            10,
+        );
+        let pick_w = longest(
+            &mut p
+                .options
+                .iter()
+                .chain(p.actions.iter().map(|a| &a.name))
+                .chain(p.characters.iter().map(|c| &c.name)),
+            8,
+        );
         Text {
             out: Out::new(w),
             buf: String::new(),
             depth: 0,
             width,
+            field_w,
+            pick_w,
         }
     }
 
@@ -130,6 +156,7 @@ impl<W: Write> Text<W> {
     /// Formats one event into the buffer. The dispatch is long only because it has one short
     /// arm per kind of event; the longer kinds are formatted by their own methods below.
     fn format(&mut self, p: &World<'_>, e: &Event<'_>) {
+        let fw = self.field_w;
         match e {
             Event::EncounterStart { seed } => {
                 let _ = writeln!(self.buf, "{} · {} · seed {seed}", p.ruleset_name, p.encounter_name);
@@ -203,7 +230,7 @@ impl<W: Write> Text<W> {
                 at,
             } => self.effect_start(p, *effect, *target, *count, *at),
             Event::EffectTick { effect, target, left } => self.line("effect", p.character_name(*target), |b| {
-                let _ = write!(b, "{:<10} {left} left", p.fields[*effect as usize].name);
+                let _ = write!(b, "{:<fw$} {left} left", p.fields[*effect as usize].name);
             }),
             Event::Flag { actor, flag, on } => {
                 let what = if *on { "mark" } else { "clear" };
@@ -212,7 +239,7 @@ impl<W: Write> Text<W> {
                 });
             }
             Event::EffectEnd { effect, target } => self.line("effect", p.character_name(*target), |b| {
-                let _ = write!(b, "{:<10} ends", p.fields[*effect as usize].name);
+                let _ = write!(b, "{:<fw$} ends", p.fields[*effect as usize].name);
             }),
             Event::Time { amount, unit, clock } => self.time(p, *amount, *unit, *clock),
             Event::Manual { actor, field, value } => self.manual(p, *actor, *field, *value),
@@ -225,6 +252,7 @@ impl<W: Write> Text<W> {
             Event::Reseed { seed } => self.line("manual", "", |b| {
                 let _ = write!(b, "seed {seed}");
             }),
+            Event::Ruling { text } => self.line("manual", "", |b| b.push_str(text)),
             Event::Presence { actor, present } => {
                 let what = if *present { "joins" } else { "leaves" };
                 self.line(what, p.character_name(*actor), |_| {});
@@ -265,7 +293,7 @@ impl<W: Write> Text<W> {
             } => self.line("refused", p.who_name(*chooser), |b| {
                 let _ = write!(
                     b,
-                    "{:<10} {}: ",
+                    "{:<fw$} {}: ",
                     p.decisions[*decision as usize],
                     p.option_name(*option)
                 );
@@ -287,14 +315,14 @@ impl<W: Write> Text<W> {
             }),
             Event::TogetherEnd => self.close(),
             Event::Secret { decision, chooser } => self.line("secret", p.who_name(*chooser), |b| {
-                let _ = write!(b, "{:<10} chosen in secret", p.decisions[*decision as usize]);
+                let _ = write!(b, "{:<fw$} chosen in secret", p.decisions[*decision as usize]);
             }),
             Event::Measure { measure, about, value } => {
                 let who = about.map_or("", |a| p.character_name(a));
                 let name = p.measures.get(*measure as usize).map_or("?", String::as_str);
                 let d = p.measure_decimals.get(*measure as usize).copied().unwrap_or(0);
                 self.line("measure", who, |b| {
-                    let _ = write!(b, "{name:<10} = {}", Decimal(*value, d));
+                    let _ = write!(b, "{name:<fw$} = {}", Decimal(*value, d));
                 });
             }
             Event::Final { state } => self.final_state(p, state),
@@ -331,10 +359,11 @@ impl<W: Write> Text<W> {
         faces: &[i64],
         total: i64,
     ) {
+        let fw = self.field_w;
         let who = actor.filter(|a| *a != TABLE).map_or("", |a| p.character_name(a));
         self.line("roll", who, |b| {
             let label = p.labels.get(label as usize).map(String::as_str).unwrap_or("roll");
-            let _ = write!(b, "{label:<10} ");
+            let _ = write!(b, "{label:<fw$} ");
             let _ = write_dice(b, p, dice);
             b.push_str(" [");
             for (k, f) in faces.iter().enumerate() {
@@ -353,10 +382,12 @@ impl<W: Write> Text<W> {
         (options, picked): (&[OptionKey], usize),
         by: DecidedBy,
     ) {
+        let fw = self.field_w;
+        let pw = self.pick_w;
         let picked = options.get(picked).map(|k| p.option_name(*k)).unwrap_or("?");
         let by = if by == DecidedBy::Policy { " (policy)" } else { "" };
         self.line("choose", p.who_name(chooser), |b| {
-            let _ = write!(b, "{:<10} {picked:<8} of ", p.decisions[decision as usize]);
+            let _ = write!(b, "{:<fw$} {picked:<pw$} of ", p.decisions[decision as usize]);
             for (k, o) in options.iter().enumerate() {
                 if k > 0 {
                     b.push('|');
@@ -369,17 +400,18 @@ impl<W: Write> Text<W> {
 
     /// `spend`, `gain`, `reset`, `forfeit` or `set` of one field; `(amount, left)`.
     fn resource(&mut self, p: &World<'_>, change: Change, actor: EntityId, field: FieldId, (amount, left): (i64, i64)) {
+        let fw = self.field_w;
         let f = &p.fields[field as usize].name;
         let who = if actor == TABLE { "" } else { p.character_name(actor) };
         let d = p.decimals(field);
         let (amount, left_n) = (Decimal(amount, d), Decimal(left, d));
         self.line(change.name(), who, |b| {
             let _ = match change {
-                Change::Spend => write!(b, "{f:<10} -{amount} → {left_n}"),
-                Change::Gain => write!(b, "{f:<10} +{amount} → {left_n}"),
-                Change::Forfeit => write!(b, "{f:<10} {amount} lost → {left_n}"),
+                Change::Spend => write!(b, "{f:<fw$} -{amount} → {left_n}"),
+                Change::Gain => write!(b, "{f:<fw$} +{amount} → {left_n}"),
+                Change::Forfeit => write!(b, "{f:<fw$} {amount} lost → {left_n}"),
                 Change::Reset | Change::Set => {
-                    let _ = write!(b, "{f:<10} = ");
+                    let _ = write!(b, "{f:<fw$} = ");
                     p.write_value(b, field, left)
                 }
             };
@@ -394,16 +426,17 @@ impl<W: Write> Text<W> {
         to: (EntityId, FieldId),
         (amount, left, total): (i64, i64, i64),
     ) {
+        let fw = self.field_w;
         let f = &p.fields[from.1 as usize].name;
         let t = &p.fields[to.1 as usize].name;
         let d = p.decimals(from.1);
         let (amount, left, total) = (Decimal(amount, d), Decimal(left, d), Decimal(total, d));
         self.line("transfer", p.character_name(from.0), |b| {
             let _ = if from.0 == to.0 {
-                write!(b, "{f:<10} -{amount} → {left}, {t} +{amount} → {total}")
+                write!(b, "{f:<fw$} -{amount} → {left}, {t} +{amount} → {total}")
             } else {
                 let other = p.character_name(to.0);
-                write!(b, "{f:<10} -{amount} → {left}, {other}'s {t} +{amount} → {total}")
+                write!(b, "{f:<fw$} -{amount} → {left}, {other}'s {t} +{amount} → {total}")
             };
         });
     }
@@ -423,8 +456,9 @@ impl<W: Write> Text<W> {
     }
 
     fn effect_start(&mut self, p: &World<'_>, effect: FieldId, target: EntityId, count: i64, at: Anchor) {
+        let fw = self.field_w;
         self.line("effect", p.character_name(target), |b| {
-            let _ = write!(b, "{:<10} for {count}, counted at ", p.fields[effect as usize].name);
+            let _ = write!(b, "{:<fw$} for {count}, counted at ", p.fields[effect as usize].name);
             let _ = write_anchor(b, p, at);
         });
     }
@@ -439,10 +473,13 @@ impl<W: Write> Text<W> {
     }
 
     fn manual(&mut self, p: &World<'_>, actor: EntityId, field: FieldId, value: i64) {
+        let fw = self.field_w;
         let f = &p.fields[field as usize].name;
         let who = if actor == TABLE { "" } else { p.character_name(actor) };
         self.line("manual", who, |b| {
-            let _ = write!(b, "{f:<10} = {value}");
+            let _ = write!(b, "{f:<fw$} = ");
+            // A field holding an entity is written with its name, as everywhere in the view.
+            let _ = p.write_value(b, field, value);
         });
     }
 

@@ -1,0 +1,262 @@
+//! The command line's conventions, through the binary: `-` for standard input, colour by
+//! `--color` and `NO_COLOR`, diagnostics at `$COLUMNS`, an example in every `--help`, shell
+//! completions and the man page, and the warning of a run with no cast.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `turnscript ARGS` from the crate's folder with `stdin` on standard input and the
+/// environment variables given (others that matter are cleared); returns stdout, stderr, code.
+fn turnscript(args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (String, String, i32) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_turnscript"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("the binary runs");
+    if let Some(mut i) = child.stdin.take() {
+        let _ = i.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().expect("the binary ends");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+const BAD: &str = "tests/diagnostics/check-arity.turn";
+
+#[test]
+fn colour_follows_the_flag_and_no_color() {
+    let (_, always, code) = turnscript(&["--color", "always", "check", BAD], "", &[]);
+    assert_eq!(code, 1);
+    assert!(always.contains("\x1b["), "--color always colours:\n{always}");
+    let (_, never, _) = turnscript(&["--color", "never", "check", BAD], "", &[]);
+    assert!(!never.contains('\x1b'), "{never}");
+    // Not a terminal: auto is plain; NO_COLOR keeps it plain; an explicit --color wins over it.
+    let (_, auto, _) = turnscript(&["check", BAD], "", &[("NO_COLOR", "1")]);
+    assert_eq!(auto, never);
+    let (_, forced, _) = turnscript(&["check", BAD, "--color", "always"], "", &[("NO_COLOR", "1")]);
+    assert_eq!(forced, always);
+    insta::assert_snapshot!("check_color_always", always.replace('\x1b', "␛"));
+    insta::assert_snapshot!("check_color_never", never);
+    // The REPL's views and diagnostics follow the flag too, even when not on a terminal.
+    let (out, err, _) = turnscript(
+        &[
+            "repl",
+            "rulesets/encounters/legends.turn",
+            "--seed",
+            "1",
+            "--no-autosave",
+            "--color",
+            "always",
+        ],
+        "show 0\nanswer stay\nanswer Raider\nanswer nobody\n",
+        &[],
+    );
+    assert!(out.contains("\x1b[1m"), "{out}");
+    assert!(err.contains('\x1b'), "{err}");
+    insta::assert_snapshot!("repl_color_always", format!("{out}{err}").replace('\x1b', "␛"));
+}
+
+#[test]
+fn diagnostics_are_as_wide_as_columns() {
+    let forever = "play {\n  round repeat { }\n}\n";
+    let args = ["run", "-", "--max-steps", "5", "--format", "jsonl"];
+    let (_, narrow, code) = turnscript(&args, forever, &[("COLUMNS", "50")]);
+    assert_eq!(code, 1);
+    let (_, wide, _) = turnscript(&args, forever, &[("COLUMNS", "160")]);
+    // At 160 the help is one line; at 50 it wraps, no line longer than 50.
+    assert!(
+        wide.contains("help: check that the loop's condition can become false, or raise the budget with --max-steps"),
+        "{wide}"
+    );
+    let diag = narrow.split("run::step_budget").nth(1).expect("the diagnostic");
+    for line in diag.lines() {
+        assert!(line.chars().count() <= 50, "{line:?} in\n{narrow}");
+    }
+    insta::assert_snapshot!("run_columns_50", narrow);
+}
+
+#[test]
+fn a_dash_reads_standard_input() {
+    let legends = std::fs::read_to_string("rulesets/legends.turn").expect("the ruleset");
+    // check -
+    let (_, err, code) = turnscript(&["check", "-"], &legends, &[]);
+    assert_eq!((err.as_str(), code), ("", 0));
+    let (_, err, code) = turnscript(&["check", "-"], "play { frobnicate }\n", &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("<stdin>:1:8"), "{err}");
+    insta::assert_snapshot!("check_stdin_error", err);
+    // run - --encounter FILE gives the trace run FILE --encounter FILE gives.
+    let args = [
+        "--encounter",
+        "rulesets/encounters/legends.turn",
+        "--seed",
+        "1",
+        "--until",
+        "round=2",
+        "--format",
+        "jsonl",
+    ];
+    let from_file = turnscript(&[&["run", "rulesets/legends.turn"][..], &args].concat(), "", &[]);
+    let from_stdin = turnscript(&[&["run", "-"][..], &args].concat(), &legends, &[]);
+    assert_eq!(from_file.2, 0, "{}", from_file.1);
+    assert_eq!(from_stdin, from_file);
+    // --answers -
+    let answers = [
+        "run",
+        "rulesets/encounters/legends.turn",
+        "--seed",
+        "1",
+        "--until",
+        "round=1",
+    ];
+    let (out, err, code) = turnscript(&[&answers[..], &["--answers", "-"]].concat(), "Brute\n", &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("choose   Raider  move_down       Brute "), "{out}");
+    // sim - too
+    let (out, err, code) = turnscript(
+        &[
+            "sim",
+            "-",
+            "--encounter",
+            "rulesets/encounters/legends.turn",
+            "-n",
+            "3",
+            "--until",
+            "round=2",
+        ],
+        &legends,
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("3 encounters"), "{out}");
+    // Standard input is read once: `-` for two files is refused.
+    let (_, err, code) = turnscript(&["run", "-", "--encounter", "-"], "", &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`-` (standard input) was given 2 times"), "{err}");
+    // The REPL reads its commands there.
+    let (_, err, code) = turnscript(&["repl", "-"], "", &[]);
+    assert_eq!(code, 1);
+    assert!(err.contains("reads its commands from standard input"), "{err}");
+}
+
+#[test]
+fn a_run_with_no_cast_warns() {
+    let (out, err, code) = turnscript(&["run", "rulesets/legends.turn", "--until", "round=1"], "", &[]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("encounter_end") || out.contains("end of encounter"),
+        "{out}"
+    );
+    insta::assert_snapshot!("run_no_cast", err);
+    // An encounter, or a ruleset that declares its own cast: no warning.
+    let (_, err, _) = turnscript(
+        &["run", "rulesets/encounters/legends.turn", "--until", "round=1"],
+        "",
+        &[],
+    );
+    assert_eq!(err, "");
+    let (_, err, _) = turnscript(&["run", "tests/repl/kept-order.turn", "--until", "round=1"], "", &[]);
+    assert_eq!(err, "");
+}
+
+#[test]
+fn every_help_has_an_example() {
+    for sub in [
+        &[][..],
+        &["check"],
+        &["run"],
+        &["repl"],
+        &["sim"],
+        &["completions"],
+        &["man"],
+    ] {
+        let (out, _, code) = turnscript(&[sub, &["--help"][..]].concat(), "", &[]);
+        assert_eq!(code, 0);
+        assert!(
+            out.contains("Examples:\n  turnscript "),
+            "`turnscript {} --help`:\n{out}",
+            sub.join(" ")
+        );
+    }
+}
+
+#[test]
+fn completions_and_the_man_page_come_from_the_same_definitions() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (out, err, code) = turnscript(&["completions", shell], "", &[]);
+        assert_eq!(code, 0, "{err}");
+        for word in ["turnscript", "check", "repl", "encounter", "color"] {
+            assert!(out.contains(word), "{shell}: no {word}");
+        }
+    }
+    let (man, _, code) = turnscript(&["man"], "", &[]);
+    assert_eq!(code, 0);
+    assert!(man.contains(".TH turnscript 1"), "{man}");
+    for word in ["check", "run", "repl", "sim", "completions", "\\-\\-color"] {
+        assert!(man.contains(word), "the man page has no {word}");
+    }
+    let (_, err, code) = turnscript(&["completions", "tcsh"], "", &[]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// Long field, decision and option names stay in line in the text trace (Legends has
+/// `mobility_injury`, `turn_margin`, `prepare_chase`): every `choose` line's options start in
+/// the same column after its indentation, and so do the values of every `set` line.
+#[test]
+fn long_names_stay_in_line_in_the_text_trace() {
+    let (out, err, code) = turnscript(
+        &[
+            "run",
+            "rulesets/encounters/legends.turn",
+            "--seed",
+            "1",
+            "--until",
+            "round=3",
+        ],
+        "",
+        &[],
+    );
+    assert_eq!(code, 0, "{err}");
+    let column = |kind: &str, mark: &str| -> Vec<usize> {
+        out.lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with(kind))
+            .filter_map(|l| l.find(mark).map(|i| l[..i].chars().count()))
+            .collect()
+    };
+    for (kind, mark) in [("choose ", " of "), ("set ", " = "), ("roll ", " d")] {
+        let cols = column(kind, mark);
+        assert!(cols.len() > 3, "{kind}: {cols:?}\n{out}");
+        assert!(
+            cols.iter().all(|c| *c == cols[0]),
+            "{kind} lines out of line: {cols:?}\n{out}"
+        );
+    }
+}
+
+/// `check --help` and the README say the same about how encounters are paired with rulesets.
+#[test]
+fn check_help_and_the_readme_pair_encounters_alike() {
+    let (help, _, _) = turnscript(&["check", "--help"], "", &[]);
+    let readme = std::fs::read_to_string("README.md").expect("the README");
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (help, readme) = (flat(&help), flat(&readme));
+    for phrase in [
+        "uses \"PATH\"`, read from disk if not given",
+        "else with the ruleset of the same file name when one is given",
+        "else with every ruleset given",
+    ] {
+        assert!(help.contains(phrase), "check --help lacks {phrase:?}: {help}");
+        assert!(readme.contains(phrase), "the README lacks {phrase:?}");
+    }
+}
