@@ -80,6 +80,13 @@ pub const COMMANDS: &[Help] = &[
         example: "roll 4 2 12",
     },
     Help {
+        name: "draw",
+        usage: "draw CARD[, CARD...]",
+        about: "Force the next cards drawn from a deck, by name, in the order they are drawn (as \
+                `--draws` does for a run). A card not in the draw pile when it is drawn stops the run.",
+        example: "draw joker 1, Q hearts",
+    },
+    Help {
         name: "seed",
         usage: "seed N",
         about: "Restart the dice and the policy from a seed. Before the first decision this is the \
@@ -437,6 +444,7 @@ pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
         "auto" | "ask" => parse_mode(repl, &ws, head, name),
         "answer" => parse_answer(repl, &ws, head),
         "roll" => parse_roll(repl, &ws, head),
+        "draw" => parse_draw(repl, line, head),
         "seed" => parse_seed(repl, &ws, head),
         "set" => {
             let st = state(repl, head)?;
@@ -907,6 +915,41 @@ fn parse_answer(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, D
         Some(w) => Goal::Answer(option(st, pd, w)?),
     };
     Ok(Cmd::Change { ops: Vec::new(), goal })
+}
+
+fn parse_draw(repl: &Repl, line: &str, head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    pending(st, head)?;
+    let rest = line.get(head.1..).unwrap_or("");
+    let names: Vec<&str> = rest.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+    if names.is_empty() {
+        return Err(bad(
+            "repl::missing_value",
+            "`draw` needs at least one card",
+            head,
+            "which cards?",
+        )
+        .help(format!("usage: {}", usage("draw"))));
+    }
+    let p = &st.program;
+    for n in &names {
+        let card = p.characters.iter().any(|c| c.name == *n && p.decks.contains(&c.ty));
+        if !card {
+            let at = rest.find(n).map_or(head.1, |i| head.1 + i);
+            return Err(bad(
+                "repl::unknown_card",
+                format!("no deck has a card called `{n}`"),
+                (at, at + n.len()),
+                "not a card",
+            )
+            .help(if p.decks.is_empty() {
+                "this ruleset declares no deck".to_string()
+            } else {
+                "name cards as the trace does: `Q hearts`, `joker 1`, `7`".to_string()
+            }));
+        }
+    }
+    Ok(change(vec![Op::Draw(names.iter().map(|n| n.to_string()).collect())]))
 }
 
 fn parse_roll(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {

@@ -58,6 +58,11 @@ pub fn write(ruleset: (&str, &str), encounter: Option<(&str, &str)>, seed: u64, 
                     v.extend(r.iter().map(|x| json!(x)));
                     Value::Array(v)
                 }
+                Op::Draw(cards) => {
+                    let mut v = vec![json!("draw")];
+                    v.extend(cards.iter().map(|c| json!(c)));
+                    Value::Array(v)
+                }
                 Op::Seed(s) => json!(["seed", s]),
                 Op::Set { who, field, value } => json!(["set", who, field, value]),
                 Op::Remove(w) => json!(["remove", w]),
@@ -104,6 +109,7 @@ fn op(v: &Value) -> Result<Op, String> {
                 DecidedBy::Policy
             },
         },
+        "draw" => Op::Draw(a[1..].iter().map(string).collect::<Result<_, _>>()?),
         "roll" => Op::Roll(
             a[1..]
                 .iter()

@@ -29,6 +29,8 @@ pub enum Op {
     },
     /// Force the next dice.
     Roll(Vec<i64>),
+    /// Force the next cards drawn, by name.
+    Draw(Vec<String>),
     /// Restart the dice and policy streams from a seed (before the first decision: the run's seed).
     Seed(u64),
     /// Set a character's field (`who: None`: a global) by hand.
@@ -704,6 +706,14 @@ impl Ctl<'_> {
         match op {
             Op::Pick { .. } => {}
             Op::Roll(r) => ed.force(r),
+            Op::Draw(names) => {
+                let cards = names
+                    .iter()
+                    .map(|n| find(n).filter(|e| p.decks.contains(&p.characters[*e as usize].ty)))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| format!("the cards {} are not all in a deck any more", names.join(", ")))?;
+                ed.force_draws(&cards);
+            }
             Op::Seed(_) | Op::Add(_) if i < self.first_pick => {}
             Op::Seed(s) => {
                 ed.reseed(*s);

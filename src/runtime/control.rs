@@ -143,6 +143,12 @@ impl Editor<'_, '_> {
         self.m.emit(Event::Forced { rolls });
     }
 
+    /// Forces the next cards drawn, after any forced draws still waiting.
+    pub fn force_draws(&mut self, cards: &[EntityId]) {
+        self.m.forced_draws.extend(cards.iter().copied());
+        self.m.emit(Event::ForcedDraws { cards });
+    }
+
     /// Restarts the dice stream from `seed` (forced values still come first).
     pub fn reseed(&mut self, seed: u64) {
         self.m.dice.reseed(seed);

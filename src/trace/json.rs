@@ -275,6 +275,11 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             list(o, rolls.iter(), |o, r| write!(o, "{r}"))?;
             o.write_all(b"]}")
         }
+        Event::ForcedDraws { cards } => {
+            o.write_all(br#"{"event":"manual","draws":["#)?;
+            list(o, cards.iter(), |o, c| name(o, p, *c))?;
+            o.write_all(b"]}")
+        }
         Event::Reseed { seed } => write!(o, r#"{{"event":"manual","seed":{seed}}}"#),
         Event::Ruling { text } => {
             o.write_all(br#"{"event":"manual","ruling":"#)?;

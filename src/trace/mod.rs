@@ -167,6 +167,10 @@ pub enum Event<'a> {
     Forced {
         rolls: &'a [i64],
     },
+    /// The next cards drawn forced by hand (the REPL's `draw`), in order.
+    ForcedDraws {
+        cards: &'a [EntityId],
+    },
     /// The dice stream restarted by hand from a new seed.
     Reseed {
         seed: u64,

@@ -249,6 +249,13 @@ impl<W: Write> Text<W> {
                     let _ = write!(b, " {r}");
                 }
             }),
+            Event::ForcedDraws { cards } => self.line("manual", "", |b| {
+                b.push_str("next cards");
+                for (k, c) in cards.iter().enumerate() {
+                    b.push_str(if k == 0 { " " } else { ", " });
+                    b.push_str(p.character_name(*c));
+                }
+            }),
             Event::Reseed { seed } => self.line("manual", "", |b| {
                 let _ = write!(b, "seed {seed}");
             }),
