@@ -180,3 +180,39 @@ fn the_checker_knows_decks_and_cards() {
         assert!(!clean && report.contains(want), "{src}\n{report}");
     }
 }
+
+#[test]
+fn a_forced_draw_may_come_from_the_discard_pile_an_empty_pile_takes_back() {
+    let src = "deck chit, chits { ranks 1 to 2 }\nplay { draw from chits as a\ndraw from chits as b\ndiscard a\ndraw from chits as c }\n";
+    let (out, err, code) = run(src, &["1", "2", "1"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out, &["draw", "shuffle", "discard"]),
+        vec![
+            "shuffle        chits      2 cards",
+            "draw           chits      1",
+            "draw           chits      2",
+            "discard        1",
+            "shuffle        chits      1 card",
+            "draw           chits      1",
+        ]
+    );
+}
+
+#[test]
+fn a_destroyed_card_is_never_drawn() {
+    let src = "deck chit, chits { ranks 1 to 3 }\nplay { destroy \"2\"\ndraw from chits as a\ndraw from chits as b\ndraw from chits as c }\n";
+    for seed in 0..10 {
+        let files = vec![("t.turn".to_string(), src.to_string())];
+        let opts = RunOptions {
+            seed,
+            ..RunOptions::default()
+        };
+        let (out, err, code) = run_texts(&files, Vec::new(), &opts, false);
+        assert_eq!(code, 1, "{out}");
+        assert!(err.contains("run::empty_deck"), "{err}");
+        let drawn: Vec<&str> = lines(&out, &["draw"]);
+        assert_eq!(drawn.len(), 2, "{out}");
+        assert!(drawn.iter().all(|l| !l.ends_with(" 2")), "{out}");
+    }
+}

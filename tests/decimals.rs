@@ -198,3 +198,72 @@ fn the_simulator_reports_measures_and_final_fields_in_their_decimals() {
         "{speed_c}"
     );
 }
+
+#[test]
+fn a_die_of_computed_size_is_one_die_when_decimals_are_added_to_it() {
+    let src = "stat v decimals 1 default 0\nstat size default 6\ncharacter Ana { }\n\
+               play { for each c in characters { set c.v = d(c.size) + 0.5 } }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        rolls: vec![3],
+        ..RunOptions::default()
+    };
+    let (out, err, code) = run_texts(&files, Vec::new(), &opts, false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out, &["roll", "set"]),
+        vec![
+            "roll     Ana   v          d6 [3] = 3",
+            "set      Ana   v          = 3.5"
+        ],
+        "{out}"
+    );
+}
+
+#[test]
+fn a_policy_condition_is_widened_where_each_choice_is_made() {
+    // `x` keeps 1 decimal at the first choice and none at the second: `x > 1` holds at both.
+    let src = "stat speed decimals 2 default 0\npolicy pol { act: fast when x > 1, slow }\ndefault policy pol\n\
+               character Ana { }\n\
+               play {\n\
+                 for each c in characters { let x = 1.5\n choose act by c { option fast { set c.speed = 1 } option slow { set c.speed = 2 } } }\n\
+                 for each c in characters { let x = 2\n choose act by c { option fast { set c.speed = 3 } option slow { set c.speed = 4 } } }\n\
+               }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let (out, err, code) = run_texts(&files, Vec::new(), &RunOptions::default(), false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out, &["set"]),
+        vec!["set      Ana   speed      = 1.00", "set      Ana   speed      = 3.00"],
+        "{out}"
+    );
+}
+
+#[test]
+fn errors_write_numbers_with_their_decimals() {
+    let src = "resource r decimals 2 min 0.5 max 3\ncharacter Ana { }\n\
+               play { for each c in characters { gain 10 c.r\nspend 2.6 c.r } }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let (_, err, code) = run_texts(&files, Vec::new(), &RunOptions::default(), false);
+    assert_eq!(code, 1);
+    assert!(err.contains("Ana cannot spend 2.60 r: they have 3.00"), "{err}");
+    let src = "resource mv decimals 1 min 0 max 2\ncharacter A { mv = 2 }\ncharacter B { mv = 1 }\n\
+               play { for each c in characters where c.mv == 2 { transfer 1.5 from c.mv to (first d in characters where d != c).mv } }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let (_, err, code) = run_texts(&files, Vec::new(), &RunOptions::default(), false);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("B cannot take 1.5 more mv: they have 1.0 and the most is 2.0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_division_that_needs_too_many_decimals_says_so() {
+    let src = "global g decimals 4 default 1\nglobal h decimals 3 default 2\nplay { set g = g / h }\n";
+    let (report, clean) = check_texts(&[("t.turn".to_string(), src.to_string())]);
+    assert!(
+        !clean && report.contains("this division is worked out at 7 decimals"),
+        "{report}"
+    );
+}

@@ -1531,3 +1531,28 @@ fn a_thing_stands_for_a_field_that_holds_an_entity() {
         assert!(!clean && report.contains(want), "{src}\n{report}");
     }
 }
+
+#[test]
+fn a_forbid_that_names_who_attempts_speaks_only_of_characters() {
+    // A thing chooses: the line naming `c` does not apply (it would read a character's stat off a
+    // seat); the attempt is still refused, as not offered.
+    let src = "thing seat, seats { stat n default 7 }\nstat hp default 5\n\
+               forbid jump(c) when c.hp == 0 because \"{c} has {c.hp} hp\"\n\
+               character Ana { }\nplay { create seat { n = 9 } as s\nchoose go by s { option walk } }\n";
+    let (out, err, code) = run(src, &[], &["jump", "walk"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("refused  seat 1  go         jump: jump is not an option of go now"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_forbid_may_not_take_an_entitys_name() {
+    let src = "forbid Cy because \"no Cy\"\nplay { }\ncharacter Cy { }\n";
+    let (report, clean) = check_texts(&[("t.turn".to_string(), src.to_string())]);
+    assert!(
+        !clean && report.contains("`Cy` is an entity's name, not an attempt"),
+        "{report}"
+    );
+}

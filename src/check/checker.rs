@@ -28,7 +28,11 @@ pub(super) struct Checker<'a> {
     /// Refusal text parts that are numbers (see [`super::Checked::numbers_at`]).
     pub(super) numbers_at: std::collections::HashSet<Span>,
     /// Numbers widened to more decimals (see [`super::Checked::widen_at`]).
-    pub(super) widen_at: HashMap<Span, i64>,
+    pub(super) widen_at: HashMap<(Span, Span), i64>,
+    /// Where the expressions being checked are compiled, when one expression is compiled at
+    /// several places (a policy's condition at each `choose` of its decision): the span of that
+    /// place, else the default span.
+    pub(super) site: Span,
     /// Numbers shown with decimals (see [`super::Checked::decimals_at`]).
     pub(super) decimals_at: HashMap<Span, u8>,
 }
@@ -62,7 +66,7 @@ impl Checker<'_> {
     /// compiler multiplies it by 10^(to - from).
     pub(super) fn widen(&mut self, span: Span, from: u8, to: u8) {
         if to > from {
-            self.widen_at.insert(span, 10i64.pow(u32::from(to - from)));
+            self.widen_at.insert((self.site, span), 10i64.pow(u32::from(to - from)));
         }
     }
 
@@ -96,17 +100,28 @@ impl Checker<'_> {
         top
     }
 
-    /// More decimals than a number keeps: reported at `span`.
-    pub(super) fn too_precise(&mut self, span: Span, s: u8) -> u8 {
+    /// More decimals than a number keeps, for a product (`quotient`: false) or while a
+    /// quotient is worked out (`true`): reported at `span`.
+    pub(super) fn too_precise(&mut self, span: Span, s: u8, quotient: bool) -> u8 {
         let most = crate::limits::MAX_DECIMALS;
         if s > most {
-            self.err(
-                Diag::new(
-                    "check::decimals",
-                    format!("this product keeps {s} decimals, more than {most}"),
+            let (msg, help) = if quotient {
+                (
+                    format!(
+                        "this division is worked out at {s} decimals (the left's and the right's together), more than {most}"
+                    ),
+                    "divide by a whole number, or keep fewer decimals in the numbers divided",
                 )
-                .label(span, format!("{s} decimals"))
-                .help("multiply by a whole number, or keep fewer decimals in the fields multiplied"),
+            } else {
+                (
+                    format!("this product keeps {s} decimals, more than {most}"),
+                    "multiply by a whole number, or keep fewer decimals in the fields multiplied",
+                )
+            };
+            self.err(
+                Diag::new("check::decimals", msg)
+                    .label(span, format!("{s} decimals"))
+                    .help(help),
             );
             return most;
         }

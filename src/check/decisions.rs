@@ -60,6 +60,13 @@ impl Checker<'_> {
     /// is made: with the names in scope here, and for `x where C` (only for a `choose ... from`,
     /// whose candidates are of type `candidates`) `x` bound to a candidate.
     pub(super) fn policy_conditions(&mut self, name: &Ident, candidates: Option<Ty>) {
+        // Compiled at this `choose`: what is widened here is recorded for here.
+        let site = std::mem::replace(&mut self.site, name.span);
+        self.policy_conditions_here(name, candidates);
+        self.site = site;
+    }
+
+    fn policy_conditions_here(&mut self, name: &Ident, candidates: Option<Ty>) {
         let decls = self.decls;
         for (decision, options) in decls.policy_prefs.iter().flatten() {
             if decision.node != name.node {

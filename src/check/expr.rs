@@ -308,14 +308,14 @@ impl Checker<'_> {
             BinOp::Mul => {
                 let a = self.number(l, "the left of `*`");
                 let b = self.number(r, "the right of `*`");
-                Ty::of_scale(self.too_precise(r.span, a + b))
+                Ty::of_scale(self.too_precise(r.span, a + b, false))
             }
             // A quotient keeps the decimals of the left, cut toward zero as whole numbers are:
             // the left is widened by the right's decimals first.
             _ => {
                 let a = self.number(l, "the left of `/`");
                 let b = self.number(r, "the right of `/`");
-                let wide = self.too_precise(l.span, a + b);
+                let wide = self.too_precise(r.span, a + b, true);
                 self.widen(l.span, a, wide);
                 Ty::of_scale(a)
             }

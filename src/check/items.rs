@@ -62,7 +62,17 @@ impl Checker<'_> {
             Item::Hook(h) => self.hook(h),
             Item::Measure(m) => self.hook(&m.hook()),
             Item::Routine { name, params, body } => self.routine(name, params, body),
-            Item::Forbid { who, rule, .. } => {
+            Item::Forbid { who, rule, name } => {
+                if self.decls.character_names.contains(&name.node) {
+                    self.err(
+                        Diag::new(
+                            "check::duplicate",
+                            format!("`{}` is an entity's name, not an attempt", name.node),
+                        )
+                        .label(name.span, "forbidden here")
+                        .help("name the attempt itself (`forbid act_early(c) ...`); `c` is who attempts it"),
+                    );
+                }
                 if let Some(w) = who {
                     self.bind(w, CHAR);
                 }

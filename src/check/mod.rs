@@ -43,7 +43,8 @@ pub struct Checked {
     pub numbers_at: std::collections::HashSet<Span>,
     /// Numbers used where more decimals are kept (`1 + 0.5`, a whole number set into a field of
     /// 2 decimals), by span: the compiler multiplies each by the power of ten given.
-    pub widen_at: HashMap<Span, i64>,
+    /// Keyed by (the place it is compiled at, see `Checker::site`; the expression's span).
+    pub widen_at: HashMap<(Span, Span), i64>,
     /// The decimals of numbers the trace shows (refusal text parts, measures), by span.
     pub decimals_at: HashMap<Span, u8>,
 }
@@ -117,6 +118,7 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         fields_at: HashMap::new(),
         numbers_at: Default::default(),
         widen_at: HashMap::new(),
+        site: Span::default(),
         decimals_at: HashMap::new(),
     };
     for file in &files {

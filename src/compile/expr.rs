@@ -11,7 +11,7 @@ impl Lower<'_> {
     pub(super) fn expr(&mut self, e: &Expr) -> Ex {
         let ex = self.expr_as_written(e);
         // A number used with more decimals than it keeps is multiplied up (checked at run time).
-        match self.widen_at.get(&e.span) {
+        match self.widen_at.get(&(self.site, e.span)) {
             Some(&k) => Ex::Bin(ast::BinOp::Mul, Box::new(ex), Box::new(Ex::Int(k)), e.span),
             None => ex,
         }

@@ -168,7 +168,7 @@ impl Lower<'_> {
                 let chosen = k
                     .chosen
                     .as_ref()
-                    .map(|who| (self.chooser(who), decision, self.prefs_at(&o.name.node)));
+                    .map(|who| (self.chooser(who), decision, self.prefs_at(&o.name)));
                 self.in_tied = false;
                 KeyDef {
                     value: self.expr(&k.value),
@@ -231,7 +231,14 @@ impl Lower<'_> {
 
     /// The preferences of every policy that has a condition for `decision`, compiled here, where
     /// it is made: conditions read the names in scope here.
-    pub(super) fn prefs_at(&mut self, decision: &str) -> Vec<PolicyPrefs> {
+    pub(super) fn prefs_at(&mut self, name: &ast::Ident) -> Vec<PolicyPrefs> {
+        let site = std::mem::replace(&mut self.site, name.span);
+        let prefs = self.prefs_here(&name.node);
+        self.site = site;
+        prefs
+    }
+
+    fn prefs_here(&mut self, decision: &str) -> Vec<PolicyPrefs> {
         let d = self.d;
         let mut out = Vec::new();
         for (pi, policy) in d.policy_prefs.iter().enumerate() {

@@ -23,6 +23,7 @@ pub fn compile(checked: &Checked) -> Program {
         fields_at: &checked.fields_at,
         numbers_at: &checked.numbers_at,
         widen_at: &checked.widen_at,
+        site: ast::Span::default(),
         decimals_at: &checked.decimals_at,
         scopes: Vec::new(),
         max_locals: 0,
@@ -156,7 +157,9 @@ struct Lower<'a> {
     /// Refusal text parts that are numbers (see [`Checked::numbers_at`]).
     numbers_at: &'a std::collections::HashSet<ast::Span>,
     /// Numbers widened to more decimals (see [`Checked::widen_at`]).
-    widen_at: &'a HashMap<ast::Span, i64>,
+    widen_at: &'a HashMap<(ast::Span, ast::Span), i64>,
+    /// Where the expressions being lowered are compiled (see `Checker::site`).
+    site: ast::Span,
     /// The decimals of numbers the trace shows (see [`Checked::decimals_at`]).
     decimals_at: &'a HashMap<ast::Span, u8>,
     scopes: Vec<(String, Slot)>,

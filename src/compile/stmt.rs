@@ -276,7 +276,7 @@ impl Lower<'_> {
         span: &ast::Span,
         secret: bool,
     ) -> St {
-        let prefs = self.prefs_at(&name.node);
+        let prefs = self.prefs_at(name);
         let mut st = St::Choose {
             secret,
             prefs,
@@ -391,7 +391,7 @@ impl Lower<'_> {
         });
         let chooser_span = chooser.span;
         let chooser = self.chooser(chooser);
-        let prefs = self.prefs_at(&name.node);
+        let prefs = self.prefs_at(name);
         let slot = self.bind(&var.node);
         let filter = filter.as_ref().map(|f| self.expr(f));
         let refusals = self.refusals(refusals);

@@ -1284,5 +1284,10 @@ fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
         _ if def.decimals > 0 => decimal((vspan.0, vspan.1, value_text), def.decimals)?,
         _ => number((vspan.0, vspan.1, value_text), "a whole number")?,
     };
-    Ok(Op::Set { who, field, value })
+    Ok(Op::Set {
+        who,
+        field,
+        value,
+        decimals: def.decimals,
+    })
 }

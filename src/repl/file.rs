@@ -64,7 +64,18 @@ pub fn write(ruleset: (&str, &str), encounter: Option<(&str, &str)>, seed: u64, 
                     Value::Array(v)
                 }
                 Op::Seed(s) => json!(["seed", s]),
-                Op::Set { who, field, value } => json!(["set", who, field, value]),
+                Op::Set {
+                    who,
+                    field,
+                    value,
+                    decimals: 0,
+                } => json!(["set", who, field, value]),
+                Op::Set {
+                    who,
+                    field,
+                    value,
+                    decimals,
+                } => json!(["set", who, field, value, decimals]),
                 Op::Remove(w) => json!(["remove", w]),
                 Op::Add(t) => json!(["add", t]),
                 Op::SetEntity { who, field, entity } => json!(["set-entity", who, field, entity]),
@@ -121,6 +132,14 @@ fn op(v: &Value) -> Result<Op, String> {
             who: at(1)?.as_str().map(str::to_string),
             field: string(at(2)?)?,
             value: at(3)?.as_i64().ok_or("expected a number")?,
+            // Older sessions wrote whole numbers only.
+            decimals: match a.get(4) {
+                None => 0,
+                Some(d) => d
+                    .as_u64()
+                    .and_then(|d| u8::try_from(d).ok())
+                    .ok_or("expected a number of decimals")?,
+            },
         },
         "remove" => Op::Remove(string(at(1)?)?),
         "add" => Op::Add(string(at(1)?)?),

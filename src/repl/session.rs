@@ -37,7 +37,10 @@ pub enum Op {
     Set {
         who: Option<String>,
         field: String,
+        /// The value as written, in units of 10^-`decimals` (5.75 is 575 with 2 decimals): it
+        /// is replayed in the decimals the field keeps then.
         value: i64,
+        decimals: u8,
     },
     /// Take a character out of play.
     Remove(String),
@@ -809,7 +812,12 @@ impl Ctl<'_> {
                 ed.ruling(&format!("rank {order}"));
                 ed.rank(o).map_err(|d| d.message)?;
             }
-            Op::Set { who, field, value } => {
+            Op::Set {
+                who,
+                field,
+                value,
+                decimals,
+            } => {
                 let f = p
                     .fields
                     .iter()
@@ -819,7 +827,15 @@ impl Ctl<'_> {
                     None => TABLE,
                     Some(w) => find(w).ok_or_else(|| format!("no character is called `{w}` now"))?,
                 };
-                ed.set(e, f as FieldId, *value);
+                let now = p.fields[f].decimals;
+                let v = rescale(*value, *decimals, now).ok_or_else(|| {
+                    format!(
+                        "`{field}` now keeps {now} decimal{}: {} does not fit",
+                        if now == 1 { "" } else { "s" },
+                        crate::trace::Decimal(*value, *decimals)
+                    )
+                })?;
+                ed.set(e, f as FieldId, v);
             }
             Op::Remove(w) => {
                 let e = find(w).ok_or_else(|| format!("no character is called `{w}` now"))?;
@@ -984,4 +1000,15 @@ pub fn hash(text: &str) -> String {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     format!("fnv1a64:{h:016x}")
+}
+
+/// `v`, kept with `from` decimals, kept with `to` instead: exact, or `None` when digits would be
+/// lost or it would not fit.
+fn rescale(v: i64, from: u8, to: u8) -> Option<i64> {
+    if to >= from {
+        v.checked_mul(10i64.checked_pow(u32::from(to - from))?)
+    } else {
+        let k = 10i64.checked_pow(u32::from(from - to))?;
+        (v % k == 0).then_some(v / k)
+    }
 }

@@ -76,6 +76,17 @@ impl Machine<'_> {
     fn draw(&mut self, d: u16, span: Span) -> R<EntityId> {
         let p = self.p;
         let ty = p.decks[d as usize];
+        if self.piles[d as usize].draw.is_empty() {
+            let mut discard = std::mem::take(&mut self.piles[d as usize].discard);
+            self.dice.shuffle(&mut discard);
+            let n = discard.len();
+            let piles = &mut self.piles[d as usize];
+            std::mem::swap(&mut piles.draw, &mut discard);
+            piles.discard = discard;
+            if n > 0 {
+                self.emit(Event::Shuffle { deck: ty, cards: n });
+            }
+        }
         if let Some(&forced) = self.forced_draws.front() {
             let piles = &mut self.piles[d as usize];
             return match piles.draw.iter().position(|c| *c == forced) {
@@ -96,17 +107,6 @@ impl Machine<'_> {
                     .help("force only cards still in the pile, in the order they are drawn (--draws)"),
                 )),
             };
-        }
-        if self.piles[d as usize].draw.is_empty() {
-            let mut discard = std::mem::take(&mut self.piles[d as usize].discard);
-            self.dice.shuffle(&mut discard);
-            let n = discard.len();
-            let piles = &mut self.piles[d as usize];
-            std::mem::swap(&mut piles.draw, &mut discard);
-            piles.discard = discard;
-            if n > 0 {
-                self.emit(Event::Shuffle { deck: ty, cards: n });
-            }
         }
         self.piles[d as usize].draw.pop().ok_or_else(|| {
             Box::new(
@@ -134,6 +134,14 @@ impl Machine<'_> {
                 .help("discard a card drawn from a deck"),
             )
         })
+    }
+
+    /// A destroyed card leaves its deck's piles for good.
+    pub(super) fn forget_card(&mut self, card: EntityId) {
+        let ty = self.types.get(card as usize).copied();
+        if let Some(d) = self.p.decks.iter().position(|t| Some(*t) == ty) {
+            self.take_out(d as u16, card);
+        }
     }
 
     /// Takes a card out of whichever pile of deck `d` holds it (none, if it is out).

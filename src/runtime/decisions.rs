@@ -606,18 +606,20 @@ impl Machine<'_> {
         option: OptionKey,
         span: Span,
     ) -> R<(Vec<String>, Diag)> {
+        // A line that names who attempts (`forbid NAME(c)`) speaks of characters: it applies
+        // only when a character is asked (not a role, not a thing).
         let me = match who {
-            Who::Character(e) => e as i64,
-            Who::Role(_) => NONE,
+            Who::Character(e) if self.types.get(e as usize) == Some(&CHARACTER) => Some(e as i64),
+            _ => None,
         };
         for (slot, _) in &forbid.rules {
-            if let Some(s) = slot {
+            if let (Some(s), Some(me)) = (slot, me) {
                 self.locals[*s as usize] = me;
             }
         }
         let mut holding = Vec::new();
-        for (_, rule) in &forbid.rules {
-            if self.eval(&rule.cond, NO_CTX)? != 0 {
+        for (slot, rule) in &forbid.rules {
+            if (slot.is_none() || me.is_some()) && self.eval(&rule.cond, NO_CTX)? != 0 {
                 holding.push(rule);
             }
         }

@@ -6,7 +6,7 @@ use super::stmt::Flow;
 use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::source::Span;
-use crate::trace::{Change, Event};
+use crate::trace::{Change, Decimal, Event};
 
 impl Machine<'_> {
     /// An expression's value for `e`'s field: evaluated with `e` as the actor, under the
@@ -40,6 +40,8 @@ impl Machine<'_> {
         let floor = self.limits[f as usize].0;
         if amount < 0 || floor.is_some_and(|lo| left < lo) {
             let p = self.p;
+            let d = p.fields[f as usize].decimals;
+            let (amount, have) = (Decimal(amount, d), Decimal(have, d));
             return Err(Box::new(Diag::new(
                 "run::overspend",
                 format!("{} cannot spend {amount} {}: they have {have}", p.character_name(e), p.fields[f as usize].name),
@@ -82,6 +84,8 @@ impl Machine<'_> {
         {
             self.put(a, from.field, have);
             let p = self.p;
+            let d = p.fields[to.field as usize].decimals;
+            let (amount, had, hi) = (Decimal(amount, d), Decimal(had, d), Decimal(hi, d));
             return Err(Box::new(
                 Diag::new(
                     "run::overfill",

@@ -230,6 +230,7 @@ impl Machine<'_> {
             self.emit(Event::Destroy { id: e });
             self.absent[e as usize] = true;
             self.forget(e);
+            self.forget_card(e);
             self.effects.retain(|fx| fx.target != e);
             for list in &mut self.ranked {
                 list.retain(|x| *x != e);

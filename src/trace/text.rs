@@ -267,7 +267,8 @@ impl<W: Write> Text<W> {
             Event::Create { id, values, .. } => self.create(p, *id, values),
             Event::Destroy { id } => self.line("destroy", p.character_name(*id), |_| {}),
             Event::Shuffle { deck, cards } => self.line("shuffle", "", |b| {
-                let _ = write!(b, "{:<10} {cards} cards", p.things[*deck as usize].1);
+                let s = if *cards == 1 { "" } else { "s" };
+                let _ = write!(b, "{:<10} {cards} card{s}", p.things[*deck as usize].1);
             }),
             Event::Draw { deck, by, card } => {
                 let who = by.map_or("", |b| p.character_name(b));

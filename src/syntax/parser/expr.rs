@@ -215,7 +215,14 @@ impl Builder {
     /// missing count is 1.
     fn dyn_dice(&self, pair: Pair<Rule>, span: Span) -> R<ExprKind> {
         let count = match pair.as_str().starts_with('d') {
-            true => Some(Spanned::new(ExprKind::Int(1), span)),
+            // An empty span of its own: spans key what the checker records about an expression.
+            true => Some(Spanned::new(
+                ExprKind::Int(1),
+                Span {
+                    end: span.start,
+                    ..span
+                },
+            )),
             false => None,
         };
         self.dice_parts(pair.into_inner(), count, span)
