@@ -4,6 +4,7 @@
 use std::io::{BufWriter, ErrorKind, IsTerminal, Stdout, Write};
 use std::path::{Path, PathBuf};
 
+mod fmt;
 mod sim;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -92,6 +93,11 @@ enum Command {
     /// Iterations of each level, turns and actions per character, places in each order,
     /// resources forfeited and left, how levels and encounters end. See docs/sim.md.
     Sim(sim::SimArgs),
+    /// Format rulesets and encounters in place, in the one canonical layout; every comment kept.
+    ///
+    /// `--check` changes nothing and exits 1 naming the files that would change. A file that
+    /// does not parse is reported and left alone.
+    Fmt(fmt::FmtArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -189,6 +195,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
             run_files(&ruleset, encounter.as_deref(), opts, colour)
         }
         Command::Sim(args) => sim::main(args, colour),
+        Command::Fmt(args) => fmt::main(args, colour),
     }
 }
 
