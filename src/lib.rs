@@ -44,6 +44,7 @@ pub mod compile;
 pub mod diag;
 pub mod format;
 pub mod limits;
+pub mod lsp;
 pub mod project;
 pub mod repl;
 pub mod runtime;

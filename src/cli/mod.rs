@@ -98,6 +98,8 @@ enum Command {
     /// `--check` changes nothing and exits 1 naming the files that would change. A file that
     /// does not parse is reported and left alone.
     Fmt(fmt::FmtArgs),
+    /// A language server over standard input and output, for editors (see docs/editors.md).
+    Lsp,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -117,8 +119,9 @@ pub struct ReplArgs {
     pub autosave: Option<PathBuf>,
 }
 
-/// Runs the command line; `repl` starts the REPL. Returns the process exit code.
-pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
+/// Runs the command line; `repl` starts the REPL and `lsp` the language server (front ends the
+/// binary hands in). Returns the process exit code.
+pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -196,6 +199,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
         }
         Command::Sim(args) => sim::main(args, colour),
         Command::Fmt(args) => fmt::main(args, colour),
+        Command::Lsp => lsp(),
     }
 }
 
