@@ -52,7 +52,9 @@ impl Unit {
     /// path; otherwise the ruleset is read from disk).
     pub fn new(doc: Doc, open: impl Fn(&str) -> Option<Doc>) -> Self {
         let mut files = Vec::new();
-        if let Some(path) = crate::project::named_ruleset(&doc.path, &doc.text) {
+        // (Only a text with `uses` in it is parsed to find the ruleset it names.)
+        let named = doc.text.contains("uses");
+        if let Some(path) = named.then(|| crate::project::named_ruleset(&doc.path, &doc.text)).flatten() {
             let ruleset = open(&path).or_else(|| {
                 let text = std::fs::read_to_string(&path).ok()?;
                 Some(Doc::new(path.clone(), path_uri(&path)?, text, None))
