@@ -54,7 +54,10 @@ impl Unit {
         let mut files = Vec::new();
         // (Only a text with `uses` in it is parsed to find the ruleset it names.)
         let named = doc.text.contains("uses");
-        if let Some(path) = named.then(|| crate::project::named_ruleset(&doc.path, &doc.text)).flatten() {
+        if let Some(path) = named
+            .then(|| crate::project::named_ruleset(&doc.path, &doc.text))
+            .flatten()
+        {
             let ruleset = open(&path).or_else(|| {
                 let text = std::fs::read_to_string(&path).ok()?;
                 Some(Doc::new(path.clone(), path_uri(&path)?, text, None))
