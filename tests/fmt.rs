@@ -199,3 +199,41 @@ fn check_names_the_files_that_would_change_and_changes_nothing() {
     assert_eq!(code, 1, "the folder holds the broken file: {err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn prefixes_and_mutations_that_parse_format_faithfully() {
+    // Cut short, or with one byte changed, a bundled file that still parses formats faithfully;
+    // one that does not is refused, never a panic.
+    let mut formatted = 0;
+    let mut refused = 0;
+    for path in BUNDLED {
+        let src = read(path);
+        let bytes = src.as_bytes();
+        let mut texts: Vec<String> = (0..src.len())
+            .step_by(149)
+            .filter(|&i| src.is_char_boundary(i))
+            .map(|i| src[..i].to_string())
+            .collect();
+        for (k, i) in (0..bytes.len()).step_by(211).enumerate() {
+            let mut b = bytes.to_vec();
+            b[i] = [b' ', b'\n', b'(', b'{', b'}', b'#', b'"', b'-'][k % 8];
+            texts.extend(String::from_utf8(b).ok());
+        }
+        for (n, text) in texts.iter().enumerate() {
+            match format(text, 0) {
+                Ok(_) => {
+                    formats_faithfully(&format!("{path} variant {n}"), text);
+                    formatted += 1;
+                }
+                Err(d) => {
+                    assert!(!d.is_empty(), "{path} variant {n}: refused without a diagnostic");
+                    refused += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        formatted > 50 && refused > 50,
+        "{formatted} formatted, {refused} refused"
+    );
+}

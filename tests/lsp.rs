@@ -295,3 +295,84 @@ fn a_session_as_an_editor_has_it() {
     record("exit status", json!(status.code()));
     insta::assert_snapshot!(out.join("\n\n"));
 }
+
+/// In process, through the server's own entry points: every answer to prefixes of every bundled
+/// ruleset (most of which do not parse) is an answer, never a panic; a prefix that checks has no
+/// diagnostics and one that does not parse has some.
+#[test]
+fn prefixes_of_every_bundled_ruleset_get_answers() {
+    use lsp_server::{Notification, Request, RequestId};
+    use turnscript::lsp::Server;
+
+    let uri = "file:///nowhere/ruleset.turn";
+    let mut answered = 0;
+    for name in ["capes", "crisis-mode", "flow-of-time", "legacy", "legends"] {
+        let text = std::fs::read_to_string(format!("rulesets/{name}.turn")).expect("a bundled ruleset");
+        let mut server = Server::default();
+        let mut cut = 0;
+        let mut version = 1;
+        while cut <= text.len() {
+            let prefix = &text[..cut];
+            let method = if version == 1 {
+                "textDocument/didOpen"
+            } else {
+                "textDocument/didChange"
+            };
+            let params = if version == 1 {
+                json!({"textDocument": {"uri": uri, "languageId": "turnscript", "version": 1, "text": prefix}})
+            } else {
+                json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": prefix}]})
+            };
+            let published = server.notification(Notification::new(method.into(), params));
+            assert_eq!(published.len(), 1, "{name}[..{cut}]: one diagnostics notification");
+            let diags = published[0].params["diagnostics"].as_array().map_or(0, Vec::len);
+            if turnscript::syntax::parse(prefix, 0).is_err() {
+                assert!(diags > 0, "{name}[..{cut}] does not parse and has no diagnostics");
+            }
+            let lines = prefix.lines().count().max(1) as u64;
+            for (i, line) in [0, lines / 3, lines / 2, lines - 1].into_iter().enumerate() {
+                let pos = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 4 + 3 * i}});
+                let mut ask = |method: &str, mut params: Value| {
+                    if let Some(o) = params.as_object_mut() {
+                        o.extend(pos.as_object().cloned().unwrap_or_default());
+                    }
+                    let req = Request::new(RequestId::from(answered), method.into(), params);
+                    let resp = server.request(req);
+                    assert!(
+                        resp.response_result.is_ok() || method == "textDocument/rename",
+                        "{name}[..{cut}] {method}: {:?}",
+                        resp.response_result
+                    );
+                    answered += 1;
+                };
+                ask("textDocument/hover", json!({}));
+                ask("textDocument/definition", json!({}));
+                ask("textDocument/completion", json!({}));
+                ask(
+                    "textDocument/references",
+                    json!({"context": {"includeDeclaration": true}}),
+                );
+                ask("textDocument/rename", json!({"newName": "renamed"}));
+            }
+            for method in ["textDocument/documentSymbol", "textDocument/formatting"] {
+                let params = json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}});
+                let resp = server.request(Request::new(RequestId::from(answered), method.into(), params));
+                assert!(
+                    resp.response_result.is_ok(),
+                    "{name}[..{cut}] {method}: {:?}",
+                    resp.response_result
+                );
+                answered += 1;
+            }
+            version += 1;
+            if cut == text.len() {
+                break;
+            }
+            cut = (cut + 467).min(text.len());
+            while !text.is_char_boundary(cut) {
+                cut += 1;
+            }
+        }
+    }
+    assert!(answered > 1000, "{answered} requests answered");
+}

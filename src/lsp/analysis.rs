@@ -89,12 +89,12 @@ impl Unit {
     fn diagnostic(&self, d: &Diag, doc_id: u16, indexes: &[LineIndex]) -> Diagnostic {
         let location = |file: u16, start: u32, end: u32| {
             let doc = self.files.get(file as usize)?;
-            let range = indexes[file as usize].range(start as usize, end as usize);
+            let range = indexes.get(file as usize)?.range(start as usize, end as usize);
             Some(Location::new(doc.uri.clone(), range))
         };
         let mut message = d.message.clone();
         let range = match d.span() {
-            Some(s) if s.file == doc_id => indexes[doc_id as usize].range(s.start as usize, s.end as usize),
+            Some(s) if s.file == doc_id => LineIndex::new(&self.doc().text).range(s.start as usize, s.end as usize),
             Some(s) => {
                 let other = self
                     .files
@@ -169,12 +169,19 @@ impl Unit {
             let parts: Vec<String> = decls
                 .iter()
                 .map(|(f, s)| {
-                    let src = &self.files[*f].text;
-                    let start = src[..s.span.start as usize].rfind('\n').map_or(0, |i| i + 1);
-                    let end = src[s.span.start as usize..]
-                        .find('\n')
-                        .map_or(src.len(), |i| s.span.start as usize + i);
-                    let line = src[start..end].split(" #").next().unwrap_or("").trim();
+                    // The text the symbol was read from: the file's, or its last that parsed.
+                    let file = &self.files[*f];
+                    let src = file.parsed.as_deref().unwrap_or(&file.text);
+                    let at = (s.span.start as usize).min(src.len());
+                    let start = src.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1);
+                    let end = src.get(at..).and_then(|a| a.find('\n')).map_or(src.len(), |i| at + i);
+                    let line = src
+                        .get(start..end)
+                        .unwrap_or("")
+                        .split(" #")
+                        .next()
+                        .unwrap_or("")
+                        .trim();
                     format!("```turn\n{line}\n```\n{} `{}` {}", s.kind.word(), s.name, s.detail)
                         .trim_end()
                         .to_string()

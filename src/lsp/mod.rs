@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod text;
 
 use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
@@ -77,11 +78,20 @@ fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Sync
                 if connection.handle_shutdown(&req)? {
                     return Ok(());
                 }
-                let response = server.request(req);
+                let id = req.id.clone();
+                // A bug in an answer costs that answer, not the session.
+                let response = catch_unwind(AssertUnwindSafe(|| server.request(req))).unwrap_or_else(|_| {
+                    Response::new_err(
+                        id,
+                        ErrorCode::InternalError as i32,
+                        "turnscript lsp failed on this request".into(),
+                    )
+                });
                 connection.sender.send(Message::Response(response))?;
             }
             Message::Notification(n) => {
-                for out in server.notification(n) {
+                let published = catch_unwind(AssertUnwindSafe(|| server.notification(n))).unwrap_or_default();
+                for out in published {
                     connection.sender.send(Message::Notification(out))?;
                 }
             }
