@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use super::text::{LineIndex, path_uri, word_at, words_named};
 use crate::check::index::{Symbol, SymbolKind, symbols};
 use crate::diag::Diag;
-use crate::format::lex::{KEYWORDS, is_keyword};
+use crate::format::lex::{KEYWORDS, Kind, is_keyword, lex};
 use crate::project::Project;
 
 /// One file: its path (as the editor names it) and its text.
@@ -172,16 +172,7 @@ impl Unit {
                     // The text the symbol was read from: the file's, or its last that parsed.
                     let file = &self.files[*f];
                     let src = file.parsed.as_deref().unwrap_or(&file.text);
-                    let at = (s.span.start as usize).min(src.len());
-                    let start = src.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1);
-                    let end = src.get(at..).and_then(|a| a.find('\n')).map_or(src.len(), |i| at + i);
-                    let line = src
-                        .get(start..end)
-                        .unwrap_or("")
-                        .split(" #")
-                        .next()
-                        .unwrap_or("")
-                        .trim();
+                    let line = declaration_text(src, s);
                     format!("```turn\n{line}\n```\n{} `{}` {}", s.kind.word(), s.name, s.detail)
                         .trim_end()
                         .to_string()
@@ -304,6 +295,18 @@ impl Unit {
                 ..CompletionItem::default()
             });
         }
+        if !after_dot {
+            for v in variables(before) {
+                if seen.insert(v.clone()) {
+                    items.push(CompletionItem {
+                        label: v,
+                        kind: Some(CompletionItemKind::VARIABLE),
+                        detail: Some("a variable in scope".into()),
+                        ..CompletionItem::default()
+                    });
+                }
+            }
+        }
         if after_dot {
             for (name, what) in [
                 ("side", "the side of an entity"),
@@ -343,6 +346,109 @@ impl Unit {
             _ => Vec::new(),
         }
     }
+}
+
+/// The variables bound before the end of `before` within its top-level item: the item's
+/// parameters (`routine claim(p: player)`, `on accepted(d)`), and the names bound by `for each
+/// x`, `let x`, `as x`, `from x in` and quantifiers (`any x in`). Read from the words, so a
+/// variable of a loop already closed is offered too.
+fn variables(before: &str) -> Vec<String> {
+    let tokens = lex(before);
+    // The current item starts after the last `}` that closed a top-level block, or at the last
+    // line that started at depth 0.
+    let mut depth = 0usize;
+    let mut item = 0;
+    let mut line_start = true;
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind == Kind::Newline {
+            line_start = true;
+            continue;
+        }
+        if line_start && depth == 0 && t.kind != Kind::Comment {
+            item = i;
+        }
+        line_start = false;
+        if t.is("{") {
+            depth += 1;
+        } else if t.is("}") {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    let code: Vec<_> = tokens[item..]
+        .iter()
+        .filter(|t| !matches!(t.kind, Kind::Newline | Kind::Comment))
+        .collect();
+    let mut out = Vec::new();
+    let mut params = false;
+    let mut seen_params = false;
+    for (i, t) in code.iter().enumerate() {
+        let next = code.get(i + 1);
+        let prev = i.checked_sub(1).and_then(|p| code.get(p));
+        if t.is("(") && !seen_params && !code[..i].iter().any(|t| t.is("{")) {
+            params = true;
+            seen_params = true;
+            continue;
+        }
+        if params {
+            if t.is(")") {
+                params = false;
+            } else if t.kind == Kind::Word && !prev.is_some_and(|p| p.is(":")) {
+                out.push(t.text.to_string());
+            }
+            continue;
+        }
+        if t.kind != Kind::Word || is_keyword(t.text) {
+            continue;
+        }
+        let binder = prev.is_some_and(|p| {
+            matches!(p.text, "each" | "let" | "as")
+                || matches!(
+                    p.text,
+                    "from" | "any" | "all" | "count" | "sum" | "max" | "min" | "first" | "last"
+                ) && next.is_some_and(|n| n.is("in"))
+        });
+        if binder {
+            out.push(t.text.to_string());
+        }
+    }
+    out
+}
+
+/// The source of a declaration for a hover: its line without its comment; for an order, a
+/// policy or a thing, the whole block (its keys, preferences or fields), up to 20 lines.
+fn declaration_text(src: &str, s: &Symbol) -> String {
+    let at = (s.span.start as usize).min(src.len());
+    let start = src.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1);
+    let line_end = |from: usize| {
+        src.get(from..)
+            .and_then(|a| a.find('\n'))
+            .map_or(src.len(), |i| from + i)
+    };
+    let mut end = line_end(at);
+    if matches!(s.kind, SymbolKind::Order | SymbolKind::Policy | SymbolKind::Thing) {
+        let mut depth = 0;
+        for t in lex(src.get(at..).unwrap_or("")) {
+            match t.text {
+                "{" if t.kind == Kind::Punct => depth += 1,
+                "}" if t.kind == Kind::Punct => depth -= 1,
+                "\n" if depth == 0 => break,
+                _ => {}
+            }
+            if depth == 0 && t.is("}") {
+                end = line_end(at + t.end());
+                break;
+            }
+        }
+        let block: Vec<&str> = src.get(start..end).unwrap_or("").lines().take(20).collect();
+        return block.join("\n");
+    }
+    let line = src.get(start..end).unwrap_or("");
+    // Without a trailing comment (a `#` outside a string).
+    let comment = lex(line)
+        .into_iter()
+        .find(|t| t.kind == Kind::Comment)
+        .map_or(line.len(), |t| t.start);
+    line[..comment].trim().to_string()
 }
 
 #[allow(deprecated)] // `DocumentSymbol::deprecated` must be written, though deprecated.
