@@ -77,8 +77,11 @@ impl Unit {
     /// ruleset an encounter names is shown at the top of the encounter.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let project = Project::load(self.files.iter().map(|d| (d.path.clone(), d.text.clone())));
+        // An encounter without its ruleset is only parsed, as `turnscript check` does.
+        let alone = self.files.len() == 1 && project.syntax_errors().is_empty() && project.is_encounter();
         let diags = match project.check() {
             Ok(_) => return Vec::new(),
+            Err(_) if alone => return Vec::new(),
             Err(d) => d,
         };
         let doc_id = (self.files.len() - 1) as u16;
@@ -320,7 +323,19 @@ impl Unit {
                 });
             }
         } else {
-            items.extend(KEYWORDS.iter().map(|k| CompletionItem {
+            // At the start of a line, the words that open an item (at the top level) or a
+            // statement (in a block); elsewhere every keyword.
+            let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+            let first_word = line[..line.len() - (before.len() - partial.len())].trim().is_empty();
+            let depth = lex(before)
+                .iter()
+                .fold(0i32, |d, t| d + i32::from(t.is("{")) - i32::from(t.is("}")));
+            let words: &[&str] = match (first_word, depth <= 0) {
+                (true, true) => ITEM_KEYWORDS,
+                (true, false) => STATEMENT_KEYWORDS,
+                (false, _) => KEYWORDS,
+            };
+            items.extend(words.iter().map(|k| CompletionItem {
                 label: k.to_string(),
                 kind: Some(CompletionItemKind::KEYWORD),
                 detail: keyword_meaning(k).map(str::to_string),
@@ -498,6 +513,42 @@ fn completion_kind(k: SymbolKind) -> CompletionItemKind {
         _ => CompletionItemKind::ENUM_MEMBER,
     }
 }
+
+/// The words that open an item.
+const ITEM_KEYWORDS: &[&str] = &[
+    "ruleset",
+    "encounter",
+    "param",
+    "stat",
+    "resource",
+    "flag",
+    "side",
+    "tag",
+    "action",
+    "kind",
+    "order",
+    "policy",
+    "default",
+    "setup",
+    "play",
+    "character",
+    "unit",
+    "role",
+    "trigger",
+    "on",
+    "routine",
+    "effect",
+    "global",
+    "thing",
+    "measure",
+];
+
+/// The words that open a statement (or an option, an order's key, a policy's line).
+const STATEMENT_KEYWORDS: &[&str] = &[
+    "level", "phase", "round", "turn", "for", "together", "if", "else", "choose", "option", "end", "spend", "gain",
+    "reset", "forfeit", "set", "mark", "clear", "repeat", "rank", "transfer", "raise", "react", "elapse", "do",
+    "place", "begin", "stop", "create", "destroy", "let", "join", "leave", "roll", "chosen", "side", "tag", "absent",
+];
 
 /// A keyword's meaning in one line (docs/language.md says more).
 pub fn keyword_meaning(word: &str) -> Option<&'static str> {
