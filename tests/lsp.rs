@@ -376,3 +376,37 @@ fn prefixes_of_every_bundled_ruleset_get_answers() {
     }
     assert!(answered > 1000, "{answered} requests answered");
 }
+
+/// Completion in process: at the start of a top-level line the words that open an item; at the
+/// start of a line in a block those that open a statement, with the variables in scope; after a
+/// dot the fields.
+#[test]
+fn completion_offers_what_fits_where_the_cursor_is() {
+    use turnscript::lsp::analysis::{Doc, Unit};
+
+    let ruleset = std::fs::read_to_string("rulesets/crisis-mode.turn").expect("the ruleset");
+    // Each text as a change of the bundled one (whose names serve a text that does not parse).
+    let uri: lsp_types::Uri = "file:///r.turn".parse().expect("a URI");
+    let opened = Doc::new("r.turn".into(), uri.clone(), ruleset.clone(), None);
+    let labels = |text: &str, at: usize| -> Vec<String> {
+        let doc = Doc::new("r.turn".into(), uri.clone(), text.to_string(), Some(&opened));
+        let unit = Unit::new(doc, |_| None);
+        unit.completion(at).into_iter().map(|i| i.label).collect()
+    };
+
+    let top = ruleset.find("\norder by_ap").expect("the order") + 1;
+    let at_top = labels(&ruleset, top);
+    assert!(at_top.iter().any(|l| l == "param") && at_top.iter().any(|l| l == "routine"));
+    assert!(!at_top.iter().any(|l| l == "spend" || l == "where"), "{at_top:?}");
+
+    let inner = ruleset.find("forfeit c.ap").expect("a statement");
+    let in_block = labels(&ruleset, inner);
+    assert!(in_block.iter().any(|l| l == "spend") && in_block.iter().any(|l| l == "choose"));
+    assert!(!in_block.iter().any(|l| l == "param"), "{in_block:?}");
+    assert!(in_block.iter().any(|l| l == "c"), "the loop variable c: {in_block:?}");
+    assert!(in_block.iter().any(|l| l == "free_steps"), "a param: {in_block:?}");
+
+    let dotted = ruleset.replacen("forfeit c.ap", "forfeit c.", 1);
+    let fields = labels(&dotted, inner + "forfeit c.".len());
+    assert_eq!(fields, ["finesse", "ap", "steps", "passed", "side", "number"]);
+}
