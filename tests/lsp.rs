@@ -410,3 +410,38 @@ fn completion_offers_what_fits_where_the_cursor_is() {
     let fields = labels(&dotted, inner + "forfeit c.".len());
     assert_eq!(fields, ["finesse", "ap", "steps", "passed", "side", "number"]);
 }
+
+/// After `x.`, the fields of the type `x` holds where it can be read: a parameter's type, the
+/// collection or kept order a loop walks.
+#[test]
+fn fields_after_a_dot_follow_the_type_of_the_variable() {
+    use turnscript::lsp::analysis::{Doc, Unit};
+
+    let capes = std::fs::read_to_string("rulesets/capes.turn").expect("capes");
+    let uri: lsp_types::Uri = "file:///capes.turn".parse().expect("a URI");
+    let opened = Doc::new("capes.turn".into(), uri.clone(), capes.clone(), None);
+    let fields = |needle: &str| -> Vec<String> {
+        let at = capes.find(needle).expect("the needle") + needle.len();
+        let text = format!(
+            "{}{}",
+            &capes[..at],
+            &capes[at..].trim_start_matches(|c: char| c.is_alphanumeric() || c == '_')
+        );
+        let doc = Doc::new("capes.turn".into(), uri.clone(), text, Some(&opened));
+        let unit = Unit::new(doc, |_| None);
+        let mut l: Vec<String> = unit.completion(at).into_iter().map(|i| i.label).collect();
+        l.sort();
+        l
+    };
+    let q = fields("for each q in players { clear q.");
+    assert_eq!(q, ["added", "claimed", "number", "reacted", "seat", "side", "tokens"]);
+    // `for each p in clockwise`, a kept order of players (`order clockwise(p: player)`).
+    let by_order = fields("option buy_character unless p.");
+    assert_eq!(by_order, q);
+    let c = fields("routine extras(c: character) {\n  let p = c.");
+    assert!(
+        c.contains(&"debt".to_string()) && c.contains(&"played_by".to_string()),
+        "{c:?}"
+    );
+    assert!(!c.contains(&"seat".to_string()), "a character has no seat: {c:?}");
+}

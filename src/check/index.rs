@@ -92,6 +92,8 @@ pub struct Symbol {
     pub detail: String,
     /// The declarations inside it (a thing's fields, a level's inner levels).
     pub children: Vec<Symbol>,
+    /// For a field of a thing, and for a thing's collection: the thing (`None`: a character's).
+    pub owner: Option<String>,
 }
 
 impl Symbol {
@@ -102,7 +104,13 @@ impl Symbol {
             span: name.span,
             detail: detail.into(),
             children: Vec::new(),
+            owner: None,
         }
+    }
+
+    fn owned_by(mut self, owner: Option<&str>) -> Self {
+        self.owner = owner.map(str::to_string);
+        self
     }
 
     /// This symbol and every symbol inside it, depth first.
@@ -179,14 +187,18 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
             };
             out.push(Symbol::new(name, SymbolKind::Param, detail));
         }
-        Item::Stat { name, ty, .. } => out.push(Symbol::new(name, SymbolKind::Stat, field_detail(owner, ty.as_ref()))),
-        Item::Resource { name, .. } => out.push(Symbol::new(name, SymbolKind::Resource, field_detail(owner, None))),
+        Item::Stat { name, ty, .. } => {
+            out.push(Symbol::new(name, SymbolKind::Stat, field_detail(owner, ty.as_ref())).owned_by(owner));
+        }
+        Item::Resource { name, .. } => {
+            out.push(Symbol::new(name, SymbolKind::Resource, field_detail(owner, None)).owned_by(owner));
+        }
         Item::Flag { name, per, .. } => {
             let mut d = field_detail(owner, None);
             if let Some(p) = per {
                 d = format!("per {} {d}", p.node).trim_end().to_string();
             }
-            out.push(Symbol::new(name, SymbolKind::Flag, d));
+            out.push(Symbol::new(name, SymbolKind::Flag, d).owned_by(owner));
         }
         Item::Global { name, ty, .. } => {
             out.push(Symbol::new(name, SymbolKind::Global, field_detail(None, ty.as_ref())))
@@ -229,11 +241,8 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
         }
         Item::Thing { name, plural, fields } => {
             let mut s = Symbol::new(name, SymbolKind::Thing, format!(", {}", plural.node));
-            s.children.push(Symbol::new(
-                plural,
-                SymbolKind::Collection,
-                format!("every {}", name.node),
-            ));
+            let every = Symbol::new(plural, SymbolKind::Collection, format!("every {}", name.node));
+            s.children.push(every.owned_by(Some(&name.node)));
             for f in fields {
                 item_symbols(f, Some(&name.node), &mut s.children);
             }

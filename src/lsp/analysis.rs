@@ -284,8 +284,25 @@ impl Unit {
         let symbols = self.symbols();
         let mut seen = std::collections::HashSet::new();
         let mut items = Vec::new();
+        // After `x.`, the type of `x` where it can be read: its parameter's type or the
+        // collection it walks.
+        let owner = if after_dot {
+            let head = &partial[..partial.len() - 1];
+            let var = &head[head
+                .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                .len()..];
+            self.type_of(var, head, &symbols)
+        } else {
+            None
+        };
         for s in symbols.iter().flatten().flat_map(Symbol::flatten) {
             if s.kind.is_field() != after_dot || !seen.insert(s.name.clone()) {
+                continue;
+            }
+            if let Some(t) = &owner
+                && s.owner.as_deref().unwrap_or("character") != t
+            {
+                seen.remove(&s.name);
                 continue;
             }
             if matches!(s.kind, SymbolKind::Ruleset | SymbolKind::Encounter) {
@@ -299,7 +316,7 @@ impl Unit {
             });
         }
         if !after_dot {
-            for v in variables(before) {
+            for (v, _) in variables(before) {
                 if seen.insert(v.clone()) {
                     items.push(CompletionItem {
                         label: v,
@@ -345,6 +362,35 @@ impl Unit {
         items
     }
 
+    /// The type of entity a variable bound before the end of `before` holds: `character` or a
+    /// thing's name; `None` when it cannot be read from the words.
+    fn type_of(&self, var: &str, before: &str, symbols: &[Vec<Symbol>]) -> Option<String> {
+        let (_, ty) = variables(before).into_iter().rev().find(|(v, _)| v == var)?;
+        let ty = ty?;
+        let Some(coll) = ty.strip_prefix("in ") else {
+            return Some(ty);
+        };
+        if coll == "characters" {
+            return Some("character".into());
+        }
+        // A thing's collection, or a kept order (`order clockwise(p: player)`).
+        let s = symbols
+            .iter()
+            .flatten()
+            .flat_map(Symbol::flatten)
+            .find(|s| matches!(s.kind, SymbolKind::Collection | SymbolKind::Order) && s.name == coll)?;
+        match s.kind {
+            SymbolKind::Collection => s.owner.clone(),
+            _ => Some(
+                s.detail
+                    .split(": ")
+                    .nth(1)
+                    .map_or("character", |t| t.trim_end_matches(')'))
+                    .to_string(),
+            ),
+        }
+    }
+
     /// The outline of the document: its declarations, levels within levels.
     pub fn document_symbols(&self) -> Vec<DocumentSymbol> {
         let index = LineIndex::new(&self.doc().text);
@@ -367,7 +413,7 @@ impl Unit {
 /// parameters (`routine claim(p: player)`, `on accepted(d)`), and the names bound by `for each
 /// x`, `let x`, `as x`, `from x in` and quantifiers (`any x in`). Read from the words, so a
 /// variable of a loop already closed is offered too.
-fn variables(before: &str) -> Vec<String> {
+fn variables(before: &str) -> Vec<(String, Option<String>)> {
     let tokens = lex(before);
     // The current item starts after the last `}` that closed a top-level block, or at the last
     // line that started at depth 0.
@@ -408,7 +454,13 @@ fn variables(before: &str) -> Vec<String> {
             if t.is(")") {
                 params = false;
             } else if t.kind == Kind::Word && !prev.is_some_and(|p| p.is(":")) {
-                out.push(t.text.to_string());
+                // `p: player`: a thing; a bare name is a character, but a param's is a number.
+                let ty = match next.filter(|n| n.is(":")) {
+                    Some(_) => code.get(i + 2).map(|t| t.text.to_string()),
+                    None if code[0].is("param") => None,
+                    None => Some("character".to_string()),
+                };
+                out.push((t.text.to_string(), ty));
             }
             continue;
         }
@@ -423,7 +475,12 @@ fn variables(before: &str) -> Vec<String> {
                 ) && next.is_some_and(|n| n.is("in"))
         });
         if binder {
-            out.push(t.text.to_string());
+            // `x in COLL`: marked as the collection, resolved by the caller.
+            let coll = next
+                .filter(|n| n.is("in"))
+                .and_then(|_| code.get(i + 2))
+                .map(|c| format!("in {}", c.text));
+            out.push((t.text.to_string(), coll));
         }
     }
     out
