@@ -18,7 +18,8 @@
 //!   line would push the column past [`ALIGN_LIMIT`] or is longer than all the others by more
 //!   than [`OUTLIER_GAP`]; such a line keeps its comment two spaces after it.
 //! - consecutive top-level declarations of one keyword are lined up as a table after their
-//!   heads (`param a   = 1` over `param bcd = 2`, `character Ana   { ... }`).
+//!   heads (`param a   = 1` over `param bcd = 2`, `character Ana   { ... }`), leaving out a head
+//!   longer than the others by more than [`TABLE_OUTLIER_GAP`].
 //!
 //! The result is idempotent: formatting formatted text changes nothing.
 
@@ -33,9 +34,12 @@ use lex::{Kind, Token, is_keyword, lex};
 pub const ALIGN_LIMIT: usize = 64;
 
 /// A line of code that is longer than every other line with a comment of its paragraph by more
-/// than this many columns does not set the comments' column: its comment follows it. So for the
-/// head of a declaration in a table of declarations.
-pub const OUTLIER_GAP: usize = 12;
+/// than this many columns does not set the comments' column: its comment follows it.
+pub const OUTLIER_GAP: usize = 24;
+
+/// A declaration's head longer than every other head of its table by more than this many columns
+/// stays out of the table (its line keeps one space after the head).
+pub const TABLE_OUTLIER_GAP: usize = 12;
 
 /// Formats a ruleset or an encounter. A file that does not parse is refused with its diagnostic.
 pub fn format(src: &str, file: FileId) -> Result<String, Vec<Diag>> {
@@ -249,7 +253,7 @@ fn align_heads(lines: &mut [Line]) {
         widths.sort_unstable();
         // A head much longer than the others stays out of the table.
         while let [.., a, b] = widths[..] {
-            if b - a <= OUTLIER_GAP {
+            if b - a <= TABLE_OUTLIER_GAP {
                 break;
             }
             widths.pop();
