@@ -36,3 +36,5 @@ pub const MAX_PARAM_DEPTH: usize = 256;
 /// Answers refused in a row at one decision before the run stops (`run::refused`): each refused
 /// answer is traced and the decision asked again.
 pub const MAX_REFUSALS: usize = 1000;
+/// The most digits a number keeps after its point (`decimals N`, `5.75`).
+pub const MAX_DECIMALS: u8 = 6;

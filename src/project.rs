@@ -172,6 +172,9 @@ pub struct RunOptions {
     /// `(SIDE or ROLE, POLICY)`: that policy answers the choosers of that side or role, leaving
     /// the answers in order to the others (the foes play by policy, the table answers).
     pub side_policies: Vec<(String, String)>,
+    /// Forced draws, by card name (`--draws "Q hearts,joker"`): the cards the next `draw`
+    /// statements take, in order.
+    pub draws: Vec<String>,
 }
 
 /// A request a program cannot honour (an unknown policy or level, a malformed `--until`):
@@ -214,7 +217,30 @@ impl RunOptions {
                 last
             }
         };
+        let mut draws = Vec::new();
+        for card in &self.draws {
+            let found = program
+                .characters
+                .iter()
+                .enumerate()
+                .find(|(_, c)| c.name == card.trim() && program.decks.contains(&c.ty));
+            match found {
+                Some((id, _)) => draws.push(id as crate::compile::EntityId),
+                None => {
+                    return Err(SetupError(format!(
+                        "error: `--draws`: no deck has a card called `{}`{}\n",
+                        card.trim(),
+                        if program.decks.is_empty() {
+                            " (the ruleset declares no deck)"
+                        } else {
+                            ""
+                        }
+                    )));
+                }
+            }
+        }
         let config = RunConfig {
+            draws,
             seed: self.seed,
             rolls: self.rolls.clone(),
             max_steps: if self.max_steps == 0 {
@@ -262,6 +288,15 @@ impl RunOptions {
                 outcome.unused_rolls,
                 plural_was(outcome.unused_rolls),
                 left.join(",")
+            ));
+        }
+        if outcome.unused_draws > 0 {
+            let used = self.draws.len() - outcome.unused_draws.min(self.draws.len());
+            note.push_str(&format!(
+                "warning: {} forced draw{} never used: {} (the run drew fewer cards)\n",
+                outcome.unused_draws,
+                plural_was(outcome.unused_draws),
+                self.draws[used..].join(",")
             ));
         }
         for (origin, text) in decider.unused_addressed() {

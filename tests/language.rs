@@ -1322,3 +1322,168 @@ fn a_made_thing_is_not_in_its_collection_while_its_fields_are_given() {
         .collect();
     assert_eq!(made, vec!["create   slot 1  n = 0", "create   slot 2  n = 1"], "{out}");
 }
+
+const EVERY_TARGET_DOWN: &str = "resource hp\nflag engaged\ncharacter A { hp = 0 engaged = true }\n\
+    character B { hp = 0 }\ncharacter C { hp = 2 engaged = true }\n\
+    play { for each c in characters {\n\
+      choose target by c from t in characters where t != c unless t.hp == 0 because \"{t} is down\" {\n\
+        spend 1 t.hp\n\
+      } or hold unless c.engaged because \"{c} is engaged and must fight\"\n\
+    } }\n";
+
+fn traced<'a>(out: &'a str, kinds: &[&str]) -> Vec<&'a str> {
+    out.lines()
+        .map(str::trim_start)
+        .filter(|l| kinds.iter().any(|k| l.starts_with(k)))
+        .collect()
+}
+
+#[test]
+fn a_choice_whose_every_option_is_refused_traces_the_refusals_and_asks_nothing() {
+    // A is engaged (may not hold) and B is down: C is the one candidate. B may hold. C is engaged
+    // and both others are down: nothing can be chosen, and the answer meant for it hears why.
+    let (out, err, code) = run(EVERY_TARGET_DOWN, &[], &["C", "hold", "hold"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        traced(&out, &["refused", "choose", "no pick", "spend"]),
+        vec![
+            "choose   A     target     C        of C",
+            "spend    C     hp         -1 → 1",
+            "choose   B     target     hold     of C|hold",
+            "refused  C     target     hold: C is engaged and must fight",
+            "no pick  C     target     A: A is down | B: B is down | hold: C is engaged and must fight",
+        ]
+    );
+    assert!(!err.contains("never used"), "{err}");
+}
+
+#[test]
+fn a_choice_with_nothing_to_offer_leaves_an_answer_meant_for_later() {
+    // The answer after B's names no refused option of C's choice: it is left for A's `ready`.
+    let src = format!("{EVERY_TARGET_DOWN}play {{ choose ready by A {{ option yes option no }} }}\n");
+    let (out, err, code) = run(&src, &[], &["C", "hold", "no"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        traced(&out, &["refused", "no pick", "choose   A     ready"]),
+        vec![
+            "no pick  C     target     A: A is down | B: B is down | hold: C is engaged and must fight",
+            "choose   A     ready      no       of yes|no",
+        ]
+    );
+}
+
+#[test]
+fn the_way_out_of_a_choice_may_be_refused() {
+    // A is engaged: `hold` is refused, asked again, and C picked.
+    let (out, err, code) = run(EVERY_TARGET_DOWN, &[], &["hold", "C", "C"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        traced(&out, &["refused", "choose"])[..3],
+        [
+            "refused  A     target     hold: A is engaged and must fight",
+            "choose   A     target     C        of C",
+            "choose   B     target     C        of C|hold",
+        ]
+    );
+}
+
+const ATTEMPTS: &str = "resource ap min 0
+flag holding
+action strike(c) costs 2 ap
+    forbid act_early(c) because \"{c} may not act before their turn\"
+    forbid act_early(c) when not c.holding because \"{c} holds no action\"
+    forbid rescript because \"scripts are fixed once the exchange begins\"
+    forbid strike(c) when c.ap < 2 because \"{c} has only {c.ap} AP\"
+    character A { ap = 1 }
+character B { ap = 3 holding = true }
+    play { for each c in characters { choose act by c { option action option pass } } }
+";
+
+#[test]
+fn an_attempt_no_decision_offers_is_refused_with_every_forbid_that_applies() {
+    let answers = ["act_early", "rescript", "strike", "pass", "act_early", "strike"];
+    let (out, err, code) = run(ATTEMPTS, &[], &answers, None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        traced(&out, &["refused", "choose", "action"]),
+        vec![
+            "refused  A     act        act_early: A may not act before their turn; A holds no action",
+            "refused  A     act        rescript: scripts are fixed once the exchange begins",
+            "refused  A     act        strike: A has only 1 AP",
+            "choose   A     act        pass     of pass",
+            "refused  B     act        act_early: B may not act before their turn",
+            "choose   B     act        strike   of strike|pass",
+            "action   B     strike",
+        ]
+    );
+}
+
+#[test]
+fn an_attempt_whose_forbids_do_not_apply_is_still_refused_when_not_offered() {
+    // B has 3 AP: no forbid of `strike` applies, but a decision that does not offer it refuses it.
+    let src = ATTEMPTS.replace("option action option pass", "option pass");
+    let (out, err, code) = run(&src, &[], &["pass", "strike", "pass"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("refused  B     act        strike: strike is not an option of act now"),
+        "{out}"
+    );
+}
+
+#[test]
+fn stop_on_refusal_stops_at_a_forbidden_attempt() {
+    let files = vec![("t.turn".to_string(), ATTEMPTS.to_string())];
+    let answers = vec![("rescript".to_string(), "answers".to_string())];
+    let opts = RunOptions {
+        stop_on_refusal: true,
+        ..RunOptions::default()
+    };
+    let (_, err, code) = run_texts(&files, answers, &opts, false);
+    assert_eq!(code, 1);
+    assert!(err.contains("scripts are fixed once the exchange begins"), "{err}");
+}
+
+#[test]
+fn an_addressed_answer_to_a_choice_with_nothing_to_offer_hears_why() {
+    let (out, err, code) = run(EVERY_TARGET_DOWN, &[], &["C, target: B", "C", "hold"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        traced(&out, &["refused", "no pick"]),
+        vec![
+            "refused  C     target     B: B is down",
+            "no pick  C     target     A: A is down | B: B is down | hold: C is engaged and must fight",
+        ]
+    );
+}
+
+#[test]
+fn swap_trades_two_places_in_a_kept_order() {
+    let src = "stat speed\nresource acted\norder fast(c) { c.speed desc }\n\
+               character A { speed = 3 }\ncharacter B { speed = 2 }\ncharacter C { speed = 1 }\n\
+               play { rank fast\nswap A with C in fast\nfor each c in fast { gain 1 c.acted } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        traced(&out, &["order", "gain"]),
+        vec![
+            "order          A, B, C",
+            "order          C, B, A",
+            "gain     C     acted      +1 → 1",
+            "gain     B     acted      +1 → 1",
+            "gain     A     acted      +1 → 1",
+        ]
+    );
+}
+
+#[test]
+fn swap_with_one_not_in_the_order_stops_the_run() {
+    let src = "stat speed\norder fast(c) { c.speed desc }\n\
+               character A { speed = 3 }\ncharacter B { speed = 2 }\n\
+               play { rank fast where c.speed > 2\nswap A with B in fast }\n";
+    let (_, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("run::not_ranked") && err.contains("B is not in the order `fast`"),
+        "{err}"
+    );
+}

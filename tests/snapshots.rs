@@ -31,6 +31,9 @@ fn options(head: &str, prefix: &str) -> (RunOptions, bool) {
         answers: Vec::new(),
         stop_on_refusal: get("stop-on-refusal") == Some("yes"),
         side_policies: Vec::new(),
+        draws: get("draws")
+            .map(|d| d.split(',').map(|x| x.trim().to_string()).collect())
+            .unwrap_or_default(),
     };
     (opts, get("format") == Some("jsonl"))
 }

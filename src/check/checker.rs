@@ -27,6 +27,10 @@ pub(super) struct Checker<'a> {
     pub(super) fields_at: HashMap<Span, u16>,
     /// Refusal text parts that are numbers (see [`super::Checked::numbers_at`]).
     pub(super) numbers_at: std::collections::HashSet<Span>,
+    /// Numbers widened to more decimals (see [`super::Checked::widen_at`]).
+    pub(super) widen_at: HashMap<Span, i64>,
+    /// Numbers shown with decimals (see [`super::Checked::decimals_at`]).
+    pub(super) decimals_at: HashMap<Span, u8>,
 }
 
 impl Checker<'_> {
@@ -54,6 +58,61 @@ impl Checker<'_> {
         self.scopes.iter().rev().find(|s| s.0 == name).map(|s| s.1)
     }
 
+    /// Records that the number at `span`, kept with `from` decimals, is used with `to`: the
+    /// compiler multiplies it by 10^(to - from).
+    pub(super) fn widen(&mut self, span: Span, from: u8, to: u8) {
+        if to > from {
+            self.widen_at.insert(span, 10i64.pow(u32::from(to - from)));
+        }
+    }
+
+    /// A number (of any decimals): its decimals, or 0 after reporting what it is instead.
+    pub(super) fn number(&mut self, e: &Expr, what: &str) -> u8 {
+        let t = self.expr(e);
+        match t.scale() {
+            Some(s) => s,
+            None => {
+                self.err(
+                    Diag::new(
+                        "check::type",
+                        format!("{what} must be a number, but this is {}", self.tn(t)),
+                    )
+                    .label(e.span, self.tn(t))
+                    .help("use a number, a stat, a resource, dice or a param"),
+                );
+                0
+            }
+        }
+    }
+
+    /// Numbers used together (added, compared, the arguments of `max`): each widened to the most
+    /// decimals among them, which it gives.
+    pub(super) fn common(&mut self, es: &[&Expr], what: &str) -> u8 {
+        let scales: Vec<u8> = es.iter().map(|e| self.number(e, what)).collect();
+        let top = scales.iter().copied().max().unwrap_or(0);
+        for (e, s) in es.iter().zip(scales) {
+            self.widen(e.span, s, top);
+        }
+        top
+    }
+
+    /// More decimals than a number keeps: reported at `span`.
+    pub(super) fn too_precise(&mut self, span: Span, s: u8) -> u8 {
+        let most = crate::limits::MAX_DECIMALS;
+        if s > most {
+            self.err(
+                Diag::new(
+                    "check::decimals",
+                    format!("this product keeps {s} decimals, more than {most}"),
+                )
+                .label(span, format!("{s} decimals"))
+                .help("multiply by a whole number, or keep fewer decimals in the fields multiplied"),
+            );
+            return most;
+        }
+        s
+    }
+
     pub(super) fn bind(&mut self, name: &Ident, t: Ty) {
         self.scopes.push((name.node.clone(), t));
     }
@@ -62,6 +121,7 @@ impl Checker<'_> {
     pub(super) fn tn(&self, t: Ty) -> String {
         match t {
             Ty::Int => "a number".into(),
+            Ty::Dec(s) => format!("a number with {s} decimal{}", if s == 1 { "" } else { "s" }),
             Ty::Bool => "a truth value".into(),
             Ty::Entity(ANY) => "`none`".into(),
             Ty::Entity(t) => self.decls.a_thing(t),
@@ -102,6 +162,7 @@ impl Checker<'_> {
         let t = match (self.decls.param_args[i].is_empty(), self.expr(&body)) {
             // A plain param is a number or a truth value (`param surprise_round = true`).
             (true, Ty::Bool) => Ty::Bool,
+            (true, Ty::Dec(s)) => Ty::Dec(s),
             (true, _) => Ty::Int,
             (false, t) => t,
         };

@@ -134,6 +134,12 @@ impl Decls {
                 self.policy_prefs.push(prefs.clone());
             }
             Item::Setup(b) | Item::Play(b) => walk_block(b, self),
+            Item::Deck { name } => {
+                if let Some(t) = self.thing(&name.node) {
+                    self.decks.push(t);
+                }
+            }
+            Item::Forbid { name, .. } => intern(&mut self.option_names, &mut self.options, &name.node),
             _ => {}
         }
     }
@@ -450,9 +456,9 @@ fn walk_block(b: &Block, d: &mut Decls) {
             } => {
                 intern(&mut d.decision_names, &mut d.decisions, &name.node);
                 walk_block(body, d);
-                if let Some((option, block)) = decline.as_deref() {
-                    intern(&mut d.option_names, &mut d.options, &option.node);
-                    walk_block(block, d);
+                if let Some(decline) = decline.as_deref() {
+                    intern(&mut d.option_names, &mut d.options, &decline.option.node);
+                    walk_block(&decline.block, d);
                 }
             }
             Stmt::If { then, otherwise, .. } => {

@@ -102,7 +102,7 @@ impl Checker<'_> {
     /// One option of a decision whose chooser is of type `who`: `option action` is offered to a
     /// character, and only when actions are declared.
     fn option(&mut self, o: &OptionDecl, who: Ty) {
-        self.refusals(&o.refusals);
+        self.refusals(&o.refusals, "an `unless` condition");
         if o.name.is_none() && who == Ty::Role {
             self.err(
                 Diag::new(
@@ -159,8 +159,9 @@ impl Checker<'_> {
             return;
         };
         self.chooser(chooser);
-        if let Some((_, block)) = decline.as_deref() {
-            self.block(block);
+        if let Some(decline) = decline.as_deref() {
+            self.refusals(&decline.refusals, "an `unless` condition");
+            self.block(&decline.block);
         }
         let t = self.collection(coll);
         if let Some(o) = order {
@@ -171,7 +172,7 @@ impl Checker<'_> {
         if let Some(f) = filter {
             self.expect(f, Ty::Bool, "a `where` filter");
         }
-        self.refusals(refusals);
+        self.refusals(refusals, "an `unless` condition");
         self.block(body);
         self.scopes.pop();
     }
@@ -202,15 +203,19 @@ impl Checker<'_> {
     }
 
     /// `unless C because "..."` lines.
-    pub(super) fn refusals(&mut self, refusals: &[Refusal]) {
+    pub(super) fn refusals(&mut self, refusals: &[Refusal], what: &str) {
         for r in refusals {
-            self.expect(&r.cond, Ty::Bool, "an `unless` condition");
+            self.expect(&r.cond, Ty::Bool, what);
             for part in &r.message {
                 if let Part::Name(e) = part {
                     // An entity is written by name; a number or truth value as a number.
                     match self.expr(e) {
                         Ty::Int | Ty::Bool => {
                             self.numbers_at.insert(e.span);
+                        }
+                        Ty::Dec(s) => {
+                            self.numbers_at.insert(e.span);
+                            self.decimals_at.insert(e.span, s);
                         }
                         Ty::Entity(_) | Ty::Error => {}
                         other => self.err(

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::Ty;
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
@@ -89,8 +90,12 @@ pub struct Decls {
     pub field_owner: Vec<u16>,
     /// For each field: the type of entity it holds (`stat NAME: TYPE`), if any.
     pub field_refers: Vec<Option<u16>>,
+    /// How many decimals each field keeps (`decimals N`; 0: whole numbers).
+    pub field_scale: Vec<u8>,
     /// The types of entity: name and plural, `character` first.
     pub things: Vec<(String, String)>,
+    /// The things that are decks of cards (`deck NAME, PLURAL { ... }`).
+    pub decks: Vec<u16>,
     /// The fields of each declared thing, by (type, name): a separate namespace per thing.
     pub thing_fields: HashMap<(u16, String), u16>,
     /// Each order's type of entity.
@@ -184,32 +189,57 @@ impl Decls {
         })
     }
 
+    /// The type of field `i`'s values: an entity, a number with decimals, or a whole number.
+    pub(super) fn field_ty(&self, i: u16) -> Ty {
+        match self.field_refers.get(i as usize).copied().flatten() {
+            Some(t) => Ty::Entity(t),
+            None => match self.field_scale.get(i as usize).copied().unwrap_or(0) {
+                0 => Ty::Int,
+                s => Ty::Dec(s),
+            },
+        }
+    }
+
     pub(super) fn push_field(&mut self, name: &str, kind: FieldKind, owner: u16, refers: Option<u16>) -> u16 {
         self.fields.push((name.to_string(), kind));
         self.field_owner.push(owner);
         self.field_refers.push(refers);
+        self.field_scale.push(0);
         (self.fields.len() - 1) as u16
     }
 
     /// Declares a field of a thing (or, with `owner` [`CHARACTER`], a character's or global).
     pub(super) fn declare_field(&mut self, item: &Item, owner: u16, diags: &mut Vec<Diag>) {
-        let (name, kind, refers) = match item {
-            Item::Stat { name, ty, .. } => {
+        let (name, kind, refers, scale) = match item {
+            Item::Stat { name, ty, decimals, .. } => {
                 let refers = ty.as_ref().map(|t| self.resolve_type(Some(t), diags));
-                (name, FieldKind::Stat, refers)
+                (name, FieldKind::Stat, refers, *decimals)
             }
-            Item::Global { name, ty, .. } => {
+            Item::Global { name, ty, decimals, .. } => {
                 let refers = ty.as_ref().map(|t| self.resolve_type(Some(t), diags));
-                (name, FieldKind::Global, refers)
+                (name, FieldKind::Global, refers, *decimals)
             }
-            Item::Resource { name, .. } => (name, FieldKind::Resource, None),
-            Item::Flag { name, .. } => (name, FieldKind::Flag, None),
+            Item::Resource { name, decimals, .. } => (name, FieldKind::Resource, None, *decimals),
+            Item::Flag { name, .. } => (name, FieldKind::Flag, None, 0),
             _ => return,
         };
+        if scale > 0 && refers.is_some() {
+            diags.push(
+                Diag::new(
+                    "check::type",
+                    format!("`{}` holds an entity, which has no decimals", name.node),
+                )
+                .label(name.span, "declared with `decimals`")
+                .help("`decimals N` is for numbers; leave it out of a stat that holds an entity"),
+            );
+        }
         let id = self.fields.len() as u16;
         if owner == CHARACTER {
             if self.declare(name, Sym::Field(id, kind), diags) {
                 self.push_field(&name.node, kind, owner, refers);
+                if let Some(last) = self.field_scale.last_mut() {
+                    *last = scale;
+                }
                 if let Item::Stat {
                     default: None,
                     ty: None,
@@ -238,6 +268,9 @@ impl Decls {
         }
         self.thing_fields.insert(key, id);
         self.push_field(&name.node, kind, owner, refers);
+        if let Some(last) = self.field_scale.last_mut() {
+            *last = scale;
+        }
     }
 
     /// A unit by its name or its plural (`minute`, `minutes`).

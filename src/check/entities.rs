@@ -102,7 +102,7 @@ impl Checker<'_> {
             match self.decls.field_of(owner, &f.node) {
                 Some((i, FieldKind::Stat | FieldKind::Resource)) => {
                     self.fields_at.insert(f.span, i);
-                    let want = self.decls.field_refers[i as usize].map_or(Ty::Int, Ty::Entity);
+                    let want = self.decls.field_ty(i);
                     self.expect(e, want, &format!("{}'s stat", self.decls.a_thing(owner)));
                 }
                 Some((i, FieldKind::Flag)) => {

@@ -9,6 +9,10 @@ use crate::syntax::ast::*;
 impl Checker<'_> {
     pub(super) fn expect(&mut self, e: &Expr, want: Ty, what: &str) -> Ty {
         let got = self.expr(e);
+        // A number with fewer decimals than wanted is widened.
+        if let (Some(g), Ty::Dec(w)) = (got.scale(), want) {
+            self.widen(e.span, g, w);
+        }
         if !got.fits(want) && want != Ty::Error {
             self.err(
                 Diag::new(
@@ -21,7 +25,11 @@ impl Checker<'_> {
                         "test membership with `c is SIDE`, or compare sides: `a.side == b.side`"
                     }
                     Ty::Bool => "compare it, e.g. `c.FIELD > 0`, or use a flag",
+                    Ty::Int if matches!(got, Ty::Dec(_)) => {
+                        "this takes a whole number: a number with decimals does not fit here"
+                    }
                     Ty::Int => "use a number, a stat, a resource, dice or a param",
+                    Ty::Dec(_) => "a number keeps the decimals its field declares: round it into fewer decimals first",
                     Ty::Entity(CHARACTER) => "use a character variable bound by `for each` or a quantifier",
                     _ => "use a variable holding an entity of that type, or `none`",
                 }),
@@ -51,6 +59,7 @@ impl Checker<'_> {
     pub(super) fn expr(&mut self, e: &Expr) -> Ty {
         match &e.node {
             ExprKind::Int(_) | ExprKind::Dice(_) | ExprKind::FaceDice(_) => Ty::Int,
+            ExprKind::Dec(_, s) => Ty::of_scale(*s),
             ExprKind::DynDice(d) => {
                 self.expect(&d.count, Ty::Int, "a number of dice");
                 self.expect(&d.sides, Ty::Int, "a die's size");
@@ -64,10 +73,7 @@ impl Checker<'_> {
             ExprKind::Name(n) => self.name(e, n),
             ExprKind::Field(base, f) => self.field_expr(e, base, f),
             ExprKind::Is(base, name) => self.is(base, name),
-            ExprKind::Unary(UnOp::Neg, x) => {
-                self.expect(x, Ty::Int, "the operand of `-`");
-                Ty::Int
-            }
+            ExprKind::Unary(UnOp::Neg, x) => Ty::of_scale(self.number(x, "the operand of `-`")),
             ExprKind::Unary(UnOp::Not, x) => {
                 self.expect(x, Ty::Bool, "the operand of `not`");
                 Ty::Bool
@@ -105,7 +111,7 @@ impl Checker<'_> {
                 }
                 self.param_type(i as usize)
             }
-            Some(Sym::Field(i, FieldKind::Global)) => self.decls.field_refers[i as usize].map_or(Ty::Int, Ty::Entity),
+            Some(Sym::Field(i, FieldKind::Global)) => self.decls.field_ty(i),
             Some(Sym::Side(_)) => Ty::Side,
             Some(Sym::Role(_)) => {
                 self.err(
@@ -207,7 +213,7 @@ impl Checker<'_> {
                     self.fields_at.insert(f.span, i);
                     match kind {
                         FieldKind::Flag | FieldKind::Effect => Ty::Bool,
-                        _ => self.decls.field_refers[i as usize].map_or(Ty::Int, Ty::Entity),
+                        _ => self.decls.field_ty(i),
                     }
                 }
                 None => {
@@ -238,7 +244,7 @@ impl Checker<'_> {
                 );
                 Ty::Error
             }
-            Some((i, _)) => self.decls.field_refers[i as usize].map_or(Ty::Int, Ty::Entity),
+            Some((i, _)) => self.decls.field_ty(i),
             None => {
                 let d = unknown("stat", &f.node, f.span, self.decls.field_names());
                 self.err(d.help("declare it with `stat`, `resource` or `flag`"));
@@ -269,6 +275,13 @@ impl Checker<'_> {
             BinOp::Eq | BinOp::Ne => {
                 let lt = self.expr(l);
                 let rt = self.expr(r);
+                // Numbers compare at the most decimals of the two.
+                if let (Some(a), Some(b)) = (lt.scale(), rt.scale()) {
+                    let top = a.max(b);
+                    self.widen(l.span, a, top);
+                    self.widen(r.span, b, top);
+                    return Ty::Bool;
+                }
                 if !lt.fits(rt) && !rt.fits(lt) {
                     self.err(
                         Diag::new(
@@ -282,15 +295,29 @@ impl Checker<'_> {
                 }
                 Ty::Bool
             }
-            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                self.expect(l, Ty::Int, &format!("the left of `{}`", op.symbol()));
-                self.expect(r, Ty::Int, &format!("the right of `{}`", op.symbol()));
-                Ty::Bool
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Add | BinOp::Sub => {
+                let what = format!("each side of `{}`", op.symbol());
+                let s = self.common(&[l, r], &what);
+                if matches!(op, BinOp::Add | BinOp::Sub) {
+                    Ty::of_scale(s)
+                } else {
+                    Ty::Bool
+                }
             }
+            // A product keeps the decimals of both factors: exact.
+            BinOp::Mul => {
+                let a = self.number(l, "the left of `*`");
+                let b = self.number(r, "the right of `*`");
+                Ty::of_scale(self.too_precise(r.span, a + b))
+            }
+            // A quotient keeps the decimals of the left, cut toward zero as whole numbers are:
+            // the left is widened by the right's decimals first.
             _ => {
-                self.expect(l, Ty::Int, &format!("the left of `{}`", op.symbol()));
-                self.expect(r, Ty::Int, &format!("the right of `{}`", op.symbol()));
-                Ty::Int
+                let a = self.number(l, "the left of `/`");
+                let b = self.number(r, "the right of `/`");
+                let wide = self.too_precise(l.span, a + b);
+                self.widen(l.span, a, wide);
+                Ty::of_scale(a)
             }
         }
     }
@@ -378,10 +405,8 @@ impl Checker<'_> {
                 .help(format!("call it as `{}(x)`", name.node)),
             );
         }
-        for a in args {
-            self.expect(a, Ty::Int, &format!("an argument of `{}`", name.node));
-        }
-        Ty::Int
+        let args: Vec<&Expr> = args.iter().collect();
+        Ty::of_scale(self.common(&args, &format!("an argument of `{}`", name.node)))
     }
 
     /// `if C then A else B`: both branches of one kind.
@@ -389,6 +414,14 @@ impl Checker<'_> {
         self.expect(c, Ty::Bool, "the condition of `if`");
         let at = self.expr(a);
         let bt = self.expr(b);
+        if let (Some(x), Some(y)) = (at.scale(), bt.scale())
+            && x != y
+        {
+            let top = x.max(y);
+            self.widen(a.span, x, top);
+            self.widen(b.span, y, top);
+            return Ty::of_scale(top);
+        }
         if !at.fits(bt) && !bt.fits(at) {
             self.err(
                 Diag::new(
@@ -459,19 +492,17 @@ impl Checker<'_> {
                 }
                 if *quant == Quant::Count { Ty::Int } else { Ty::Bool }
             }
-            Quant::Sum | Quant::Max | Quant::Min => {
-                match body {
-                    Some(b) => {
-                        self.expect(b, Ty::Int, "the value of a quantifier");
-                    }
-                    None => self.err(
+            Quant::Sum | Quant::Max | Quant::Min => match body {
+                Some(b) => Ty::of_scale(self.number(b, "the value of a quantifier")),
+                None => {
+                    self.err(
                         Diag::new("check::quantifier", "this quantifier needs a value after `:`")
                             .label(e.span, "value of what?")
                             .help("write e.g. `min c in characters: c.STAT`"),
-                    ),
+                    );
+                    Ty::Int
                 }
-                Ty::Int
-            }
+            },
         };
         self.scopes.pop();
         ty

@@ -256,7 +256,9 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
         Item::Measure(m) => out.push(Symbol::new(&m.name, SymbolKind::Measure, "")),
         Item::Setup(b) | Item::Play(b) => block_symbols(b, out),
         Item::Hook(h) => block_symbols(&h.body, out),
-        Item::DefaultPolicy(_) => {}
+        // A deck is written out by the parser as its thing and its cards; the rest declare no
+        // name (`default policy`, `forbid`).
+        _ => {}
     }
 }
 
@@ -283,8 +285,8 @@ fn block_symbols(b: &Block, out: &mut Vec<Symbol>) {
             } => {
                 out.push(Symbol::new(name, SymbolKind::Decision, "(a choice of one)"));
                 block_symbols(body, out);
-                if let Some((_, block)) = decline.as_deref() {
-                    block_symbols(block, out);
+                if let Some(d) = decline.as_deref() {
+                    block_symbols(&d.block, out);
                 }
             }
             Stmt::If { then, otherwise, .. } => {

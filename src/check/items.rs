@@ -13,21 +13,29 @@ impl Checker<'_> {
         match item {
             Item::Param { name, args, value } => self.param(name, args, value),
             Item::Stat {
-                ty, default: Some(e), ..
-            } => self.field_default(ty.as_ref(), e, "a stat's default"),
+                ty,
+                default: Some(e),
+                decimals,
+                ..
+            } => self.field_default(ty.as_ref(), *decimals, e, "a stat's default"),
             Item::Thing { fields, .. } => {
                 for f in fields {
                     self.item(f);
                 }
             }
-            Item::Resource { min, max, .. } => self.limits(min, max, "a resource limit"),
+            Item::Resource { min, max, decimals, .. } => self.limits(min, max, *decimals, "a resource limit"),
             Item::Global {
-                default, min, max, ty, ..
+                default,
+                min,
+                max,
+                ty,
+                decimals,
+                ..
             } => {
                 if let Some(e) = default {
-                    self.field_default(ty.as_ref(), e, "a global's default");
+                    self.field_default(ty.as_ref(), *decimals, e, "a global's default");
                 }
-                self.limits(min, max, "a global's limit");
+                self.limits(min, max, *decimals, "a global's limit");
             }
             Item::Flag { per, default, .. } => {
                 if let Some(d) = default {
@@ -46,6 +54,15 @@ impl Checker<'_> {
             Item::Hook(h) => self.hook(h),
             Item::Measure(m) => self.hook(&m.hook()),
             Item::Routine { name, params, body } => self.routine(name, params, body),
+            Item::Forbid { who, rule, .. } => {
+                if let Some(w) = who {
+                    self.bind(w, CHAR);
+                }
+                self.refusals(std::slice::from_ref(rule), "a `forbid` condition");
+                if who.is_some() {
+                    self.scopes.pop();
+                }
+            }
             Item::Trigger { name, params } => {
                 self.arg_count("trigger", name, params.len());
                 self.distinct("trigger", &params.iter().map(|p| &p.name).collect::<Vec<_>>());
@@ -60,7 +77,7 @@ impl Checker<'_> {
         self.distinct("param", &args.iter().map(|a| &a.0).collect::<Vec<_>>());
         if args.is_empty() {
             let t = self.expr(value);
-            if !t.fits(Ty::Int) && !t.fits(Ty::Bool) {
+            if t.scale().is_none() && !t.fits(Ty::Bool) {
                 self.err(
                     Diag::new(
                         "check::type",
@@ -90,15 +107,19 @@ impl Checker<'_> {
     }
 
     /// A stat's or global's default: a number, or an entity of its type (`stat NAME: TYPE`).
-    fn field_default(&mut self, ty: Option<&Ident>, e: &Expr, what: &str) {
-        let want = if ty.is_some() { self.thing_ty(ty) } else { Ty::Int };
+    fn field_default(&mut self, ty: Option<&Ident>, decimals: u8, e: &Expr, what: &str) {
+        let want = if ty.is_some() {
+            self.thing_ty(ty)
+        } else {
+            Ty::of_scale(decimals)
+        };
         self.expect(e, want, what);
     }
 
-    /// A resource's or global's `min` and `max`: fixed numbers.
-    fn limits(&mut self, min: &Option<Expr>, max: &Option<Expr>, what: &str) {
+    /// A resource's or global's `min` and `max`: fixed numbers, in its decimals.
+    fn limits(&mut self, min: &Option<Expr>, max: &Option<Expr>, decimals: u8, what: &str) {
         for e in min.iter().chain(max.iter()) {
-            self.expect(e, Ty::Int, what);
+            self.expect(e, Ty::of_scale(decimals), what);
             self.no_dice(e, what);
         }
     }
@@ -121,9 +142,10 @@ impl Checker<'_> {
     fn action(&mut self, a: &ActionDecl) {
         self.bind(&a.actor, CHAR);
         for c in &a.costs {
-            self.expect(&c.amount, Ty::Int, "a cost");
+            let f = self.field(CHARACTER, &c.resource, FieldKind::Resource, "pay a cost in");
+            let want = f.map_or(Ty::Int, |f| self.decls.field_ty(f));
+            self.expect(&c.amount, want, "a cost");
             self.no_dice(&c.amount, "a cost");
-            self.field(CHARACTER, &c.resource, FieldKind::Resource, "pay a cost in");
         }
         if let Some(w) = &a.when {
             self.expect(w, Ty::Bool, "an action's `when`");
@@ -144,7 +166,7 @@ impl Checker<'_> {
             } else {
                 self.expr(&k.value)
             };
-            if !matches!(t, Ty::Int | Ty::Bool | Ty::Error) {
+            if !matches!(t, Ty::Int | Ty::Dec(_) | Ty::Bool | Ty::Error) {
                 self.err(
                     Diag::new(
                         "check::type",

@@ -42,6 +42,11 @@ pub struct Checked {
     /// The `{...}` parts of refusal texts that are numbers (or truth values), by span: written as
     /// numbers, where the others are entities written by name.
     pub numbers_at: std::collections::HashSet<Span>,
+    /// Numbers used where more decimals are kept (`1 + 0.5`, a whole number set into a field of
+    /// 2 decimals), by span: the compiler multiplies each by the power of ten given.
+    pub widen_at: HashMap<Span, i64>,
+    /// The decimals of numbers the trace shows (refusal text parts, measures), by span.
+    pub decimals_at: HashMap<Span, u8>,
 }
 
 /// `none`'s type: an entity of any type.
@@ -51,6 +56,9 @@ pub const ANY: u16 = u16::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
     Int,
+    /// A number kept with this many decimals (1 to [`crate::limits::MAX_DECIMALS`]); a whole
+    /// number is `Int`.
+    Dec(u8),
     Bool,
     /// An entity of a type ([`CHARACTER`], a thing, or [`ANY`] for `none`).
     Entity(u16),
@@ -65,8 +73,27 @@ const CHAR: Ty = Ty::Entity(CHARACTER);
 
 impl Ty {
     /// Whether a value of this type may stand where `want` is expected (`none` is any entity).
+    /// A number fits where one with as many decimals or more is wanted (it is widened).
     fn fits(self, want: Ty) -> bool {
-        self == want || self == Ty::Error || matches!((self, want), (Ty::Entity(ANY), Ty::Entity(_)))
+        self == want
+            || self == Ty::Error
+            || matches!((self, want), (Ty::Entity(ANY), Ty::Entity(_)))
+            || matches!((self.scale(), want), (Some(s), Ty::Dec(w)) if s <= w)
+    }
+
+    /// How many decimals a number keeps (`None`: not a number). An error counts as a whole
+    /// number, so it is not reported again.
+    fn scale(self) -> Option<u8> {
+        match self {
+            Ty::Int | Ty::Error => Some(0),
+            Ty::Dec(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The number type of `s` decimals.
+    fn of_scale(s: u8) -> Ty {
+        if s == 0 { Ty::Int } else { Ty::Dec(s) }
     }
 
     fn is_entity(self) -> bool {
@@ -90,6 +117,8 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         together: 0,
         fields_at: HashMap::new(),
         numbers_at: Default::default(),
+        widen_at: HashMap::new(),
+        decimals_at: HashMap::new(),
     };
     for file in &files {
         for item in &file.items {
@@ -99,12 +128,16 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
     c.characters(&files);
     let fields_at = std::mem::take(&mut c.fields_at);
     let numbers_at = std::mem::take(&mut c.numbers_at);
+    let widen_at = std::mem::take(&mut c.widen_at);
+    let decimals_at = std::mem::take(&mut c.decimals_at);
     if diags.is_empty() {
         Ok(Checked {
             files,
             decls,
             fields_at,
             numbers_at,
+            widen_at,
+            decimals_at,
         })
     } else {
         Err(diags)

@@ -64,6 +64,7 @@ impl Checker<'_> {
                 thing, fields, bind, ..
             } => self.create(thing, fields, bind.as_ref()),
             Stmt::Destroy { what, .. } => self.destroy(what),
+            Stmt::Cards { op, .. } => self.cards(op),
             Stmt::Let { name, value, .. } => self.let_(name, value),
             Stmt::If {
                 cond, then, otherwise, ..
@@ -102,8 +103,11 @@ impl Checker<'_> {
                 }
             }
             Stmt::Transfer { amount, from, to, .. } => {
-                self.resource(amount.as_ref(), "an amount", from, "transfer");
-                self.resource(None, "", to, "transfer");
+                let a = self.resource(amount.as_ref(), "an amount", from, "transfer");
+                let b = self.resource(None, "", to, "transfer");
+                if let (Some(a), Some(b)) = (a, b) {
+                    self.same_decimals(a, b, to);
+                }
             }
             Stmt::Raise { trigger, args, span } => self.raise(trigger, args, *span),
             Stmt::Begin {
@@ -118,10 +122,18 @@ impl Checker<'_> {
             Stmt::Do { routine, args, span } => self.do_(routine, args, *span),
             Stmt::React { actor, body, .. } => self.acting(actor, "`react`", body),
             Stmt::Elapse { amount, unit, .. } => self.elapse(amount, unit),
-            Stmt::Spend { amount, target, .. } => self.resource(amount.as_ref(), "an amount", target, "spend"),
-            Stmt::Gain { amount, target, .. } => self.resource(Some(amount), "an amount", target, "gain"),
-            Stmt::Reset { target, value, .. } => self.resource(Some(value), "a resource's new value", target, "reset"),
-            Stmt::Forfeit { target, .. } => self.resource(None, "", target, "forfeit"),
+            Stmt::Spend { amount, target, .. } => {
+                self.resource(amount.as_ref(), "an amount", target, "spend");
+            }
+            Stmt::Gain { amount, target, .. } => {
+                self.resource(Some(amount), "an amount", target, "gain");
+            }
+            Stmt::Reset { target, value, .. } => {
+                self.resource(Some(value), "a resource's new value", target, "reset");
+            }
+            Stmt::Forfeit { target, .. } => {
+                self.resource(None, "", target, "forfeit");
+            }
             Stmt::Set { target, value, .. } => self.set(target, value),
             Stmt::Record { value, .. } => self.record(value),
             Stmt::Presence { who, join, .. } => {
@@ -205,6 +217,83 @@ impl Checker<'_> {
             if let Some(b) = bind {
                 self.bind(b, Ty::Entity(t));
             }
+        }
+    }
+
+    /// `shuffle`, `draw`, `discard` and `return`: decks named, cards given.
+    fn cards(&mut self, op: &CardOp) {
+        match op {
+            CardOp::Shuffle(deck) => {
+                self.deck(deck);
+            }
+            CardOp::Draw { deck, by, bind } => {
+                let t = self.deck(deck);
+                if let Some(by) = by {
+                    self.entity(by, "who draws");
+                }
+                if let (Some(b), Some(t)) = (bind, t) {
+                    self.bind(b, Ty::Entity(t));
+                }
+            }
+            CardOp::Discard(card) => self.card(card, None, "`discard`"),
+            CardOp::Return(card, deck) => {
+                let t = self.deck(deck);
+                if t.is_some() {
+                    self.card(card, t, "`return`");
+                }
+            }
+        }
+    }
+
+    /// The deck a name names, if it does (else reported).
+    fn deck(&mut self, deck: &Ident) -> Option<u16> {
+        let t = self.decls.thing(&deck.node).filter(|t| self.decls.decks.contains(t));
+        let t = t.or_else(|| {
+            self.decls
+                .things
+                .iter()
+                .position(|(_, plural)| *plural == deck.node)
+                .map(|t| t as u16)
+                .filter(|t| self.decls.decks.contains(t))
+        });
+        if t.is_none() {
+            let decks: Vec<&str> = self
+                .decls
+                .decks
+                .iter()
+                .map(|t| self.decls.things[*t as usize].1.as_str())
+                .collect();
+            self.err(
+                Diag::new("check::unknown", format!("`{}` is not a deck of cards", deck.node))
+                    .label(deck.span, "not a deck")
+                    .help(if decks.is_empty() {
+                        "declare one with `deck card, cards { suits ... ranks ... }`".to_string()
+                    } else {
+                        format!("the decks are: {}", decks.join(", "))
+                    }),
+            );
+        }
+        t
+    }
+
+    /// A card: an entity of a deck (of `deck`, when given).
+    fn card(&mut self, card: &Expr, deck: Option<u16>, what: &str) {
+        let t = self.entity(card, what);
+        let ok = match (t, deck) {
+            (Ty::Entity(t), Some(d)) => t == d,
+            (Ty::Entity(t), None) => self.decls.decks.contains(&t),
+            _ => true,
+        };
+        if !ok {
+            let tn = self.tn(t);
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!("{what} needs a card of the deck, but this is {tn}"),
+                )
+                .label(card.span, tn)
+                .help("name a card drawn with `draw ... as x`, or a field that holds one"),
+            );
         }
     }
 
@@ -325,8 +414,14 @@ impl Checker<'_> {
     fn place(&mut self, who: &Expr, to: &PlaceTo, order: &Ident) {
         let t = self.order(order);
         self.expect(who, t, "the entity `place` moves");
-        if let PlaceTo::Before(x) | PlaceTo::After(x) = to {
-            self.expect(x, t, "the entity `place` moves next to");
+        match to {
+            PlaceTo::Before(x) | PlaceTo::After(x) => {
+                self.expect(x, t, "the entity `place` moves next to");
+            }
+            PlaceTo::Swap(x) => {
+                self.expect(x, t, "the entity `swap` trades places with");
+            }
+            PlaceTo::First | PlaceTo::Last => {}
         }
     }
 
@@ -398,9 +493,28 @@ struct Call<'a> {
 }
 
 impl Checker<'_> {
-    /// A measure's value: a number, or a truth value (recorded as 1 or 0).
+    /// `transfer` between two resources that keep the same decimals.
+    fn same_decimals(&mut self, a: u16, b: u16, to: &Target) {
+        let (x, y) = (self.decls.field_ty(a), self.decls.field_ty(b));
+        if x != y {
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!("`transfer` moves {} into {}", self.tn(x), self.tn(y)),
+                )
+                .label(to.field.span, self.tn(y))
+                .help("transfer between resources that keep the same decimals (`decimals N`)"),
+            );
+        }
+    }
+
+    /// A measure's value: a number (with its decimals), or a truth value (recorded as 1 or 0).
     fn record(&mut self, value: &Expr) {
         let got = self.expr(value);
+        if let Ty::Dec(s) = got {
+            self.decimals_at.insert(value.span, s);
+            return;
+        }
         if !got.fits(Ty::Int) && !got.fits(Ty::Bool) {
             self.err(
                 Diag::new(

@@ -10,17 +10,20 @@ use crate::syntax::ast::*;
 impl Checker<'_> {
     /// `spend`, `gain`, `reset`, `forfeit` and `transfer`: a resource, and the number the
     /// statement takes (`what`), if it takes one.
-    pub(super) fn resource(&mut self, value: Option<&Expr>, what: &str, target: &Target, verb: &str) {
+    /// The number is widened to the resource's decimals; gives the resource when it resolves.
+    pub(super) fn resource(&mut self, value: Option<&Expr>, what: &str, target: &Target, verb: &str) -> Option<u16> {
+        let f = self.target(target, FieldKind::Resource, verb);
         if let Some(v) = value {
-            self.expect(v, Ty::Int, what);
+            let want = f.map_or(Ty::Int, |f| self.decls.field_ty(f));
+            self.expect(v, want, what);
         }
-        self.target(target, FieldKind::Resource, verb);
+        f
     }
 
     /// `set x.STAT = VALUE`: a stat, and a value of its type.
     pub(super) fn set(&mut self, target: &Target, value: &Expr) {
         let want = match self.target(target, FieldKind::Stat, "set") {
-            Some(f) => self.decls.field_refers[f as usize].map_or(Ty::Int, Ty::Entity),
+            Some(f) => self.decls.field_ty(f),
             None => Ty::Error,
         };
         if want == Ty::Error {

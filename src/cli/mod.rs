@@ -47,6 +47,9 @@ enum Command {
         /// Force the next dice, in order, one value per die: 4,2,12
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         rolls: Vec<i64>,
+        /// Force the next cards drawn, in order, by name: "Q hearts,joker 1"
+        #[arg(long, value_delimiter = ',')]
+        draws: Vec<String>,
         /// Answers to the decisions, one per line, by option name; `round 3, Mira, act: attack`
         /// answers only that decision (see docs/language.md).
         #[arg(long)]
@@ -159,6 +162,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
             encounter,
             seed,
             rolls,
+            draws,
             answers,
             policy,
             until,
@@ -191,6 +195,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
                     max_steps,
                     stop_on_refusal,
                     side_policies,
+                    draws,
                 },
                 answers,
                 jsonl: format == Format::Jsonl,

@@ -9,8 +9,18 @@ impl Lower<'_> {
     /// One expression. A dispatch: each arm is a value, one line, or one call to a method named
     /// after the kind of expression.
     pub(super) fn expr(&mut self, e: &Expr) -> Ex {
+        let ex = self.expr_as_written(e);
+        // A number used with more decimals than it keeps is multiplied up (checked at run time).
+        match self.widen_at.get(&e.span) {
+            Some(&k) => Ex::Bin(ast::BinOp::Mul, Box::new(ex), Box::new(Ex::Int(k)), e.span),
+            None => ex,
+        }
+    }
+
+    fn expr_as_written(&mut self, e: &Expr) -> Ex {
         match &e.node {
             ExprKind::Int(i) => Ex::Int(*i),
+            ExprKind::Dec(v, _) => Ex::Int(*v),
             ExprKind::Bool(b) => Ex::Int(*b as i64),
             ExprKind::None => Ex::Int(NONE),
             ExprKind::Dice(d) => {

@@ -82,10 +82,19 @@ pub struct Program {
     pub encounter_end: Vec<HookId>,
     /// The names of the `measure`s, by id.
     pub measures: Vec<String>,
+    /// The decimals of each measure's values (kept times 10^N, as fields are).
+    pub measure_decimals: Vec<u8>,
     /// The faces of dice with listed faces (`d[-1,0,1]`), by `Dice::faces`.
     pub faces: Vec<Vec<i64>>,
     /// The bodies of secret choices' options, run when the choices are revealed.
     pub bodies: Vec<Vec<St>>,
+    /// `forbid`: what an answer may attempt that no decision offers now, and why it is refused;
+    /// `attempts[k]` is the option `forbids[k]` stands for (what deciders match answers against).
+    pub forbids: Vec<ForbidDef>,
+    /// The thing types that are decks of cards (`deck`); their cards are the declared entities
+    /// of the type, in deck order.
+    pub decks: Vec<TypeId>,
+    pub attempts: Vec<OptionKey>,
 }
 
 #[derive(Debug, Clone)]
@@ -120,6 +129,8 @@ pub struct FieldDef {
     pub owner: TypeId,
     /// `stat NAME: TYPE`: it holds an entity of this type (or `none`).
     pub refers: Option<TypeId>,
+    /// `decimals N`: its values are kept times 10^N (5.75 with 2 decimals is 575).
+    pub decimals: u8,
 }
 
 #[derive(Debug, Clone)]
@@ -262,6 +273,22 @@ pub enum ChooserEx {
     Character(Ex),
 }
 
+/// The `forbid` lines of one name, in the order written: each with the slot of who attempts it
+/// (`forbid NAME(c) ...`), if it names them.
+#[derive(Debug, Clone)]
+pub struct ForbidDef {
+    pub rules: Vec<(Option<Slot>, RefusalDef)>,
+}
+
+/// `or NAME [unless ...]* [{ ... }]`: the option that declines a `choose ... from`, the rules that
+/// refuse it, and its block.
+#[derive(Debug, Clone)]
+pub struct Decline {
+    pub option: OptionId,
+    pub refusals: Vec<RefusalDef>,
+    pub block: Vec<St>,
+}
+
 /// `unless C because "..."`: the condition, and the message's parts (text, or a character's name).
 #[derive(Debug, Clone)]
 pub struct RefusalDef {
@@ -275,7 +302,8 @@ pub struct RefusalDef {
 pub enum MessagePart {
     Text(String),
     Name(Ex),
-    Number(Ex),
+    /// A number, and the decimals it keeps.
+    Number(Ex, u8),
 }
 
 /// Where an effect's duration is counted down, as written.
@@ -299,6 +327,19 @@ pub enum Anchor {
     LevelEnd(LevelId),
 }
 
+/// What a card statement does; a deck is its place in [`Program::decks`].
+#[derive(Debug, Clone)]
+pub enum CardAct {
+    Shuffle(u16),
+    Draw {
+        deck: u16,
+        by: Option<Ex>,
+        bind: Option<Slot>,
+    },
+    Discard(Ex),
+    Return(Ex, u16),
+}
+
 /// Where `place` puts a character.
 #[derive(Debug, Clone)]
 pub enum PlaceAt {
@@ -306,6 +347,8 @@ pub enum PlaceAt {
     Last,
     Before(Ex),
     After(Ex),
+    /// `swap c with x`: the two trade places.
+    Swap(Ex),
 }
 
 /// What a loop walks.
@@ -382,7 +425,7 @@ pub enum St {
         filter: Option<Ex>,
         order: Option<OrderId>,
         body: Vec<St>,
-        decline: Option<(OptionId, Vec<St>)>,
+        decline: Option<Decline>,
         refusals: Vec<RefusalDef>,
         prefs: Vec<PolicyPrefs>,
         /// In a secret choice: the body and the decline block are `Program::bodies[id]`.
@@ -403,6 +446,11 @@ pub enum St {
     },
     Destroy {
         what: Ex,
+        span: Span,
+    },
+    /// `shuffle`, `draw`, `discard`, `return`: a deck's cards move.
+    Cards {
+        act: CardAct,
         span: Span,
     },
     Let {

@@ -36,6 +36,7 @@ impl Lower<'_> {
                 self.p.play.extend(body);
             }
             Item::Character(ch) => self.character(ch),
+            Item::Forbid { name, who, rule } => self.forbid(name, who.as_ref(), rule),
             _ => {}
         }
     }
@@ -77,6 +78,27 @@ impl Lower<'_> {
             label,
             frame: (lo, self.max_locals as Slot),
         });
+    }
+
+    /// A `forbid` line, kept with the others of its name.
+    fn forbid(&mut self, name: &ast::Ident, who: Option<&ast::Ident>, rule: &ast::Refusal) {
+        let option = OptionKey::Named(self.d.option_names.get(&name.node).copied().unwrap_or(0));
+        let slot = who.map(|w| self.bind(&w.node));
+        let def = self.refusals(std::slice::from_ref(rule)).pop();
+        if slot.is_some() {
+            self.scopes.pop();
+        }
+        let k = match self.p.attempts.iter().position(|a| *a == option) {
+            Some(k) => k,
+            None => {
+                self.p.attempts.push(option);
+                self.p.forbids.push(ForbidDef { rules: Vec::new() });
+                self.p.attempts.len() - 1
+            }
+        };
+        if let Some(def) = def {
+            self.p.forbids[k].rules.push((slot, def));
+        }
     }
 
     /// A routine: the hook reserved for it by `compile`, so `do` may come before it.
@@ -269,7 +291,7 @@ impl Lower<'_> {
                 max,
                 ..
             } => (name, default, min, max),
-            Item::Resource { name, min, max } => (name, &None, min, max),
+            Item::Resource { name, min, max, .. } => (name, &None, min, max),
             Item::Flag { name, per, default } => {
                 let f = self.thing_field(owner, &name.node);
                 self.p.fields[f as usize].default = default.as_ref().map(|d| self.expr(d));

@@ -22,6 +22,8 @@ pub fn compile(checked: &Checked) -> Program {
         d,
         fields_at: &checked.fields_at,
         numbers_at: &checked.numbers_at,
+        widen_at: &checked.widen_at,
+        decimals_at: &checked.decimals_at,
         scopes: Vec::new(),
         max_locals: 0,
         labels: HashMap::new(),
@@ -74,12 +76,14 @@ fn empty_program(d: &Decls) -> Program {
                 per: None,
                 owner: d.field_owner[i],
                 refers: d.field_refers[i],
+                decimals: d.field_scale.get(i).copied().unwrap_or(0),
             })
             .collect(),
         params: Vec::new(),
         param_slots: Vec::new(),
         sides: d.sides.clone(),
         things: d.things.clone(),
+        decks: d.decks.clone(),
         tags: d.tags.clone(),
         actions: Vec::new(),
         orders: Vec::new(),
@@ -127,7 +131,10 @@ fn empty_program(d: &Decls) -> Program {
         encounter_start: Vec::new(),
         encounter_end: Vec::new(),
         measures: d.measures.clone(),
+        measure_decimals: vec![0; d.measures.len()],
         bodies: Vec::new(),
+        forbids: Vec::new(),
+        attempts: Vec::new(),
         faces: Vec::new(),
     }
 }
@@ -147,6 +154,10 @@ struct Lower<'a> {
     fields_at: &'a HashMap<ast::Span, u16>,
     /// Refusal text parts that are numbers (see [`Checked::numbers_at`]).
     numbers_at: &'a std::collections::HashSet<ast::Span>,
+    /// Numbers widened to more decimals (see [`Checked::widen_at`]).
+    widen_at: &'a HashMap<ast::Span, i64>,
+    /// The decimals of numbers the trace shows (see [`Checked::decimals_at`]).
+    decimals_at: &'a HashMap<ast::Span, u8>,
     scopes: Vec<(String, Slot)>,
     max_locals: usize,
     labels: HashMap<String, LabelId>,

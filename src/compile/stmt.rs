@@ -36,7 +36,9 @@ impl Lower<'_> {
                     .iter()
                     .map(|part| match part {
                         ast::Part::Text(t) => MessagePart::Text(t.clone()),
-                        ast::Part::Name(e) if self.numbers_at.contains(&e.span) => MessagePart::Number(self.expr(e)),
+                        ast::Part::Name(e) if self.numbers_at.contains(&e.span) => {
+                            MessagePart::Number(self.expr(e), self.decimals_at.get(&e.span).copied().unwrap_or(0))
+                        }
                         ast::Part::Name(e) => MessagePart::Name(self.expr(e)),
                     })
                     .collect(),
@@ -135,6 +137,7 @@ impl Lower<'_> {
                 span,
             } => self.create(thing, fields, bind, span),
             Stmt::Destroy { what, span } => self.destroy(what, span),
+            Stmt::Cards { op, span } => self.cards(op, *span),
             Stmt::Let { name, value, .. } => self.let_(name, value),
             Stmt::Rank { order, filter, .. } => {
                 let id = self.order_id(order);
@@ -168,11 +171,18 @@ impl Lower<'_> {
             },
             Stmt::Record {
                 measure, value, about, ..
-            } => St::Record {
-                measure: self.d.measures.iter().position(|m| *m == measure.node).unwrap_or(0) as MeasureId,
-                value: self.expr(value),
-                about: about.as_ref().and_then(|a| self.local(&a.node)),
-            },
+            } => {
+                let id = self.d.measures.iter().position(|m| *m == measure.node).unwrap_or(0);
+                if let (Some(d), Some(slot)) = (self.decimals_at.get(&value.span), self.p.measure_decimals.get_mut(id))
+                {
+                    *slot = *d;
+                }
+                St::Record {
+                    measure: id as MeasureId,
+                    value: self.expr(value),
+                    about: about.as_ref().and_then(|a| self.local(&a.node)),
+                }
+            }
         }
     }
 
@@ -374,9 +384,10 @@ impl Lower<'_> {
         else {
             return nothing(); // `stmt` passes only a `ChooseFrom` here
         };
-        let decline = decline.as_deref().map(|(o, b)| {
-            let id = self.d.option_names.get(&o.node).copied().unwrap_or(0);
-            (id, self.block(b))
+        let decline = decline.as_deref().map(|d| Decline {
+            option: self.d.option_names.get(&d.option.node).copied().unwrap_or(0),
+            refusals: self.refusals(&d.refusals),
+            block: self.block(&d.block),
         });
         let chooser_span = chooser.span;
         let chooser = self.chooser(chooser);
@@ -389,7 +400,7 @@ impl Lower<'_> {
         let mut decline = decline;
         let deferred = secret.then(|| {
             let b = self.defer(std::mem::take(&mut body));
-            let d = decline.as_mut().map(|(_, block)| self.defer(std::mem::take(block)));
+            let d = decline.as_mut().map(|d| self.defer(std::mem::take(&mut d.block)));
             (b, d)
         });
         St::ChooseFrom {
@@ -433,6 +444,30 @@ impl Lower<'_> {
             bind: bind.as_ref().map(|b| self.bind(&b.node)),
             span: *span,
         }
+    }
+
+    /// `shuffle`, `draw`, `discard`, `return`.
+    fn cards(&mut self, op: &ast::CardOp, span: ast::Span) -> St {
+        let deck = |l: &Self, name: &ast::Ident| {
+            let t = l.d.thing(&name.node).or_else(|| {
+                l.d.things
+                    .iter()
+                    .position(|(_, plural)| *plural == name.node)
+                    .map(|t| t as u16)
+            });
+            t.and_then(|t| l.d.decks.iter().position(|d| *d == t)).unwrap_or(0) as u16
+        };
+        let act = match op {
+            ast::CardOp::Shuffle(d) => CardAct::Shuffle(deck(self, d)),
+            ast::CardOp::Draw { deck: d, by, bind } => CardAct::Draw {
+                deck: deck(self, d),
+                by: by.as_ref().map(|b| self.expr(b)),
+                bind: bind.as_ref().map(|b| self.bind(&b.node)),
+            },
+            ast::CardOp::Discard(x) => CardAct::Discard(self.expr(x)),
+            ast::CardOp::Return(x, d) => CardAct::Return(self.expr(x), deck(self, d)),
+        };
+        St::Cards { act, span }
     }
 
     /// `destroy x`.
@@ -517,6 +552,7 @@ impl Lower<'_> {
                 PlaceTo::Last => PlaceAt::Last,
                 PlaceTo::Before(x) => PlaceAt::Before(self.expr(x)),
                 PlaceTo::After(x) => PlaceAt::After(self.expr(x)),
+                PlaceTo::Swap(x) => PlaceAt::Swap(self.expr(x)),
             },
             order: self.order_id(order),
             span: *span,

@@ -711,6 +711,18 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "join" => "a declared character comes into play",
         "leave" => "a character goes out of play",
         "secret" => "`in secret`: revealed when all have chosen",
+        "forbid" => "why an attempt no decision offers now is refused: `forbid NAME [(c)] [when C] because \"...\"`",
+        "swap" => "two in a kept order trade places: `swap A with B in ORDER`",
+        "with" => "`swap A with B in ORDER`",
+        "deck" => "a deck of cards: `deck NAME, PLURAL { suits ... ranks ... jokers N }`",
+        "decimals" => "a number kept exactly with N digits after the point: `stat NAME decimals N`",
+        "suits" => "a deck's suits, lowest first",
+        "ranks" => "a deck's ranks: `2 to 10`, `Q = 12`",
+        "jokers" => "how many jokers a deck has: `jokers N [= RANK]`",
+        "shuffle" => "every card back in the draw pile, shuffled: `shuffle DECK`",
+        "draw" => "the top card of a deck: `draw from DECK [by C] [as x]`",
+        "discard" => "a card to the discard pile",
+        "return" => "a card back on top of the draw pile: `return X to DECK`",
         _ => return None,
     })
 }

@@ -16,6 +16,9 @@ pub struct DecisionPoint<'a> {
     /// Candidates a rule refuses (`unless ... because`): never offered. A decider that is told
     /// one of them (an answer naming it) returns `options.len() + j` for `refused[j]`.
     pub refused: &'a [OptionKey],
+    /// What an answer may attempt that no decision offers now (`forbid`): a decider told one of
+    /// them returns `options.len() + refused.len() + k` for `attempts[k]`.
+    pub attempts: &'a [OptionKey],
     /// What the active policy picks here, worked out by the runtime where its preferences have
     /// conditions (read in the decision's scope); `None` elsewhere.
     pub suggested: Option<usize>,
@@ -34,6 +37,15 @@ pub trait Decider {
     /// the picks of a declared policy's conditional preferences for it.
     fn policy(&self, chooser: Who) -> Option<PolicyRef> {
         let _ = chooser;
+        None
+    }
+
+    /// Nothing can be offered at `d`: the rules refuse every option (`d.refused`). An answer
+    /// meant for this decision that names one of them is used up and its index in `d.refused`
+    /// returned, so it hears why; any other answer is left for a later decision. A policy never
+    /// names a refused option.
+    fn attempt(&mut self, w: &World<'_>, d: &DecisionPoint<'_>) -> Option<usize> {
+        let _ = (w, d);
         None
     }
 }
@@ -307,9 +319,11 @@ impl Decider for Scripted {
         let names =
             |o: &OptionKey| keys.contains(o) || (matches!(o, OptionKey::Character(_)) && p.option_name(*o) == text);
         let refused = d.refused.iter().position(names);
+        let attempted = || d.attempts.iter().position(names);
         match (d.options.iter().position(names), refused) {
             (Some(i), _) => Ok((i, DecidedBy::Answer)),
             (None, Some(j)) => Ok((d.options.len() + j, DecidedBy::Answer)),
+            (None, None) if let Some(k) = attempted() => Ok((d.options.len() + d.refused.len() + k, DecidedBy::Answer)),
             (None, None) => {
                 let opts: Vec<&str> = d.options.iter().map(|o| p.option_name(*o)).collect();
                 Err(Diag::new(
@@ -331,6 +345,24 @@ impl Decider for Scripted {
                 }))
             }
         }
+    }
+
+    fn attempt(&mut self, p: &World<'_>, d: &DecisionPoint<'_>) -> Option<usize> {
+        let names = |a: &Answer, o: &OptionKey| {
+            a.keys.contains(o) || (matches!(o, OptionKey::Character(_)) && p.option_name(*o) == a.text)
+        };
+        if let Some(i) = self.addressed_for(d) {
+            let j = d.refused.iter().position(|o| names(&self.addressed[i].1, o))?;
+            self.addressed[i].2 = true;
+            return Some(j);
+        }
+        if self.policy_for(d.chooser).is_some() {
+            return None;
+        }
+        let a = self.answers.get(self.next)?;
+        let j = d.refused.iter().position(|o| names(a, o))?;
+        self.next += 1;
+        Some(j)
     }
 
     /// The policy that will answer `chooser`: its side's or role's, or, once the answers in order

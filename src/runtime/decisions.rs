@@ -11,6 +11,9 @@ use crate::limits::{MAX_CALL_DEPTH, MAX_REFUSALS};
 use crate::source::Span;
 use crate::trace::{DecidedBy, Event, World};
 
+/// Stands for the way out (`or NAME`) among the refused options of a `choose ... from`.
+const WAY_OUT: EntityId = EntityId::MAX;
+
 /// The options a `choose` offers now: each key with the index of the option it came from, and
 /// the named options an `unless` refuses now (the option, its index, every rule that refuses it).
 struct Offered {
@@ -215,7 +218,7 @@ impl Machine<'_> {
         filter: Option<&Ex>,
         order: Option<OrderId>,
         body: &[St],
-        decline: Option<&(OptionId, Vec<St>)>,
+        decline: Option<&Decline>,
         (refusals, prefs, deferred): (&[RefusalDef], &[PolicyPrefs], Option<Deferred>),
         span: Span,
     ) -> R<Flow> {
@@ -239,10 +242,24 @@ impl Machine<'_> {
             let all = std::mem::replace(&mut ids, kept);
             self.ids.put(all);
         }
+        // The way out, unless a rule refuses it (it is then last among the refused).
+        let mut declines = decline.is_some();
+        if let Some(d) = decline
+            && !d.refusals.is_empty()
+        {
+            let rules = self.refusing(&d.refusals, NO_CTX)?;
+            if !rules.is_empty() {
+                declines = false;
+                refused.push((WAY_OUT, rules));
+            }
+        }
         // Nothing to choose: not asked, unless the choice can be declined and some candidate
         // was refused (an answer naming it must hear why).
-        if ids.is_empty() && (decline.is_none() || refused.is_empty()) {
+        if ids.is_empty() && (!declines || refused.is_empty()) {
             self.ids.put(ids);
+            if !refused.is_empty() {
+                self.no_choice(decision, who, var, (refusals, decline), &refused, span)?;
+            }
             return Ok(Flow::Next);
         }
         if let Some(o) = order {
@@ -250,21 +267,21 @@ impl Machine<'_> {
         }
         let mut keys = self.keys.take();
         keys.extend(ids.iter().map(|e| OptionKey::Character(*e)));
-        if let Some((option, _)) = decline {
-            keys.push(OptionKey::Named(*option));
+        if let Some(d) = decline.filter(|_| declines) {
+            keys.push(OptionKey::Named(d.option));
         }
+        let option_of = |e: EntityId| match decline {
+            Some(d) if e == WAY_OUT => OptionKey::Named(d.option),
+            _ => OptionKey::Character(e),
+        };
         let mut refused_keys = self.keys.take();
-        refused_keys.extend(refused.iter().map(|(e, _)| OptionKey::Character(*e)));
+        refused_keys.extend(refused.iter().map(|(e, _)| option_of(*e)));
         // Saved and restored: a choice nested in this one (a hook run while it is asked) must not
         // end its secrecy.
         let was_holding = std::mem::replace(&mut self.holding, secret);
         let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
-                let (e, rules) = &refused[j];
-                m.locals[var as usize] = *e as i64;
-                let name = m.world().character_name(*e).to_string();
-                let rules: Vec<&RefusalDef> = rules.iter().map(|r| &refusals[*r]).collect();
-                m.explain(&name, &rules, span)
+                m.explain_refused(var, (refusals, decline), &refused[j], span)
             })
         });
         self.holding = was_holding;
@@ -301,9 +318,89 @@ impl Machine<'_> {
         }
         match (chosen, decline) {
             (Some(_), _) => self.block(body),
-            (None, Some((_, block))) => self.block(block),
+            (None, Some(d)) => self.block(&d.block),
             (None, None) => Ok(Flow::Next),
         }
+    }
+
+    /// Why a `choose ... from` option is refused: `(who, rules)` is a refused candidate with the
+    /// indices of the rules that refuse it, or `WAY_OUT` for the way out (`or NAME unless ...`).
+    fn explain_refused(
+        &mut self,
+        var: Slot,
+        (refusals, decline): (&[RefusalDef], Option<&Decline>),
+        (who, rules): &(EntityId, Vec<usize>),
+        span: Span,
+    ) -> (Vec<String>, Diag) {
+        let (name, all) = match decline {
+            Some(d) if *who == WAY_OUT => (self.p.options[d.option as usize].clone(), &d.refusals[..]),
+            _ => {
+                self.locals[var as usize] = *who as i64;
+                (self.world().character_name(*who).to_string(), refusals)
+            }
+        };
+        let rules: Vec<&RefusalDef> = rules.iter().filter_map(|r| all.get(*r)).collect();
+        self.explain(&name, &rules, span)
+    }
+
+    /// Every candidate of a `choose ... from` refused, and the way out too if there is one:
+    /// nothing is asked. An answer meant for this decision that names a refused option is used
+    /// up and traced as refused (it must hear why); then a `no_choice` event gives every
+    /// refused option with its reasons.
+    fn no_choice(
+        &mut self,
+        decision: DecisionId,
+        who: Who,
+        var: Slot,
+        rules: (&[RefusalDef], Option<&Decline>),
+        refused: &[(EntityId, Vec<usize>)],
+        span: Span,
+    ) -> R<()> {
+        let option_of = |e: EntityId| match rules.1 {
+            Some(d) if e == WAY_OUT => OptionKey::Named(d.option),
+            _ => OptionKey::Character(e),
+        };
+        let keys: Vec<OptionKey> = refused.iter().map(|(e, _)| option_of(*e)).collect();
+        let p = self.p;
+        let point = DecisionPoint {
+            decision,
+            chooser: who,
+            options: &[],
+            refused: &keys,
+            attempts: &[],
+            suggested: None,
+            counters: &self.counters,
+            running: &self.running,
+            span,
+        };
+        let w = World { p, made: &self.made };
+        let attempted = match self.control {
+            Some(_) => None,
+            None => self.decider.attempt(&w, &point),
+        };
+        if let Some(j) = attempted.filter(|j| *j < refused.len()) {
+            let (reasons, first) = self.explain_refused(var, rules, &refused[j], span);
+            if self.stop_on_refusal {
+                return Err(Box::new(first));
+            }
+            self.emit(Event::Refused {
+                decision,
+                chooser: who,
+                option: keys[j],
+                reasons: &reasons,
+            });
+        }
+        let mut all = Vec::with_capacity(refused.len());
+        for (k, r) in refused.iter().enumerate() {
+            let (reasons, _) = self.explain_refused(var, rules, r, span);
+            all.push((keys[k], reasons));
+        }
+        self.emit(Event::NoChoice {
+            decision,
+            chooser: who,
+            refused: &all,
+        });
+        Ok(())
     }
 
     pub(super) fn who(&mut self, chooser: &ChooserEx, span: Span) -> R<Who> {
@@ -379,6 +476,7 @@ impl Machine<'_> {
             chooser: who,
             options: keys,
             refused,
+            attempts: &p.attempts,
             suggested,
             counters,
             running,
@@ -392,7 +490,7 @@ impl Machine<'_> {
                 self.decider.decide(&w, &point(&self.counters, &self.running))?
             }
         };
-        if picked >= keys.len() && picked - keys.len() < refused.len() {
+        if picked >= keys.len() && picked - keys.len() < refused.len() + p.attempts.len() {
             return Ok(Err(picked - keys.len()));
         }
         if picked >= keys.len() {
@@ -442,14 +540,24 @@ impl Machine<'_> {
             match self.ask_refusing(decision, who, (keys, refused, suggested), span)? {
                 Ok(pick) => return Ok(pick),
                 Err(j) => {
-                    let (reasons, first) = explain(self, j);
+                    let (option, (reasons, first)) = match refused.get(j) {
+                        Some(o) => (*o, explain(self, j)),
+                        None => {
+                            let k = j - refused.len();
+                            let p = self.p;
+                            (
+                                p.attempts[k],
+                                self.explain_attempt(decision, who, &p.forbids[k], p.attempts[k], span)?,
+                            )
+                        }
+                    };
                     if self.stop_on_refusal {
                         return Err(Box::new(first));
                     }
                     self.emit(Event::Refused {
                         decision,
                         chooser: who,
-                        option: refused[j],
+                        option,
                         reasons: &reasons,
                     });
                 }
@@ -463,6 +571,43 @@ impl Machine<'_> {
             .label(span, "asked again and again here")
             .help("the answers keep naming options the rules refuse; check the answers file"),
         ))
+    }
+
+    /// Why an attempt no decision offers now is refused: the reason of every `forbid` line of
+    /// its name whose condition holds for who attempts it (`who`), else that it is not offered.
+    fn explain_attempt(
+        &mut self,
+        decision: DecisionId,
+        who: Who,
+        forbid: &ForbidDef,
+        option: OptionKey,
+        span: Span,
+    ) -> R<(Vec<String>, Diag)> {
+        let me = match who {
+            Who::Character(e) => e as i64,
+            Who::Role(_) => NONE,
+        };
+        for (slot, _) in &forbid.rules {
+            if let Some(s) = slot {
+                self.locals[*s as usize] = me;
+            }
+        }
+        let mut holding = Vec::new();
+        for (_, rule) in &forbid.rules {
+            if self.eval(&rule.cond, NO_CTX)? != 0 {
+                holding.push(rule);
+            }
+        }
+        let p = self.p;
+        let name = p.option_name(option);
+        if holding.is_empty() {
+            let text = format!("{name} is not an option of {} now", p.decisions[decision as usize]);
+            let diag = Diag::new("run::refused", text.clone())
+                .label(span, "while this was being decided")
+                .help(format!("{name} could not be chosen here; the answer was refused"));
+            return Ok((vec![text], diag));
+        }
+        Ok(self.explain(name, &holding, span))
     }
 
     /// Every reason `rules` give for refusing `what` (their texts, names filled in), and the
@@ -483,8 +628,8 @@ impl Machine<'_> {
         for part in &rule.message {
             match part {
                 MessagePart::Text(t) => text.push_str(t),
-                MessagePart::Number(x) => match self.eval(x, NO_CTX) {
-                    Ok(v) => text.push_str(&v.to_string()),
+                MessagePart::Number(x, decimals) => match self.eval(x, NO_CTX) {
+                    Ok(v) => crate::trace::push_decimal(&mut text, v, *decimals),
                     Err(_) => text.push('?'),
                 },
                 MessagePart::Name(x) => match self.eval(x, NO_CTX) {

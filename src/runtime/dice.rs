@@ -67,6 +67,16 @@ impl DiceStream {
         }
     }
 
+    /// Shuffles `list` from the seeded stream (forced rolls are for dice, not for shuffles):
+    /// Fisher-Yates, each place drawn uniformly.
+    pub fn shuffle<T>(&mut self, list: &mut [T]) {
+        for i in (1..list.len()).rev() {
+            let bound = (i + 1).min(u32::MAX as usize) as u32;
+            let j = roll_die(&mut self.rng, bound) as usize - 1;
+            list.swap(i, j);
+        }
+    }
+
     /// How many forced values are still waiting.
     pub fn forced_left(&self) -> usize {
         self.forced.len()

@@ -8,8 +8,9 @@
 //! (expressions), `stmt.rs` (blocks, the statement dispatch, `Flow`), `levels.rs` (levels, turns,
 //! `repeat`), `orders.rs` (sorting, kept orders, `for each` walks), `decisions.rs` (`choose`,
 //! actions), `effects.rs` (effects and their count-downs), `hooks.rs` (hooks, triggers, routines),
-//! `resources.rs` (spending, gaining, transferring).
+//! `resources.rs` (spending, gaining, transferring), `cards.rs` (decks and their piles).
 
+mod cards;
 pub mod control;
 pub mod decide;
 mod decisions;
@@ -64,6 +65,8 @@ pub struct RunConfig {
     /// An answer naming an option the rules refuse stops the run with `run::refused` (the old
     /// behaviour, for tests that want it); by default it is traced and the decision asked again.
     pub stop_on_refusal: bool,
+    /// Forced draws, in order (`--draws`): the cards the next `draw` statements take.
+    pub draws: Vec<EntityId>,
 }
 
 impl Default for RunConfig {
@@ -75,6 +78,7 @@ impl Default for RunConfig {
             until: None,
             until_within: Vec::new(),
             stop_on_refusal: false,
+            draws: Vec::new(),
         }
     }
 }
@@ -86,6 +90,8 @@ pub struct Outcome {
     pub steps: u64,
     /// Forced rolls never used.
     pub unused_rolls: usize,
+    /// Forced draws never used.
+    pub unused_draws: usize,
 }
 
 /// Runs an encounter to its end, emitting every event to `sink`. A runtime error stops the run;
@@ -113,6 +119,7 @@ fn play(m: &mut Machine<'_>, seed: u64) -> R<Outcome> {
     let p = m.p;
     m.emit(Event::EncounterStart { seed });
     m.init()?;
+    m.deal_decks();
     let mut flow = m.hooks(&p.encounter_start, &[], Span::default())?;
     for part in [&p.setup, &p.play] {
         if !matches!(flow, Flow::Next | Flow::EndRepeat) {
@@ -135,5 +142,6 @@ fn play(m: &mut Machine<'_>, seed: u64) -> R<Outcome> {
         reason,
         steps: m.steps,
         unused_rolls: m.dice.forced_left(),
+        unused_draws: m.forced_draws.len(),
     })
 }

@@ -82,11 +82,14 @@ impl Machine<'_> {
     pub(super) fn st_place(&mut self, who: &Ex, to: &PlaceAt, order: OrderId, span: Span) -> R<Flow> {
         let e = self.entity(who, span)?;
         let anchor = match to {
-            PlaceAt::Before(x) | PlaceAt::After(x) => Some(self.entity(x, span)?),
+            PlaceAt::Before(x) | PlaceAt::After(x) | PlaceAt::Swap(x) => Some(self.entity(x, span)?),
             _ => None,
         };
         if anchor == Some(e) {
-            return Ok(Flow::Next); // next to oneself: nowhere to go
+            return Ok(Flow::Next); // next to oneself, or with oneself: nowhere to go
+        }
+        if let (PlaceAt::Swap(_), Some(x)) = (to, anchor) {
+            return self.swap(e, x, order, span);
         }
         let list = &mut self.ranked[order as usize];
         list.retain(|x| *x != e);
@@ -110,6 +113,32 @@ impl Machine<'_> {
             ));
         };
         list.insert(at, e);
+        let ids = std::mem::take(&mut self.ranked[order as usize]);
+        self.emit(Event::Order { order, ids: &ids });
+        self.ranked[order as usize] = ids;
+        Ok(Flow::Next)
+    }
+
+    /// `swap e with x in ORDER`: both must be in the kept order; they trade places.
+    fn swap(&mut self, e: EntityId, x: EntityId, order: OrderId, span: Span) -> R<Flow> {
+        let list = &mut self.ranked[order as usize];
+        let (Some(i), Some(j)) = (list.iter().position(|y| *y == e), list.iter().position(|y| *y == x)) else {
+            let p = self.p;
+            let missing = if list.contains(&e) { x } else { e };
+            return Err(Box::new(
+                Diag::new(
+                    "run::not_ranked",
+                    format!(
+                        "{} is not in the order `{}`",
+                        p.character_name(missing),
+                        p.orders[order as usize].name
+                    ),
+                )
+                .label(span, "swapped here")
+                .help("`rank` the order first, or `place` them in it before they trade places"),
+            ));
+        };
+        list.swap(i, j);
         let ids = std::mem::take(&mut self.ranked[order as usize]);
         self.emit(Event::Order { order, ids: &ids });
         self.ranked[order as usize] = ids;

@@ -109,6 +109,10 @@ pub(super) struct Machine<'a> {
     pub(super) tied: Vec<EntityId>,
     /// The faces of a roll that keeps some dice, sorted.
     pub(super) sorted: Vec<i64>,
+    /// Each deck's draw and discard piles (`Program::decks`).
+    pub(super) piles: Vec<super::cards::Piles>,
+    /// The cards the next draws must take (`--draws`).
+    pub(super) forced_draws: std::collections::VecDeque<EntityId>,
 }
 
 /// Spare lists of one kind. A walk, sort or choice takes a list, fills it and gives it back, so
@@ -209,6 +213,8 @@ impl<'a> Machine<'a> {
             tied: Vec::new(),
             secrets: Vec::new(),
             holding: false,
+            piles: vec![super::cards::Piles::default(); p.decks.len()],
+            forced_draws: cfg.draws.iter().copied().collect(),
         }
     }
 }

@@ -84,6 +84,7 @@ impl Machine<'_> {
                 span,
             } => self.st_create(*thing, fields, *bind, *span),
             St::Destroy { what, span } => self.st_destroy(what, *span),
+            St::Cards { act, span } => self.st_cards(act, *span),
             St::Let { slot, value } => self.st_let(*slot, value),
             St::Begin {
                 effect,

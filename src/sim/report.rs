@@ -72,6 +72,9 @@ pub struct MeasureRow {
     pub hist: Vec<(i64, i64, u64)>,
     /// (entity, values per encounter, mean value) for the entities the values were about.
     pub about: Vec<(String, f64, f64)>,
+    /// The decimals its values keep: `min`, `max` and the histogram hold them times 10^N (the
+    /// means, totals and spread are already divided).
+    pub decimals: u8,
 }
 
 /// One field's value at the end of the finished encounters: the entity (`table` for a global),
@@ -83,6 +86,27 @@ pub struct FinalRow {
     pub mean: f64,
     pub min: i64,
     pub max: i64,
+    /// The decimals the field keeps: `min` and `max` hold them times 10^N (`mean` is divided).
+    pub decimals: u8,
+}
+
+/// A value kept with `d` decimals, as the report writes it.
+fn num(v: i64, d: u8) -> String {
+    crate::trace::Decimal(v, d).to_string()
+}
+
+/// A value kept with `d` decimals, as JSON: a whole number, or a number with its decimals.
+fn jnum(v: i64, d: u8) -> serde_json::Value {
+    if d == 0 {
+        serde_json::json!(v)
+    } else {
+        serde_json::json!(v as f64 / 10f64.powi(i32::from(d)))
+    }
+}
+
+/// 10^d, to divide means by.
+fn unit(d: u8) -> f64 {
+    10f64.powi(i32::from(d))
 }
 
 /// What a simulation found, with names.
@@ -234,11 +258,11 @@ impl Report {
             })
             .map(|(f, def)| ResourceRow {
                 name: def.name.clone(),
-                spent: ratio(s.spent[f] as f64, fin),
-                gained: ratio(s.gained[f] as f64, fin),
-                forfeited: ratio(s.forfeited[f] as f64, fin),
+                spent: ratio(s.spent[f] as f64, fin) / unit(def.decimals),
+                gained: ratio(s.gained[f] as f64, fin) / unit(def.decimals),
+                forfeited: ratio(s.forfeited[f] as f64, fin) / unit(def.decimals),
                 forfeits: ratio(s.forfeits[f] as f64, fin),
-                left: ratio(s.left[f] as f64, fin),
+                left: ratio(s.left[f] as f64, fin) / unit(def.decimals),
             })
             .collect();
         let measures = p
@@ -339,7 +363,7 @@ impl Report {
             // A level with the same count in every encounter has no histogram worth drawing.
             for l in self.levels.iter().filter(|l| l.min != l.max) {
                 let _ = writeln!(o, "\n{} per encounter", l.name);
-                histogram(&mut o, &l.hist);
+                histogram(&mut o, &l.hist, 0);
             }
             let _ = writeln!(o, "\nhow level iterations end");
             let mut rows = Vec::new();
@@ -443,8 +467,8 @@ impl Report {
                     format!("{:.2}", m.total),
                     format!("{:.2}", m.mean),
                     m.sd.map_or("-".into(), |sd| format!("{sd:.2}")),
-                    m.min.to_string(),
-                    m.max.to_string(),
+                    num(m.min, m.decimals),
+                    num(m.max, m.decimals),
                 ]
             })
             .collect();
@@ -452,7 +476,7 @@ impl Report {
         for m in &self.measures {
             if m.min != m.max {
                 let _ = writeln!(o, "\n{}: values", m.name);
-                histogram(o, &m.hist);
+                histogram(o, &m.hist, m.decimals);
             }
             if !m.about.is_empty() {
                 let _ = writeln!(o, "\n{} by character", m.name);
@@ -483,8 +507,8 @@ impl Report {
                         r.entity.clone(),
                         r.field.clone(),
                         format!("{:.2}", r.mean),
-                        r.min.to_string(),
-                        r.max.to_string(),
+                        num(r.min, r.decimals),
+                        num(r.max, r.decimals),
                     ]
                 })
                 .collect();
@@ -535,12 +559,12 @@ impl Report {
             })).collect::<Vec<_>>(),
             "measures": self.measures.iter().map(|m| json!({
                 "measure": m.name, "values": m.samples, "total": m.total, "mean": m.mean, "sd": m.sd,
-                "min": m.min, "max": m.max,
-                "histogram": m.hist.iter().map(|(a, b, n)| json!({"from": a, "to": b, "count": n})).collect::<Vec<_>>(),
+                "min": jnum(m.min, m.decimals), "max": jnum(m.max, m.decimals),
+                "histogram": m.hist.iter().map(|(a, b, n)| json!({"from": jnum(*a, m.decimals), "to": jnum(*b, m.decimals), "count": n})).collect::<Vec<_>>(),
                 "by": m.about.iter().map(|(c, n, mean)| json!({"character": c, "values": n, "mean": mean})).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "final": self.finals.iter().map(|r| json!({
-                "entity": r.entity, "field": r.field, "mean": r.mean, "min": r.min, "max": r.max,
+                "entity": r.entity, "field": r.field, "mean": r.mean, "min": jnum(r.min, r.decimals), "max": jnum(r.max, r.decimals),
             })).collect::<Vec<_>>(),
             "errors": self.errors.iter().map(|(c, n)| json!({"code": c, "count": n})).collect::<Vec<_>>(),
             "first_error": self.first_error.as_ref().map(|(i, s, t)| json!({"encounter": i, "seed": s, "diagnostic": t})),
@@ -615,10 +639,11 @@ impl Report {
                 "sd",
                 m.sd.map_or(String::new(), |sd| sd.to_string()),
             );
-            row("measure", &m.name, "", "min", m.min.to_string());
-            row("measure", &m.name, "", "max", m.max.to_string());
+            row("measure", &m.name, "", "min", num(m.min, m.decimals));
+            row("measure", &m.name, "", "max", num(m.max, m.decimals));
             for (a, b, n) in &m.hist {
-                let item = if a == b { a.to_string() } else { format!("{a}-{b}") };
+                let (a, b) = (num(*a, m.decimals), num(*b, m.decimals));
+                let item = if a == b { a } else { format!("{a}-{b}") };
                 row("measure_histogram", &m.name, &item, "count", n.to_string());
             }
             for (c, n, mean) in &m.about {
@@ -628,8 +653,8 @@ impl Report {
         }
         for r in &self.finals {
             row("final", &r.entity, &r.field, "mean", r.mean.to_string());
-            row("final", &r.entity, &r.field, "min", r.min.to_string());
-            row("final", &r.entity, &r.field, "max", r.max.to_string());
+            row("final", &r.entity, &r.field, "min", num(r.min, r.decimals));
+            row("final", &r.entity, &r.field, "max", num(r.max, r.decimals));
         }
         for (c, n) in &self.errors {
             row("error", "", c, "count", n.to_string());
@@ -688,9 +713,10 @@ fn final_rows(p: &Program, stats: &Stats) -> Vec<FinalRow> {
         (v.n > 0).then(|| FinalRow {
             entity: entity.to_string(),
             field: p.fields[f].name.clone(),
-            mean: ratio(v.sum as f64, v.n),
+            mean: ratio(v.sum as f64, v.n) / unit(p.fields[f].decimals),
             min: v.min,
             max: v.max,
+            decimals: p.fields[f].decimals,
         })
     };
     let globals = stats
@@ -709,7 +735,8 @@ fn final_rows(p: &Program, stats: &Stats) -> Vec<FinalRow> {
 fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
     let fin = stats.finished;
     let v = &stats.sum.measures[m];
-    let mean = ratio(v.spread.sum as f64, v.spread.n);
+    let decimals = p.measure_decimals.get(m).copied().unwrap_or(0);
+    let mean = ratio(v.spread.sum as f64, v.spread.n) / unit(decimals);
     let sd = v.sq.filter(|_| v.spread.n > 0).map(|sq| {
         // n·Σx² − (Σx)², over n²: exact in integers while it fits, else in floating point.
         let n = v.spread.n as f64;
@@ -722,34 +749,44 @@ fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
             || n * sq as f64 - (v.spread.sum as f64) * (v.spread.sum as f64),
             |x| x as f64,
         );
-        (num / (n * n)).max(0.0).sqrt()
+        (num / (n * n)).max(0.0).sqrt() / unit(decimals)
     });
     let counts: Vec<(i64, u64)> = v.hist.iter().map(|(a, b)| (*a, *b)).collect();
     let c = p.characters.len();
     let about = (0..c)
         .filter_map(|e| {
             let (n, sum) = stats.sum.about[m * c + e];
-            (n > 0).then(|| (p.characters[e].name.clone(), ratio(n as f64, fin), ratio(sum as f64, n)))
+            (n > 0).then(|| {
+                let mean = ratio(sum as f64, n) / unit(decimals);
+                (p.characters[e].name.clone(), ratio(n as f64, fin), mean)
+            })
         })
         .collect();
     MeasureRow {
         name: name.to_string(),
         samples: ratio(v.spread.n as f64, fin),
-        total: ratio(v.spread.sum as f64, fin),
+        total: ratio(v.spread.sum as f64, fin) / unit(decimals),
         mean,
         sd,
         min: v.spread.min,
         max: v.spread.max,
         hist: buckets(&counts),
         about,
+        decimals,
     }
 }
 
-fn histogram(o: &mut String, hist: &[(i64, i64, u64)]) {
+fn histogram(o: &mut String, hist: &[(i64, i64, u64)], decimals: u8) {
     let most = hist.iter().map(|h| h.2).max().unwrap_or(0);
     let labels: Vec<String> = hist
         .iter()
-        .map(|(a, b, _)| if a == b { a.to_string() } else { format!("{a}-{b}") })
+        .map(|(a, b, _)| {
+            if a == b {
+                num(*a, decimals)
+            } else {
+                format!("{}-{}", num(*a, decimals), num(*b, decimals))
+            }
+        })
         .collect();
     let w = labels.iter().map(|l| l.len()).max().unwrap_or(0);
     for (l, (_, _, n)) in labels.iter().zip(hist) {

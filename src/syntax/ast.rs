@@ -44,10 +44,14 @@ pub enum Item {
         name: Ident,
         /// `stat NAME: TYPE`: the stat holds an entity of that type (or `none`).
         ty: Option<Ident>,
+        /// `decimals N`: kept with N digits after the point (0: a whole number).
+        decimals: u8,
         default: Option<Expr>,
     },
     Resource {
         name: Ident,
+        /// `decimals N`: kept with N digits after the point (0: a whole number).
+        decimals: u8,
         min: Option<Expr>,
         max: Option<Expr>,
     },
@@ -83,8 +87,21 @@ pub enum Item {
         params: Vec<Typed>,
     },
     Hook(HookDecl),
+    /// `deck NAME, PLURAL { ... }`: marks the thing `NAME` as a deck of cards. The parser writes
+    /// a deck out as the thing (with `rank`, `suit` and `joker`), a param per suit, and an
+    /// entity per card, in deck order; then this.
+    Deck {
+        name: Ident,
+    },
     /// `kind NAME, ...`: kinds of action, declared on their own.
     Kind(Vec<Ident>),
+    /// `forbid NAME [(c)] [when C] because "..."`: why an attempt that no decision offers now is
+    /// refused; `c` is who attempts it. Without `when`, the condition is `true`.
+    Forbid {
+        name: Ident,
+        who: Option<Ident>,
+        rule: Refusal,
+    },
     /// `measure NAME = EXPR [for each ...] at POINT`: a number recorded for the simulator.
     Measure(MeasureDecl),
     /// `routine NAME(a, b) { ... }`: a named block, run by `do NAME(x, y)`.
@@ -99,6 +116,8 @@ pub enum Item {
     Global {
         name: Ident,
         ty: Option<Ident>,
+        /// `decimals N`: kept with N digits after the point (0: a whole number).
+        decimals: u8,
         default: Option<Expr>,
         min: Option<Expr>,
         max: Option<Expr>,
@@ -233,6 +252,15 @@ impl MeasureDecl {
     }
 }
 
+/// `or NAME [unless C because "..."]* [{ ... }]` after a `choose ... from`: the option that
+/// declines, when it is refused, and what it does.
+#[derive(Clone, Debug)]
+pub struct Decline {
+    pub option: Ident,
+    pub refusals: Vec<Refusal>,
+    pub block: Block,
+}
+
 /// `unless C because "text {expr} text"`
 #[derive(Clone, Debug)]
 pub struct Refusal {
@@ -259,6 +287,23 @@ pub enum CountAt {
     LevelEnd(Ident),
 }
 
+/// What a statement does with a deck's cards.
+#[derive(Clone, Debug)]
+pub enum CardOp {
+    /// Every card of the deck back in its draw pile, shuffled.
+    Shuffle(Ident),
+    /// The top card of the deck's draw pile, drawn (by someone, for the trace) and named.
+    Draw {
+        deck: Ident,
+        by: Option<Expr>,
+        bind: Option<Ident>,
+    },
+    /// A card onto its deck's discard pile.
+    Discard(Expr),
+    /// A card back on top of its deck's draw pile.
+    Return(Expr, Ident),
+}
+
 /// Where `place` puts a character.
 #[derive(Clone, Debug)]
 pub enum PlaceTo {
@@ -266,6 +311,8 @@ pub enum PlaceTo {
     Last,
     Before(Expr),
     After(Expr),
+    /// `swap c with x in ORDER`: the two trade places.
+    Swap(Expr),
 }
 
 /// What a loop walks: every character, or a kept order (`rank NAME`).
@@ -417,8 +464,8 @@ pub enum Stmt {
         filter: Option<Expr>,
         order: Option<Ident>,
         body: Block,
-        /// `or NAME [{ ... }]`: the option that declines, and what it does.
-        decline: Option<Box<(Ident, Block)>>,
+        /// `or NAME [unless ...]* [{ ... }]`: the option that declines, and what it does.
+        decline: Option<Box<Decline>>,
         /// `unless C because "..."`: candidates not offered, and why.
         refusals: Vec<Refusal>,
         span: Span,
@@ -437,6 +484,11 @@ pub enum Stmt {
         thing: Ident,
         fields: Vec<(Ident, Expr)>,
         bind: Option<Ident>,
+        span: Span,
+    },
+    /// `shuffle DECK`, `draw from DECK [by C] [as x]`, `discard X`, `return X to DECK`.
+    Cards {
+        op: CardOp,
         span: Span,
     },
     /// `join X` (true) / `leave X` (false): a declared character comes into play or goes out.
@@ -572,6 +624,7 @@ impl Stmt {
             | Stmt::EndRepeat { span }
             | Stmt::Create { span, .. }
             | Stmt::Destroy { span, .. }
+            | Stmt::Cards { span, .. }
             | Stmt::Presence { span, .. }
             | Stmt::Let { span, .. }
             | Stmt::Rank { span, .. }
@@ -726,6 +779,9 @@ pub type Expr = Spanned<ExprKind>;
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     Int(i64),
+    /// A number written with decimals: its digits as a whole number, and how many are decimals
+    /// (`5.75` is `Dec(575, 2)`).
+    Dec(i64, u8),
     Bool(bool),
     Dice(Dice),
     /// Dice whose count, size or number kept is computed (`(c.pool)d6`, `d(c.die)`).

@@ -182,7 +182,10 @@ fn value<W: Write>(w: &mut W, p: &World<'_>, field: FieldId, v: i64) -> io::Resu
     match p.p.fields.get(field as usize).and_then(|f| f.refers) {
         Some(_) if v < 0 => w.write_all(b"null"),
         Some(_) => name(w, p, v as EntityId),
-        None => int(w, v),
+        None => match p.decimals(field) {
+            0 => int(w, v),
+            d => write!(w, "{}", super::Decimal(v, d)),
+        },
     }
 }
 
@@ -278,10 +281,56 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             actor_event(o, p, what, *actor)
         }
         Event::Create { id, ty, values } => create(o, p, *id, *ty, values),
+        Event::Shuffle { deck, cards } => {
+            o.write_all(br#"{"event":"shuffle","deck":"#)?;
+            q(o, &p.things[*deck as usize].1)?;
+            o.write_all(br#","cards":"#)?;
+            int(o, *cards as i64)?;
+            o.write_all(b"}")
+        }
+        Event::Draw { deck, by, card } => {
+            o.write_all(br#"{"event":"draw","deck":"#)?;
+            q(o, &p.things[*deck as usize].1)?;
+            if let Some(by) = by {
+                o.write_all(br#","actor":"#)?;
+                name(o, p, *by)?;
+            }
+            o.write_all(br#","card":"#)?;
+            name(o, p, *card)?;
+            o.write_all(b"}")
+        }
+        Event::Discard { card, returned } => {
+            o.write_all(if *returned {
+                br#"{"event":"return","card":"#
+            } else {
+                br#"{"event":"discard","card":"#
+            })?;
+            name(o, p, *card)?;
+            o.write_all(b"}")
+        }
         Event::Destroy { id } => {
             o.write_all(br#"{"event":"destroy","name":"#)?;
             name(o, p, *id)?;
             o.write_all(b"}")
+        }
+        Event::NoChoice {
+            decision,
+            chooser,
+            refused,
+        } => {
+            o.write_all(br#"{"event":"no_choice","actor":"#)?;
+            q(o, p.who_name(*chooser))?;
+            o.write_all(br#","decision":"#)?;
+            q(o, &p.decisions[*decision as usize])?;
+            o.write_all(br#","refused":["#)?;
+            list(o, refused.iter(), |o, (option, reasons)| {
+                o.write_all(br#"{"option":"#)?;
+                q(o, p.option_name(*option))?;
+                o.write_all(br#","reasons":["#)?;
+                list(o, reasons.iter(), |o, r| q(o, r))?;
+                o.write_all(b"]}")
+            })?;
+            o.write_all(b"]}")
         }
         Event::Refused {
             decision,
@@ -320,7 +369,8 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
                 o.write_all(br#","actor":"#)?;
                 name(o, p, *a)?;
             }
-            write!(o, r#","value":{value}}}"#)
+            let d = p.measure_decimals.get(*measure as usize).copied().unwrap_or(0);
+            write!(o, r#","value":{}}}"#, super::Decimal(*value, d))
         }
         Event::Final { state } => final_state(o, p, state),
     }
@@ -543,6 +593,12 @@ fn transfer<W: Write>(
     name(o, p, from.0)?;
     o.write_all(br#","resource":"#)?;
     q(o, &p.fields[from.1 as usize].name)?;
+    let d = p.decimals(from.1);
+    let (amount, left, total) = (
+        super::Decimal(amount, d),
+        super::Decimal(left, d),
+        super::Decimal(total, d),
+    );
     write!(o, r#","amount":{amount},"left":{left},"to":"#)?;
     name(o, p, to.0)?;
     o.write_all(br#","to_resource":"#)?;

@@ -182,6 +182,23 @@ pub enum Event<'a> {
         ty: TypeId,
         values: &'a [(FieldId, i64)],
     },
+    /// A deck's draw pile shuffled: at the start (every card), by `shuffle`, or when an empty
+    /// pile takes the discard pile.
+    Shuffle {
+        deck: TypeId,
+        cards: usize,
+    },
+    /// `draw`: a card off the top of a deck (drawn by someone, if the statement says).
+    Draw {
+        deck: TypeId,
+        by: Option<EntityId>,
+        card: EntityId,
+    },
+    /// `discard` (onto the discard pile) or `return` (`returned`: on top of the draw pile).
+    Discard {
+        card: EntityId,
+        returned: bool,
+    },
     /// `destroy`: an entity left play for good.
     Destroy {
         id: EntityId,
@@ -193,6 +210,13 @@ pub enum Event<'a> {
         chooser: Who,
         option: OptionKey,
         reasons: &'a [String],
+    },
+    /// A `choose ... from` where the rules refuse every candidate (and the way out, if any):
+    /// nothing could be chosen, so nothing was; each refused option with every reason.
+    NoChoice {
+        decision: DecisionId,
+        chooser: Who,
+        refused: &'a [(OptionKey, Vec<String>)],
     },
     /// A `together` walk begins: its members, who act at one moment.
     TogetherStart {
@@ -237,11 +261,14 @@ pub struct FinalState<'a> {
 impl<'a> FinalState<'a> {
     /// The entities the state shows, with whether each is in play: every entity the encounter
     /// declares (in play or not), then every made thing still in play.
-    pub fn entities(&self, p: &Program) -> impl Iterator<Item = (EntityId, bool)> + 'a {
-        let (declared, absent) = (p.characters.len(), self.absent);
+    /// The cards of decks are left out: where they lie is not a field, and their ranks and suits
+    /// never change.
+    pub fn entities<'p>(&self, p: &'p Program) -> impl Iterator<Item = (EntityId, bool)> + use<'a, 'p> {
+        let (declared, absent, types) = (p.characters.len(), self.absent, self.types);
         (0..self.types.len()).filter_map(move |id| {
             let in_play = !absent.get(id).copied().unwrap_or(false);
-            (id < declared || in_play).then_some((id as EntityId, in_play))
+            let card = types.get(id).is_some_and(|t| p.decks.contains(t));
+            ((id < declared || in_play) && !card).then_some((id as EntityId, in_play))
         })
     }
 
@@ -324,9 +351,38 @@ impl World<'_> {
         match self.p.fields.get(field as usize).and_then(|f| f.refers) {
             Some(_) if v < 0 => out.write_str("none"),
             Some(_) => out.write_str(self.character_name(v as EntityId)),
-            None => write!(out, "{v}"),
+            None => write!(out, "{}", Decimal(v, self.decimals(field))),
         }
     }
+
+    /// How many decimals field `f` keeps.
+    pub fn decimals(&self, f: FieldId) -> u8 {
+        self.p.fields.get(f as usize).map_or(0, |f| f.decimals)
+    }
+}
+
+/// A number kept with decimals, written with exactly that many after the point (`575` with 2
+/// decimals is `5.75`; `-5` is `-0.05`); with none, a whole number.
+#[derive(Clone, Copy, Debug)]
+pub struct Decimal(pub i64, pub u8);
+
+impl fmt::Display for Decimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Decimal(v, d) = *self;
+        if d == 0 {
+            return write!(f, "{v}");
+        }
+        let scale = 10u64.pow(u32::from(d));
+        let a = v.unsigned_abs();
+        let sign = if v < 0 { "-" } else { "" };
+        write!(f, "{sign}{}.{:0w$}", a / scale, a % scale, w = d as usize)
+    }
+}
+
+/// Appends `v`, kept with `decimals` decimals, to `out`.
+pub fn push_decimal(out: &mut String, v: i64, decimals: u8) {
+    use fmt::Write as _;
+    let _ = write!(out, "{}", Decimal(v, decimals));
 }
 
 /// Receives the events of a run, in order.

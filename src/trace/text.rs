@@ -6,7 +6,9 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
+use super::{
+    Change, DecidedBy, Decimal, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason,
+};
 use crate::compile::ir::*;
 use crate::syntax::ast::{Dice, Keep, LevelKind};
 
@@ -46,6 +48,7 @@ impl<W: Write> Text<W> {
         let width = p
             .characters
             .iter()
+            .filter(|c| !p.decks.contains(&c.ty)) // cards are never in the actor column
             .map(|c| &c.name)
             .chain(p.roles.iter())
             .map(|n| n.chars().count())
@@ -223,6 +226,32 @@ impl<W: Write> Text<W> {
             }
             Event::Create { id, values, .. } => self.create(p, *id, values),
             Event::Destroy { id } => self.line("destroy", p.character_name(*id), |_| {}),
+            Event::Shuffle { deck, cards } => self.line("shuffle", "", |b| {
+                let _ = write!(b, "{:<10} {cards} cards", p.things[*deck as usize].1);
+            }),
+            Event::Draw { deck, by, card } => {
+                let who = by.map_or("", |b| p.character_name(b));
+                self.line("draw", who, |b| {
+                    let _ = write!(b, "{:<10} {}", p.things[*deck as usize].1, p.character_name(*card));
+                });
+            }
+            Event::Discard { card, returned } => {
+                let what = if *returned { "return" } else { "discard" };
+                self.line(what, "", |b| b.push_str(p.character_name(*card)));
+            }
+            Event::NoChoice {
+                decision,
+                chooser,
+                refused,
+            } => self.line("no pick", p.who_name(*chooser), |b| {
+                let _ = write!(b, "{:<10} ", p.decisions[*decision as usize]);
+                for (k, (option, reasons)) in refused.iter().enumerate() {
+                    if k > 0 {
+                        b.push_str(" | ");
+                    }
+                    let _ = write!(b, "{}: {}", p.option_name(*option), reasons.join("; "));
+                }
+            }),
             Event::Refused {
                 decision,
                 chooser,
@@ -258,8 +287,9 @@ impl<W: Write> Text<W> {
             Event::Measure { measure, about, value } => {
                 let who = about.map_or("", |a| p.character_name(a));
                 let name = p.measures.get(*measure as usize).map_or("?", String::as_str);
+                let d = p.measure_decimals.get(*measure as usize).copied().unwrap_or(0);
                 self.line("measure", who, |b| {
-                    let _ = write!(b, "{name:<10} = {value}");
+                    let _ = write!(b, "{name:<10} = {}", Decimal(*value, d));
                 });
             }
             Event::Final { state } => self.final_state(p, state),
@@ -336,11 +366,13 @@ impl<W: Write> Text<W> {
     fn resource(&mut self, p: &World<'_>, change: Change, actor: EntityId, field: FieldId, (amount, left): (i64, i64)) {
         let f = &p.fields[field as usize].name;
         let who = if actor == TABLE { "" } else { p.character_name(actor) };
+        let d = p.decimals(field);
+        let (amount, left_n) = (Decimal(amount, d), Decimal(left, d));
         self.line(change.name(), who, |b| {
             let _ = match change {
-                Change::Spend => write!(b, "{f:<10} -{amount} → {left}"),
-                Change::Gain => write!(b, "{f:<10} +{amount} → {left}"),
-                Change::Forfeit => write!(b, "{f:<10} {amount} lost → {left}"),
+                Change::Spend => write!(b, "{f:<10} -{amount} → {left_n}"),
+                Change::Gain => write!(b, "{f:<10} +{amount} → {left_n}"),
+                Change::Forfeit => write!(b, "{f:<10} {amount} lost → {left_n}"),
                 Change::Reset | Change::Set => {
                     let _ = write!(b, "{f:<10} = ");
                     p.write_value(b, field, left)
@@ -359,6 +391,8 @@ impl<W: Write> Text<W> {
     ) {
         let f = &p.fields[from.1 as usize].name;
         let t = &p.fields[to.1 as usize].name;
+        let d = p.decimals(from.1);
+        let (amount, left, total) = (Decimal(amount, d), Decimal(left, d), Decimal(total, d));
         self.line("transfer", p.character_name(from.0), |b| {
             let _ = if from.0 == to.0 {
                 write!(b, "{f:<10} -{amount} → {left}, {t} +{amount} → {total}")

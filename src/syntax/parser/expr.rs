@@ -93,6 +93,16 @@ impl Builder {
         let kind = match pair.as_rule() {
             Rule::expr => return self.expr(pair),
             Rule::number => ExprKind::Int(pair.as_str().parse::<i64>().map_err(|_| too_large(span))?),
+            Rule::decimal => {
+                let (whole, frac) = pair.as_str().split_once('.').unwrap_or((pair.as_str(), ""));
+                if frac.len() > crate::limits::MAX_DECIMALS as usize {
+                    return Err(Diag::new("syntax::number", format!("`{}` has more than {} decimals", pair.as_str(), crate::limits::MAX_DECIMALS))
+                        .label(span, "too many digits after the point")
+                        .help(format!("numbers keep at most {} decimals", crate::limits::MAX_DECIMALS)));
+                }
+                let digits = format!("{whole}{frac}");
+                ExprKind::Dec(digits.parse::<i64>().map_err(|_| too_large(span))?, frac.len() as u8)
+            }
             Rule::if_expr => {
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
                 let c = self.expr(next(&mut it, span)?)?;

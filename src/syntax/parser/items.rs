@@ -3,6 +3,7 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Parts, R, Rule, internal, is_keyword, last_inner, next, parts, too_large};
+use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 impl Builder {
@@ -41,6 +42,7 @@ impl Builder {
             Rule::hook_decl => self.hook_decl(it, span)?,
             Rule::measure_decl => self.measure_decl(it, span)?,
             Rule::kind_decl => Item::Kind(self.ident_list(next(&mut it, span)?)),
+            Rule::forbid_decl => self.forbid_decl(it, span)?,
             _ => return Err(internal(span, rule)),
         })
     }
@@ -59,11 +61,211 @@ impl Builder {
         })
     }
 
+    fn forbid_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let mut who = None;
+        let mut cond = None;
+        loop {
+            let p = next(&mut it, span)?;
+            match p.as_rule() {
+                Rule::ident => who = Some(self.ident(p)),
+                Rule::expr => cond = Some(self.expr(p)?),
+                _ => {
+                    let cond = cond.unwrap_or(Expr {
+                        node: ExprKind::Bool(true),
+                        span: name.span,
+                    });
+                    let rule = self.reason(cond, p, span)?;
+                    return Ok(Item::Forbid { name, who, rule });
+                }
+            }
+        }
+    }
+
     fn stat_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
         let ty = self.of_type(&mut it);
+        let decimals = self.decimals(&mut it)?;
         let default = it.next().map(|p| self.expr(p)).transpose()?;
-        Ok(Item::Stat { name, ty, default })
+        Ok(Item::Stat {
+            name,
+            ty,
+            decimals,
+            default,
+        })
+    }
+
+    /// `decimals N`, if it comes next: N from 1 to 6 (`syntax::number` otherwise); 0 without it.
+    fn decimals(&self, it: &mut Parts<'_>) -> R<u8> {
+        let Some(d) = it.next_if(|p| p.as_rule() == Rule::decimals) else {
+            return Ok(0);
+        };
+        let dspan = self.span(&d);
+        let n = last_inner(d, dspan)?;
+        match n.as_str().parse::<u8>() {
+            Ok(k) if (1..=crate::limits::MAX_DECIMALS).contains(&k) => Ok(k),
+            _ => Err(
+                Diag::new("syntax::number", format!("`decimals {}` is out of range", n.as_str()))
+                    .label(dspan, "here")
+                    .help(format!(
+                        "a number keeps 1 to {} decimals; leave `decimals` out for whole numbers",
+                        crate::limits::MAX_DECIMALS
+                    )),
+            ),
+        }
+    }
+
+    /// `deck NAME, PLURAL { suits ... ranks ... jokers ... fields }`, written out as a thing with
+    /// `rank`, `suit` and `joker`, a param per suit (its place, lowest first), an entity per
+    /// card (suits within rank: `2 clubs`, `2 hearts`, ..., then `joker 1`, ...), and the marker.
+    pub(super) fn deck_decl(&self, pair: Pair<Rule>) -> R<Vec<Item>> {
+        let span = self.span(&pair);
+        let mut it = parts(pair);
+        let name = self.ident(next(&mut it, span)?);
+        let plural = self.ident(next(&mut it, span)?);
+        // Each written-out field name has a span of its own (a field a name resolves to is
+        // recorded by span): `rank` at the deck's name, `suit` at its plural, `joker` at the whole.
+        let plural_span = plural.span;
+        let at = |text: &str| {
+            let s = match text {
+                "suit" => plural_span,
+                "joker" => span,
+                _ => name.span,
+            };
+            Spanned::new(text.to_string(), s)
+        };
+        let int = |v: i64| Expr {
+            node: ExprKind::Int(v),
+            span: name.span,
+        };
+        let number = |p: Pair<Rule>| -> R<i64> {
+            let pspan = self.span(&p);
+            p.as_str()
+                .parse::<i64>()
+                .ok()
+                .filter(|v| *v <= 1_000_000)
+                .ok_or_else(|| {
+                    Diag::new(
+                        "syntax::deck",
+                        format!("`{}` is too large for a card's rank", p.as_str()),
+                    )
+                    .label(pspan, "at most 1,000,000")
+                    .help("ranks are whole numbers from 0 to 1,000,000")
+                })
+        };
+        let mut fields = vec![
+            Item::Stat {
+                name: at("rank"),
+                ty: None,
+                decimals: 0,
+                default: None,
+            },
+            Item::Stat {
+                name: at("suit"),
+                ty: None,
+                decimals: 0,
+                default: None,
+            },
+            Item::Flag {
+                name: at("joker"),
+                default: None,
+                per: None,
+            },
+        ];
+        let (mut suits, mut ranks, mut jokers) = (Vec::new(), Vec::new(), None);
+        for p in it {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::deck_suits => suits.extend(self.ident_list(last_inner(p, pspan)?)),
+                Rule::deck_ranks => {
+                    for r in parts(p) {
+                        let rspan = self.span(&r);
+                        let mut ri = parts(r);
+                        let first = next(&mut ri, rspan)?;
+                        match (first.as_rule(), ri.next()) {
+                            (Rule::ident, Some(v)) => ranks.push((first.as_str().to_string(), number(v)?)),
+                            (_, Some(to)) => {
+                                let (lo, hi) = (number(first)?, number(to)?);
+                                if hi < lo || hi - lo > 1000 {
+                                    return Err(Diag::new(
+                                        "syntax::deck",
+                                        format!("the ranks {lo} to {hi} are not a run of at most 1,000"),
+                                    )
+                                    .label(rspan, "this run of ranks")
+                                    .help("write the lower rank first: `2 to 10`"));
+                                }
+                                ranks.extend((lo..=hi).map(|v| (v.to_string(), v)));
+                            }
+                            (_, None) => {
+                                let v = number(first)?;
+                                ranks.push((v.to_string(), v));
+                            }
+                        }
+                    }
+                }
+                Rule::deck_jokers => {
+                    let mut ji = parts(p);
+                    let n = number(next(&mut ji, pspan)?)?;
+                    let rank = ji.next().map(number).transpose()?;
+                    jokers = Some((n, rank, pspan));
+                }
+                _ => fields.push(self.item(p)?),
+            }
+        }
+        let cards = ranks.len() * suits.len().max(1) + jokers.map_or(0, |j| j.0 as usize);
+        if cards == 0 || cards > 10_000 {
+            return Err(Diag::new("syntax::deck", format!("a deck of {cards} cards"))
+                .label(span, "this deck")
+                .help("give it `ranks` (and `suits`, `jokers`): from 1 to 10,000 cards"));
+        }
+        let mut items = vec![Item::Thing {
+            name: name.clone(),
+            plural,
+            fields,
+        }];
+        for (k, s) in suits.iter().enumerate() {
+            items.push(Item::Param {
+                name: s.clone(),
+                args: Vec::new(),
+                value: int(k as i64 + 1),
+            });
+        }
+        let card = |label: String, rank: i64, suit: i64, joker: bool| Item::Instance {
+            ty: name.clone(),
+            name: at(&label),
+            fields: vec![
+                (at("rank"), int(rank)),
+                (at("suit"), int(suit)),
+                (
+                    at("joker"),
+                    Expr {
+                        node: ExprKind::Bool(joker),
+                        span: name.span,
+                    },
+                ),
+            ],
+        };
+        for (label, rank) in &ranks {
+            if suits.is_empty() {
+                items.push(card(label.clone(), *rank, 0, false));
+            }
+            for (k, s) in suits.iter().enumerate() {
+                items.push(card(format!("{label} {}", s.node), *rank, k as i64 + 1, false));
+            }
+        }
+        if let Some((n, rank, _)) = jokers {
+            let top = ranks.iter().map(|r| r.1).max().unwrap_or(0) + 1;
+            for k in 1..=n {
+                let label = if n == 1 {
+                    "joker".to_string()
+                } else {
+                    format!("joker {k}")
+                };
+                items.push(card(label, rank.unwrap_or(top), 0, true));
+            }
+        }
+        items.push(Item::Deck { name });
+        Ok(items)
     }
 
     fn thing_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
@@ -82,6 +284,7 @@ impl Builder {
 
     fn resource_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
+        let decimals = self.decimals(&mut it)?;
         let (mut min, mut max) = (None, None);
         for p in it {
             let r = p.as_rule();
@@ -92,7 +295,12 @@ impl Builder {
                 max = Some(e)
             }
         }
-        Ok(Item::Resource { name, min, max })
+        Ok(Item::Resource {
+            name,
+            decimals,
+            min,
+            max,
+        })
     }
 
     fn flag_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
@@ -300,6 +508,7 @@ impl Builder {
     fn global_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
         let ty = self.of_type(&mut it);
+        let decimals = self.decimals(&mut it)?;
         let (mut default, mut min, mut max) = (None, None, None);
         for p in it {
             let r = p.as_rule();
@@ -313,6 +522,7 @@ impl Builder {
         Ok(Item::Global {
             name,
             ty,
+            decimals,
             default,
             min,
             max,

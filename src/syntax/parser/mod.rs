@@ -52,6 +52,10 @@ pub fn parse(src: &str, file: FileId) -> Result<File, Vec<Diag>> {
         if pair.as_rule() == Rule::EOI {
             continue;
         }
+        if pair.as_rule() == Rule::deck_decl {
+            items.extend(b.deck_decl(pair).map_err(|d| vec![d])?);
+            continue;
+        }
         items.push(b.item(pair).map_err(|d| vec![d])?);
     }
     Ok(File { items })

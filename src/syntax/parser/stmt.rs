@@ -12,7 +12,11 @@ impl Builder {
         let span = self.span(&pair);
         let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let cond = self.expr(next(&mut it, span)?)?;
-        let text = next(&mut it, span)?;
+        self.reason(cond, next(&mut it, span)?, span)
+    }
+
+    /// A refusal of `cond` whose reason is the string `text` (its `{...}` parts read in place).
+    pub(super) fn reason(&self, cond: Expr, text: Pair<Rule>, span: Span) -> R<Refusal> {
         let inner = text.into_inner().next().ok_or_else(|| internal(span, Rule::string))?;
         let base = self.offset + inner.as_span().start();
         Ok(Refusal {
@@ -148,6 +152,32 @@ impl Builder {
         Ok(match rule {
             Rule::level_stmt | Rule::phase_stmt | Rule::round_stmt => self.level_stmt(it, span, rule)?,
             Rule::create_stmt => self.create_stmt(it, span)?,
+            Rule::shuffle_stmt => Stmt::Cards {
+                op: CardOp::Shuffle(self.ident(next(&mut it, span)?)),
+                span,
+            },
+            Rule::draw_stmt => {
+                let deck = self.ident(next(&mut it, span)?);
+                let (mut by, mut bind) = (None, None);
+                for p in it {
+                    match p.as_rule() {
+                        Rule::ident => bind = Some(self.ident(p)),
+                        _ => by = Some(self.expr(p)?),
+                    }
+                }
+                Stmt::Cards {
+                    op: CardOp::Draw { deck, by, bind },
+                    span,
+                }
+            }
+            Rule::discard_stmt => Stmt::Cards {
+                op: CardOp::Discard(self.expr(next(&mut it, span)?)?),
+                span,
+            },
+            Rule::return_stmt => Stmt::Cards {
+                op: CardOp::Return(self.expr(next(&mut it, span)?)?, self.ident(next(&mut it, span)?)),
+                span,
+            },
             Rule::destroy_stmt => Stmt::Destroy {
                 what: self.expr(next(&mut it, span)?)?,
                 span,
@@ -192,6 +222,12 @@ impl Builder {
             Rule::begin_stmt => self.begin_stmt(it, span)?,
             Rule::stop_stmt => self.stop_stmt(it, span)?,
             Rule::place_stmt => self.place_stmt(it, span)?,
+            Rule::swap_stmt => Stmt::Place {
+                who: self.expr(next(&mut it, span)?)?,
+                to: PlaceTo::Swap(self.expr(next(&mut it, span)?)?),
+                order: self.ident(next(&mut it, span)?),
+                span,
+            },
             Rule::do_stmt => self.do_stmt(it, span)?,
             Rule::react_stmt => self.react_stmt(it, span)?,
             Rule::elapse_stmt => self.elapse_stmt(it, span)?,
@@ -392,14 +428,22 @@ impl Builder {
                     let dspan = self.span(&p);
                     let mut di = p.into_inner().filter(|p| !is_keyword(p.as_rule()));
                     let option = self.ident(next(&mut di, dspan)?);
-                    let block = match di.next() {
-                        Some(b) => self.block(b)?,
-                        None => Block {
-                            stmts: Vec::new(),
-                            span: dspan,
-                        },
+                    let mut refusals = Vec::new();
+                    let mut block = Block {
+                        stmts: Vec::new(),
+                        span: dspan,
                     };
-                    decline = Some(Box::new((option, block)));
+                    for part in di {
+                        match part.as_rule() {
+                            Rule::refusal => refusals.push(self.refusal(part)?),
+                            _ => block = self.block(part)?,
+                        }
+                    }
+                    decline = Some(Box::new(Decline {
+                        option,
+                        refusals,
+                        block,
+                    }));
                 }
                 _ => body = self.block(p)?,
             }

@@ -1,0 +1,182 @@
+//! Decks of cards: declared cards, draws without repeats, forced draws, the discard pile taken
+//! back when the draw pile is empty, `return`, `shuffle`, and what the checker refuses.
+
+mod common;
+
+use common::{check_texts, run_texts};
+use turnscript::RunOptions;
+
+fn run(src: &str, draws: &[&str], until: Option<&str>) -> (String, String, i32) {
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        draws: draws.iter().map(|d| d.to_string()).collect(),
+        until: until.map(str::to_string),
+        ..RunOptions::default()
+    };
+    run_texts(&files, Vec::new(), &opts, false)
+}
+
+fn lines<'a>(out: &'a str, kinds: &[&str]) -> Vec<&'a str> {
+    out.lines()
+        .map(str::trim_start)
+        .filter(|l| kinds.iter().any(|k| l.starts_with(k)))
+        .collect()
+}
+
+const DEALT: &str = "deck card, cards {\n  suits clubs, diamonds, hearts, spades\n  ranks 2 to 10, J = 11, Q = 12, K = 13, A = 14\n  jokers 2\n}\n\
+    stat hand: card\norder deal(c) { c.hand.rank desc  c.hand.suit desc }\n\
+    character Ana { }\ncharacter Bo { }\ncharacter Cy { }\n\
+    play { level round repeat {\n\
+      for each c in characters { draw from cards by c as x  set c.hand = x }\n\
+      for each c in characters by deal { turn c { } }\n\
+      if any c in characters: c.hand.joker { shuffle cards } else { for each c in characters { discard c.hand } }\n\
+    } }\n";
+
+#[test]
+fn a_deck_declares_its_cards_with_rank_suit_and_joker() {
+    let src = format!("{DEALT}play {{ }}\n");
+    // 13 ranks in 4 suits and 2 jokers; the order sorts by rank, then suit (spades high), jokers first.
+    let (out, err, code) = run(&src, &["Q hearts", "joker 2", "Q spades"], Some("round=1"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out, &["shuffle", "draw", "order", "▸", "discard"]),
+        vec![
+            "shuffle        cards      54 cards",
+            "draw     Ana   cards      Q hearts",
+            "draw     Bo    cards      joker 2",
+            "draw     Cy    cards      Q spades",
+            "order          Bo, Cy, Ana",
+            "▸ Bo",
+            "▸ Cy",
+            "▸ Ana",
+            "shuffle        cards      54 cards",
+        ]
+    );
+}
+
+#[test]
+fn cards_are_drawn_without_repeats_until_the_pile_is_empty() {
+    // Four cards, three drawn a round and discarded: round 2 draws the last card, then takes the
+    // three discarded back, shuffled, and no card is drawn twice in a round.
+    let src = "deck chit, chits { ranks 1 to 4 }\nstat hand: chit\n\
+               character Ana { }\ncharacter Bo { }\ncharacter Cy { }\n\
+               play { level round repeat {\n\
+                 for each c in characters { draw from chits by c as x  set c.hand = x }\n\
+                 for each c in characters { discard c.hand }\n\
+               } }\n";
+    for seed in 0..20 {
+        let files = vec![("t.turn".to_string(), src.to_string())];
+        let opts = RunOptions {
+            seed,
+            until: Some("round=2".to_string()),
+            ..RunOptions::default()
+        };
+        let (out, err, code) = run_texts(&files, Vec::new(), &opts, false);
+        assert_eq!(code, 0, "{err}");
+        let draws: Vec<&str> = lines(&out, &["draw"])
+            .iter()
+            .map(|l| l.rsplit(' ').next().unwrap_or(""))
+            .collect();
+        assert_eq!(draws.len(), 6, "{out}");
+        let mut first = draws[..3].to_vec();
+        first.sort();
+        first.dedup();
+        assert_eq!(first.len(), 3, "round 1 drew a card twice: {out}");
+        // The pile had one card left; the discards came back after it was drawn.
+        let shuffles = lines(&out, &["shuffle"]);
+        assert_eq!(
+            shuffles,
+            vec!["shuffle        chits      4 cards", "shuffle        chits      3 cards"],
+            "{out}"
+        );
+        let mut second = draws[3..].to_vec();
+        second.sort();
+        second.dedup();
+        assert_eq!(second.len(), 3, "round 2 drew a card twice: {out}");
+    }
+}
+
+#[test]
+fn a_deck_with_every_card_out_stops_the_run() {
+    let src = "deck chit, chits { ranks 1 to 2 }\nplay { draw from chits as a\ndraw from chits as b\ndraw from chits as c }\n";
+    let (_, err, code) = run(src, &[], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("run::empty_deck") && err.contains("the deck `chits` has no card left to draw"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_returned_card_is_drawn_next() {
+    let src = "deck chit, chits { ranks 1 to 9 }\nplay { draw from chits as a\nreturn a to chits\ndraw from chits as b\nif a != b { end encounter because \"another card\" } }\n";
+    let (out, err, code) = run(src, &["7"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out, &["draw", "return", "end of"]),
+        vec![
+            "draw           chits      7",
+            "return         7",
+            "draw           chits      7",
+            "end of encounter: complete"
+        ]
+    );
+}
+
+#[test]
+fn a_forced_draw_must_be_in_the_draw_pile() {
+    let src = "deck chit, chits { ranks 1 to 3 }\nplay { draw from chits as a\ndraw from chits as b }\n";
+    let (_, err, code) = run(src, &["2", "2"], None);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("run::forced_draw") && err.contains("the forced draw `2` is not in the draw pile"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_unknown_forced_draw_is_refused_before_the_run() {
+    let (out, err, code) = run(DEALT, &["joker 3"], None);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("no deck has a card called `joker 3`"), "{err}");
+}
+
+#[test]
+fn unused_forced_draws_are_reported() {
+    let src = "deck chit, chits { ranks 1 to 3 }\nplay { draw from chits as a }\n";
+    let (_, err, code) = run(src, &["1", "3"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("warning: 1 forced draw was never used: 3"), "{err}");
+}
+
+#[test]
+fn suits_are_params_and_jokers_rank_above_the_rest() {
+    let src = "deck card, cards { suits cups, swords  ranks 1 to 3  jokers 1 }\nglobal seen\n\
+               play { draw from cards as x\nset seen = x.suit * 100 + x.rank\n\
+               draw from cards as j\nif j.joker and j.rank == 4 and j.suit == 0 and swords == 2 { end encounter because \"joker high\" } }\n";
+    let (out, err, code) = run(src, &["3 swords", "joker"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\nset            seen       = 203\n"), "{out}");
+    assert!(out.contains("end of encounter: joker high"), "{out}");
+}
+
+#[test]
+fn the_checker_knows_decks_and_cards() {
+    let cases = [
+        ("stat x\nplay { draw from xs as a }\n", "`xs` is not a deck of cards"),
+        (
+            "thing slot, slots { stat n }\nplay { shuffle slots }\n",
+            "`slots` is not a deck of cards",
+        ),
+        (
+            "deck chit, chits { ranks 1 to 3 }\ncharacter A { }\nplay { discard A }\n",
+            "`discard` needs a card of the deck",
+        ),
+        ("deck card, cards { }\n", "a deck of 0 cards"),
+        ("deck card, cards { ranks 9 to 2 }\n", "the ranks 9 to 2 are not a run"),
+    ];
+    for (src, want) in cases {
+        let (report, clean) = check_texts(&[("t.turn".to_string(), src.to_string())]);
+        assert!(!clean && report.contains(want), "{src}\n{report}");
+    }
+}
