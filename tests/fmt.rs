@@ -237,3 +237,27 @@ fn prefixes_and_mutations_that_parse_format_faithfully() {
         "{formatted} formatted, {refused} refused"
     );
 }
+
+#[test]
+fn the_keyword_list_is_the_grammars() {
+    // Every `kw_*` rule of the grammar is in the formatter's list (which completion, hover and
+    // the editor grammar's test read too), and the list holds nothing else but `none`.
+    let grammar = read("grammar/turnscript.pest");
+    let words: Vec<&str> = grammar
+        .lines()
+        .filter_map(|l| l.strip_prefix("kw_")?.split_once("= @{ \"")?.1.split('"').next())
+        .collect();
+    assert!(words.len() > 100, "the grammar's keywords were read");
+    for w in &words {
+        assert!(
+            turnscript::format::lex::is_keyword(w),
+            "`{w}` is missing from KEYWORDS in src/format/lex.rs"
+        );
+    }
+    for k in turnscript::format::lex::KEYWORDS {
+        assert!(
+            *k == "none" || words.contains(k),
+            "`{k}` is not a keyword of the grammar"
+        );
+    }
+}

@@ -445,3 +445,15 @@ fn fields_after_a_dot_follow_the_type_of_the_variable() {
     );
     assert!(!c.contains(&"seat".to_string()), "a character has no seat: {c:?}");
 }
+
+#[test]
+fn every_keyword_has_a_meaning_for_hover() {
+    let missing: Vec<&&str> = turnscript::format::lex::KEYWORDS
+        .iter()
+        .filter(|k| turnscript::lsp::analysis::keyword_meaning(k).is_none())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "no one-line meaning for {missing:?} in src/lsp/analysis.rs"
+    );
+}

@@ -113,6 +113,18 @@ pub const KEYWORDS: &[&str] = &[
     "leave",
     "uses",
     "secret",
+    "forbid",
+    "swap",
+    "deck",
+    "decimals",
+    "suits",
+    "ranks",
+    "jokers",
+    "shuffle",
+    "draw",
+    "discard",
+    "return",
+    "with",
     "none",
 ];
 

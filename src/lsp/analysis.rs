@@ -598,6 +598,8 @@ const ITEM_KEYWORDS: &[&str] = &[
     "global",
     "thing",
     "measure",
+    "forbid",
+    "deck",
 ];
 
 /// The words that open a statement (or an option, an order's key, a policy's line).
@@ -605,6 +607,7 @@ const STATEMENT_KEYWORDS: &[&str] = &[
     "level", "phase", "round", "turn", "for", "together", "if", "else", "choose", "option", "end", "spend", "gain",
     "reset", "forfeit", "set", "mark", "clear", "repeat", "rank", "transfer", "raise", "react", "elapse", "do",
     "place", "begin", "stop", "create", "destroy", "let", "join", "leave", "roll", "chosen", "side", "tag", "absent",
+    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers",
 ];
 
 /// A keyword's meaning in one line (docs/language.md says more).
