@@ -1,6 +1,7 @@
 """Checks the TextMate grammar on the bundled rulesets and encounters.
 
-Reads the .snap files vscode-tmgrammar-snap wrote for them (each source line, then one line per
+First, that every keyword of the language (the list in src/format/lex.rs) has a rule in the
+grammar. Then it reads the .snap files vscode-tmgrammar-snap wrote for them (each source line, then one line per
 token with its scopes) and checks, token by token:
 - a line that starts with `#` is a comment from start to end;
 - a string is a string;
@@ -11,6 +12,7 @@ token with its scopes) and checks, token by token:
 Usage: check_bundled.py SNAP_DIR LEX_RS
 """
 
+import json
 import pathlib
 import re
 import sys
@@ -19,7 +21,12 @@ snap_dir, lex_rs = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 keywords = set(re.findall(r'"([a-z_]+)"', lex_rs.read_text().split("pub const KEYWORDS")[1].split("];")[0]))
 assert len(keywords) > 100, "the keyword list was read"
 
-failures, checked, files = [], 0, 0
+# Every keyword of the language is highlighted by one of the grammar's keyword or constant rules.
+grammar = json.loads((pathlib.Path(__file__).parent.parent / "syntaxes/turnscript.tmLanguage.json").read_text())
+rules = [p["match"] for r in ("keyword", "constant") for p in grammar["repository"][r]["patterns"]]
+failures = [f"the keyword `{k}` has no rule in the grammar" for k in sorted(keywords)
+            if not any(re.fullmatch(r, k) for r in rules)]
+checked, files = 0, 0
 for snap in sorted(snap_dir.glob("*.snap")):
     files += 1
     source = None
