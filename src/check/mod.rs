@@ -15,6 +15,7 @@ mod decisions;
 mod decls;
 mod entities;
 mod expr;
+pub mod index;
 mod items;
 mod stmt;
 mod suggest;

@@ -4,6 +4,7 @@
 use std::io::{BufWriter, ErrorKind, IsTerminal, Stdout, Write};
 use std::path::{Path, PathBuf};
 
+mod fmt;
 mod sim;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -142,6 +143,13 @@ enum Command {
         after_help = "Examples:\n  turnscript man > turnscript.1 && man ./turnscript.1\n  turnscript man | man -l -"
     )]
     Man,
+    /// Format rulesets and encounters in place, in the one canonical layout; every comment kept.
+    ///
+    /// `--check` changes nothing and exits 1 naming the files that would change. A file that
+    /// does not parse is reported and left alone.
+    Fmt(fmt::FmtArgs),
+    /// A language server over standard input and output, for editors (see docs/editors.md).
+    Lsp,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -163,8 +171,9 @@ pub struct ReplArgs {
     pub colour: Option<bool>,
 }
 
-/// Runs the command line; `repl` starts the REPL. Returns the process exit code.
-pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
+/// Runs the command line; `repl` starts the REPL and `lsp` the language server (front ends the
+/// binary hands in). Returns the process exit code.
+pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -276,6 +285,8 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32) -> i32 {
                 }
             }
         }
+        Command::Fmt(args) => fmt::main(args, colour),
+        Command::Lsp => lsp(),
     }
 }
 

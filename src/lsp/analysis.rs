@@ -1,0 +1,731 @@
+//! What the language server answers, as plain functions of the files: a document (its path and
+//! text) and, for an encounter that names its ruleset, that ruleset. No I/O here but reading a
+//! named ruleset that is not open.
+
+use lsp_types::{
+    CompletionItem, CompletionItemKind, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol,
+    Hover, HoverContents, Location, MarkupContent, MarkupKind, NumberOrString, Range, SymbolKind as LspKind, TextEdit,
+    Uri, WorkspaceEdit,
+};
+use std::collections::HashMap;
+
+use super::text::{LineIndex, path_uri, word_at, words_named};
+use crate::check::index::{Symbol, SymbolKind, symbols};
+use crate::diag::Diag;
+use crate::format::lex::{KEYWORDS, Kind, is_keyword, lex};
+use crate::project::Project;
+
+/// One file: its path (as the editor names it) and its text.
+#[derive(Clone, Debug)]
+pub struct Doc {
+    pub path: String,
+    pub uri: Uri,
+    pub text: String,
+    /// The last text of it that parsed, whose names complete and outline a text being typed.
+    pub parsed: Option<String>,
+}
+
+impl Doc {
+    pub fn new(path: String, uri: Uri, text: String, before: Option<&Doc>) -> Self {
+        let parsed = if crate::syntax::parse(&text, 0).is_ok() {
+            Some(text.clone())
+        } else {
+            before.and_then(|b| b.parsed.clone())
+        };
+        Doc {
+            path,
+            uri,
+            text,
+            parsed,
+        }
+    }
+}
+
+/// A document with the files it is checked with: the ruleset an encounter names (first), then
+/// the document itself (last).
+pub struct Unit {
+    pub files: Vec<Doc>,
+}
+
+impl Unit {
+    /// A document alone, or after the ruleset it names (`open` finds an open file's text by
+    /// path; otherwise the ruleset is read from disk).
+    pub fn new(doc: Doc, open: impl Fn(&str) -> Option<Doc>) -> Self {
+        let mut files = Vec::new();
+        // (Only a text with `uses` in it is parsed to find the ruleset it names.)
+        let named = doc.text.contains("uses");
+        if let Some(path) = named
+            .then(|| crate::project::named_ruleset(&doc.path, &doc.text))
+            .flatten()
+        {
+            let ruleset = open(&path).or_else(|| {
+                let text = std::fs::read_to_string(&path).ok()?;
+                Some(Doc::new(path.clone(), path_uri(&path)?, text, None))
+            });
+            files.extend(ruleset);
+        }
+        files.push(doc);
+        Unit { files }
+    }
+
+    fn doc(&self) -> &Doc {
+        &self.files[self.files.len() - 1]
+    }
+
+    /// The checker's diagnostics of the document: syntax errors, else every error of the
+    /// checker, with the other labels of each as related information. An error found in the
+    /// ruleset an encounter names is shown at the top of the encounter.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let project = Project::load(self.files.iter().map(|d| (d.path.clone(), d.text.clone())));
+        // An encounter without its ruleset is only parsed, as `turnscript check` does.
+        let alone = self.files.len() == 1 && project.syntax_errors().is_empty() && project.is_encounter();
+        let diags = match project.check() {
+            Ok(_) => return Vec::new(),
+            Err(_) if alone => return Vec::new(),
+            Err(d) => d,
+        };
+        let doc_id = (self.files.len() - 1) as u16;
+        let indexes: Vec<LineIndex> = self.files.iter().map(|d| LineIndex::new(&d.text)).collect();
+        diags.iter().map(|d| self.diagnostic(d, doc_id, &indexes)).collect()
+    }
+
+    fn diagnostic(&self, d: &Diag, doc_id: u16, indexes: &[LineIndex]) -> Diagnostic {
+        let location = |file: u16, start: u32, end: u32| {
+            let doc = self.files.get(file as usize)?;
+            let range = indexes.get(file as usize)?.range(start as usize, end as usize);
+            Some(Location::new(doc.uri.clone(), range))
+        };
+        let mut message = d.message.clone();
+        let range = match d.span() {
+            Some(s) if s.file == doc_id => LineIndex::new(&self.doc().text).range(s.start as usize, s.end as usize),
+            Some(s) => {
+                let other = self
+                    .files
+                    .get(s.file as usize)
+                    .map_or("another file", |f| f.path.as_str());
+                message = format!("in {other}: {message}");
+                Range::default()
+            }
+            None => Range::default(),
+        };
+        if let Some(h) = &d.help {
+            message.push_str(&format!("\nhelp: {h}"));
+        }
+        let related: Vec<DiagnosticRelatedInformation> = d
+            .labels
+            .iter()
+            .filter(|(_, text)| !text.is_empty())
+            .filter_map(|(s, text)| {
+                Some(DiagnosticRelatedInformation {
+                    location: location(s.file, s.start, s.end)?,
+                    message: text.clone(),
+                })
+            })
+            .collect();
+        Diagnostic {
+            range,
+            severity: Some(DiagnosticSeverity::ERROR),
+            code: Some(NumberOrString::String(d.code.to_string())),
+            source: Some("turnscript".into()),
+            message,
+            related_information: (!related.is_empty()).then_some(related),
+            ..Diagnostic::default()
+        }
+    }
+
+    /// The symbols of each file: of its text, or of the last text of it that parsed.
+    fn symbols(&self) -> Vec<Vec<Symbol>> {
+        self.files
+            .iter()
+            .map(|d| {
+                let text = d.parsed.as_deref().unwrap_or(&d.text);
+                crate::syntax::parse(text, 0).map(|f| symbols(&f)).unwrap_or_default()
+            })
+            .collect()
+    }
+
+    /// The declarations named by the word at `offset` of the document, fields first after a
+    /// dot, with the index of the file of each.
+    fn declarations_at(&self, offset: usize) -> Vec<(usize, Symbol)> {
+        let Some((word, after_dot)) = word_at(&self.doc().text, offset) else {
+            return Vec::new();
+        };
+        let mut found: Vec<(usize, Symbol)> = Vec::new();
+        for (i, syms) in self.symbols().iter().enumerate() {
+            for s in syms.iter().flat_map(Symbol::flatten) {
+                if s.name == word.text {
+                    found.push((i, s.clone()));
+                }
+            }
+        }
+        found.sort_by_key(|(_, s)| s.kind.is_field() != after_dot);
+        found
+    }
+
+    /// Hover: a declared name's declaration line, kind and type; a keyword's meaning.
+    pub fn hover(&self, offset: usize) -> Option<Hover> {
+        let (word, _) = word_at(&self.doc().text, offset)?;
+        let index = LineIndex::new(&self.doc().text);
+        let range = Some(index.range(word.start, word.end()));
+        let decls = self.declarations_at(offset);
+        let text = if !decls.is_empty() {
+            let parts: Vec<String> = decls
+                .iter()
+                .map(|(f, s)| {
+                    // The text the symbol was read from: the file's, or its last that parsed.
+                    let file = &self.files[*f];
+                    let src = file.parsed.as_deref().unwrap_or(&file.text);
+                    let line = declaration_text(src, s);
+                    format!("```turn\n{line}\n```\n{} `{}` {}", s.kind.word(), s.name, s.detail)
+                        .trim_end()
+                        .to_string()
+                })
+                .collect();
+            parts.join("\n\n---\n\n")
+        } else {
+            let meaning = keyword_meaning(word.text)?;
+            format!("`{}`: {meaning}", word.text)
+        };
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: text,
+            }),
+            range,
+        })
+    }
+
+    /// Go to definition: where the name at `offset` is declared.
+    pub fn definition(&self, offset: usize) -> Vec<Location> {
+        let decls = self.declarations_at(offset);
+        let after_dot = word_at(&self.doc().text, offset).is_some_and(|w| w.1);
+        // After a dot only fields; elsewhere the fields only if nothing else has the name.
+        let best = decls.first().map(|(_, s)| s.kind.is_field());
+        decls
+            .iter()
+            .filter(|(_, s)| after_dot || Some(s.kind.is_field()) == best)
+            .map(|(f, s)| {
+                let doc = &self.files[*f];
+                let range = LineIndex::new(&doc.text).range(s.span.start as usize, s.span.end as usize);
+                Location::new(doc.uri.clone(), range)
+            })
+            .collect()
+    }
+
+    /// Every use of the declared name at `offset`, in the document and its ruleset.
+    pub fn references(&self, offset: usize) -> Vec<Location> {
+        self.occurrences(offset)
+            .into_iter()
+            .flat_map(|(f, ranges)| {
+                let uri = self.files[f].uri.clone();
+                ranges.into_iter().map(move |r| Location::new(uri.clone(), r))
+            })
+            .collect()
+    }
+
+    /// The ranges, per file, of the words that name the declaration at `offset`: after a dot
+    /// only when it is a field.
+    fn occurrences(&self, offset: usize) -> Vec<(usize, Vec<Range>)> {
+        let decls = self.declarations_at(offset);
+        let Some((_, sym)) = decls.first() else {
+            return Vec::new();
+        };
+        let field = decls.iter().any(|(_, s)| s.kind.is_field());
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let index = LineIndex::new(&d.text);
+                let ranges = words_named(&d.text, &sym.name)
+                    .into_iter()
+                    .filter(|(_, after_dot)| field || !after_dot)
+                    .map(|(t, _)| index.range(t.start, t.end()))
+                    .collect();
+                (i, ranges)
+            })
+            .filter(|(_, r): &(usize, Vec<Range>)| !r.is_empty())
+            .collect()
+    }
+
+    /// Rename the declared name at `offset` everywhere it is used; an error for a new name that
+    /// is not a name. (lsp-types keys the edits by `Uri`, which clippy thinks mutable: it is
+    /// not changed while in the map.)
+    #[allow(clippy::mutable_key_type)]
+    pub fn rename(&self, offset: usize, new_name: &str) -> Result<Option<WorkspaceEdit>, String> {
+        let ok = new_name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && new_name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !ok || is_keyword(new_name) {
+            return Err(format!("`{new_name}` is not a name turnscript can declare"));
+        }
+        let occurrences = self.occurrences(offset);
+        if occurrences.is_empty() {
+            return Ok(None);
+        }
+        let mut changes = HashMap::new();
+        for (f, ranges) in occurrences {
+            let edits = ranges
+                .into_iter()
+                .map(|r| TextEdit::new(r, new_name.to_string()))
+                .collect();
+            changes.insert(self.files[f].uri.clone(), edits);
+        }
+        Ok(Some(WorkspaceEdit::new(changes)))
+    }
+
+    /// Completion: after `x.` the fields; elsewhere keywords and every declared name.
+    pub fn completion(&self, offset: usize) -> Vec<CompletionItem> {
+        let text = &self.doc().text;
+        let before = text.get(..offset).unwrap_or("");
+        let partial = before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        let after_dot = partial.ends_with('.');
+        let symbols = self.symbols();
+        let mut seen = std::collections::HashSet::new();
+        let mut items = Vec::new();
+        // After `x.`, the type of `x` where it can be read: its parameter's type or the
+        // collection it walks.
+        let owner = if after_dot {
+            let head = &partial[..partial.len() - 1];
+            let var = &head[head
+                .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                .len()..];
+            self.type_of(var, head, &symbols)
+        } else {
+            None
+        };
+        for s in symbols.iter().flatten().flat_map(Symbol::flatten) {
+            if s.kind.is_field() != after_dot || !seen.insert(s.name.clone()) {
+                continue;
+            }
+            if let Some(t) = &owner
+                && s.owner.as_deref().unwrap_or("character") != t
+            {
+                seen.remove(&s.name);
+                continue;
+            }
+            if matches!(s.kind, SymbolKind::Ruleset | SymbolKind::Encounter) {
+                continue;
+            }
+            items.push(CompletionItem {
+                label: s.name.clone(),
+                kind: Some(completion_kind(s.kind)),
+                detail: Some(format!("{} {}", s.kind.word(), s.detail).trim_end().to_string()),
+                ..CompletionItem::default()
+            });
+        }
+        if !after_dot {
+            for (v, _) in variables(before) {
+                if seen.insert(v.clone()) {
+                    items.push(CompletionItem {
+                        label: v,
+                        kind: Some(CompletionItemKind::VARIABLE),
+                        detail: Some("a variable in scope".into()),
+                        ..CompletionItem::default()
+                    });
+                }
+            }
+        }
+        if after_dot {
+            for (name, what) in [
+                ("side", "the side of an entity"),
+                ("number", "a level's iteration number"),
+            ] {
+                items.push(CompletionItem {
+                    label: name.into(),
+                    kind: Some(CompletionItemKind::FIELD),
+                    detail: Some(what.into()),
+                    ..CompletionItem::default()
+                });
+            }
+        } else {
+            // At the start of a line, the words that open an item (at the top level) or a
+            // statement (in a block); elsewhere every keyword.
+            let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+            let first_word = line[..line.len() - (before.len() - partial.len())].trim().is_empty();
+            let depth = lex(before)
+                .iter()
+                .fold(0i32, |d, t| d + i32::from(t.is("{")) - i32::from(t.is("}")));
+            let words: &[&str] = match (first_word, depth <= 0) {
+                (true, true) => ITEM_KEYWORDS,
+                (true, false) => STATEMENT_KEYWORDS,
+                (false, _) => KEYWORDS,
+            };
+            items.extend(words.iter().map(|k| CompletionItem {
+                label: k.to_string(),
+                kind: Some(CompletionItemKind::KEYWORD),
+                detail: keyword_meaning(k).map(str::to_string),
+                ..CompletionItem::default()
+            }));
+        }
+        items
+    }
+
+    /// The type of entity a variable bound before the end of `before` holds: `character` or a
+    /// thing's name; `None` when it cannot be read from the words.
+    fn type_of(&self, var: &str, before: &str, symbols: &[Vec<Symbol>]) -> Option<String> {
+        let (_, ty) = variables(before).into_iter().rev().find(|(v, _)| v == var)?;
+        let ty = ty?;
+        let Some(coll) = ty.strip_prefix("in ") else {
+            return Some(ty);
+        };
+        if coll == "characters" {
+            return Some("character".into());
+        }
+        // A thing's collection, or a kept order (`order clockwise(p: player)`).
+        let s = symbols
+            .iter()
+            .flatten()
+            .flat_map(Symbol::flatten)
+            .find(|s| matches!(s.kind, SymbolKind::Collection | SymbolKind::Order) && s.name == coll)?;
+        match s.kind {
+            SymbolKind::Collection => s.owner.clone(),
+            _ => Some(
+                s.detail
+                    .split(": ")
+                    .nth(1)
+                    .map_or("character", |t| t.trim_end_matches(')'))
+                    .to_string(),
+            ),
+        }
+    }
+
+    /// The outline of the document: its declarations, levels within levels.
+    pub fn document_symbols(&self) -> Vec<DocumentSymbol> {
+        let index = LineIndex::new(&self.doc().text);
+        let syms = self.symbols().pop().unwrap_or_default();
+        syms.iter().map(|s| document_symbol(s, &index)).collect()
+    }
+
+    /// The document formatted (`turnscript fmt`), as one edit; none for a file that does not
+    /// parse or is formatted already.
+    pub fn formatting(&self) -> Vec<TextEdit> {
+        let text = &self.doc().text;
+        match crate::format::format(text, 0) {
+            Ok(f) if f != *text => vec![TextEdit::new(LineIndex::new(text).all(), f)],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The variables bound before the end of `before` within its top-level item: the item's
+/// parameters (`routine claim(p: player)`, `on accepted(d)`), and the names bound by `for each
+/// x`, `let x`, `as x`, `from x in` and quantifiers (`any x in`). Read from the words, so a
+/// variable of a loop already closed is offered too.
+fn variables(before: &str) -> Vec<(String, Option<String>)> {
+    let tokens = lex(before);
+    // The current item starts after the last `}` that closed a top-level block, or at the last
+    // line that started at depth 0.
+    let mut depth = 0usize;
+    let mut item = 0;
+    let mut line_start = true;
+    for (i, t) in tokens.iter().enumerate() {
+        if t.kind == Kind::Newline {
+            line_start = true;
+            continue;
+        }
+        if line_start && depth == 0 && t.kind != Kind::Comment {
+            item = i;
+        }
+        line_start = false;
+        if t.is("{") {
+            depth += 1;
+        } else if t.is("}") {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    let code: Vec<_> = tokens[item..]
+        .iter()
+        .filter(|t| !matches!(t.kind, Kind::Newline | Kind::Comment))
+        .collect();
+    let mut out = Vec::new();
+    let mut params = false;
+    let mut seen_params = false;
+    for (i, t) in code.iter().enumerate() {
+        let next = code.get(i + 1);
+        let prev = i.checked_sub(1).and_then(|p| code.get(p));
+        if t.is("(") && !seen_params && !code[..i].iter().any(|t| t.is("{")) {
+            params = true;
+            seen_params = true;
+            continue;
+        }
+        if params {
+            if t.is(")") {
+                params = false;
+            } else if t.kind == Kind::Word && !prev.is_some_and(|p| p.is(":")) {
+                // `p: player`: a thing; a bare name is a character, but a param's is a number.
+                let ty = match next.filter(|n| n.is(":")) {
+                    Some(_) => code.get(i + 2).map(|t| t.text.to_string()),
+                    None if code[0].is("param") => None,
+                    None => Some("character".to_string()),
+                };
+                out.push((t.text.to_string(), ty));
+            }
+            continue;
+        }
+        if t.kind != Kind::Word || is_keyword(t.text) {
+            continue;
+        }
+        let binder = prev.is_some_and(|p| {
+            matches!(p.text, "each" | "let" | "as")
+                || matches!(
+                    p.text,
+                    "from" | "any" | "all" | "count" | "sum" | "max" | "min" | "first" | "last"
+                ) && next.is_some_and(|n| n.is("in"))
+        });
+        if binder {
+            // `x in COLL`: marked as the collection, resolved by the caller.
+            let coll = next
+                .filter(|n| n.is("in"))
+                .and_then(|_| code.get(i + 2))
+                .map(|c| format!("in {}", c.text));
+            out.push((t.text.to_string(), coll));
+        }
+    }
+    out
+}
+
+/// The source of a declaration for a hover: its line without its comment; for an order, a
+/// policy or a thing, the whole block (its keys, preferences or fields), up to 20 lines.
+fn declaration_text(src: &str, s: &Symbol) -> String {
+    let at = (s.span.start as usize).min(src.len());
+    let start = src.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1);
+    let line_end = |from: usize| {
+        src.get(from..)
+            .and_then(|a| a.find('\n'))
+            .map_or(src.len(), |i| from + i)
+    };
+    let mut end = line_end(at);
+    if matches!(s.kind, SymbolKind::Order | SymbolKind::Policy | SymbolKind::Thing) {
+        let mut depth = 0;
+        for t in lex(src.get(at..).unwrap_or("")) {
+            match t.text {
+                "{" if t.kind == Kind::Punct => depth += 1,
+                "}" if t.kind == Kind::Punct => depth -= 1,
+                "\n" if depth == 0 => break,
+                _ => {}
+            }
+            if depth == 0 && t.is("}") {
+                end = line_end(at + t.end());
+                break;
+            }
+        }
+        let block: Vec<&str> = src.get(start..end).unwrap_or("").lines().take(20).collect();
+        return block.join("\n");
+    }
+    let line = src.get(start..end).unwrap_or("");
+    // Without a trailing comment (a `#` outside a string).
+    let comment = lex(line)
+        .into_iter()
+        .find(|t| t.kind == Kind::Comment)
+        .map_or(line.len(), |t| t.start);
+    line[..comment].trim().to_string()
+}
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must be written, though deprecated.
+fn document_symbol(s: &Symbol, index: &LineIndex) -> DocumentSymbol {
+    let range = index.range(s.span.start as usize, s.span.end as usize);
+    let children: Vec<DocumentSymbol> = s.children.iter().map(|c| document_symbol(c, index)).collect();
+    DocumentSymbol {
+        name: s.name.clone(),
+        detail: Some(format!("{} {}", s.kind.word(), s.detail).trim_end().to_string()),
+        kind: lsp_kind(s.kind),
+        tags: None,
+        deprecated: None,
+        range,
+        selection_range: range,
+        children: (!children.is_empty()).then_some(children),
+    }
+}
+
+fn lsp_kind(k: SymbolKind) -> LspKind {
+    use SymbolKind::*;
+    match k {
+        Ruleset | Encounter => LspKind::FILE,
+        Param | Global | Measure => LspKind::CONSTANT,
+        Stat | Resource | Flag | Effect => LspKind::FIELD,
+        Side | Tag | Kind | Role => LspKind::ENUM_MEMBER,
+        Action | Routine => LspKind::FUNCTION,
+        Order | Policy => LspKind::OBJECT,
+        Trigger => LspKind::EVENT,
+        Unit => LspKind::CONSTANT,
+        Thing => LspKind::STRUCT,
+        Collection => LspKind::ARRAY,
+        Character | Entity => LspKind::VARIABLE,
+        Level | Phase | Round => LspKind::NAMESPACE,
+        Decision => LspKind::INTERFACE,
+    }
+}
+
+fn completion_kind(k: SymbolKind) -> CompletionItemKind {
+    use SymbolKind::*;
+    match k {
+        Stat | Resource | Flag | Effect => CompletionItemKind::FIELD,
+        Action | Routine => CompletionItemKind::FUNCTION,
+        Param | Global | Measure | Unit => CompletionItemKind::CONSTANT,
+        Thing => CompletionItemKind::STRUCT,
+        Trigger => CompletionItemKind::EVENT,
+        Character | Entity | Collection => CompletionItemKind::VARIABLE,
+        _ => CompletionItemKind::ENUM_MEMBER,
+    }
+}
+
+/// The words that open an item.
+const ITEM_KEYWORDS: &[&str] = &[
+    "ruleset",
+    "encounter",
+    "param",
+    "stat",
+    "resource",
+    "flag",
+    "side",
+    "tag",
+    "action",
+    "kind",
+    "order",
+    "policy",
+    "default",
+    "setup",
+    "play",
+    "character",
+    "unit",
+    "role",
+    "trigger",
+    "on",
+    "routine",
+    "effect",
+    "global",
+    "thing",
+    "measure",
+    "forbid",
+    "deck",
+];
+
+/// The words that open a statement (or an option, an order's key, a policy's line).
+const STATEMENT_KEYWORDS: &[&str] = &[
+    "level", "phase", "round", "turn", "for", "together", "if", "else", "choose", "option", "end", "spend", "gain",
+    "reset", "forfeit", "set", "mark", "clear", "repeat", "rank", "transfer", "raise", "react", "elapse", "do",
+    "place", "begin", "stop", "create", "destroy", "let", "join", "leave", "roll", "chosen", "side", "tag", "absent",
+    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers",
+];
+
+/// A keyword's meaning in one line (docs/language.md says more).
+pub fn keyword_meaning(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "ruleset" => "names the ruleset: `ruleset \"NAME\"`",
+        "encounter" => "names an encounter and the ruleset it uses: `encounter \"NAME\" uses \"PATH\"`",
+        "uses" => "the ruleset an encounter is played under, a path from the encounter's folder",
+        "param" => "a number the ruleset leaves open, overridable by an encounter: `param NAME = EXPR`",
+        "stat" => "a number every character has: `stat NAME [: TYPE] [default EXPR]`",
+        "resource" => "a counter spent, gained, reset and forfeited: `resource NAME [min E] [max E]`",
+        "flag" => "a truth value each character holds: `flag NAME [default E] [per LEVEL]`",
+        "global" => "a number or entity of the table, not of a character",
+        "side" => "sides characters belong to: `side heroes, foes`; `c.side` is a character's",
+        "tag" => "tags a character may carry (`c is solo`)",
+        "action" => "an action with costs, a condition and effects: `action NAME(c) costs N RES { ... }`",
+        "kind" => "kinds of action, which options can offer alone (`option action of kind attack`)",
+        "order" => "how entities are sorted: keys, ascending or descending, with tie-breakers",
+        "policy" => "how a simulated player answers decisions: preferences, best first",
+        "default" => "a start value (`default 0`), or the ruleset's `default policy`",
+        "setup" => "statements run once before play",
+        "play" => "the nested levels of play",
+        "character" => "a character of an encounter: `character NAME { side S, stat = N }`",
+        "characters" => "every character in play",
+        "level" => "a named level of play (scene, turn, ...): `level NAME [repeat ...] { ... }`",
+        "phase" => "a phase: a named level reported as a phase",
+        "round" => "a round: a level reported as a round, repeated while or until a condition holds",
+        "turn" => "one entity's turn: `turn c { ... }`; `on start of turn(c)` hooks run in it",
+        "repeat" => "repeats a block or a level: `repeat [while C | until C]`; `end repeat` leaves it",
+        "while" => "repeat as long as the condition holds",
+        "until" => "repeat until the condition holds; `until settled` rolls ties again",
+        "settled" => "`until settled`: roll again among those still tied",
+        "for" => "walks a collection or an order: `for each c in COLL [where C] [by ORDER] { ... }`",
+        "each" => "`for each`: one iteration per member",
+        "in" => "the collection a loop or quantifier walks; `in secret` for a secret choice",
+        "where" => "a condition that filters the members",
+        "by" => "the order a walk follows, or who decides a choice",
+        "if" => "a condition: `if C { ... } else { ... }`, or `if C then A else B` in an expression",
+        "else" => "what happens otherwise",
+        "then" => "`if C then A else B`: the value when C holds",
+        "choose" => "a decision: `choose NAME by WHO { option ... }` or `from x in COLL`",
+        "option" => "one option of a decision; `option action` offers every action that can be paid for",
+        "end" => "ends a level, a repeat or the encounter: `end LEVEL [because \"reason\"]`",
+        "because" => "the reason traced with an end or a refusal",
+        "spend" => "takes from a resource: `spend N c.RES` or `spend all c.RES`",
+        "gain" => "adds to a resource: `gain N c.RES`",
+        "reset" => "sets a resource to a value: `reset c.RES to EXPR`",
+        "forfeit" => "empties a resource, traced as forfeited",
+        "set" => "sets a stat or global: `set x.FIELD = EXPR`",
+        "mark" => "sets a flag",
+        "clear" => "clears a flag",
+        "costs" => "what an action spends: `costs N RES, ...`",
+        "when" => "a condition: an action's or an option's precondition, a key's, a preference's",
+        "per" => "`flag NAME per LEVEL`: cleared as each iteration of the level starts",
+        "roll" => "an order key rolled among those still tied",
+        "desc" => "highest first",
+        "asc" => "lowest first",
+        "not" | "and" | "or" => "logic on truth values",
+        "is" => "`c is TAG`, `c is SIDE`: whether a character carries a tag or is on a side",
+        "true" | "false" => "a truth value",
+        "none" => "no entity",
+        "any" | "all" => "a quantifier: `any c in COLL [where C]: COND`",
+        "count" | "sum" | "max" | "min" => "a quantifier over a collection, or a resource's bound",
+        "first" | "last" => "the first or last entity of a walk (`first x in COLL where C by ORDER`), or a place",
+        "unit" => "a unit of the game clock: `unit minute = 60 seconds`",
+        "role" => "deciders who are not characters (the GM)",
+        "trigger" => "a happening that hooks answer: `trigger NAME(a, b)`, raised by `raise`",
+        "on" => "a hook: `on start of LEVEL`, `on end of turn(c)`, `on TRIGGER(a)`",
+        "start" | "after" => "when a hook runs: at the start of, or after, a level or a turn",
+        "of" => "`on start of LEVEL`; `option action of kind K`",
+        "using" => "`option action using RES`: costs paid from another resource",
+        "from" => "`choose NAME by WHO from x in COLL`; `for each ... from X`; `transfer N from A to B`",
+        "to" => "`reset x to N`, `transfer N from A to B`, `counting from A to B`",
+        "rank" => "sorts an order once and keeps it",
+        "transfer" => "moves an amount from one resource to another",
+        "raise" => "raises a trigger, running its hooks",
+        "react" => "a reaction: another entity acts inside the current turn",
+        "elapse" => "advances the game clock: `elapse N UNIT`",
+        "routine" => "a named block with parameters, run by `do NAME(x)`",
+        "do" => "runs a routine",
+        "backwards" => "walks a collection in reverse",
+        "effect" => "something on a character for a while (`c.NAME` holds while it lasts)",
+        "begin" => "starts an effect: `begin E on c for N counted at ...`",
+        "counted" => "where an effect's duration counts down",
+        "at" => "`counted at`, `measure ... at`, `until settled at most N`",
+        "stop" => "ends an effect early: `stop E on c`",
+        "unless" => "a refusal: `unless C because \"...\"`",
+        "place" => "moves a character within a kept order",
+        "before" => "`place c before x in ORDER`",
+        "thing" => "a type of entity besides characters: `thing NAME, PLURAL { fields }`",
+        "create" => "a new thing in play: `create THING { field = value } as x`",
+        "destroy" => "removes a thing from play",
+        "as" => "`create THING as x`: a name for what was made",
+        "let" => "a name for a value, for the rest of the block",
+        "measure" => "a number the simulator reports, taken where a hook would run",
+        "counting" => "a level's own numbers: `counting from 12 down to 1`",
+        "down" => "`counting from N down`",
+        "within" => "`counting from A within LO to HI`: numbers wrap round",
+        "most" => "`until settled at most N`",
+        "chosen" => "`chosen by WHO`: a person orders each tied group",
+        "together" => "`together for each`: members act at one moment",
+        "anew" => "`by ORDER anew`: sorted again before each member's moment",
+        "absent" => "out of play until a `join` brings it in",
+        "join" => "a declared character comes into play",
+        "leave" => "a character goes out of play",
+        "secret" => "`in secret`: revealed when all have chosen",
+        "forbid" => "why an attempt no decision offers now is refused: `forbid NAME [(c)] [when C] because \"...\"`",
+        "swap" => "two in a kept order trade places: `swap A with B in ORDER`",
+        "with" => "`swap A with B in ORDER`",
+        "deck" => "a deck of cards: `deck NAME, PLURAL { suits ... ranks ... jokers N }`",
+        "decimals" => "a number kept exactly with N digits after the point: `stat NAME decimals N`",
+        "suits" => "a deck's suits, lowest first",
+        "ranks" => "a deck's ranks: `2 to 10`, `Q = 12`",
+        "jokers" => "how many jokers a deck has: `jokers N [= RANK]`",
+        "shuffle" => "every card back in the draw pile, shuffled: `shuffle DECK`",
+        "draw" => "the top card of a deck: `draw from DECK [by C] [as x]`",
+        "discard" => "a card to the discard pile",
+        "return" => "a card back on top of the draw pile: `return X to DECK`",
+        _ => return None,
+    })
+}

@@ -1,0 +1,251 @@
+//! `turnscript lsp`: a language server over stdio (lsp-server and lsp-types), a front end on the
+//! library: diagnostics as the document changes (the checker's messages, related spans),
+//! hover, go to definition, references, completion, the outline, rename and formatting.
+//! `mod.rs` holds the open documents and the message loop; `analysis.rs` answers each request as
+//! a function of the files; `text.rs` turns bytes into editor positions and paths into URIs.
+
+pub mod analysis;
+pub mod text;
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
+};
+use lsp_types::{
+    CompletionOptions, DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DocumentFormattingParams, DocumentSymbolParams, GotoDefinitionParams, HoverParams, HoverProviderCapability, OneOf,
+    PublishDiagnosticsParams, ReferenceParams, RenameParams, ServerCapabilities, ServerInfo,
+    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+};
+use serde_json::Value;
+
+use analysis::{Doc, Unit};
+use text::{LineIndex, uri_path};
+
+/// The open documents, by URI.
+#[derive(Default)]
+pub struct Server {
+    docs: HashMap<Uri, Doc>,
+}
+
+/// Serves on stdin and stdout until the client says `exit`; returns the exit code.
+pub fn main() -> i32 {
+    let (connection, threads) = Connection::stdio();
+    let code = match serve(&connection) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: turnscript lsp: {e}");
+            1
+        }
+    };
+    drop(connection);
+    let _ = threads.join();
+    code
+}
+
+/// What the server can do.
+pub fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![".".into()]),
+            ..CompletionOptions::default()
+        }),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        ..ServerCapabilities::default()
+    }
+}
+
+fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Sync + Send>> {
+    let init = serde_json::json!({
+        "capabilities": capabilities(),
+        "serverInfo": ServerInfo { name: "turnscript".into(), version: Some(env!("CARGO_PKG_VERSION").into()) },
+    });
+    let (id, _params) = connection.initialize_start()?;
+    connection.initialize_finish(id, init)?;
+    let mut server = Server::default();
+    for msg in &connection.receiver {
+        match msg {
+            Message::Request(req) => {
+                if connection.handle_shutdown(&req)? {
+                    return Ok(());
+                }
+                let id = req.id.clone();
+                // A bug in an answer costs that answer, not the session.
+                let response = catch_unwind(AssertUnwindSafe(|| server.request(req))).unwrap_or_else(|_| {
+                    Response::new_err(
+                        id,
+                        ErrorCode::InternalError as i32,
+                        "turnscript lsp failed on this request".into(),
+                    )
+                });
+                connection.sender.send(Message::Response(response))?;
+            }
+            Message::Notification(n) => {
+                let published = catch_unwind(AssertUnwindSafe(|| server.notification(n))).unwrap_or_default();
+                for out in published {
+                    connection.sender.send(Message::Notification(out))?;
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn params<P: serde::de::DeserializeOwned>(v: Value) -> Result<P, String> {
+    serde_json::from_value(v).map_err(|e| format!("invalid params: {e}"))
+}
+
+impl Server {
+    /// The document at `uri` with the ruleset it names (open, or read from disk).
+    fn unit(&self, uri: &Uri) -> Option<Unit> {
+        let doc = self.docs.get(uri)?.clone();
+        Some(Unit::new(doc, |path| {
+            self.docs
+                .values()
+                .find(|d| crate::project::same_file(&d.path, path))
+                .cloned()
+        }))
+    }
+
+    /// The unit of a position's document and the byte offset of the position.
+    fn at(&self, p: &TextDocumentPositionParams) -> Option<(Unit, usize)> {
+        let doc = self.docs.get(&p.text_document.uri)?;
+        let offset = LineIndex::new(&doc.text).offset(p.position);
+        Some((self.unit(&p.text_document.uri)?, offset))
+    }
+
+    /// Answers one request.
+    pub fn request(&mut self, req: Request) -> Response {
+        let id = req.id.clone();
+        let result = self.answer(req);
+        match result {
+            Ok(v) => Response::new_ok(id, v),
+            Err(e) => Response::new_err(id, ErrorCode::InvalidParams as i32, e),
+        }
+    }
+
+    fn answer(&mut self, req: Request) -> Result<Value, String> {
+        match req.method.as_str() {
+            "textDocument/hover" => {
+                let p: HoverParams = params(req.params)?;
+                let hover = self.at(&p.text_document_position_params).and_then(|(u, o)| u.hover(o));
+                Ok(json(&hover))
+            }
+            "textDocument/definition" => {
+                let p: GotoDefinitionParams = params(req.params)?;
+                let locs = self
+                    .at(&p.text_document_position_params)
+                    .map(|(u, o)| u.definition(o))
+                    .unwrap_or_default();
+                Ok(json(&locs))
+            }
+            "textDocument/references" => {
+                let p: ReferenceParams = params(req.params)?;
+                let locs = self
+                    .at(&p.text_document_position)
+                    .map(|(u, o)| u.references(o))
+                    .unwrap_or_default();
+                Ok(json(&locs))
+            }
+            "textDocument/completion" => {
+                let p: lsp_types::CompletionParams = params(req.params)?;
+                let items = self
+                    .at(&p.text_document_position)
+                    .map(|(u, o)| u.completion(o))
+                    .unwrap_or_default();
+                Ok(json(&items))
+            }
+            "textDocument/documentSymbol" => {
+                let p: DocumentSymbolParams = params(req.params)?;
+                let syms = self
+                    .unit(&p.text_document.uri)
+                    .map(|u| u.document_symbols())
+                    .unwrap_or_default();
+                Ok(json(&syms))
+            }
+            "textDocument/rename" => {
+                let p: RenameParams = params(req.params)?;
+                let Some((unit, offset)) = self.at(&p.text_document_position) else {
+                    return Ok(Value::Null);
+                };
+                Ok(json(&unit.rename(offset, &p.new_name)?))
+            }
+            "textDocument/formatting" => {
+                let p: DocumentFormattingParams = params(req.params)?;
+                let edits = self
+                    .unit(&p.text_document.uri)
+                    .map(|u| u.formatting())
+                    .unwrap_or_default();
+                Ok(json(&edits))
+            }
+            other => Err(format!("turnscript lsp does not answer `{other}`")),
+        }
+    }
+
+    /// Takes in one notification; returns the diagnostics to publish.
+    pub fn notification(&mut self, n: Notification) -> Vec<Notification> {
+        let changed = match n.method.as_str() {
+            DidOpenTextDocument::METHOD => params::<DidOpenTextDocumentParams>(n.params).ok().map(|p| {
+                let doc = p.text_document;
+                self.open(doc.uri, doc.text)
+            }),
+            DidChangeTextDocument::METHOD => params::<DidChangeTextDocumentParams>(n.params).ok().and_then(|p| {
+                // Full sync: the last change holds the whole text.
+                let text = p.content_changes.into_iter().last()?.text;
+                Some(self.open(p.text_document.uri, text))
+            }),
+            DidCloseTextDocument::METHOD => {
+                if let Ok(p) = params::<DidCloseTextDocumentParams>(n.params) {
+                    self.docs.remove(&p.text_document.uri);
+                    return vec![publish(p.text_document.uri, Vec::new())];
+                }
+                None
+            }
+            _ => None,
+        };
+        if changed.is_none() {
+            return Vec::new();
+        }
+        // A ruleset's change may change its encounters' diagnostics: every open document again.
+        let mut uris: Vec<Uri> = self.docs.keys().cloned().collect();
+        uris.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        uris.into_iter()
+            .filter_map(|u| {
+                let diags = self.unit(&u)?.diagnostics();
+                Some(publish(u, diags))
+            })
+            .collect()
+    }
+
+    fn open(&mut self, uri: Uri, text: String) -> Uri {
+        let path = uri_path(&uri);
+        let doc = Doc::new(path, uri.clone(), text, self.docs.get(&uri));
+        self.docs.insert(uri.clone(), doc);
+        uri
+    }
+}
+
+fn publish(uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
+    Notification::new(
+        PublishDiagnostics::METHOD.to_string(),
+        PublishDiagnosticsParams {
+            uri,
+            diagnostics,
+            version: None,
+        },
+    )
+}
+
+fn json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}

@@ -1,0 +1,459 @@
+//! `turnscript lsp` spoken to as an editor does: the binary is started, JSON-RPC goes in on its
+//! standard input and the replies are read from its standard output and snapshotted (URIs made
+//! relative to the repository). One session: initialize, open the Crisis Mode ruleset and its
+//! encounter, a change that introduces an error and one that fixes it, hover, definition,
+//! references, completion, the outline, rename, formatting, shutdown and exit.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    replies: Receiver<Value>,
+    next_id: i64,
+    root: String,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("turnscript lsp starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, replies) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut len = 0;
+                loop {
+                    let mut line = String::new();
+                    if r.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length:") {
+                        len = n.trim().parse().unwrap_or(0);
+                    }
+                }
+                let mut body = vec![0; len];
+                if r.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                if tx.send(v).is_err() {
+                    return;
+                }
+            }
+        });
+        let root = std::env::current_dir().expect("cwd").display().to_string();
+        Client {
+            child,
+            stdin,
+            replies,
+            next_id: 1,
+            root,
+        }
+    }
+
+    fn send(&mut self, v: Value) {
+        let body = v.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn next(&self) -> Value {
+        self.replies
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the server answers within 20 s")
+    }
+
+    /// Sends a request and returns its result (or error), skipping notifications in between.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let v = self.next();
+            if v["id"] == json!(id) {
+                return self.relative(v.get("result").or(v.get("error")).cloned().unwrap_or(Value::Null));
+            }
+        }
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// The diagnostics published next for `uri`.
+    fn diagnostics_for(&self, uri: &str) -> Value {
+        loop {
+            let v = self.next();
+            if v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == uri {
+                return self.relative(v["params"]["diagnostics"].clone());
+            }
+        }
+    }
+
+    fn uri(&self, path: &str) -> String {
+        format!("file://{}/{path}", self.root)
+    }
+
+    /// URIs of the repository's files written as `file:///ROOT/...`.
+    fn relative(&self, v: Value) -> Value {
+        let text = v.to_string().replace(&format!("file://{}", self.root), "file:///ROOT");
+        serde_json::from_str(&text).unwrap_or(Value::Null)
+    }
+}
+
+/// The position (line, UTF-16 column) of the `nth` occurrence of `needle` in `text`, plus `delta`.
+fn pos(text: &str, needle: &str, nth: usize, delta: usize) -> Value {
+    let at = text
+        .match_indices(needle)
+        .nth(nth)
+        .map(|m| m.0)
+        .expect("the needle is in the text")
+        + delta;
+    let line = text[..at].matches('\n').count();
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": col})
+}
+
+fn doc_pos(uri: &str, text: &str, needle: &str, nth: usize, delta: usize) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": pos(text, needle, nth, delta)})
+}
+
+#[test]
+fn a_session_as_an_editor_has_it() {
+    let ruleset = std::fs::read_to_string("rulesets/crisis-mode.turn").expect("the ruleset");
+    let encounter = std::fs::read_to_string("rulesets/encounters/crisis-mode.turn").expect("the encounter");
+    let mut c = Client::start();
+    let r_uri = c.uri("rulesets/crisis-mode.turn");
+    let e_uri = c.uri("rulesets/encounters/crisis-mode.turn");
+    let mut out = Vec::new();
+    let mut record = |name: &str, v: Value| {
+        out.push(format!(
+            "== {name}\n{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        ))
+    };
+
+    let init = c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    record("initialize", init);
+    c.notify("initialized", json!({}));
+
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": r_uri, "languageId": "turnscript", "version": 1, "text": ruleset}}),
+    );
+    record("didOpen ruleset: diagnostics", c.diagnostics_for(&r_uri));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": e_uri, "languageId": "turnscript", "version": 1, "text": encounter}}),
+    );
+    record(
+        "didOpen encounter (checked with its ruleset): diagnostics",
+        c.diagnostics_for(&e_uri),
+    );
+
+    // A typo: `c.finesse` written `c.finese` in the order.
+    let broken = ruleset.replacen("c.finesse desc", "c.finese desc", 1);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": r_uri, "version": 2}, "contentChanges": [{"text": broken}]}),
+    );
+    record("didChange with a typo: diagnostics", c.diagnostics_for(&r_uri));
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": r_uri, "version": 3}, "contentChanges": [{"text": ruleset}]}),
+    );
+    record("didChange fixing it: diagnostics", c.diagnostics_for(&r_uri));
+
+    let hover = c.request("textDocument/hover", doc_pos(&r_uri, &ruleset, "by by_ap", 0, 4));
+    record("hover on an order's name", hover);
+    let hover = c.request("textDocument/hover", doc_pos(&r_uri, &ruleset, "forfeit c.ap", 0, 1));
+    record("hover on a keyword", hover);
+    let hover = c.request("textDocument/hover", doc_pos(&e_uri, &encounter, "finesse = 4", 0, 2));
+    record("hover in the encounter on a stat of the ruleset", hover);
+    let def = c.request("textDocument/definition", doc_pos(&r_uri, &ruleset, "by by_ap", 0, 5));
+    record("definition of by_ap", def);
+    let def = c.request(
+        "textDocument/definition",
+        doc_pos(&e_uri, &encounter, "finesse = 4", 0, 0),
+    );
+    record("definition of finesse, from the encounter", def);
+    let refs = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": r_uri}, "position": pos(&ruleset, "flag passed", 0, 6), "context": {"includeDeclaration": true}}),
+    );
+    record("references of the flag passed", refs);
+
+    // Completion after `c.`: the fields; elsewhere keywords and names (a few shown).
+    let dotted = ruleset.replacen("forfeit c.ap", "forfeit c.", 1);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": r_uri, "version": 4}, "contentChanges": [{"text": dotted}]}),
+    );
+    let _ = c.diagnostics_for(&r_uri);
+    let items = c.request("textDocument/completion", doc_pos(&r_uri, &dotted, "forfeit c.", 0, 10));
+    let labels: Vec<Value> = items
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|i| json!([i["label"], i["detail"]]))
+        .collect();
+    record("completion after c.", json!(labels));
+    let items = c.request(
+        "textDocument/completion",
+        doc_pos(&r_uri, &dotted, "reset c.ap to ap_roll", 0, 14),
+    );
+    let names: Vec<Value> = items
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|i| i["kind"] != 14) // keywords left out of the snapshot, counted below
+        .map(|i| i["label"].clone())
+        .collect();
+    let keywords = items
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|i| i["kind"] == 14)
+        .count();
+    record(
+        "completion of a name (keywords left out)",
+        json!({"names": names, "keywords": keywords}),
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": r_uri, "version": 5}, "contentChanges": [{"text": ruleset}]}),
+    );
+    record("back to the file: diagnostics", c.diagnostics_for(&r_uri));
+
+    let syms = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": r_uri}}));
+    let outline: Vec<Value> = syms
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            json!([
+                s["name"],
+                s["detail"],
+                s["children"]
+                    .as_array()
+                    .map(|c| c.iter().map(|x| x["name"].clone()).collect::<Vec<_>>())
+            ])
+        })
+        .collect();
+    record("document symbols (name, detail, children)", json!(outline));
+
+    let rename = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": r_uri}, "position": pos(&ruleset, "mark c.passed", 0, 8), "newName": "has_passed"}),
+    );
+    record("rename passed to has_passed", rename);
+    let bad = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": r_uri}, "position": pos(&ruleset, "mark c.passed", 0, 8), "newName": "for"}),
+    );
+    record("rename to a keyword", bad);
+
+    let ugly = ruleset.replacen("param move_cost   = 1", "param   move_cost=1", 1);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": r_uri, "version": 6}, "contentChanges": [{"text": ugly}]}),
+    );
+    let _ = c.diagnostics_for(&r_uri);
+    let edits = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": r_uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    let formatted_back = edits[0]["newText"] == json!(ruleset);
+    record(
+        "formatting: one edit giving back the bundled file",
+        json!({"edits": edits.as_array().map(Vec::len), "gives_the_file_back": formatted_back}),
+    );
+
+    let shutdown = c.request("shutdown", Value::Null);
+    record("shutdown", shutdown);
+    c.notify("exit", Value::Null);
+    let status = c.child.wait().expect("the server exits");
+    record("exit status", json!(status.code()));
+    insta::assert_snapshot!(out.join("\n\n"));
+}
+
+/// In process, through the server's own entry points: every answer to prefixes of every bundled
+/// ruleset (most of which do not parse) is an answer, never a panic; a prefix that checks has no
+/// diagnostics and one that does not parse has some.
+#[test]
+fn prefixes_of_every_bundled_ruleset_get_answers() {
+    use lsp_server::{Notification, Request, RequestId};
+    use turnscript::lsp::Server;
+
+    let uri = "file:///nowhere/ruleset.turn";
+    let mut answered = 0;
+    for name in ["capes", "crisis-mode", "flow-of-time", "legacy", "legends"] {
+        let text = std::fs::read_to_string(format!("rulesets/{name}.turn")).expect("a bundled ruleset");
+        let mut server = Server::default();
+        let mut cut = 0;
+        let mut version = 1;
+        while cut <= text.len() {
+            let prefix = &text[..cut];
+            let method = if version == 1 {
+                "textDocument/didOpen"
+            } else {
+                "textDocument/didChange"
+            };
+            let params = if version == 1 {
+                json!({"textDocument": {"uri": uri, "languageId": "turnscript", "version": 1, "text": prefix}})
+            } else {
+                json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": prefix}]})
+            };
+            let published = server.notification(Notification::new(method.into(), params));
+            assert_eq!(published.len(), 1, "{name}[..{cut}]: one diagnostics notification");
+            let diags = published[0].params["diagnostics"].as_array().map_or(0, Vec::len);
+            if turnscript::syntax::parse(prefix, 0).is_err() {
+                assert!(diags > 0, "{name}[..{cut}] does not parse and has no diagnostics");
+            }
+            let lines = prefix.lines().count().max(1) as u64;
+            for (i, line) in [0, lines / 3, lines / 2, lines - 1].into_iter().enumerate() {
+                let pos = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 4 + 3 * i}});
+                let mut ask = |method: &str, mut params: Value| {
+                    if let Some(o) = params.as_object_mut() {
+                        o.extend(pos.as_object().cloned().unwrap_or_default());
+                    }
+                    let req = Request::new(RequestId::from(answered), method.into(), params);
+                    let resp = server.request(req);
+                    assert!(
+                        resp.response_result.is_ok() || method == "textDocument/rename",
+                        "{name}[..{cut}] {method}: {:?}",
+                        resp.response_result
+                    );
+                    answered += 1;
+                };
+                ask("textDocument/hover", json!({}));
+                ask("textDocument/definition", json!({}));
+                ask("textDocument/completion", json!({}));
+                ask(
+                    "textDocument/references",
+                    json!({"context": {"includeDeclaration": true}}),
+                );
+                ask("textDocument/rename", json!({"newName": "renamed"}));
+            }
+            for method in ["textDocument/documentSymbol", "textDocument/formatting"] {
+                let params = json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}});
+                let resp = server.request(Request::new(RequestId::from(answered), method.into(), params));
+                assert!(
+                    resp.response_result.is_ok(),
+                    "{name}[..{cut}] {method}: {:?}",
+                    resp.response_result
+                );
+                answered += 1;
+            }
+            version += 1;
+            if cut == text.len() {
+                break;
+            }
+            cut = (cut + 467).min(text.len());
+            while !text.is_char_boundary(cut) {
+                cut += 1;
+            }
+        }
+    }
+    assert!(answered > 1000, "{answered} requests answered");
+}
+
+/// Completion in process: at the start of a top-level line the words that open an item; at the
+/// start of a line in a block those that open a statement, with the variables in scope; after a
+/// dot the fields.
+#[test]
+fn completion_offers_what_fits_where_the_cursor_is() {
+    use turnscript::lsp::analysis::{Doc, Unit};
+
+    let ruleset = std::fs::read_to_string("rulesets/crisis-mode.turn").expect("the ruleset");
+    // Each text as a change of the bundled one (whose names serve a text that does not parse).
+    let uri: lsp_types::Uri = "file:///r.turn".parse().expect("a URI");
+    let opened = Doc::new("r.turn".into(), uri.clone(), ruleset.clone(), None);
+    let labels = |text: &str, at: usize| -> Vec<String> {
+        let doc = Doc::new("r.turn".into(), uri.clone(), text.to_string(), Some(&opened));
+        let unit = Unit::new(doc, |_| None);
+        unit.completion(at).into_iter().map(|i| i.label).collect()
+    };
+
+    let top = ruleset.find("\norder by_ap").expect("the order") + 1;
+    let at_top = labels(&ruleset, top);
+    assert!(at_top.iter().any(|l| l == "param") && at_top.iter().any(|l| l == "routine"));
+    assert!(!at_top.iter().any(|l| l == "spend" || l == "where"), "{at_top:?}");
+
+    let inner = ruleset.find("forfeit c.ap").expect("a statement");
+    let in_block = labels(&ruleset, inner);
+    assert!(in_block.iter().any(|l| l == "spend") && in_block.iter().any(|l| l == "choose"));
+    assert!(!in_block.iter().any(|l| l == "param"), "{in_block:?}");
+    assert!(in_block.iter().any(|l| l == "c"), "the loop variable c: {in_block:?}");
+    assert!(in_block.iter().any(|l| l == "free_steps"), "a param: {in_block:?}");
+
+    let dotted = ruleset.replacen("forfeit c.ap", "forfeit c.", 1);
+    let fields = labels(&dotted, inner + "forfeit c.".len());
+    assert_eq!(fields, ["finesse", "ap", "steps", "passed", "side", "number"]);
+}
+
+/// After `x.`, the fields of the type `x` holds where it can be read: a parameter's type, the
+/// collection or kept order a loop walks.
+#[test]
+fn fields_after_a_dot_follow_the_type_of_the_variable() {
+    use turnscript::lsp::analysis::{Doc, Unit};
+
+    let capes = std::fs::read_to_string("rulesets/capes.turn").expect("capes");
+    let uri: lsp_types::Uri = "file:///capes.turn".parse().expect("a URI");
+    let opened = Doc::new("capes.turn".into(), uri.clone(), capes.clone(), None);
+    let fields = |needle: &str| -> Vec<String> {
+        let at = capes.find(needle).expect("the needle") + needle.len();
+        let text = format!(
+            "{}{}",
+            &capes[..at],
+            &capes[at..].trim_start_matches(|c: char| c.is_alphanumeric() || c == '_')
+        );
+        let doc = Doc::new("capes.turn".into(), uri.clone(), text, Some(&opened));
+        let unit = Unit::new(doc, |_| None);
+        let mut l: Vec<String> = unit.completion(at).into_iter().map(|i| i.label).collect();
+        l.sort();
+        l
+    };
+    let q = fields("for each q in players { clear q.");
+    assert_eq!(q, ["added", "claimed", "number", "reacted", "seat", "side", "tokens"]);
+    // `for each p in clockwise`, a kept order of players (`order clockwise(p: player)`).
+    let by_order = fields("option buy_character unless p.");
+    assert_eq!(by_order, q);
+    let c = fields("routine extras(c: character) {\n  let p = c.");
+    assert!(
+        c.contains(&"debt".to_string()) && c.contains(&"played_by".to_string()),
+        "{c:?}"
+    );
+    assert!(!c.contains(&"seat".to_string()), "a character has no seat: {c:?}");
+}
+
+#[test]
+fn every_keyword_has_a_meaning_for_hover() {
+    let missing: Vec<&&str> = turnscript::format::lex::KEYWORDS
+        .iter()
+        .filter(|k| turnscript::lsp::analysis::keyword_meaning(k).is_none())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "no one-line meaning for {missing:?} in src/lsp/analysis.rs"
+    );
+}
