@@ -239,7 +239,9 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
                 .unwrap_or_default();
             out.push(Symbol::new(name, SymbolKind::Unit, d));
         }
-        Item::Thing { name, plural, fields, .. } => {
+        Item::Thing {
+            name, plural, fields, ..
+        } => {
             let mut s = Symbol::new(name, SymbolKind::Thing, format!(", {}", plural.node));
             let every = Symbol::new(plural, SymbolKind::Collection, format!("every {}", name.node));
             s.children.push(every.owned_by(Some(&name.node)));
