@@ -5,6 +5,7 @@ use std::fmt;
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
 
+use crate::limits::{MAX_QUOTED_CHARS, clip, clip_to};
 use crate::source::{Sources, Span};
 
 /// One error found by any stage: a code, a message, labelled spans and a help line.
@@ -106,8 +107,18 @@ struct Report {
 impl Report {
     fn new(sources: &Sources, diag: &Diag) -> Self {
         let file = diag.span().map(|s| s.file);
-        let src = file.map(|f| NamedSource::new(sources.name(f), sources.text(f).to_string()));
-        let len = file.map(|f| sources.text(f).len()).unwrap_or(0);
+        let text = file.map(|f| sources.text(f)).unwrap_or("");
+        let anchors: Vec<usize> = diag
+            .labels
+            .iter()
+            .filter(|(s, _)| Some(s.file) == file)
+            .map(|(s, _)| s.start as usize)
+            .collect();
+        // A file with a line too long to show is shown with such lines cut (`Shown`), so a
+        // diagnostic never quotes more than a bounded part of any line.
+        let shown = Shown::new(text, &anchors);
+        let src = file.map(|f| NamedSource::new(sources.name(f), shown.text.clone()));
+        let len = text.len();
         let labels = diag
             .labels
             .iter()
@@ -116,7 +127,9 @@ impl Report {
             .map(|(i, (s, text))| {
                 let start = (s.start as usize).min(len);
                 let end = (s.end as usize).min(len).max(start);
-                let text = if text.is_empty() { None } else { Some(text.clone()) };
+                let (start, end) = (shown.map(start), shown.map(end));
+                let end = end.max(start);
+                let text = if text.is_empty() { None } else { Some(clip_quotes(text)) };
                 if i == 0 {
                     LabeledSpan::new_primary_with_span(text, (start, end - start))
                 } else {
@@ -126,8 +139,8 @@ impl Report {
             .collect();
         Report {
             code: diag.code,
-            message: diag.message.clone(),
-            help: diag.help.clone(),
+            message: clip_quotes(&diag.message),
+            help: diag.help.as_deref().map(clip_quotes),
             src,
             labels,
         }
@@ -159,4 +172,99 @@ impl Diagnostic for Report {
             Some(Box::new(self.labels.iter().cloned()))
         }
     }
+}
+
+/// The longest line a report shows whole; a longer one is cut to a window of this many bytes
+/// around the first label on it.
+const SHOWN_LINE_BYTES: usize = 2 * MAX_QUOTED_CHARS;
+
+/// A file's text as a report shows it: lines longer than [`SHOWN_LINE_BYTES`] cut to a window
+/// (marked `…`), with the map from offsets in the file to offsets in the shown text.
+struct Shown {
+    text: String,
+    /// `(start, end, shown_start)`: the kept byte ranges of the file, in order, and where each
+    /// starts in the shown text. Empty when nothing is cut (offsets are the file's).
+    kept: Vec<(usize, usize, usize)>,
+}
+
+impl Shown {
+    fn new(text: &str, anchors: &[usize]) -> Shown {
+        if !text.split('\n').any(|l| l.len() > SHOWN_LINE_BYTES) {
+            return Shown {
+                text: text.to_string(),
+                kept: Vec::new(),
+            };
+        }
+        let mut out = String::new();
+        let mut kept = Vec::new();
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            let (start, body_end) = (at, at + line.trim_end_matches('\n').len());
+            at += line.len();
+            if body_end - start <= SHOWN_LINE_BYTES {
+                kept.push((start, at, out.len()));
+                out.push_str(line);
+                continue;
+            }
+            let anchor = anchors
+                .iter()
+                .copied()
+                .filter(|a| (start..=body_end).contains(a))
+                .min()
+                .unwrap_or(start);
+            let from = floor_char(text, anchor.saturating_sub(SHOWN_LINE_BYTES / 4).max(start));
+            let to = floor_char(text, (from + SHOWN_LINE_BYTES).min(body_end));
+            if from > start {
+                out.push('…');
+            }
+            kept.push((from, to, out.len()));
+            out.push_str(&text[from..to]);
+            if to < body_end {
+                out.push('…');
+            }
+            if at > body_end {
+                kept.push((body_end, at, out.len()));
+                out.push('\n');
+            }
+        }
+        Shown { text: out, kept }
+    }
+
+    /// Where an offset of the file is in the shown text (a cut part: the nearest kept end).
+    fn map(&self, offset: usize) -> usize {
+        if self.kept.is_empty() {
+            return offset;
+        }
+        let i = self.kept.partition_point(|k| k.0 <= offset);
+        match i.checked_sub(1).map(|i| self.kept[i]) {
+            None => 0,
+            Some((start, end, shown)) => shown + offset.min(end) - start,
+        }
+    }
+}
+
+fn floor_char(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// A message with every `quoted` part longer than [`MAX_QUOTED_CHARS`] clipped.
+fn clip_quotes(text: &str) -> String {
+    if text.len() <= MAX_QUOTED_CHARS {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for (i, part) in text.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(&clip(part));
+        } else {
+            out.push_str(&clip_to(part, 4 * MAX_QUOTED_CHARS));
+        }
+    }
+    out
 }

@@ -248,6 +248,20 @@ pub fn help(topic: Option<&str>) -> String {
 }
 
 /// Whether a text opens more braces than it closes (a definition continues on the next line).
+/// How a line changes the depth of braces (`{` opens, `}` closes, a `#` comment is left out).
+pub fn brace_change(line: &str) -> i64 {
+    line.split('#')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .map(|c| match c {
+            '{' => 1,
+            '}' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
 pub fn unbalanced(text: &str) -> bool {
     let mut depth = 0i64;
     for line in text.lines() {
