@@ -41,6 +41,46 @@ impl Diag {
     }
 }
 
+/// Keeps at most `max` diagnostics about each file (by the file of their first label); past it,
+/// one more says how many were left out, pointing at the first of them.
+pub fn cap_per_file(diags: Vec<Diag>, max: usize) -> Vec<Diag> {
+    let mut kept: Vec<Diag> = Vec::new();
+    // Per file: how many were seen, and the first left out.
+    let mut seen: Vec<(Option<crate::source::FileId>, usize, Option<Span>)> = Vec::new();
+    for d in diags {
+        let file = d.span().map(|s| s.file);
+        let i = match seen.iter().position(|s| s.0 == file) {
+            Some(i) => i,
+            None => {
+                seen.push((file, 0, None));
+                seen.len() - 1
+            }
+        };
+        seen[i].1 += 1;
+        if seen[i].1 <= max {
+            kept.push(d);
+        } else if seen[i].2.is_none() {
+            seen[i].2 = Some(d.span().unwrap_or_default());
+        }
+    }
+    for (_, count, first) in seen {
+        if let Some(span) = first {
+            let more = count - max;
+            kept.push(
+                Diag::new(
+                    "check::too_many_errors",
+                    format!("and {more} more error{} in this file", if more == 1 { "" } else { "s" }),
+                )
+                .label(span, "the next one is here")
+                .help(format!(
+                    "only the first {max} errors of a file are shown: fix these and check again"
+                )),
+            );
+        }
+    }
+    kept
+}
+
 /// The width to render at: `$COLUMNS` when set, else the width of the terminal on standard
 /// error or output, else `fallback`.
 pub fn terminal_width(fallback: usize) -> usize {

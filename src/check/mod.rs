@@ -139,6 +139,9 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
             decimals_at,
         })
     } else {
-        Err(diags)
+        Err(crate::diag::cap_per_file(
+            diags,
+            crate::limits::MAX_DIAGNOSTICS_PER_FILE,
+        ))
     }
 }
