@@ -91,6 +91,68 @@ fn read_source(path: &Path) -> Result<SourceFile, String> {
         .map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))
 }
 
+/// Where this session autosaves: `path`, unless a file is already there (another session's, which
+/// is never replaced: a fresh name is taken, and the note says so and how to resume the other).
+/// Refused (an error) when the folder cannot be written.
+fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> {
+    let mut chosen = path.clone();
+    let mut n = 1;
+    while chosen.exists() {
+        n += 1;
+        if n > 1000 {
+            return Err(format!(
+                "error: {} and 999 fresh names beside it are taken: give --autosave FILE or --no-autosave\n",
+                path.display()
+            ));
+        }
+        let stem = path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        let ext = path
+            .extension()
+            .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
+        chosen = path.with_file_name(format!("{stem}-{n}{ext}"));
+    }
+    // Refused now rather than warned about after every change: the folder must take a file.
+    let probe = temp_beside(&chosen);
+    std::fs::write(&probe, b"").map_err(|e| {
+        format!(
+            "error: cannot write the autosave {}: {e}\n  help: give --autosave FILE in a folder you can write, or --no-autosave\n",
+            chosen.display()
+        )
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    let note = if chosen == path {
+        String::new()
+    } else {
+        format!(
+            "note: {} holds another session (`load {}` resumes it); this one autosaves in {}\n",
+            path.display(),
+            path.display(),
+            chosen.display()
+        )
+    };
+    Ok((chosen, note))
+}
+
+/// A temporary name beside `path`, for writing a file whole before it replaces `path`.
+fn temp_beside(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+/// Writes a file whole: into a temporary file beside it, then renamed over it, so a reader (or a
+/// crash) never sees half a session.
+fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = temp_beside(path);
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
 /// Replays `log[..cursor]`; where it no longer fits, stops before the command that diverged.
 /// Returns the state, the cursor it reached and the divergence, if any.
 fn settle(base: &Base, log: &[Entry], mut cursor: usize) -> Result<(State, usize, Option<Divergence>), String> {
@@ -109,7 +171,20 @@ fn settle(base: &Base, log: &[Entry], mut cursor: usize) -> Result<(State, usize
 
 impl Repl {
     /// Loads the ruleset and encounter of `opts`; the error is a rendered report.
-    pub fn new(opts: Options) -> Result<(Repl, String), String> {
+    pub fn new(mut opts: Options) -> Result<(Repl, String), String> {
+        let note = match opts.autosave.take() {
+            Some(path) => {
+                let (path, note) = autosave_path(path)?;
+                opts.autosave = Some(path);
+                note
+            }
+            None => String::new(),
+        };
+        let (repl, out) = Repl::start(opts)?;
+        Ok((repl, note + &out))
+    }
+
+    fn start(opts: Options) -> Result<(Repl, String), String> {
         let mut repl = Repl { session: None, opts };
         let Some(ruleset) = repl.opts.ruleset.clone() else {
             return Ok((
@@ -231,7 +306,7 @@ impl Repl {
         let (Some(path), Some(s)) = (&self.opts.autosave, &self.session) else {
             return String::new();
         };
-        match std::fs::write(path, session_text(s)) {
+        match write_whole(path, &session_text(s)) {
             Ok(()) => String::new(),
             Err(e) => format!("warning: cannot write the autosave {}: {e}\n", path.display()),
         }
@@ -362,7 +437,8 @@ impl Repl {
 
     fn save(&self, path: &str) -> Result<Reply, Reply> {
         let s = self.session()?;
-        std::fs::write(path, session_text(s)).map_err(|e| Reply::err(format!("error: cannot write {path}: {e}\n")))?;
+        write_whole(Path::new(path), &session_text(s))
+            .map_err(|e| Reply::err(format!("error: cannot write {path}: {e}\n")))?;
         Ok(Reply::ok(format!(
             "saved {} command{} to {path}\n",
             s.cursor,
