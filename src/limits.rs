@@ -156,3 +156,10 @@ pub fn clip_to(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
         Some((at, _)) => std::borrow::Cow::Owned(format!("{}… ({} more bytes)", &text[..at], text.len() - at)),
     }
 }
+
+/// Whether `text` is a whole number (digits, maybe after `-`) that failed to parse: it is too
+/// large (or too far below zero) for its type, not malformed.
+pub fn too_many_digits(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}

@@ -341,10 +341,17 @@ fn parse_until(p: &Program, text: &str) -> Result<(u16, u64), SetupError> {
             levels.first().unwrap_or(&"round")
         )));
     };
-    let n: u64 = n
-        .trim()
-        .parse()
-        .map_err(|_| SetupError(format!("error: --until {text}: `{n}` is not a whole number\n")))?;
+    let n: u64 = n.trim().parse().map_err(|_| {
+        let n = crate::limits::clip(n.trim());
+        SetupError(if crate::limits::too_many_digits(&n) && !n.starts_with('-') {
+            format!(
+                "error: --until {text}: `{n}` is too large (the largest is {})\n",
+                u64::MAX
+            )
+        } else {
+            format!("error: --until {text}: `{n}` is not a whole number\n")
+        })
+    })?;
     if n == 0 {
         return Err(SetupError(format!(
             "error: --until {text}: iterations count from 1, so {name}=0 never comes\n"

@@ -9,6 +9,7 @@
 //! - `stdin: FILE` — give the input on standard input instead.
 //! - `repeat: N` — the input is the body (without its last newline) N times over.
 //! - `prefix: TEXT` — text before the repeated body.
+//! - `exit: N` — the exit status expected (default 1; 2 for bad arguments).
 //!
 //! In the body and the prefix, `\xHH` is a byte and `\n` a newline.
 
@@ -23,6 +24,7 @@ struct Case {
     kind: String,
     stdin: bool,
     input: Vec<u8>,
+    exit: i32,
 }
 
 fn unescape(text: &str) -> Vec<u8> {
@@ -52,6 +54,7 @@ fn parse(text: &str) -> Case {
         kind: "file".into(),
         stdin: false,
         input: Vec::new(),
+        exit: 1,
     };
     let (mut repeat, mut prefix) = (None, String::new());
     for line in header.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
@@ -62,6 +65,7 @@ fn parse(text: &str) -> Case {
             "stdin" => case.stdin = true,
             "repeat" => repeat = Some(value.parse::<usize>().expect("a count")),
             "prefix" => prefix = value.to_string(),
+            "exit" => case.exit = value.parse().expect("an exit status"),
             other => panic!("unknown header line {other}"),
         }
     }
@@ -138,7 +142,7 @@ fn hostile_inputs_are_refused_briefly() {
         let path = build(&case, &name);
         let (out, err, code) = run(&case, &path);
         let shown_path = path.display().to_string();
-        assert_eq!(code, 1, "{name}: exit 1\n{err}");
+        assert_eq!(code, case.exit, "{name}: exit {}\n{err}", case.exit);
         assert!(
             out.len() + err.len() <= MOST_OUTPUT,
             "{name}: {} bytes of output",

@@ -324,6 +324,19 @@ fn bad(code: &'static str, msg: impl Into<String>, at: (usize, usize), label: &s
 
 fn number<T: std::str::FromStr>(w: (usize, usize, &str), what: &str) -> Result<T, Diag> {
     w.2.parse().map_err(|_| {
+        // Digits that parse as a wider number above zero, or not at all: too large, not malformed.
+        let too_large =
+            w.2.parse::<i128>()
+                .map_or(crate::limits::too_many_digits(w.2), |v| v > 0);
+        if too_large {
+            return bad(
+                "repl::too_large",
+                format!("`{}` is too large for {what}", crate::limits::clip(w.2)),
+                (w.0, w.1),
+                "too large",
+            )
+            .help(format!("write {what} here with fewer digits, e.g. 3"));
+        }
         bad(
             "repl::not_a_number",
             format!("`{}` is not {what}", w.2),
