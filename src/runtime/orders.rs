@@ -273,7 +273,8 @@ impl Machine<'_> {
         loop {
             let mut ids = self.ids.take();
             self.gather((var, coll), filter, &mut ids, span)?;
-            ids.retain(|e| !walked.contains(e));
+            // `walked` is kept sorted: each member is looked up in it in log time.
+            ids.retain(|e| walked.binary_search(e).is_err());
             if ids.is_empty() {
                 self.ids.put(ids);
                 break;
@@ -282,7 +283,9 @@ impl Machine<'_> {
             self.emit(Event::Order { order, ids: &ids });
             let e = ids[0];
             self.ids.put(ids);
-            walked.push(e);
+            if let Err(at) = walked.binary_search(&e) {
+                walked.insert(at, e);
+            }
             flow = self.visit(e, var, filter, body, span)?;
             if !matches!(flow, Flow::Next) {
                 break;
