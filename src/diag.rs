@@ -41,44 +41,70 @@ impl Diag {
     }
 }
 
+/// Diagnostics gathered under a bound per file, so that a stage that finds an error on every
+/// line of a large file holds only the first `max` of each file: [`Capped::compact`] drops the
+/// rest as they come (counting them), [`Capped::finish`] adds the "N more" diagnostic.
+#[derive(Debug, Default)]
+pub struct Capped {
+    /// Per file (of the first label): how many were seen, and the first left out.
+    seen: Vec<(Option<crate::source::FileId>, usize, Option<Span>)>,
+    /// How many of the diagnostics held have been counted already.
+    counted: usize,
+}
+
+impl Capped {
+    /// Counts the diagnostics added since the last call and drops those past `max` per file.
+    /// Cheap when nothing was added: call it after every item.
+    pub fn compact(&mut self, diags: &mut Vec<Diag>, max: usize) {
+        if diags.len() == self.counted {
+            return;
+        }
+        let fresh: Vec<Diag> = diags.drain(self.counted..).collect();
+        for d in fresh {
+            let file = d.span().map(|s| s.file);
+            let i = match self.seen.iter().position(|s| s.0 == file) {
+                Some(i) => i,
+                None => {
+                    self.seen.push((file, 0, None));
+                    self.seen.len() - 1
+                }
+            };
+            self.seen[i].1 += 1;
+            if self.seen[i].1 <= max {
+                diags.push(d);
+            } else if self.seen[i].2.is_none() {
+                self.seen[i].2 = Some(d.span().unwrap_or_default());
+            }
+        }
+        self.counted = diags.len();
+    }
+
+    /// The diagnostics kept, then one per file that had more, saying how many more.
+    pub fn finish(mut self, mut diags: Vec<Diag>, max: usize) -> Vec<Diag> {
+        self.compact(&mut diags, max);
+        for (_, count, first) in self.seen {
+            if let Some(span) = first {
+                let more = count - max;
+                diags.push(
+                    Diag::new(
+                        "check::too_many_errors",
+                        format!("and {more} more error{} in this file", if more == 1 { "" } else { "s" }),
+                    )
+                    .label(span, "the next one is here")
+                    .help(format!(
+                        "only the first {max} errors of a file are shown: fix these and check again"
+                    )),
+                );
+            }
+        }
+        diags
+    }
+}
+
 /// Keeps at most `max` diagnostics about each file (by the file of their first label); past it,
 /// one more says how many were left out, pointing at the first of them.
 pub fn cap_per_file(diags: Vec<Diag>, max: usize) -> Vec<Diag> {
-    let mut kept: Vec<Diag> = Vec::new();
-    // Per file: how many were seen, and the first left out.
-    let mut seen: Vec<(Option<crate::source::FileId>, usize, Option<Span>)> = Vec::new();
-    for d in diags {
-        let file = d.span().map(|s| s.file);
-        let i = match seen.iter().position(|s| s.0 == file) {
-            Some(i) => i,
-            None => {
-                seen.push((file, 0, None));
-                seen.len() - 1
-            }
-        };
-        seen[i].1 += 1;
-        if seen[i].1 <= max {
-            kept.push(d);
-        } else if seen[i].2.is_none() {
-            seen[i].2 = Some(d.span().unwrap_or_default());
-        }
-    }
-    for (_, count, first) in seen {
-        if let Some(span) = first {
-            let more = count - max;
-            kept.push(
-                Diag::new(
-                    "check::too_many_errors",
-                    format!("and {more} more error{} in this file", if more == 1 { "" } else { "s" }),
-                )
-                .label(span, "the next one is here")
-                .help(format!(
-                    "only the first {max} errors of a file are shown: fix these and check again"
-                )),
-            );
-        }
-    }
-    kept
+    Capped::default().finish(diags, max)
 }
 
 /// The width to render at: `$COLUMNS` when set, else the width of the terminal on standard

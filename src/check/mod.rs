@@ -104,7 +104,10 @@ impl Ty {
 /// Checks the files of one run (a ruleset, then encounters) together.
 pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
     let mut diags = Vec::new();
-    let decls = collect::collect(files, &mut diags);
+    // At most so many diagnostics per file are held while checking; the rest are counted.
+    let mut capped = crate::diag::Capped::default();
+    let cap = crate::limits::MAX_DIAGNOSTICS_PER_FILE;
+    let decls = collect::collect(files, &mut diags, &mut capped);
     let mut c = Checker {
         decls: &decls,
         diags: &mut diags,
@@ -123,6 +126,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
     for file in files {
         for item in &file.items {
             c.item(item);
+            capped.compact(c.diags, cap);
         }
     }
     c.characters(files);
@@ -140,9 +144,6 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
             decimals_at,
         })
     } else {
-        Err(crate::diag::cap_per_file(
-            diags,
-            crate::limits::MAX_DIAGNOSTICS_PER_FILE,
-        ))
+        Err(capped.finish(diags, cap))
     }
 }
