@@ -153,6 +153,9 @@ fn apply(text: &str, m: &Mutation) -> String {
 
 /// Every label of every diagnostic names a loaded file and a range inside its text.
 fn spans_inside(project: &Project, diags: &[Diag]) -> Result<(), TestCaseError> {
+    // Rendering never panics either, whatever the spans and lines.
+    let report = project.render(diags, turnscript::Style::default());
+    prop_assert!(!report.is_empty(), "a diagnostic renders to something");
     let texts: Vec<&str> = project.files().map(|(id, _)| project.sources().text(id)).collect();
     for d in diags {
         for (span, _) in &d.labels {
