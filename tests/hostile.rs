@@ -160,4 +160,5 @@ fn hostile_inputs_are_refused_briefly() {
         let _ = std::fs::remove_file(&path);
         let _ = std::fs::remove_dir(&path);
     });
+    let _ = std::fs::remove_dir(std::env::temp_dir().join(format!("turnscript-hostile-{}", std::process::id())));
 }
