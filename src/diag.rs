@@ -5,6 +5,7 @@ use std::fmt;
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
 
+use crate::limits::{MAX_QUOTED_CHARS, clip, clip_to};
 use crate::source::{Sources, Span};
 
 /// One error found by any stage: a code, a message, labelled spans and a help line.
@@ -38,6 +39,72 @@ impl Diag {
     pub fn span(&self) -> Option<Span> {
         self.labels.first().map(|l| l.0)
     }
+}
+
+/// Diagnostics gathered under a bound per file, so that a stage that finds an error on every
+/// line of a large file holds only the first `max` of each file: [`Capped::compact`] drops the
+/// rest as they come (counting them), [`Capped::finish`] adds the "N more" diagnostic.
+#[derive(Debug, Default)]
+pub struct Capped {
+    /// Per file (of the first label): how many were seen, and the first left out.
+    seen: Vec<(Option<crate::source::FileId>, usize, Option<Span>)>,
+    /// How many of the diagnostics held have been counted already.
+    counted: usize,
+}
+
+impl Capped {
+    /// Counts the diagnostics added since the last call and drops those past `max` per file.
+    /// Cheap when nothing was added: call it after every item.
+    pub fn compact(&mut self, diags: &mut Vec<Diag>, max: usize) {
+        if diags.len() == self.counted {
+            return;
+        }
+        let fresh: Vec<Diag> = diags.drain(self.counted..).collect();
+        for d in fresh {
+            let file = d.span().map(|s| s.file);
+            let i = match self.seen.iter().position(|s| s.0 == file) {
+                Some(i) => i,
+                None => {
+                    self.seen.push((file, 0, None));
+                    self.seen.len() - 1
+                }
+            };
+            self.seen[i].1 += 1;
+            if self.seen[i].1 <= max {
+                diags.push(d);
+            } else if self.seen[i].2.is_none() {
+                self.seen[i].2 = Some(d.span().unwrap_or_default());
+            }
+        }
+        self.counted = diags.len();
+    }
+
+    /// The diagnostics kept, then one per file that had more, saying how many more.
+    pub fn finish(mut self, mut diags: Vec<Diag>, max: usize) -> Vec<Diag> {
+        self.compact(&mut diags, max);
+        for (_, count, first) in self.seen {
+            if let Some(span) = first {
+                let more = count - max;
+                diags.push(
+                    Diag::new(
+                        "check::too_many_errors",
+                        format!("and {more} more error{} in this file", if more == 1 { "" } else { "s" }),
+                    )
+                    .label(span, "the next one is here")
+                    .help(format!(
+                        "only the first {max} errors of a file are shown: fix these and check again"
+                    )),
+                );
+            }
+        }
+        diags
+    }
+}
+
+/// Keeps at most `max` diagnostics about each file (by the file of their first label); past it,
+/// one more says how many were left out, pointing at the first of them.
+pub fn cap_per_file(diags: Vec<Diag>, max: usize) -> Vec<Diag> {
+    Capped::default().finish(diags, max)
 }
 
 /// The width to render at: `$COLUMNS` when set, else the width of the terminal on standard
@@ -106,8 +173,18 @@ struct Report {
 impl Report {
     fn new(sources: &Sources, diag: &Diag) -> Self {
         let file = diag.span().map(|s| s.file);
-        let src = file.map(|f| NamedSource::new(sources.name(f), sources.text(f).to_string()));
-        let len = file.map(|f| sources.text(f).len()).unwrap_or(0);
+        let text = file.map(|f| sources.text(f)).unwrap_or("");
+        let anchors: Vec<usize> = diag
+            .labels
+            .iter()
+            .filter(|(s, _)| Some(s.file) == file)
+            .map(|(s, _)| s.start as usize)
+            .collect();
+        // A file with a line too long to show is shown with such lines cut (`Shown`), so a
+        // diagnostic never quotes more than a bounded part of any line.
+        let shown = Shown::new(text, &anchors);
+        let src = file.map(|f| NamedSource::new(sources.name(f), shown.text.clone()));
+        let len = text.len();
         let labels = diag
             .labels
             .iter()
@@ -116,7 +193,9 @@ impl Report {
             .map(|(i, (s, text))| {
                 let start = (s.start as usize).min(len);
                 let end = (s.end as usize).min(len).max(start);
-                let text = if text.is_empty() { None } else { Some(text.clone()) };
+                let (start, end) = (shown.map(start), shown.map(end));
+                let end = end.max(start);
+                let text = if text.is_empty() { None } else { Some(clip_quotes(text)) };
                 if i == 0 {
                     LabeledSpan::new_primary_with_span(text, (start, end - start))
                 } else {
@@ -126,8 +205,8 @@ impl Report {
             .collect();
         Report {
             code: diag.code,
-            message: diag.message.clone(),
-            help: diag.help.clone(),
+            message: clip_quotes(&diag.message),
+            help: diag.help.as_deref().map(clip_quotes),
             src,
             labels,
         }
@@ -159,4 +238,99 @@ impl Diagnostic for Report {
             Some(Box::new(self.labels.iter().cloned()))
         }
     }
+}
+
+/// The longest line a report shows whole; a longer one is cut to a window of this many bytes
+/// around the first label on it.
+const SHOWN_LINE_BYTES: usize = 2 * MAX_QUOTED_CHARS;
+
+/// A file's text as a report shows it: lines longer than [`SHOWN_LINE_BYTES`] cut to a window
+/// (marked `…`), with the map from offsets in the file to offsets in the shown text.
+struct Shown {
+    text: String,
+    /// `(start, end, shown_start)`: the kept byte ranges of the file, in order, and where each
+    /// starts in the shown text. Empty when nothing is cut (offsets are the file's).
+    kept: Vec<(usize, usize, usize)>,
+}
+
+impl Shown {
+    fn new(text: &str, anchors: &[usize]) -> Shown {
+        if !text.split('\n').any(|l| l.len() > SHOWN_LINE_BYTES) {
+            return Shown {
+                text: text.to_string(),
+                kept: Vec::new(),
+            };
+        }
+        let mut out = String::new();
+        let mut kept = Vec::new();
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            let (start, body_end) = (at, at + line.trim_end_matches('\n').len());
+            at += line.len();
+            if body_end - start <= SHOWN_LINE_BYTES {
+                kept.push((start, at, out.len()));
+                out.push_str(line);
+                continue;
+            }
+            let anchor = anchors
+                .iter()
+                .copied()
+                .filter(|a| (start..=body_end).contains(a))
+                .min()
+                .unwrap_or(start);
+            let from = floor_char(text, anchor.saturating_sub(SHOWN_LINE_BYTES / 4).max(start));
+            let to = floor_char(text, (from + SHOWN_LINE_BYTES).min(body_end));
+            if from > start {
+                out.push('…');
+            }
+            kept.push((from, to, out.len()));
+            out.push_str(&text[from..to]);
+            if to < body_end {
+                out.push('…');
+            }
+            if at > body_end {
+                kept.push((body_end, at, out.len()));
+                out.push('\n');
+            }
+        }
+        Shown { text: out, kept }
+    }
+
+    /// Where an offset of the file is in the shown text (a cut part: the nearest kept end).
+    fn map(&self, offset: usize) -> usize {
+        if self.kept.is_empty() {
+            return offset;
+        }
+        let i = self.kept.partition_point(|k| k.0 <= offset);
+        match i.checked_sub(1).map(|i| self.kept[i]) {
+            None => 0,
+            Some((start, end, shown)) => shown + offset.min(end) - start,
+        }
+    }
+}
+
+fn floor_char(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// A message with every `quoted` part longer than [`MAX_QUOTED_CHARS`] clipped.
+fn clip_quotes(text: &str) -> String {
+    if text.len() <= MAX_QUOTED_CHARS {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for (i, part) in text.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(&clip(part));
+        } else {
+            out.push_str(&clip_to(part, 4 * MAX_QUOTED_CHARS));
+        }
+    }
+    out
 }

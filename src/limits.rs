@@ -1,40 +1,165 @@
-//! Every safety bound in one place. Each is reported as a diagnostic, never a panic.
+//! Every safety bound in one place: one [`Limits`] value, [`Limits::DEFAULT`], whose fields are
+//! documented with their defaults (and listed, with their flags, in `docs/limits.md`). Hitting a
+//! bound is a diagnostic, never a panic. The constants below name the fields of the default for
+//! the code that checks them.
 
-/// Largest source file accepted, in bytes.
-pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
-/// Deepest nesting of `{}` and `()` accepted by the parser.
-pub const MAX_NESTING: usize = 64;
-/// Most binary operators in one expression.
-pub const MAX_EXPR_OPERATORS: usize = 256;
-/// Most `-`/`not` in a row.
-pub const MAX_PREFIX_CHAIN: usize = 16;
-/// Most dice in one dice expression.
-pub const MAX_DICE: u32 = 1000;
-/// Most sides on one die.
-pub const MAX_SIDES: u32 = 1_000_000;
-/// Default step budget of one run (`--max-steps`).
-pub const DEFAULT_MAX_STEPS: u64 = 1_000_000;
-/// Iterations of the outermost level a run makes when neither the ruleset nor `--until` ends it.
-pub const DEFAULT_OUTER_LIMIT: u64 = 10;
-/// Most characters in one encounter.
-pub const MAX_CHARACTERS: usize = 10_000;
-/// Most entities in one run: those declared plus every one `create` makes.
-pub const MAX_ENTITIES: usize = 1_000_000;
-/// Most rolls of one tied group in an "until settled" tie-break before it is reported as a runaway.
-pub const MAX_TIE_ROLLS: u32 = 1000;
-/// How deeply actions and hooks may nest (a reaction inside an action inside a reaction ...).
-pub const MAX_CALL_DEPTH: u32 = 64;
-/// The most arguments a trigger may take.
-pub const MAX_TRIGGER_ARGS: usize = 8;
-/// How deeply blocks may nest while running, counting through actions and hooks.
-pub const MAX_RUN_NESTING: u32 = 1024;
-/// The stack the interpreter runs on: enough for MAX_RUN_NESTING nested blocks in a debug build.
-pub const RUN_STACK_BYTES: usize = 256 * 1024 * 1024;
-/// The longest chain of params using params (checked, so evaluation cannot recurse deeper).
-pub const MAX_PARAM_DEPTH: usize = 256;
+/// Every bound turnscript applies to its input and to a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest file read (a ruleset, an encounter, an answers file, a saved session), in bytes.
+    /// Files are read as a stream and the read stops at this bound.
+    pub source_bytes: usize,
+    /// Most answer lines in an answers file.
+    pub answer_lines: usize,
+    /// Most diagnostics reported for one file; past it, one line says how many more there were.
+    pub diagnostics_per_file: usize,
+    /// Most characters of user text a diagnostic quotes (a token, a command, a line).
+    pub quoted_chars: usize,
+    /// Longest name compared for "did you mean" suggestions.
+    pub suggest_name_chars: usize,
+    /// Largest definition pending in the REPL (lines typed inside an unclosed `{`), in bytes.
+    pub repl_definition_bytes: usize,
+    /// Longest line of REPL input, in bytes.
+    pub repl_line_bytes: usize,
+    /// Deepest nesting of `{}` and `()` accepted by the parser.
+    pub nesting: usize,
+    /// Most binary operators in one expression.
+    pub expr_operators: usize,
+    /// Most `-`/`not` in a row.
+    pub prefix_chain: usize,
+    /// Most dice in one dice expression.
+    pub dice: u32,
+    /// Most sides on one die.
+    pub sides: u32,
+    /// Default step budget of one run (`--max-steps`). A step is a statement, or an element a
+    /// quantifier, a loop or a sort visits.
+    pub steps: u64,
+    /// Iterations of the outermost level a run makes when neither the ruleset nor `--until`
+    /// ends it.
+    pub outer_iterations: u64,
+    /// Most characters in one encounter.
+    pub characters: usize,
+    /// Most entities in one run: those declared plus every one `create` makes.
+    pub entities: usize,
+    /// Most rolls of one tied group in an "until settled" tie-break.
+    pub tie_rolls: u32,
+    /// How deeply actions and hooks may nest.
+    pub call_depth: u32,
+    /// The most arguments a trigger may take.
+    pub trigger_args: usize,
+    /// How deeply blocks may nest while running, counting through actions and hooks.
+    pub run_nesting: u32,
+    /// The stack the interpreter runs on, in bytes.
+    pub run_stack_bytes: usize,
+    /// The longest chain of params using params.
+    pub param_depth: usize,
+    /// Answers refused in a row at one decision before the run stops.
+    pub refusals: usize,
+    /// The most digits a number keeps after its point.
+    pub decimals: u8,
+}
 
-/// Answers refused in a row at one decision before the run stops (`run::refused`): each refused
-/// answer is traced and the decision asked again.
-pub const MAX_REFUSALS: usize = 1000;
-/// The most digits a number keeps after its point (`decimals N`, `5.75`).
-pub const MAX_DECIMALS: u8 = 6;
+impl Limits {
+    /// The bounds every command uses unless a flag says otherwise.
+    pub const DEFAULT: Limits = Limits {
+        source_bytes: 4 * 1024 * 1024,
+        answer_lines: 100_000,
+        diagnostics_per_file: 100,
+        quoted_chars: 80,
+        suggest_name_chars: 64,
+        repl_definition_bytes: 64 * 1024,
+        repl_line_bytes: 64 * 1024,
+        nesting: 64,
+        expr_operators: 256,
+        prefix_chain: 16,
+        dice: 1000,
+        sides: 1_000_000,
+        steps: 1_000_000,
+        outer_iterations: 10,
+        characters: 10_000,
+        entities: 1_000_000,
+        tie_rolls: 1000,
+        call_depth: 64,
+        trigger_args: 8,
+        run_nesting: 1024,
+        run_stack_bytes: 256 * 1024 * 1024,
+        param_depth: 256,
+        refusals: 1000,
+        decimals: 6,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::DEFAULT
+    }
+}
+
+/// [`Limits::source_bytes`].
+pub const MAX_SOURCE_BYTES: usize = Limits::DEFAULT.source_bytes;
+/// [`Limits::answer_lines`].
+pub const MAX_ANSWER_LINES: usize = Limits::DEFAULT.answer_lines;
+/// [`Limits::diagnostics_per_file`].
+pub const MAX_DIAGNOSTICS_PER_FILE: usize = Limits::DEFAULT.diagnostics_per_file;
+/// [`Limits::quoted_chars`].
+pub const MAX_QUOTED_CHARS: usize = Limits::DEFAULT.quoted_chars;
+/// [`Limits::suggest_name_chars`].
+pub const MAX_SUGGEST_NAME_CHARS: usize = Limits::DEFAULT.suggest_name_chars;
+/// [`Limits::repl_definition_bytes`].
+pub const MAX_REPL_DEFINITION_BYTES: usize = Limits::DEFAULT.repl_definition_bytes;
+/// [`Limits::repl_line_bytes`].
+pub const MAX_REPL_LINE_BYTES: usize = Limits::DEFAULT.repl_line_bytes;
+/// [`Limits::nesting`].
+pub const MAX_NESTING: usize = Limits::DEFAULT.nesting;
+/// [`Limits::expr_operators`].
+pub const MAX_EXPR_OPERATORS: usize = Limits::DEFAULT.expr_operators;
+/// [`Limits::prefix_chain`].
+pub const MAX_PREFIX_CHAIN: usize = Limits::DEFAULT.prefix_chain;
+/// [`Limits::dice`].
+pub const MAX_DICE: u32 = Limits::DEFAULT.dice;
+/// [`Limits::sides`].
+pub const MAX_SIDES: u32 = Limits::DEFAULT.sides;
+/// [`Limits::steps`].
+pub const DEFAULT_MAX_STEPS: u64 = Limits::DEFAULT.steps;
+/// [`Limits::outer_iterations`].
+pub const DEFAULT_OUTER_LIMIT: u64 = Limits::DEFAULT.outer_iterations;
+/// [`Limits::characters`].
+pub const MAX_CHARACTERS: usize = Limits::DEFAULT.characters;
+/// [`Limits::entities`].
+pub const MAX_ENTITIES: usize = Limits::DEFAULT.entities;
+/// [`Limits::tie_rolls`].
+pub const MAX_TIE_ROLLS: u32 = Limits::DEFAULT.tie_rolls;
+/// [`Limits::call_depth`].
+pub const MAX_CALL_DEPTH: u32 = Limits::DEFAULT.call_depth;
+/// [`Limits::trigger_args`].
+pub const MAX_TRIGGER_ARGS: usize = Limits::DEFAULT.trigger_args;
+/// [`Limits::run_nesting`].
+pub const MAX_RUN_NESTING: u32 = Limits::DEFAULT.run_nesting;
+/// [`Limits::run_stack_bytes`].
+pub const RUN_STACK_BYTES: usize = Limits::DEFAULT.run_stack_bytes;
+/// [`Limits::param_depth`].
+pub const MAX_PARAM_DEPTH: usize = Limits::DEFAULT.param_depth;
+/// [`Limits::refusals`].
+pub const MAX_REFUSALS: usize = Limits::DEFAULT.refusals;
+/// [`Limits::decimals`].
+pub const MAX_DECIMALS: u8 = Limits::DEFAULT.decimals;
+
+/// User text as a diagnostic quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
+pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {
+    clip_to(text, MAX_QUOTED_CHARS)
+}
+
+/// `text` cut to at most `max` characters, with `…` and the number of bytes left out when cut.
+pub fn clip_to(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((at, _)) => std::borrow::Cow::Owned(format!("{}… ({} more bytes)", &text[..at], text.len() - at)),
+    }
+}
+
+/// Whether `text` is a whole number (digits, maybe after `-`) that failed to parse: it is too
+/// large (or too far below zero) for its type, not malformed.
+pub fn too_many_digits(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}

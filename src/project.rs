@@ -41,8 +41,10 @@ impl Default for Style {
 #[derive(Clone, Debug, Default)]
 pub struct Project {
     sources: Sources,
-    /// The files that parsed, with their ids, in load order.
-    files: Vec<(FileId, File)>,
+    /// The files that parsed, in load order, and their ids (apart, so the checker borrows the
+    /// ASTs as one slice instead of copying them).
+    files: Vec<File>,
+    ids: Vec<FileId>,
     /// The syntax errors of the files that did not parse.
     syntax: Vec<Diag>,
 }
@@ -66,7 +68,10 @@ impl Project {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let id = self.sources.add(name, text);
         match crate::syntax::parse(self.sources.text(id), id) {
-            Ok(file) => self.files.push((id, file)),
+            Ok(file) => {
+                self.files.push(file);
+                self.ids.push(id);
+            }
             Err(d) => self.syntax.extend(d),
         }
         id
@@ -84,7 +89,7 @@ impl Project {
 
     /// The files that parsed, with their ids.
     pub fn files(&self) -> impl Iterator<Item = (FileId, &File)> {
-        self.files.iter().map(|(id, f)| (*id, f))
+        self.ids.iter().copied().zip(&self.files)
     }
 
     /// The syntax errors of the files that did not parse.
@@ -95,15 +100,15 @@ impl Project {
     /// Whether the first file is an encounter: it has characters or an `encounter` line and no
     /// `play` or `setup`.
     pub fn is_encounter(&self) -> bool {
-        self.files.first().is_some_and(|(_, f)| is_encounter(f))
+        self.files.first().is_some_and(is_encounter)
     }
 
     /// Checks every file together: all syntax errors, or else all errors of the checker.
-    pub fn check(&self) -> Result<Checked, Vec<Diag>> {
+    pub fn check(&self) -> Result<Checked<'_>, Vec<Diag>> {
         if !self.syntax.is_empty() {
             return Err(self.syntax.clone());
         }
-        crate::check::check(self.files.iter().map(|(_, f)| f.clone()).collect())
+        crate::check::check(&self.files)
     }
 
     /// Checks, then compiles to a runnable [`Program`].
@@ -341,10 +346,17 @@ fn parse_until(p: &Program, text: &str) -> Result<(u16, u64), SetupError> {
             levels.first().unwrap_or(&"round")
         )));
     };
-    let n: u64 = n
-        .trim()
-        .parse()
-        .map_err(|_| SetupError(format!("error: --until {text}: `{n}` is not a whole number\n")))?;
+    let n: u64 = n.trim().parse().map_err(|_| {
+        let n = crate::limits::clip(n.trim());
+        SetupError(if crate::limits::too_many_digits(&n) && !n.starts_with('-') {
+            format!(
+                "error: --until {text}: `{n}` is too large (the largest is {})\n",
+                u64::MAX
+            )
+        } else {
+            format!("error: --until {text}: `{n}` is not a whole number\n")
+        })
+    })?;
     if n == 0 {
         return Err(SetupError(format!(
             "error: --until {text}: iterations count from 1, so {name}=0 never comes\n"
@@ -541,7 +553,7 @@ impl Project {
     /// The ruleset the encounter among these files names (`uses "PATH"`), as a path from
     /// `encounter_path`, the encounter's own.
     fn uses(&self, encounter_path: &str) -> Option<String> {
-        let uses = self.files.iter().flat_map(|f| &f.1.items).find_map(|i| match i {
+        let uses = self.files.iter().flat_map(|f| &f.items).find_map(|i| match i {
             Item::Encounter { uses: Some(u), .. } => Some(u.node.clone()),
             _ => None,
         })?;

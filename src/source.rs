@@ -68,3 +68,86 @@ impl Sources {
         text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
     }
 }
+
+/// Why a file could not be read as source text.
+#[derive(Debug)]
+pub enum ReadError {
+    /// A directory, a FIFO, a socket or a device: refused before reading.
+    NotAFile(&'static str),
+    /// The file is longer than the bound; the read stopped there.
+    TooLarge(usize),
+    /// A byte that is not UTF-8, at this 1-based line and 0-based byte offset in the file.
+    NotUtf8 {
+        line: usize,
+        offset: usize,
+    },
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::NotAFile(kind) => write!(f, "it is {kind}, not a file"),
+            ReadError::TooLarge(max) => write!(f, "it is larger than the limit of {max} bytes"),
+            ReadError::NotUtf8 { line, offset } => {
+                write!(f, "line {line} is not valid UTF-8 (the byte at offset {offset})")
+            }
+            ReadError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Reads a file as text, at most `max` bytes. A directory, a FIFO, a socket or a device is
+/// refused by its type, before it is opened (so a FIFO cannot block the read).
+pub fn read_path(path: &std::path::Path, max: usize) -> Result<String, ReadError> {
+    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile(kind_of(&meta.file_type())));
+    }
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    read_stream(file, max)
+}
+
+fn kind_of(ty: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ty.is_fifo() {
+            return "a FIFO";
+        }
+        if ty.is_socket() {
+            return "a socket";
+        }
+        if ty.is_char_device() || ty.is_block_device() {
+            return "a device";
+        }
+    }
+    if ty.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Reads a stream as text, stopping with [`ReadError::TooLarge`] past `max` bytes.
+pub fn read_stream(reader: impl std::io::Read, max: usize) -> Result<String, ReadError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    reader
+        .take(max as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() > max {
+        return Err(ReadError::TooLarge(max));
+    }
+    text_of(bytes)
+}
+
+/// Bytes as text, or where the first byte that is not UTF-8 is.
+pub fn text_of(bytes: Vec<u8>) -> Result<String, ReadError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..offset].iter().filter(|b| **b == b'\n').count() + 1;
+        ReadError::NotUtf8 { line, offset }
+    })
+}

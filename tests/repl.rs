@@ -253,3 +253,56 @@ fn colour_only_when_asked() {
         assert!(err.contains('\x1b'), "a diagnostic in colour: {err:?}");
     });
 }
+
+fn autosaving(path: PathBuf) -> Result<(Repl, String), String> {
+    Repl::new(Options {
+        ruleset: Some(PathBuf::from("rulesets/legends.turn")),
+        encounter: Some(PathBuf::from("rulesets/encounters/legends.turn")),
+        seed: 1,
+        autosave: Some(path),
+        colour: Some(false),
+        width: 0,
+    })
+}
+
+#[test]
+fn an_autosave_that_cannot_be_written_is_refused_at_the_start() {
+    let dir = std::env::temp_dir().join(format!("turnscript-autosave-refused-{}", std::process::id()));
+    let err = on_run_stack(|| match autosaving(dir.join("no-such-folder").join("a.tsession")) {
+        Ok(_) => String::new(),
+        Err(e) => e,
+    });
+    assert!(err.starts_with("error: cannot write the autosave"), "{err}");
+    assert!(err.contains("--no-autosave"), "{err}");
+}
+
+#[test]
+fn an_existing_autosave_is_never_replaced() {
+    let dir = std::env::temp_dir().join(format!("turnscript-autosave-kept-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let first = dir.join("s.tsession");
+    std::fs::write(&first, "another session's autosave\n").expect("written");
+    let (note, second) = on_run_stack(|| {
+        let (mut repl, start) = autosaving(first.clone()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!repl.exec("auto foes").error);
+        (start, dir.join("s-2.tsession"))
+    });
+    assert!(
+        note.starts_with(&format!("note: {} holds another session", first.display())),
+        "{note}"
+    );
+    assert!(note.contains(&format!("autosaves in {}", second.display())), "{note}");
+    assert_eq!(read(&first), "another session's autosave\n");
+    assert!(
+        read(&second).contains("auto foes"),
+        "the new session is autosaved beside it"
+    );
+    // Written whole through a temporary file, which is gone once renamed.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the folder lists")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -42,13 +42,12 @@ impl Checker<'_> {
     /// the same mistake found there twice is one error.
     pub(super) fn err(&mut self, d: Diag) {
         // A name declared twice is reported once; what it then fails to resolve to is an echo.
-        if d.code == "check::unknown"
-            && self
-                .decls
-                .duplicates
-                .iter()
-                .any(|n| d.message.ends_with(&format!("`{n}`")))
-        {
+        let quoted = d
+            .message
+            .strip_suffix('`')
+            .and_then(|m| m.rsplit_once('`'))
+            .map(|(_, n)| n);
+        if d.code == "check::unknown" && quoted.is_some_and(|n| self.decls.duplicates.contains(n)) {
             return;
         }
         let same = |e: &Diag| e.code == d.code && e.message == d.message && e.labels.first() == d.labels.first();

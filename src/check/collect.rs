@@ -5,11 +5,13 @@ use std::collections::HashMap;
 
 use super::decls::has_dice;
 use super::{CHARACTER, Decls, FieldKind, Sym};
-use crate::diag::Diag;
+use crate::diag::{Capped, Diag};
+use crate::limits::MAX_DIAGNOSTICS_PER_FILE;
 use crate::syntax::ast::*;
 
-/// Gathers the declarations of all files, reporting duplicates and cyclic params.
-pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
+/// Gathers the declarations of all files, reporting duplicates and cyclic params (at most
+/// [`MAX_DIAGNOSTICS_PER_FILE`] held per file, the rest counted in `capped`).
+pub fn collect(files: &[File], diags: &mut Vec<Diag>, capped: &mut Capped) -> Decls {
     let mut d = Decls::default();
     d.things.push(("character".into(), "characters".into()));
     // Types first, so any declaration may name a thing declared after it.
@@ -22,6 +24,7 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>) -> Decls {
         let mut params_here: HashMap<&str, Span> = HashMap::new();
         for item in &file.items {
             d.declare_item(item, file_index, &mut params_here, diags);
+            capped.compact(diags, MAX_DIAGNOSTICS_PER_FILE);
         }
     }
     params_graph(&mut d, diags);

@@ -75,7 +75,7 @@ pub struct Decls {
     /// not reported again.
     pub untyped: Vec<String>,
     /// Names declared twice: errors that a name is unknown are its echoes, and are not reported.
-    pub duplicates: Vec<String>,
+    pub duplicates: std::collections::HashSet<String>,
     /// The `measure`s, in declaration order.
     pub measures: Vec<String>,
     /// The expression in force for each param: the last file that sets it wins.
@@ -317,7 +317,7 @@ impl Decls {
 
     pub(super) fn declare(&mut self, name: &Ident, sym: Sym, diags: &mut Vec<Diag>) -> bool {
         if let Some((_, first)) = self.globals.get(&name.node) {
-            self.duplicates.push(name.node.clone());
+            self.duplicates.insert(name.node.clone());
             diags.push(
                 Diag::new("check::duplicate", format!("`{}` is declared twice", name.node))
                     .label(name.span, "declared again here")

@@ -31,7 +31,9 @@ impl Checker<'_> {
                     self.stands_for(name, f);
                 }
             }
-            Item::Resource { min, max, decimals, .. } => self.limits(min, max, *decimals, "a resource limit"),
+            Item::Resource { min, max, decimals, .. } => {
+                self.limits(min.as_deref(), max.as_deref(), *decimals, "a resource limit")
+            }
             Item::Global {
                 default,
                 min,
@@ -43,7 +45,7 @@ impl Checker<'_> {
                 if let Some(e) = default {
                     self.field_default(ty.as_ref(), *decimals, e, "a global's default");
                 }
-                self.limits(min, max, *decimals, "a global's limit");
+                self.limits(min.as_deref(), max.as_deref(), *decimals, "a global's limit");
             }
             Item::Flag { per, default, .. } => {
                 if let Some(d) = default {
@@ -135,8 +137,8 @@ impl Checker<'_> {
     }
 
     /// A resource's or global's `min` and `max`: fixed numbers, in its decimals.
-    fn limits(&mut self, min: &Option<Expr>, max: &Option<Expr>, decimals: u8, what: &str) {
-        for e in min.iter().chain(max.iter()) {
+    fn limits(&mut self, min: Option<&Expr>, max: Option<&Expr>, decimals: u8, what: &str) {
+        for e in min.into_iter().chain(max) {
             self.expect(e, Ty::of_scale(decimals), what);
             self.no_dice(e, what);
         }

@@ -33,8 +33,9 @@ use std::collections::HashMap;
 
 /// Parsed files that passed the checker, with their symbol table.
 #[derive(Debug)]
-pub struct Checked {
-    pub files: Vec<File>,
+pub struct Checked<'a> {
+    /// Borrowed from the caller (a [`crate::Project`]): the ASTs are not copied.
+    pub files: &'a [File],
     pub decls: Decls,
     /// The field each `x.FIELD` and target names, by the span of the field's name: a thing's
     /// fields are found through the type of `x`, which only the checker knows.
@@ -103,9 +104,12 @@ impl Ty {
 }
 
 /// Checks the files of one run (a ruleset, then encounters) together.
-pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
+pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
     let mut diags = Vec::new();
-    let decls = collect::collect(&files, &mut diags);
+    // At most so many diagnostics per file are held while checking; the rest are counted.
+    let mut capped = crate::diag::Capped::default();
+    let cap = crate::limits::MAX_DIAGNOSTICS_PER_FILE;
+    let decls = collect::collect(files, &mut diags, &mut capped);
     let mut c = Checker {
         decls: &decls,
         diags: &mut diags,
@@ -122,12 +126,13 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
         site: Span::default(),
         decimals_at: HashMap::new(),
     };
-    for file in &files {
+    for file in files {
         for item in &file.items {
             c.item(item);
+            capped.compact(c.diags, cap);
         }
     }
-    c.characters(&files);
+    c.characters(files);
     let fields_at = std::mem::take(&mut c.fields_at);
     let numbers_at = std::mem::take(&mut c.numbers_at);
     let widen_at = std::mem::take(&mut c.widen_at);
@@ -142,6 +147,6 @@ pub fn check(files: Vec<File>) -> Result<Checked, Vec<Diag>> {
             decimals_at,
         })
     } else {
-        Err(diags)
+        Err(capped.finish(diags, cap))
     }
 }

@@ -1,6 +1,7 @@
 //! "unknown X `name`" errors, with a did-you-mean when a declared name is close.
 
 use crate::diag::Diag;
+use crate::limits::MAX_SUGGEST_NAME_CHARS;
 use crate::syntax::ast::Span;
 
 /// "unknown X `name`", with a "did you mean" label when a close name exists.
@@ -9,27 +10,57 @@ where
     I: Iterator<Item = S>,
     S: AsRef<str> + 'a,
 {
-    let best = candidates
-        .map(|c| (distance(name, c.as_ref()), c.as_ref().to_string()))
-        .filter(|(d, c)| *d <= 2.max(name.len() / 3) && c != name)
-        .min();
+    let best = suggestion(name, candidates);
     let label = match best {
-        Some((_, c)) => format!("did you mean `{c}`?"),
+        Some(c) => format!("did you mean `{c}`?"),
         None => format!("no {what} is called this"),
     };
     Diag::new("check::unknown", format!("unknown {what} `{name}`")).label(span, label)
 }
 
-fn distance(a: &str, b: &str) -> usize {
+/// The closest candidate within an edit distance of `max(2, len / 3)`, if any. Names longer
+/// than [`MAX_SUGGEST_NAME_CHARS`] get no suggestion, candidates whose lengths differ by more
+/// than the distance allowed are skipped, and at most [`MAX_SUGGEST_CANDIDATES`] are compared,
+/// so a suggestion costs a bounded amount of work.
+fn suggestion<S: AsRef<str>>(name: &str, candidates: impl Iterator<Item = S>) -> Option<String> {
+    let len = name.chars().count();
+    if len > MAX_SUGGEST_NAME_CHARS {
+        return None;
+    }
+    let most = 2.max(name.len() / 3);
+    let mut scratch = (Vec::new(), Vec::new());
+    candidates
+        .take(MAX_SUGGEST_CANDIDATES)
+        .filter_map(|c| {
+            let c = c.as_ref();
+            let clen = c.chars().count();
+            if c == name || clen > MAX_SUGGEST_NAME_CHARS || clen.abs_diff(len) > most {
+                return None;
+            }
+            let d = distance(name, c, &mut scratch);
+            (d <= most).then(|| (d, c.to_string()))
+        })
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// The most candidates one suggestion compares.
+const MAX_SUGGEST_CANDIDATES: usize = 10_000;
+
+/// Levenshtein distance of two short names (both at most [`MAX_SUGGEST_NAME_CHARS`]).
+fn distance(a: &str, b: &str, (prev, cur): &mut (Vec<usize>, Vec<usize>)) -> usize {
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    prev.clear();
+    prev.extend(0..=b.len());
     for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
+        cur.clear();
+        cur.push(i + 1);
         for (j, cb) in b.iter().enumerate() {
             let cost = if ca == *cb { 0 } else { 1 };
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+            let next = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+            cur.push(next);
         }
-        prev = cur;
+        std::mem::swap(prev, cur);
     }
     prev[b.len()]
 }

@@ -9,7 +9,9 @@ mod sim;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::limits::{MAX_ANSWER_LINES, MAX_SOURCE_BYTES};
 use crate::project::{RunOptions, Style, View, check_set, parse_answers, play};
+use crate::source::{read_path, read_stream};
 use crate::trace::{Event, Sink, World};
 
 #[derive(Parser, Debug)]
@@ -302,20 +304,19 @@ fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// Reads a file, or standard input for `-` (read once, the same text each time it is asked for).
+/// Reads a file, or standard input for `-` (read once, the same text each time it is asked for),
+/// as a stream stopped at the size limit; a directory or a FIFO is refused by its type.
 fn read(path: &Path) -> Result<String, String> {
     static STDIN: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
     if is_stdin(path) {
         return STDIN
             .get_or_init(|| {
-                let mut text = String::new();
-                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-                    .map(|_| text)
+                read_stream(std::io::stdin().lock(), MAX_SOURCE_BYTES)
                     .map_err(|e| format!("error: cannot read standard input: {e}\n"))
             })
             .clone();
     }
-    std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))
+    read_path(path, MAX_SOURCE_BYTES).map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))
 }
 
 /// The name a file has in diagnostics: its path, or `<stdin>` for `-`.
@@ -420,7 +421,21 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     // `run ENCOUNTER`: an encounter that names its ruleset runs under it.
     let (ruleset, encounter) = resolve_pair(ruleset, encounter);
     let paths: Vec<&Path> = std::iter::once(ruleset.as_path()).chain(encounter.as_deref()).collect();
-    let read_answers = |p: &PathBuf| read(p).map(|t| parse_answers(&t, &shown(p)));
+    let read_answers = |p: &PathBuf| {
+        let text = read(p)?;
+        // Counted before they are built: a file of many short lines costs no memory per line.
+        let count = text
+            .lines()
+            .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
+            .count();
+        if count > MAX_ANSWER_LINES {
+            return Err(format!(
+                "error: {} has {count} answers; the limit is {MAX_ANSWER_LINES}\n",
+                shown(p)
+            ));
+        }
+        Ok(parse_answers(&text, &shown(p)))
+    };
     let texts = match read_all(&paths) {
         Ok(t) => t,
         Err(e) => {

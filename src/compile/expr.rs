@@ -181,6 +181,7 @@ impl Lower<'_> {
             filter,
             by: by.as_ref().map(|o| self.order_id(o)),
             body,
+            span: e.span,
         }
     }
 }

@@ -618,6 +618,8 @@ pub enum Ex {
         /// For `first` and `last`: the order to sort by.
         by: Option<OrderId>,
         body: Option<Box<Ex>>,
+        /// The quantifier's text: where a run that spends its step budget in it stops.
+        span: Span,
     },
     If(Box<Ex>, Box<Ex>, Box<Ex>),
     /// A character's side (its index), or -1 for none.

@@ -301,15 +301,15 @@ impl Lower<'_> {
     /// A field declaration's default and limits (`owner`: the thing declaring it, if any).
     pub(super) fn field_decl(&mut self, item: &Item, owner: Option<u16>) {
         let (name, default, min, max) = match item {
-            Item::Stat { name, default, .. } => (name, default, &None, &None),
+            Item::Stat { name, default, .. } => (name, default.as_ref(), None, None),
             Item::Global {
                 name,
                 default,
                 min,
                 max,
                 ..
-            } => (name, default, min, max),
-            Item::Resource { name, min, max, .. } => (name, &None, min, max),
+            } => (name, default.as_deref(), min.as_deref(), max.as_deref()),
+            Item::Resource { name, min, max, .. } => (name, None, min.as_deref(), max.as_deref()),
             Item::Flag { name, per, default } => {
                 let f = self.thing_field(owner, &name.node);
                 self.p.fields[f as usize].default = default.as_ref().map(|d| self.expr(d));
@@ -332,8 +332,8 @@ impl Lower<'_> {
             None if refers.is_some() => Some(Ex::Int(NONE)),
             None => None,
         };
-        self.p.fields[f].min = min.as_ref().map(|e| self.expr(e));
-        self.p.fields[f].max = max.as_ref().map(|e| self.expr(e));
+        self.p.fields[f].min = min.map(|e| self.expr(e));
+        self.p.fields[f].max = max.map(|e| self.expr(e));
     }
 
     /// Lowers a hook or a routine: its variables, filter and body, with the frame of slots it binds.

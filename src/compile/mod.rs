@@ -50,7 +50,7 @@ pub fn compile(checked: &Checked) -> Program {
             ty: CHARACTER,
         });
     }
-    for file in &checked.files {
+    for file in checked.files {
         for item in &file.items {
             c.item(item);
         }

@@ -255,6 +255,20 @@ pub fn help(topic: Option<&str>) -> String {
 }
 
 /// Whether a text opens more braces than it closes (a definition continues on the next line).
+/// How a line changes the depth of braces (`{` opens, `}` closes, a `#` comment is left out).
+pub fn brace_change(line: &str) -> i64 {
+    line.split('#')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .map(|c| match c {
+            '{' => 1,
+            '}' => -1,
+            _ => 0,
+        })
+        .sum()
+}
+
 pub fn unbalanced(text: &str) -> bool {
     let mut depth = 0i64;
     for line in text.lines() {
@@ -317,6 +331,19 @@ fn bad(code: &'static str, msg: impl Into<String>, at: (usize, usize), label: &s
 
 fn number<T: std::str::FromStr>(w: (usize, usize, &str), what: &str) -> Result<T, Diag> {
     w.2.parse().map_err(|_| {
+        // Digits that parse as a wider number above zero, or not at all: too large, not malformed.
+        let too_large =
+            w.2.parse::<i128>()
+                .map_or(crate::limits::too_many_digits(w.2), |v| v > 0);
+        if too_large {
+            return bad(
+                "repl::too_large",
+                format!("`{}` is too large for {what}", crate::limits::clip(w.2)),
+                (w.0, w.1),
+                "too large",
+            )
+            .help(format!("write {what} here with fewer digits, e.g. 3"));
+        }
         bad(
             "repl::not_a_number",
             format!("`{}` is not {what}", w.2),

@@ -15,6 +15,7 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use crate::diag::Diag;
+use crate::limits::{MAX_REPL_DEFINITION_BYTES, MAX_REPL_LINE_BYTES};
 use crate::source::Sources;
 use crate::source::Span;
 use session::{Base, Divergence, End, Entry, Goal, Op, SourceFile, State, replay};
@@ -82,12 +83,74 @@ fn read_source(path: &Path) -> Result<SourceFile, String> {
                 .into(),
         );
     }
-    std::fs::read_to_string(path)
+    crate::source::read_path(path, crate::limits::MAX_SOURCE_BYTES)
         .map(|text| SourceFile {
             path: path.display().to_string(),
             text,
         })
         .map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))
+}
+
+/// Where this session autosaves: `path`, unless a file is already there (another session's, which
+/// is never replaced: a fresh name is taken, and the note says so and how to resume the other).
+/// Refused (an error) when the folder cannot be written.
+fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> {
+    let mut chosen = path.clone();
+    let mut n = 1;
+    while chosen.exists() {
+        n += 1;
+        if n > 1000 {
+            return Err(format!(
+                "error: {} and 999 fresh names beside it are taken: give --autosave FILE or --no-autosave\n",
+                path.display()
+            ));
+        }
+        let stem = path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        let ext = path
+            .extension()
+            .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
+        chosen = path.with_file_name(format!("{stem}-{n}{ext}"));
+    }
+    // Refused now rather than warned about after every change: the folder must take a file.
+    let probe = temp_beside(&chosen);
+    std::fs::write(&probe, b"").map_err(|e| {
+        format!(
+            "error: cannot write the autosave {}: {e}\n  help: give --autosave FILE in a folder you can write, or --no-autosave\n",
+            chosen.display()
+        )
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    let note = if chosen == path {
+        String::new()
+    } else {
+        format!(
+            "note: {} holds another session (`load {}` resumes it); this one autosaves in {}\n",
+            path.display(),
+            path.display(),
+            chosen.display()
+        )
+    };
+    Ok((chosen, note))
+}
+
+/// A temporary name beside `path`, for writing a file whole before it replaces `path`.
+fn temp_beside(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+/// Writes a file whole: into a temporary file beside it, then renamed over it, so a reader (or a
+/// crash) never sees half a session.
+fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = temp_beside(path);
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 /// Replays `log[..cursor]`; where it no longer fits, stops before the command that diverged.
@@ -108,7 +171,20 @@ fn settle(base: &Base, log: &[Entry], mut cursor: usize) -> Result<(State, usize
 
 impl Repl {
     /// Loads the ruleset and encounter of `opts`; the error is a rendered report.
-    pub fn new(opts: Options) -> Result<(Repl, String), String> {
+    pub fn new(mut opts: Options) -> Result<(Repl, String), String> {
+        let note = match opts.autosave.take() {
+            Some(path) => {
+                let (path, note) = autosave_path(path)?;
+                opts.autosave = Some(path);
+                note
+            }
+            None => String::new(),
+        };
+        let (repl, out) = Repl::start(opts)?;
+        Ok((repl, note + &out))
+    }
+
+    fn start(opts: Options) -> Result<(Repl, String), String> {
         let mut repl = Repl { session: None, opts };
         let Some(ruleset) = repl.opts.ruleset.clone() else {
             return Ok((
@@ -230,7 +306,7 @@ impl Repl {
         let (Some(path), Some(s)) = (&self.opts.autosave, &self.session) else {
             return String::new();
         };
-        match std::fs::write(path, session_text(s)) {
+        match write_whole(path, &session_text(s)) {
             Ok(()) => String::new(),
             Err(e) => format!("warning: cannot write the autosave {}: {e}\n", path.display()),
         }
@@ -361,7 +437,8 @@ impl Repl {
 
     fn save(&self, path: &str) -> Result<Reply, Reply> {
         let s = self.session()?;
-        std::fs::write(path, session_text(s)).map_err(|e| Reply::err(format!("error: cannot write {path}: {e}\n")))?;
+        write_whole(Path::new(path), &session_text(s))
+            .map_err(|e| Reply::err(format!("error: cannot write {path}: {e}\n")))?;
         Ok(Reply::ok(format!(
             "saved {} command{} to {path}\n",
             s.cursor,
@@ -370,8 +447,8 @@ impl Repl {
     }
 
     fn load(&mut self, path: &str) -> Result<Reply, Reply> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| Reply::err(format!("error: cannot read {path}: {e}\n")))?;
+        let text = crate::source::read_path(Path::new(path), crate::limits::MAX_SOURCE_BYTES)
+            .map_err(|e| Reply::err(format!("error: cannot read {path}: {e}\n")))?;
         let saved = file::read(&text).map_err(|e| Reply::err(format!("error: {path}: {e}\n")))?;
         let dir = Path::new(path).parent().unwrap_or(Path::new(""));
         let find = |p: &str| -> Result<SourceFile, Reply> {
@@ -518,18 +595,60 @@ fn span(start: usize, end: usize) -> Span {
 /// Reads commands line by line (standard input not a terminal): each is echoed after `> `, then
 /// its reply, plain. A definition spanning lines is read until its braces balance. Returns the
 /// exit code: 1 if any command was refused.
-pub fn run_plain(repl: &mut Repl, input: impl BufRead, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+pub fn run_plain(repl: &mut Repl, mut input: impl BufRead, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let mut code = 0;
     let mut pending = String::new();
-    for line in input.lines() {
-        let Ok(line) = line else { break };
+    // The depth of braces in `pending`, kept line by line so a long definition is not scanned
+    // again on every line.
+    let mut depth = 0i64;
+    let mut number = 0usize;
+    let mut bytes = Vec::new();
+    loop {
+        let line = match read_line(&mut input, &mut bytes, MAX_REPL_LINE_BYTES) {
+            Ok(false) => break,
+            Ok(true) => {
+                number += 1;
+                std::str::from_utf8(&bytes).map_err(|e| {
+                    format!(
+                        "error: input line {number} is not valid UTF-8 (the byte at offset {} of the line); the line is skipped\n",
+                        e.valid_up_to()
+                    )
+                })
+            }
+            Err(Long(n)) => {
+                number += 1;
+                Err(format!(
+                    "error: input line {number} is {n} bytes long; the limit is {MAX_REPL_LINE_BYTES}; the line is skipped\n"
+                ))
+            }
+        };
+        let line = match line {
+            Ok(l) => l.strip_suffix('\r').unwrap_or(l),
+            Err(e) => {
+                code = 1;
+                let _ = err.write_all(e.as_bytes());
+                continue;
+            }
+        };
+        if pending.len() + line.len() > MAX_REPL_DEFINITION_BYTES {
+            code = 1;
+            let _ = writeln!(
+                err,
+                "error: the definition ending at input line {number} is longer than {MAX_REPL_DEFINITION_BYTES} bytes; it is dropped"
+            );
+            pending.clear();
+            depth = 0;
+            continue;
+        }
         if !pending.is_empty() {
             pending.push('\n');
         }
-        pending.push_str(&line);
-        if commands::unbalanced(&pending) {
+        pending.push_str(line);
+        depth += commands::brace_change(line);
+        if depth > 0 {
             continue;
         }
+        depth = 0;
         let cmd = std::mem::take(&mut pending);
         if cmd.trim().is_empty() {
             continue;
@@ -553,6 +672,46 @@ pub fn run_plain(repl: &mut Repl, input: impl BufRead, out: &mut dyn Write, err:
     }
     let _ = out.write_all(repl.autosave_note().as_bytes());
     code
+}
+
+/// A line of input longer than the limit: how long it was.
+struct Long(usize);
+
+/// Reads one line into `buf` (without its `\n`), keeping at most `max` bytes of it; the rest of a
+/// longer line is read and dropped. `Ok(false)` at the end of the input.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> Result<bool, Long> {
+    buf.clear();
+    let mut len = 0usize;
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|b| *b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        len += part.len();
+        if buf.len() < max {
+            let room = max - buf.len();
+            buf.extend_from_slice(&part[..part.len().min(room)]);
+        }
+        let used = done.unwrap_or(chunk.len());
+        input.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if len > max {
+        return Err(Long(len));
+    }
+    Ok(any)
 }
 
 /// Runs a whole script as [`run_plain`] does, with replies and errors in one transcript; the exit

@@ -225,7 +225,7 @@ impl Machine<'_> {
         let who = self.who(chooser, span)?;
         let secret = self.in_secret(deferred.is_some());
         let mut ids = self.ids.take();
-        self.gather(var, coll, filter, &mut ids)?;
+        self.gather((var, coll), filter, &mut ids, span)?;
         // Candidates a rule refuses are not offered; remember every rule that refused each.
         let mut refused: Vec<(EntityId, Vec<usize>)> = Vec::new();
         if !refusals.is_empty() {

@@ -233,7 +233,8 @@ impl Machine<'_> {
                 filter,
                 by,
                 body,
-            } => self.quant(quant, var, coll, filter, by, body, ctx)?,
+                span,
+            } => self.quant(quant, var, coll, filter, (by, body), ctx, *span)?,
         })
     }
 
@@ -295,9 +296,9 @@ impl Machine<'_> {
         var: &Slot,
         coll: &Coll,
         filter: &Option<Box<Ex>>,
-        by: &Option<OrderId>,
-        body: &Option<Box<Ex>>,
+        (by, body): (&Option<OrderId>, &Option<Box<Ex>>),
         ctx: Ctx,
+        span: Span,
     ) -> R<i64> {
         let n = self.members(*coll).len();
         let saved = self.locals[*var as usize];
@@ -314,6 +315,8 @@ impl Machine<'_> {
             let Some(id) = self.member(*coll, i) else {
                 break;
             };
+            // Every element visited is a step: a quantifier over a growing collection is work.
+            self.tick(span)?;
             if self.absent.get(id as usize).copied().unwrap_or(false) {
                 continue;
             }

@@ -62,6 +62,12 @@ impl Machine<'_> {
     /// the order's ranking.
     pub(super) fn st_rank(&mut self, order: OrderId, filter: Option<&(Slot, Ex)>) -> R<Flow> {
         let ty = self.p.orders[order as usize].ty;
+        // Where a budget spent here is reported (inside a level, the loop that runs it).
+        let span = self.p.orders[order as usize]
+            .keys
+            .first()
+            .map(|k| k.span)
+            .unwrap_or_default();
         let mut ids = self.ids.take();
         match filter {
             None => ids.extend(
@@ -69,7 +75,11 @@ impl Machine<'_> {
                     .iter()
                     .filter(|e| !self.absent[**e as usize]),
             ),
-            Some((slot, cond)) => self.gather(*slot, Coll::All(ty), Some(cond), &mut ids)?,
+            Some((slot, cond)) => self.gather((*slot, Coll::All(ty)), Some(cond), &mut ids, span)?,
+        }
+        // Every member looked at is a step (`gather` charges its own).
+        if filter.is_none() {
+            self.charge(self.members(Coll::All(ty)).len() as u64, span)?;
         }
         self.sort(order, &mut ids)?;
         self.emit(Event::Order { order, ids: &ids });
@@ -155,7 +165,7 @@ impl Machine<'_> {
             order,
         } = *w;
         let mut ids = self.ids.take();
-        self.gather(var, coll, filter, &mut ids)?;
+        self.gather((var, coll), filter, &mut ids, span)?;
         // An empty walk has nothing to order, and traces no `order`.
         if let Some(o) = order
             && !ids.is_empty()
@@ -262,8 +272,9 @@ impl Machine<'_> {
         let mut flow = Flow::Next;
         loop {
             let mut ids = self.ids.take();
-            self.gather(var, coll, filter, &mut ids)?;
-            ids.retain(|e| !walked.contains(e));
+            self.gather((var, coll), filter, &mut ids, span)?;
+            // `walked` is kept sorted: each member is looked up in it in log time.
+            ids.retain(|e| walked.binary_search(e).is_err());
             if ids.is_empty() {
                 self.ids.put(ids);
                 break;
@@ -272,7 +283,9 @@ impl Machine<'_> {
             self.emit(Event::Order { order, ids: &ids });
             let e = ids[0];
             self.ids.put(ids);
-            walked.push(e);
+            if let Err(at) = walked.binary_search(&e) {
+                walked.insert(at, e);
+            }
             flow = self.visit(e, var, filter, body, span)?;
             if !matches!(flow, Flow::Next) {
                 break;
@@ -352,10 +365,18 @@ impl Machine<'_> {
     }
 
     /// The characters of a collection that pass a filter, in the collection's order, into `out`.
-    pub(super) fn gather(&mut self, var: Slot, coll: Coll, filter: Option<&Ex>, out: &mut Vec<EntityId>) -> R<()> {
+    pub(super) fn gather(
+        &mut self,
+        (var, coll): (Slot, Coll),
+        filter: Option<&Ex>,
+        out: &mut Vec<EntityId>,
+        span: Span,
+    ) -> R<()> {
         // Expressions make and destroy nothing, so the collection keeps its length meanwhile.
         let mut i = 0;
         while let Some(e) = self.member(coll, i) {
+            // Every member looked at is a step.
+            self.tick(span)?;
             if self.eligible(e, var, filter)? {
                 out.push(e);
             }
@@ -462,6 +483,8 @@ impl Machine<'_> {
                     ));
                 }
                 keyed.clear();
+                // Every member keyed is a step.
+                self.charge((e - s) as u64, key.span)?;
                 for &id in &ids[s..e] {
                     self.locals[order.var as usize] = id as i64;
                     let v = self.eval(

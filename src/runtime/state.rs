@@ -252,7 +252,12 @@ impl Machine<'_> {
     /// Charges one step of a loop against the budget; past it, the run stops with an error naming
     /// the innermost loop still running.
     pub(super) fn tick(&mut self, span: Span) -> R<()> {
-        self.steps += 1;
+        self.charge(1, span)
+    }
+
+    /// Charges `n` steps of work (the members a sort keys, ...) against the budget.
+    pub(super) fn charge(&mut self, n: u64, span: Span) -> R<()> {
+        self.steps = self.steps.saturating_add(n);
         if self.steps > self.max_steps {
             let at = self.loops.last().copied().unwrap_or(span);
             return Err(Box::new(Diag::new(

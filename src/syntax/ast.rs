@@ -26,6 +26,8 @@ pub struct File {
 }
 
 #[derive(Clone, Debug)]
+/// Large parts are boxed so that an item stays small: a file of many short declarations costs
+/// little memory per line.
 pub enum Item {
     Ruleset(Spanned<String>),
     /// `encounter "NAME" [uses "PATH"]`: the encounter's name, and the ruleset it names.
@@ -52,8 +54,8 @@ pub enum Item {
         name: Ident,
         /// `decimals N`: kept with N digits after the point (0: a whole number).
         decimals: u8,
-        min: Option<Expr>,
-        max: Option<Expr>,
+        min: Option<Box<Expr>>,
+        max: Option<Box<Expr>>,
     },
     Flag {
         name: Ident,
@@ -63,7 +65,7 @@ pub enum Item {
     },
     Side(Vec<Ident>),
     Tag(Vec<Ident>),
-    Action(ActionDecl),
+    Action(Box<ActionDecl>),
     Order(OrderDecl),
     Policy {
         name: Ident,
@@ -86,7 +88,7 @@ pub enum Item {
         name: Ident,
         params: Vec<Typed>,
     },
-    Hook(HookDecl),
+    Hook(Box<HookDecl>),
     /// `deck NAME, PLURAL { ... }`: marks the thing `NAME` as a deck of cards. The parser writes
     /// a deck out as the thing (with `rank`, `suit` and `joker`), a param per suit, and an
     /// entity per card, in deck order; then this.
@@ -100,10 +102,10 @@ pub enum Item {
     Forbid {
         name: Ident,
         who: Option<Ident>,
-        rule: Refusal,
+        rule: Box<Refusal>,
     },
     /// `measure NAME = EXPR [for each ...] at POINT`: a number recorded for the simulator.
-    Measure(MeasureDecl),
+    Measure(Box<MeasureDecl>),
     /// `routine NAME(a, b) { ... }`: a named block, run by `do NAME(x, y)`.
     Routine {
         name: Ident,
@@ -118,9 +120,9 @@ pub enum Item {
         ty: Option<Ident>,
         /// `decimals N`: kept with N digits after the point (0: a whole number).
         decimals: u8,
-        default: Option<Expr>,
-        min: Option<Expr>,
-        max: Option<Expr>,
+        default: Option<Box<Expr>>,
+        min: Option<Box<Expr>>,
+        max: Option<Box<Expr>>,
     },
     /// `thing NAME, PLURAL { stat ... resource ... flag ... }`: a type of entity besides characters.
     Thing {

@@ -76,7 +76,11 @@ impl Builder {
                         span: name.span,
                     });
                     let rule = self.reason(cond, p, span)?;
-                    return Ok(Item::Forbid { name, who, rule });
+                    return Ok(Item::Forbid {
+                        name,
+                        who,
+                        rule: Box::new(rule),
+                    });
                 }
             }
         }
@@ -305,8 +309,8 @@ impl Builder {
         Ok(Item::Resource {
             name,
             decimals,
-            min,
-            max,
+            min: min.map(Box::new),
+            max: max.map(Box::new),
         })
     }
 
@@ -358,7 +362,7 @@ impl Builder {
                 _ => decl.when = Some(self.expr(p)?),
             }
         }
-        Ok(Item::Action(decl))
+        Ok(Item::Action(Box::new(decl)))
     }
 
     fn order_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
@@ -530,9 +534,9 @@ impl Builder {
             name,
             ty,
             decimals,
-            default,
-            min,
-            max,
+            default: default.map(Box::new),
+            min: min.map(Box::new),
+            max: max.map(Box::new),
         })
     }
 
@@ -554,14 +558,14 @@ impl Builder {
                 _ => filter = Some(self.expr(p)?),
             }
         }
-        Ok(Item::Hook(HookDecl {
+        Ok(Item::Hook(Box::new(HookDecl {
             on,
             vars,
             turn_ty,
             filter,
             body,
             span,
-        }))
+        })))
     }
 
     /// Where a hook runs or a measure is taken: `start of`/`end of` a turn, a level or the
@@ -626,7 +630,7 @@ impl Builder {
             point = next(&mut it, span)?;
         }
         let (at, vars, turn_ty) = self.hook_point(point)?;
-        Ok(Item::Measure(MeasureDecl {
+        Ok(Item::Measure(Box::new(MeasureDecl {
             name,
             value,
             each,
@@ -634,6 +638,6 @@ impl Builder {
             vars,
             turn_ty,
             span,
-        }))
+        })))
     }
 }
