@@ -57,6 +57,10 @@ pub struct Limits {
     pub refusals: usize,
     /// The most digits a number keeps after its point.
     pub decimals: u8,
+    /// The most cards in one deck.
+    pub deck_cards: usize,
+    /// The most ranks one run (`2 to 10`) of a deck's ranks makes.
+    pub rank_run: i64,
 }
 
 impl Limits {
@@ -86,6 +90,8 @@ impl Limits {
         param_depth: 256,
         refusals: 1000,
         decimals: 6,
+        deck_cards: 10_000,
+        rank_run: 1000,
     };
 }
 
@@ -143,6 +149,10 @@ pub const MAX_PARAM_DEPTH: usize = Limits::DEFAULT.param_depth;
 pub const MAX_REFUSALS: usize = Limits::DEFAULT.refusals;
 /// [`Limits::decimals`].
 pub const MAX_DECIMALS: u8 = Limits::DEFAULT.decimals;
+/// [`Limits::deck_cards`].
+pub const MAX_DECK_CARDS: usize = Limits::DEFAULT.deck_cards;
+/// [`Limits::rank_run`].
+pub const MAX_RANK_RUN: i64 = Limits::DEFAULT.rank_run;
 
 /// User text as a diagnostic quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
 pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {

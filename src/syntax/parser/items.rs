@@ -190,10 +190,11 @@ impl Builder {
                             (Rule::ident, Some(v)) => ranks.push((first.as_str().to_string(), number(v)?)),
                             (_, Some(to)) => {
                                 let (lo, hi) = (number(first)?, number(to)?);
-                                if hi < lo || hi - lo > 1000 {
+                                let most = crate::limits::MAX_RANK_RUN;
+                                if hi < lo || hi - lo >= most {
                                     return Err(Diag::new(
                                         "syntax::deck",
-                                        format!("the ranks {lo} to {hi} are not a run of at most 1,000"),
+                                        format!("the ranks {lo} to {hi} are not a run of at most {most}"),
                                     )
                                     .label(rspan, "this run of ranks")
                                     .help("write the lower rank first: `2 to 10`"));
@@ -217,10 +218,13 @@ impl Builder {
             }
         }
         let cards = ranks.len() * suits.len().max(1) + jokers.map_or(0, |j| j.0 as usize);
-        if cards == 0 || cards > 10_000 {
+        let most = crate::limits::MAX_DECK_CARDS;
+        if cards == 0 || cards > most {
             return Err(Diag::new("syntax::deck", format!("a deck of {cards} cards"))
                 .label(span, "this deck")
-                .help("give it `ranks` (and `suits`, `jokers`): from 1 to 10,000 cards"));
+                .help(format!(
+                    "give it `ranks` (and `suits`, `jokers`): from 1 to {most} cards"
+                )));
         }
         let mut items = vec![Item::Thing {
             name: name.clone(),
