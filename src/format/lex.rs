@@ -183,7 +183,7 @@ pub fn lex(src: &str) -> Vec<Token<'_>> {
             }
             '#' => (Kind::Comment, src[i..].find('\n').map_or(src.len(), |n| i + n)),
             '"' => {
-                // A string ends at the next quote (strings hold no escapes and no line breaks).
+                // A string ends at the next quote (a string holds no backslash sequences and no line breaks).
                 let end = src[i + 1..].find(['"', '\n']).map_or(src.len(), |n| i + 1 + n);
                 let end = if bytes.get(end) == Some(&b'"') { end + 1 } else { end };
                 (Kind::Str, end)

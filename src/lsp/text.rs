@@ -62,7 +62,7 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-/// The path a `file://` URI names (percent-escapes decoded); other schemes give the URI itself.
+/// The path a `file://` URI names (percent-encoded bytes decoded); other schemes give the URI itself.
 pub fn uri_path(uri: &Uri) -> String {
     let s = uri.as_str();
     let Some(rest) = s.strip_prefix("file://") else {

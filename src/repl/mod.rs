@@ -7,7 +7,10 @@
 
 mod commands;
 mod file;
+mod help;
 mod line;
+mod modes;
+mod rulings;
 pub mod session;
 mod show;
 

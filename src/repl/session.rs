@@ -16,6 +16,8 @@ use crate::source::Sources;
 use crate::syntax::ast::Item;
 use crate::trace::{DecidedBy, Event, Sink, Text};
 
+pub use super::modes::{Mode, Modes};
+
 /// One change to the state, as the log keeps it: by name, so a replay under an edited ruleset can
 /// tell where it no longer fits.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,116 +72,6 @@ pub enum Op {
     /// Who answers the decisions of a side, a role, a character, everyone (`all`), or the
     /// decisions with one option (`single`): the person at the REPL, or a policy.
     Mode { target: String, mode: Mode },
-}
-
-/// How the REPL treats a chooser's decisions.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Stop and ask (`ask WHO`).
-    Ask,
-    /// Answer by a policy (`auto WHO [POLICY]`; `None`: the session's policy).
-    Auto(Option<String>),
-}
-
-/// The target of a mode: whose decisions it covers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Target {
-    All,
-    Single,
-    Side(u16),
-    Role(u16),
-    Character(EntityId),
-}
-
-/// A target by name: `all`, `single`, a side, a role or a character.
-fn target_named(p: &Program, name: &str) -> Option<Target> {
-    match name {
-        "all" => Some(Target::All),
-        "single" => Some(Target::Single),
-        _ => p
-            .sides
-            .iter()
-            .position(|s| s == name)
-            .map(|i| Target::Side(i as u16))
-            .or_else(|| p.roles.iter().position(|r| r == name).map(|i| Target::Role(i as u16)))
-            .or_else(|| {
-                p.characters
-                    .iter()
-                    .position(|c| c.name == name)
-                    .map(|i| Target::Character(i as EntityId))
-            }),
-    }
-}
-
-/// The modes in force: each target's, resolved (`None`: ask; `Some(policy)`: auto), and, in the
-/// order given, the names as written (for `show`).
-#[derive(Clone, Debug, Default)]
-pub struct Modes {
-    set: Vec<(Target, Option<PolicyRef>)>,
-    pub named: Vec<(String, Mode)>,
-}
-
-impl Modes {
-    /// Applies one `auto`/`ask`; the reason when it no longer fits the program.
-    fn apply(&mut self, p: &Program, default: PolicyRef, target: &str, mode: &Mode) -> Result<(), String> {
-        let t =
-            target_named(p, target).ok_or_else(|| format!("no side, role or character is called `{target}` now"))?;
-        let resolved = match mode {
-            Mode::Ask => None,
-            Mode::Auto(None) => Some(default),
-            Mode::Auto(Some(name)) => Some(
-                p.policy(name)
-                    .ok_or_else(|| format!("no policy is called `{name}` now"))?,
-            ),
-        };
-        self.set.retain(|(x, _)| *x != t);
-        self.set.push((t, resolved));
-        self.named.retain(|(n, _)| n != target);
-        self.named.push((target.to_string(), mode.clone()));
-        Ok(())
-    }
-
-    fn get(&self, t: Target) -> Option<Option<PolicyRef>> {
-        self.set.iter().find(|(x, _)| *x == t).map(|(_, m)| *m)
-    }
-
-    /// The setting for a chooser: its own, else its side's or role's, else everyone's.
-    fn setting(&self, p: &Program, who: Who) -> Option<Option<PolicyRef>> {
-        let own = match who {
-            Who::Character(e) => self.get(Target::Character(e)).or_else(|| {
-                p.characters
-                    .get(e as usize)
-                    .and_then(|c| c.side)
-                    .and_then(|s| self.get(Target::Side(s)))
-            }),
-            Who::Role(r) => self.get(Target::Role(r)),
-        };
-        own.or_else(|| self.get(Target::All))
-    }
-
-    /// The policy that answers `d` by itself (auto), or `None`: it is asked.
-    fn auto(&self, p: &Program, d: &DecisionPoint<'_>, default: PolicyRef) -> Option<PolicyRef> {
-        let setting = self.setting(p, d.chooser);
-        if self.single_on() && d.options.len() == 1 && d.refused.is_empty() {
-            return Some(setting.flatten().unwrap_or(default));
-        }
-        setting.flatten()
-    }
-
-    /// Whether decisions with one option are taken at once (unless `ask single`).
-    pub fn single_on(&self) -> bool {
-        !self.named.iter().any(|(n, m)| n == "single" && *m == Mode::Ask)
-    }
-
-    /// Whether `who` was set to `ask` (by its own name, side or role, or `all`).
-    fn asks(&self, p: &Program, who: Who) -> bool {
-        self.setting(p, who) == Some(None)
-    }
-
-    /// The policy that answers `who` when the policy answers.
-    fn policy_for(&self, p: &Program, who: Who, default: PolicyRef) -> PolicyRef {
-        self.setting(p, who).flatten().unwrap_or(default)
-    }
 }
 
 /// A command as typed and the changes it made.
@@ -725,15 +617,7 @@ impl Ctl<'_> {
             }
             Op::Mode { target, mode } => self.modes.apply(p, self.policy_ref, target, mode)?,
             Op::SetEntity { who, field, entity } => {
-                let f = p
-                    .fields
-                    .iter()
-                    .position(|d| d.name == *field)
-                    .ok_or_else(|| format!("no field is called `{field}` now"))?;
-                let e = match who {
-                    None => TABLE,
-                    Some(w) => find(w).ok_or_else(|| format!("no character is called `{w}` now"))?,
-                };
+                let (e, f) = field_of(p, who.as_deref(), field)?;
                 let v = match entity {
                     None => NONE,
                     Some(n) => find(n).ok_or_else(|| format!("no character is called `{n}` now"))? as i64,
@@ -818,15 +702,7 @@ impl Ctl<'_> {
                 value,
                 decimals,
             } => {
-                let f = p
-                    .fields
-                    .iter()
-                    .position(|d| d.name == *field)
-                    .ok_or_else(|| format!("no field is called `{field}` now"))?;
-                let e = match who {
-                    None => TABLE,
-                    Some(w) => find(w).ok_or_else(|| format!("no character is called `{w}` now"))?,
-                };
+                let (e, f) = field_of(p, who.as_deref(), field)?;
                 let now = p.fields[f].decimals;
                 let v = rescale(*value, *decimals, now).ok_or_else(|| {
                     format!(
@@ -1011,4 +887,23 @@ fn rescale(v: i64, from: u8, to: u8) -> Option<i64> {
         let k = 10i64.checked_pow(u32::from(from - to))?;
         (v % k == 0).then_some(v / k)
     }
+}
+
+/// The entity (`None`: the table) and field a logged change names, by name in `p` now.
+fn field_of(p: &Program, who: Option<&str>, field: &str) -> Result<(EntityId, usize), String> {
+    let f = p
+        .fields
+        .iter()
+        .position(|d| d.name == field)
+        .ok_or_else(|| format!("no field is called `{field}` now"))?;
+    let e = match who {
+        None => TABLE,
+        Some(w) => p
+            .characters
+            .iter()
+            .position(|c| c.name == w)
+            .map(|i| i as EntityId)
+            .ok_or_else(|| format!("no character is called `{w}` now"))?,
+    };
+    Ok((e, f))
 }
