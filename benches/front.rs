@@ -48,3 +48,37 @@ fn check_compile(bencher: Bencher, name: &str) {
     assert!(project.syntax_errors().is_empty(), "{name} parses");
     bencher.bench_local(|| project.compile().map(|p| p.characters.len()).unwrap_or(0));
 }
+
+/// What one small run costs from text (the fuzz target `run`'s body): each bundled ruleset with a
+/// two-character cast, parsed, checked, compiled, prepared and run to 20,000 steps at most on the
+/// run thread, the trace thrown away.
+#[divan::bench(args = RULESETS)]
+fn small_run(bencher: Bencher, name: &str) {
+    const CAST: &str = "encounter \"bench\"\ncharacter Ana { }\ncharacter Bo { }\n";
+    let [(_, ruleset), _] = files(name);
+    bencher.bench_local(|| {
+        let project = Project::load([("r.turn", ruleset.as_str()), ("e.turn", CAST)]);
+        let Ok(program) = project.compile() else {
+            return 0;
+        };
+        let opts = turnscript::RunOptions {
+            max_steps: 20_000,
+            ..turnscript::RunOptions::default()
+        };
+        let Ok(mut prepared) = opts.prepare(&program) else {
+            return 1;
+        };
+        let mut sink = turnscript::trace::NullSink;
+        turnscript::runtime::on_run_stack(|| {
+            turnscript::runtime::run(&program, &prepared.config, &mut prepared.decider, &mut sink)
+                .map(|_| 2)
+                .unwrap_or(3)
+        })
+    });
+}
+
+/// Starting and joining the run thread alone (its stack reserved, not touched).
+#[divan::bench]
+fn run_thread() -> u32 {
+    turnscript::runtime::on_run_stack(|| 7)
+}

@@ -6,9 +6,12 @@
 /// Every bound turnscript applies to its input and to a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Largest file read (a ruleset, an encounter, an answers file, a saved session), in bytes.
-    /// Files are read as a stream and the read stops at this bound.
+    /// Largest source file read (a ruleset, an encounter, a saved session), in bytes. Files are
+    /// read as a stream and the read stops at this bound. It also bounds what checking a file
+    /// costs: every input this size checks in well under 100 MB (docs/performance.md).
     pub source_bytes: usize,
+    /// Largest answers file read (`--answers`), in bytes, read the same way.
+    pub answers_bytes: usize,
     /// Most answer lines in an answers file.
     pub answer_lines: usize,
     /// Most diagnostics reported for one file; past it, one line says how many more there were.
@@ -17,6 +20,9 @@ pub struct Limits {
     pub quoted_chars: usize,
     /// Longest name compared for "did you mean" suggestions.
     pub suggest_name_chars: usize,
+    /// Letter comparisons one check spends on "did you mean" suggestions in all; past it,
+    /// unknown names get no suggestion (a file of a million unknown names checks fast).
+    pub suggest_work: u64,
     /// Largest definition pending in the REPL (lines typed inside an unclosed `{`), in bytes.
     pub repl_definition_bytes: usize,
     /// Longest line of REPL input, in bytes.
@@ -66,11 +72,13 @@ pub struct Limits {
 impl Limits {
     /// The bounds every command uses unless a flag says otherwise.
     pub const DEFAULT: Limits = Limits {
-        source_bytes: 4 * 1024 * 1024,
+        source_bytes: 512 * 1024,
+        answers_bytes: 4 * 1024 * 1024,
         answer_lines: 100_000,
         diagnostics_per_file: 100,
         quoted_chars: 80,
         suggest_name_chars: 64,
+        suggest_work: 20_000_000,
         repl_definition_bytes: 64 * 1024,
         repl_line_bytes: 64 * 1024,
         nesting: 64,
@@ -103,12 +111,16 @@ impl Default for Limits {
 
 /// [`Limits::source_bytes`].
 pub const MAX_SOURCE_BYTES: usize = Limits::DEFAULT.source_bytes;
+/// [`Limits::answers_bytes`].
+pub const MAX_ANSWERS_BYTES: usize = Limits::DEFAULT.answers_bytes;
 /// [`Limits::answer_lines`].
 pub const MAX_ANSWER_LINES: usize = Limits::DEFAULT.answer_lines;
 /// [`Limits::diagnostics_per_file`].
 pub const MAX_DIAGNOSTICS_PER_FILE: usize = Limits::DEFAULT.diagnostics_per_file;
 /// [`Limits::quoted_chars`].
 pub const MAX_QUOTED_CHARS: usize = Limits::DEFAULT.quoted_chars;
+/// [`Limits::suggest_work`].
+pub const MAX_SUGGEST_WORK: u64 = Limits::DEFAULT.suggest_work;
 /// [`Limits::suggest_name_chars`].
 pub const MAX_SUGGEST_NAME_CHARS: usize = Limits::DEFAULT.suggest_name_chars;
 /// [`Limits::repl_definition_bytes`].

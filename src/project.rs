@@ -545,8 +545,17 @@ fn pairs(
 
 /// The ruleset an encounter file names (`uses "PATH"`), as a path from where the encounter is:
 /// `PATH` is read from the encounter's own folder.
+/// Only the items up to the `encounter` declaration are parsed, one at a time.
 pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
-    Project::load([(encounter_path.to_string(), text.to_string())]).uses(encounter_path)
+    let mut uses = None;
+    let _ = crate::syntax::each_item(text, 0, |item| match item {
+        Item::Encounter { uses: u, .. } => {
+            uses = u;
+            std::ops::ControlFlow::Break(())
+        }
+        _ => std::ops::ControlFlow::Continue(()),
+    });
+    Some(from_folder_of(encounter_path, &uses?.node))
 }
 
 impl Project {
@@ -557,9 +566,14 @@ impl Project {
             Item::Encounter { uses: Some(u), .. } => Some(u.node.clone()),
             _ => None,
         })?;
-        let dir = Path::new(encounter_path).parent().unwrap_or(Path::new(""));
-        Some(normal(&dir.join(uses)).display().to_string())
+        Some(from_folder_of(encounter_path, &uses))
     }
+}
+
+/// `path`, read from the folder `file` is in.
+fn from_folder_of(file: &str, path: &str) -> String {
+    let dir = Path::new(file).parent().unwrap_or(Path::new(""));
+    normal(&dir.join(path)).display().to_string()
 }
 
 /// A path with `.` and `..` taken out, lexically.

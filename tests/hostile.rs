@@ -162,3 +162,49 @@ fn hostile_inputs_are_refused_briefly() {
     });
     let _ = std::fs::remove_dir(std::env::temp_dir().join(format!("turnscript-hostile-{}", std::process::id())));
 }
+
+/// A file is parsed one item at a time: finding the ruleset an encounter names reads up to its
+/// `encounter` line and no further, so what follows (here text that does not parse) costs
+/// nothing.
+#[test]
+fn the_ruleset_an_encounter_names_is_found_without_parsing_the_rest() {
+    let text = "# my table\nencounter \"Night\" uses \"../rules.turn\"\n}}} not a ruleset at all {{{\n";
+    assert_eq!(
+        turnscript::project::named_ruleset("tables/night.turn", text).as_deref(),
+        Some("rules.turn")
+    );
+    assert_eq!(turnscript::project::named_ruleset("night.turn", "stat a\n"), None);
+}
+
+/// "Did you mean" costs bounded work in all (`Limits::suggest_work`): a near miss among a few
+/// names is suggested, but among 6,500 long names of its length, all far from it, the budget runs
+/// out before the one it misses is reached, and the error says so plainly rather than search on.
+#[test]
+fn suggestions_stop_when_their_work_is_spent() {
+    // 56 letters each, every one unlike the others (a simple generator, fixed).
+    let long = |i: u64| -> String {
+        let mut x = i.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (0..56)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (b'a' + (x >> 59) as u8 % 26) as char
+            })
+            .collect()
+    };
+    let shown = |text: &str| {
+        let project = turnscript::Project::load([("r.turn", text)]);
+        let errors = project.compile().err().expect("the unknown name is an error");
+        project.render(&errors, turnscript::Style::default())
+    };
+    let mut near_last = long(6499);
+    near_last.replace_range(0..1, if near_last.starts_with('q') { "r" } else { "q" });
+    // Two params only: the near miss is found.
+    let few = format!("param {} = 1\nparam {} = 1\nparam z = {near_last}\n", long(0), long(6499));
+    assert!(shown(&few).contains(&format!("did you mean `{}`?", long(6499))), "{}", shown(&few));
+    // 6,500: each costs 56 x 56 letters compared and 56 looked at, 20,700,000 in all, past the
+    // 20,000,000 allowed: the last is never compared.
+    let mut many: String = (0..6500).map(|i| format!("param {} = 1\n", long(i))).collect();
+    many.push_str(&format!("param z = {near_last}\n"));
+    let plain = shown(&many);
+    assert!(plain.contains("no name is called this"), "{plain}");
+}

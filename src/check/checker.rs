@@ -8,7 +8,7 @@ use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 pub(super) struct Checker<'a> {
-    pub(super) decls: &'a Decls,
+    pub(super) decls: &'a Decls<'a>,
     pub(super) diags: &'a mut Vec<Diag>,
     /// Variables in scope with their types, innermost last.
     pub(super) scopes: Vec<(String, Ty)>,
@@ -165,15 +165,14 @@ impl Checker<'_> {
         if let Some(t) = self.param_tys.get(i).copied().flatten() {
             return t;
         }
-        let Some(body) = self.decls.param_exprs.get(i) else {
+        let Some(&body) = self.decls.param_exprs.get(i) else {
             return Ty::Error;
         };
-        let body = body.clone();
         self.param_tys[i] = Some(Ty::Error); // a cycle (reported elsewhere) gives an error type
         let args = self.decls.param_args[i].clone();
         let silent = std::mem::replace(&mut self.silent, true);
         let scopes = self.bind_args(args.into_iter());
-        let t = match (self.decls.param_args[i].is_empty(), self.expr(&body)) {
+        let t = match (self.decls.param_args[i].is_empty(), self.expr(body)) {
             // A plain param is a number or a truth value (`param surprise_round = true`).
             (true, Ty::Bool) => Ty::Bool,
             (true, Ty::Dec(s)) => Ty::Dec(s),

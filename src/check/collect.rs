@@ -11,7 +11,7 @@ use crate::syntax::ast::*;
 
 /// Gathers the declarations of all files, reporting duplicates and cyclic params (at most
 /// [`MAX_DIAGNOSTICS_PER_FILE`] held per file, the rest counted in `capped`).
-pub fn collect(files: &[File], diags: &mut Vec<Diag>, capped: &mut Capped) -> Decls {
+pub fn collect<'f>(files: &'f [File], diags: &mut Vec<Diag>, capped: &mut Capped) -> Decls<'f> {
     let mut d = Decls::default();
     d.things.push(("character".into(), "characters".into()));
     // Types first, so any declaration may name a thing declared after it.
@@ -31,7 +31,7 @@ pub fn collect(files: &[File], diags: &mut Vec<Diag>, capped: &mut Capped) -> De
     d
 }
 
-impl Decls {
+impl<'f> Decls<'f> {
     /// `thing NAME, PLURAL { ... }`: a type of entity, and the collection of all of them.
     fn declare_thing(&mut self, name: &Ident, plural: &Ident, diags: &mut Vec<Diag>) {
         let t = self.things.len() as u16;
@@ -51,7 +51,7 @@ impl Decls {
 
     /// Declares what one item of file number `file_index` names. A dispatch: each arm is one
     /// call, or a short loop declaring a list of names.
-    fn declare_item<'f>(
+    fn declare_item(
         &mut self,
         item: &'f Item,
         file_index: usize,
@@ -75,10 +75,9 @@ impl Decls {
             Item::Instance { ty, name, .. } => {
                 let known = self.thing(&ty.node).is_some();
                 let t = self.resolve_type(Some(ty), diags);
-                self.character_names.push(name.node.clone());
-                self.entity_types.push(t);
+                self.declare_entity(&name.node, t);
                 if !known {
-                    self.untyped.push(name.node.clone());
+                    self.untyped.insert(name.node.clone());
                 }
             }
             Item::Effect(names) => {
@@ -127,8 +126,7 @@ impl Decls {
                 walk_block(&m.hook().body, self);
             }
             Item::Character(c) => {
-                self.character_names.push(c.name.node.clone());
-                self.entity_types.push(CHARACTER);
+                self.declare_entity(&c.name.node, CHARACTER);
             }
             Item::Routine { name, params, body } => self.declare_routine(name, params, body, diags),
             Item::Order(o) => self.declare_order(o, diags),
@@ -149,11 +147,11 @@ impl Decls {
 
     /// `param NAME = EXPR`, set once per file: a later file (an encounter) may override a
     /// ruleset's param, keeping its arguments.
-    fn declare_param<'f>(
+    fn declare_param(
         &mut self,
         name: &'f Ident,
         args: &[(Ident, Option<Ident>)],
-        value: &Expr,
+        value: &'f Expr,
         file_index: usize,
         params_here: &mut HashMap<&'f str, Span>,
         diags: &mut Vec<Diag>,
@@ -190,14 +188,14 @@ impl Decls {
                         .help(format!("keep its arguments: ({})", list.join(", "))),
                     );
                 } else {
-                    self.param_exprs[i as usize] = value.clone();
+                    self.param_exprs[i as usize] = value;
                 }
             }
             _ => {
                 let i = self.params.len() as u16;
                 if self.declare(name, Sym::Param(i), diags) {
                     self.params.push(name.node.clone());
-                    self.param_exprs.push(value.clone());
+                    self.param_exprs.push(value);
                     let args = args
                         .iter()
                         .map(|a| {
@@ -330,9 +328,9 @@ impl Decls {
 }
 
 /// The params a param's body uses (its own arguments are not params there), with where.
-fn param_uses(d: &Decls, i: usize) -> Vec<(usize, Span)> {
+fn param_uses(d: &Decls<'_>, i: usize) -> Vec<(usize, Span)> {
     let mut names = Vec::new();
-    names_in(&d.param_exprs[i], &mut names);
+    names_in(d.param_exprs[i], &mut names);
     let args = &d.param_args[i];
     names
         .into_iter()
@@ -347,13 +345,13 @@ fn param_uses(d: &Decls, i: usize) -> Vec<(usize, Span)> {
 /// Params may use other params, but not in a cycle, and not in chains deeper than
 /// `MAX_PARAM_DEPTH`. One iterative depth-first pass finds cycles and works out which params
 /// roll dice, so no input can make it slow or deep.
-fn params_graph(d: &mut Decls, diags: &mut Vec<Diag>) {
+fn params_graph(d: &mut Decls<'_>, diags: &mut Vec<Diag>) {
     let n = d.params.len();
     let uses: Vec<Vec<(usize, Span)>> = (0..n).map(|i| param_uses(d, i)).collect();
     // 0: not seen, 1: on the stack, 2: done.
     let mut state = vec![0u8; n];
     let mut depth = vec![0usize; n];
-    let mut rolls: Vec<bool> = (0..n).map(|i| has_dice(&d.param_exprs[i])).collect();
+    let mut rolls: Vec<bool> = (0..n).map(|i| has_dice(d.param_exprs[i])).collect();
     for root in 0..n {
         if state[root] != 0 {
             continue;
@@ -424,8 +422,8 @@ fn names_in(e: &Expr, out: &mut Vec<(String, Span)>) {
             out.push((f.node.clone(), f.span));
             args.iter().for_each(|a| names_in(a, out));
         }
-        ExprKind::Quant { filter, body, .. } => {
-            filter.iter().chain(body.iter()).for_each(|x| names_in(x, out));
+        ExprKind::Quant(q) => {
+            q.filter.iter().chain(q.body.iter()).for_each(|x| names_in(x, out));
         }
         ExprKind::If(c, a, b) => [c, a, b].iter().for_each(|x| names_in(x, out)),
         _ => {}
@@ -440,7 +438,7 @@ fn intern(index: &mut HashMap<String, u16>, list: &mut Vec<String>, name: &str) 
     }
 }
 
-fn walk_block(b: &Block, d: &mut Decls) {
+fn walk_block(b: &Block, d: &mut Decls<'_>) {
     for s in &b.stmts {
         match s {
             Stmt::Level { kind, name, body, .. } => {
@@ -450,13 +448,12 @@ fn walk_block(b: &Block, d: &mut Decls) {
                 }
                 walk_block(body, d);
             }
-            Stmt::Turn { body, .. }
-            | Stmt::ForEach { body, .. }
-            | Stmt::Repeat { body, .. }
-            | Stmt::React { body, .. } => walk_block(body, d),
-            Stmt::ChooseFrom {
-                name, body, decline, ..
-            } => {
+            Stmt::Turn { body, .. } | Stmt::Repeat { body, .. } | Stmt::React { body, .. } => walk_block(body, d),
+            Stmt::ForEach(f) => walk_block(&f.body, d),
+            Stmt::ChooseFrom(c) => {
+                let ChooseFrom {
+                    name, body, decline, ..
+                } = &**c;
                 intern(&mut d.decision_names, &mut d.decisions, &name.node);
                 walk_block(body, d);
                 if let Some(decline) = decline.as_deref() {

@@ -149,8 +149,8 @@ impl Checker<'_> {
 
     /// `choose NAME by WHO from COLL [where C] [by ORDER] [or OPTION { ... }] { ... }`. Takes the
     /// whole statement: it has more parts than a method should take one by one.
-    pub(super) fn choose_from(&mut self, s: &Stmt) {
-        let Stmt::ChooseFrom {
+    pub(super) fn choose_from(&mut self, c: &ChooseFrom) {
+        let ChooseFrom {
             name,
             chooser,
             var,
@@ -161,10 +161,7 @@ impl Checker<'_> {
             decline,
             refusals,
             ..
-        } = s
-        else {
-            return;
-        };
+        } = c;
         self.chooser(chooser);
         if let Some(decline) = decline.as_deref() {
             self.refusals(&decline.refusals, "an `unless` condition");

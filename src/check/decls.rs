@@ -63,7 +63,7 @@ pub const CHARACTER: u16 = 0;
 
 /// Every declared name of a run, by kind, in declaration order.
 #[derive(Debug, Default)]
-pub struct Decls {
+pub struct Decls<'f> {
     pub ruleset_name: Option<String>,
     pub encounter_name: Option<String>,
     globals: HashMap<String, (Sym, Span)>,
@@ -73,13 +73,14 @@ pub struct Decls {
     pub policy_prefs: Vec<Vec<(Ident, Vec<Pref>)>>,
     /// Entities declared with an unknown type (reported once): whatever they are used as is
     /// not reported again.
-    pub untyped: Vec<String>,
+    pub untyped: std::collections::HashSet<String>,
     /// Names declared twice: errors that a name is unknown are its echoes, and are not reported.
     pub duplicates: std::collections::HashSet<String>,
     /// The `measure`s, in declaration order.
     pub measures: Vec<String>,
-    /// The expression in force for each param: the last file that sets it wins.
-    pub param_exprs: Vec<Expr>,
+    /// The expression in force for each param: the last file that sets it wins (borrowed from
+    /// the files checked, never copied).
+    pub param_exprs: Vec<&'f Expr>,
     /// The arguments of each param (empty for a plain param): name, and its entity type
     /// (`None`: a number).
     pub param_args: Vec<Vec<(String, Option<u16>)>>,
@@ -131,9 +132,24 @@ pub struct Decls {
     pub routines: Vec<(String, Vec<u16>)>,
     /// The declared entities' names (characters and things), in declaration order (their ids).
     pub character_names: Vec<String>,
+    /// Each declared entity's id by name (the first, if a name is declared twice).
+    entity_index: HashMap<String, u32>,
 }
 
-impl Decls {
+impl Decls<'_> {
+    /// The id of the entity (character or thing) declared with this name.
+    pub fn entity(&self, name: &str) -> Option<usize> {
+        self.entity_index.get(name).map(|&i| i as usize)
+    }
+
+    /// Declares an entity: its name and type, in declaration order (its id).
+    pub(super) fn declare_entity(&mut self, name: &str, ty: u16) {
+        let id = self.character_names.len() as u32;
+        self.entity_index.entry(name.to_string()).or_insert(id);
+        self.character_names.push(name.to_string());
+        self.entity_types.push(ty);
+    }
+
     pub fn lookup(&self, name: &str) -> Option<Sym> {
         self.globals.get(name).map(|(s, _)| *s)
     }
@@ -349,7 +365,7 @@ pub(super) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             walk_expr(r, f);
         }
         ExprKind::Call(_, args) => args.iter().for_each(|a| walk_expr(a, f)),
-        ExprKind::Quant { filter, body, .. } => filter.iter().chain(body.iter()).for_each(|x| walk_expr(x, f)),
+        ExprKind::Quant(q) => q.filter.iter().chain(q.body.iter()).for_each(|x| walk_expr(x, f)),
         ExprKind::If(c, a, b) => [c, a, b].iter().for_each(|x| walk_expr(x, f)),
         ExprKind::DynDice(d) => {
             walk_expr(&d.count, f);

@@ -87,7 +87,7 @@ impl Checker<'_> {
             }
             ExprKind::Call(name, args) => self.call(e, name, args),
             ExprKind::If(c, a, b) => self.if_expr(c, a, b),
-            ExprKind::Quant { .. } => self.quant(e),
+            ExprKind::Quant(_) => self.quant(e),
         }
     }
 
@@ -152,20 +152,16 @@ impl Checker<'_> {
             }
             _ => {
                 // A declared entity by its name: `owner = Bolt` in an encounter.
-                if let Some(i) = self.decls.character_names.iter().position(|c| c == n) {
+                if let Some(i) = self.decls.entity(n) {
                     // An entity of an unknown type (already reported) fits anywhere: no echoes.
-                    if self.decls.untyped.iter().any(|u| u == n) {
+                    if self.decls.untyped.contains(n) {
                         return Ty::Error;
                     }
                     return Ty::Entity(self.decls.entity_types[i]);
                 }
-                let cands: Vec<String> = self
-                    .scopes
-                    .iter()
-                    .map(|s| s.0.clone())
-                    .chain(self.decls.params.iter().cloned())
-                    .collect();
-                let d = unknown("name", n, e.span, cands.iter());
+                let cands =
+                    (self.scopes.iter().map(|s| s.0.as_str())).chain(self.decls.params.iter().map(String::as_str));
+                let d = unknown("name", n, e.span, cands);
                 self.err(d.help("a bare name is a param, a variable, a global or a declared entity"));
                 Ty::Error
             }
@@ -444,17 +440,17 @@ impl Checker<'_> {
     /// A quantifier: `any`, `all`, `count`, `sum`, `max`, `min`, `first` or `last` `x in COLL
     /// [where C] [by ORDER] [: VALUE]`. Takes the whole expression: its parts are many.
     fn quant(&mut self, e: &Expr) -> Ty {
-        let ExprKind::Quant {
+        let ExprKind::Quant(q) = &e.node else {
+            return Ty::Error;
+        };
+        let QuantExpr {
             quant,
             var,
             coll,
             filter,
             by,
             body,
-        } = &e.node
-        else {
-            return Ty::Error;
-        };
+        } = &**q;
         let elem = self.collection(coll);
         if let Some(o) = by {
             if matches!(quant, Quant::First | Quant::Last) {

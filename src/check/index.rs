@@ -278,13 +278,12 @@ fn block_symbols(b: &Block, out: &mut Vec<Symbol>) {
                 block_symbols(body, &mut sym.children);
                 out.push(sym);
             }
-            Stmt::Turn { body, .. }
-            | Stmt::ForEach { body, .. }
-            | Stmt::Repeat { body, .. }
-            | Stmt::React { body, .. } => block_symbols(body, out),
-            Stmt::ChooseFrom {
-                name, body, decline, ..
-            } => {
+            Stmt::Turn { body, .. } | Stmt::Repeat { body, .. } | Stmt::React { body, .. } => block_symbols(body, out),
+            Stmt::ForEach(f) => block_symbols(&f.body, out),
+            Stmt::ChooseFrom(c) => {
+                let ChooseFrom {
+                    name, body, decline, ..
+                } = &**c;
                 out.push(Symbol::new(name, SymbolKind::Decision, "(a choice of one)"));
                 block_symbols(body, out);
                 if let Some(d) = decline.as_deref() {

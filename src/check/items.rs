@@ -65,7 +65,7 @@ impl Checker<'_> {
             Item::Measure(m) => self.hook(&m.hook()),
             Item::Routine { name, params, body } => self.routine(name, params, body),
             Item::Forbid { who, rule, name } => {
-                if self.decls.character_names.contains(&name.node) {
+                if self.decls.entity(&name.node).is_some() {
                     self.err(
                         Diag::new(
                             "check::duplicate",
@@ -270,7 +270,7 @@ impl Checker<'_> {
                 let o = &o.name;
                 let known = self.decls.option_names.contains_key(&o.node)
                     || matches!(self.decls.lookup(&o.node), Some(Sym::Action(_)))
-                    || self.decls.character_names.contains(&o.node);
+                    || self.decls.entity(&o.node).is_some();
                 if !known {
                     let d = unknown("option", &o.node, o.span, self.decls.option_names.keys());
                     self.err(d.help(

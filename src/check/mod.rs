@@ -36,7 +36,7 @@ use std::collections::HashMap;
 pub struct Checked<'a> {
     /// Borrowed from the caller (a [`crate::Project`]): the ASTs are not copied.
     pub files: &'a [File],
-    pub decls: Decls,
+    pub decls: Decls<'a>,
     /// The field each `x.FIELD` and target names, by the span of the field's name: a thing's
     /// fields are found through the type of `x`, which only the checker knows.
     pub fields_at: HashMap<Span, u16>,
@@ -105,6 +105,7 @@ impl Ty {
 
 /// Checks the files of one run (a ruleset, then encounters) together.
 pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
+    suggest::reset_work();
     let mut diags = Vec::new();
     // At most so many diagnostics per file are held while checking; the rest are counted.
     let mut capped = crate::diag::Capped::default();

@@ -34,18 +34,19 @@ impl Checker<'_> {
                 self.level(name, repeat, body)
             }
             Stmt::Turn { actor, body, .. } => self.acting(actor, "`turn`", body),
-            Stmt::ForEach {
-                var,
-                coll,
-                filter,
-                order,
-                body,
-                from,
-                together,
-                anew,
-                backwards,
-                span,
-            } => {
+            Stmt::ForEach(f) => {
+                let ForEach {
+                    var,
+                    coll,
+                    filter,
+                    order,
+                    body,
+                    from,
+                    together,
+                    anew,
+                    backwards,
+                    span,
+                } = &**f;
                 if *anew && (*together || *backwards || from.is_some()) {
                     self.err(
                         Diag::new(
@@ -81,9 +82,9 @@ impl Checker<'_> {
             }
             Stmt::End { level: Some(l), .. } => self.end(l),
             Stmt::End { level: None, .. } => {}
-            Stmt::ChooseFrom { secret, name, .. } => {
-                self.secret(*secret, name, false);
-                self.choose_from(s)
+            Stmt::ChooseFrom(c) => {
+                self.secret(c.secret, &c.name, false);
+                self.choose_from(c)
             }
             Stmt::Repeat { repeat, body, .. } => self.repeat(repeat, body),
             Stmt::EndRepeat { span } => self.end_repeat(*span),
@@ -102,7 +103,8 @@ impl Checker<'_> {
                     self.scopes.truncate(depth);
                 }
             }
-            Stmt::Transfer { amount, from, to, .. } => {
+            Stmt::Transfer(t) => {
+                let Transfer { amount, from, to, .. } = &**t;
                 let a = self.resource(amount.as_ref(), "an amount", from, "transfer");
                 let b = self.resource(None, "", to, "transfer");
                 if let (Some(a), Some(b)) = (a, b) {

@@ -1,7 +1,9 @@
 //! "unknown X `name`" errors, with a did-you-mean when a declared name is close.
 
 use crate::diag::Diag;
-use crate::limits::MAX_SUGGEST_NAME_CHARS;
+use std::cell::Cell;
+
+use crate::limits::{MAX_SUGGEST_NAME_CHARS, MAX_SUGGEST_WORK};
 use crate::syntax::ast::Span;
 
 /// "unknown X `name`", with a "did you mean" label when a close name exists.
@@ -24,7 +26,7 @@ where
 /// so a suggestion costs a bounded amount of work.
 fn suggestion<S: AsRef<str>>(name: &str, candidates: impl Iterator<Item = S>) -> Option<String> {
     let len = name.chars().count();
-    if len > MAX_SUGGEST_NAME_CHARS {
+    if len > MAX_SUGGEST_NAME_CHARS || WORK_LEFT.get() == 0 {
         return None;
     }
     let most = 2.max(name.len() / 3);
@@ -33,15 +35,40 @@ fn suggestion<S: AsRef<str>>(name: &str, candidates: impl Iterator<Item = S>) ->
         .take(MAX_SUGGEST_CANDIDATES)
         .filter_map(|c| {
             let c = c.as_ref();
+            // Every candidate looked at costs its length; one compared, the product of both.
+            let clen = c.len().min(MAX_SUGGEST_NAME_CHARS + 1);
+            let left = WORK_LEFT.get().saturating_sub(clen as u64);
+            WORK_LEFT.set(left);
+            if left == 0 {
+                return None;
+            }
             let clen = c.chars().count();
             if c == name || clen > MAX_SUGGEST_NAME_CHARS || clen.abs_diff(len) > most {
                 return None;
             }
+            let cost = (len * clen) as u64;
+            let left = WORK_LEFT.get();
+            if cost > left {
+                WORK_LEFT.set(0);
+                return None;
+            }
+            WORK_LEFT.set(left - cost);
             let d = distance(name, c, &mut scratch);
             (d <= most).then(|| (d, c.to_string()))
         })
         .min()
         .map(|(_, c)| c)
+}
+
+thread_local! {
+    /// What is left of [`MAX_SUGGEST_WORK`] for the check running on this thread.
+    static WORK_LEFT: Cell<u64> = const { Cell::new(MAX_SUGGEST_WORK) };
+}
+
+/// Gives the check about to run on this thread the whole of [`MAX_SUGGEST_WORK`] for its
+/// suggestions.
+pub(super) fn reset_work() {
+    WORK_LEFT.set(MAX_SUGGEST_WORK);
 }
 
 /// The most candidates one suggestion compares.

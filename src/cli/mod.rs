@@ -9,7 +9,7 @@ mod sim;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::limits::{MAX_ANSWER_LINES, MAX_SOURCE_BYTES};
+use crate::limits::{MAX_ANSWER_LINES, MAX_ANSWERS_BYTES, MAX_SOURCE_BYTES};
 use crate::project::{RunOptions, Style, View, check_set, parse_answers, play};
 use crate::source::{read_path, read_stream};
 use crate::trace::{Event, Sink, World};
@@ -307,16 +307,23 @@ fn is_stdin(path: &Path) -> bool {
 /// Reads a file, or standard input for `-` (read once, the same text each time it is asked for),
 /// as a stream stopped at the size limit; a directory or a FIFO is refused by its type.
 fn read(path: &Path) -> Result<String, String> {
+    read_up_to(path, MAX_SOURCE_BYTES)
+}
+
+/// A file (or standard input, for `-`), read as a stream up to `limit` bytes. Standard input is
+/// read once, up to the larger limit (an answers file's): a source read from it is then held to
+/// its own limit by the parser (`syntax::too_large`).
+fn read_up_to(path: &Path, limit: usize) -> Result<String, String> {
     static STDIN: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
     if is_stdin(path) {
         return STDIN
             .get_or_init(|| {
-                read_stream(std::io::stdin().lock(), MAX_SOURCE_BYTES)
+                read_stream(std::io::stdin().lock(), MAX_SOURCE_BYTES.max(MAX_ANSWERS_BYTES))
                     .map_err(|e| format!("error: cannot read standard input: {e}\n"))
             })
             .clone();
     }
-    read_path(path, MAX_SOURCE_BYTES).map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))
+    read_path(path, limit).map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))
 }
 
 /// The name a file has in diagnostics: its path, or `<stdin>` for `-`.
@@ -422,7 +429,7 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     let (ruleset, encounter) = resolve_pair(ruleset, encounter);
     let paths: Vec<&Path> = std::iter::once(ruleset.as_path()).chain(encounter.as_deref()).collect();
     let read_answers = |p: &PathBuf| {
-        let text = read(p)?;
+        let text = read_up_to(p, MAX_ANSWERS_BYTES)?;
         // Counted before they are built: a file of many short lines costs no memory per line.
         let count = text
             .lines()

@@ -57,7 +57,7 @@ impl Lower<'_> {
                 self.param_call(name, args)
             }
             ExprKind::Call(name, args) => self.call(e, name, args),
-            ExprKind::Quant { .. } => self.quant(e),
+            ExprKind::Quant(_) => self.quant(e),
         }
     }
 
@@ -71,13 +71,7 @@ impl Lower<'_> {
                 Some(Sym::Field(f, _)) => Ex::Field(Box::new(Ex::Int(TABLE as i64)), f, e.span),
                 Some(Sym::Side(i)) => Ex::Int(i as i64),
                 // A declared entity by name.
-                _ => Ex::Int(
-                    self.d
-                        .character_names
-                        .iter()
-                        .position(|c| c == n)
-                        .map_or(0, |i| i as i64),
-                ),
+                _ => Ex::Int(self.d.entity(n).map_or(0, |i| i as i64)),
             },
         }
     }
@@ -159,17 +153,17 @@ impl Lower<'_> {
     /// A quantifier over a collection, its variable in its own slot. Takes the whole expression:
     /// its parts are many.
     fn quant(&mut self, e: &Expr) -> Ex {
-        let ExprKind::Quant {
+        let ExprKind::Quant(q) = &e.node else {
+            return Ex::Int(0);
+        };
+        let ast::QuantExpr {
             quant,
             var,
             coll,
             filter,
             by,
             body,
-        } = &e.node
-        else {
-            return Ex::Int(0);
-        };
+        } = &**q;
         let slot = self.bind(&var.node);
         let filter = filter.as_ref().map(|f| Box::new(self.expr(f)));
         let body = body.as_ref().map(|b| Box::new(self.expr(b)));

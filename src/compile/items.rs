@@ -219,12 +219,7 @@ impl Lower<'_> {
             Some(i) => Some(OptionKey::Named(*i)),
             None => match self.d.lookup(name) {
                 Some(Sym::Action(a)) => Some(OptionKey::Action(a)),
-                _ => self
-                    .d
-                    .character_names
-                    .iter()
-                    .position(|c| c == name)
-                    .map(|i| OptionKey::Character(i as EntityId)),
+                _ => self.d.entity(name).map(|i| OptionKey::Character(i as EntityId)),
             },
         }
     }

@@ -34,7 +34,7 @@ pub fn compile(checked: &Checked) -> Program {
     };
     for (i, name) in d.params.iter().enumerate() {
         let slots: Vec<Slot> = d.param_args[i].iter().map(|a| c.bind(&a.0)).collect();
-        let body = c.expr(&d.param_exprs[i]);
+        let body = c.expr(d.param_exprs[i]);
         c.scopes.truncate(c.scopes.len() - slots.len());
         c.p.params.push((name.clone(), body));
         c.p.param_slots.push(slots);
@@ -60,7 +60,7 @@ pub fn compile(checked: &Checked) -> Program {
     c.p
 }
 
-fn empty_program(d: &Decls) -> Program {
+fn empty_program(d: &Decls<'_>) -> Program {
     Program {
         ruleset_name: d.ruleset_name.clone().unwrap_or_else(|| "ruleset".into()),
         encounter_name: d.encounter_name.clone().unwrap_or_else(|| "encounter".into()),
@@ -151,7 +151,7 @@ fn head(stmt: ast::Span, chooser: ast::Span) -> ast::Span {
 }
 
 struct Lower<'a> {
-    d: &'a Decls,
+    d: &'a Decls<'a>,
     /// The field each `x.FIELD` names, by the span of its name (see [`Checked::fields_at`]).
     fields_at: &'a HashMap<ast::Span, u16>,
     /// Refusal text parts that are numbers (see [`Checked::numbers_at`]).

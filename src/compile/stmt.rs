@@ -107,7 +107,7 @@ impl Lower<'_> {
                 self.level(name, repeat, counting, body, span)
             }
             Stmt::Turn { actor, body, span } => self.turn(actor, body, span),
-            Stmt::ForEach { .. } => self.for_each(s),
+            Stmt::ForEach(f) => self.for_each(f),
             Stmt::If {
                 cond, then, otherwise, ..
             } => self.if_(cond, then, otherwise),
@@ -127,7 +127,7 @@ impl Lower<'_> {
             },
             Stmt::Set { target, value, span } => self.set(target, value, span),
             Stmt::Mark { target, on, .. } => self.mark(target, on),
-            Stmt::ChooseFrom { .. } => self.choose_from(s),
+            Stmt::ChooseFrom(c) => self.choose_from(c),
             Stmt::Repeat { repeat, body, span } => self.repeat_stmt(repeat, body, span),
             Stmt::EndRepeat { .. } => St::EndRepeat,
             Stmt::Create {
@@ -150,7 +150,7 @@ impl Lower<'_> {
                 });
                 St::Rank { order: id, filter }
             }
-            Stmt::Transfer { amount, from, to, span } => self.transfer(amount, from, to, span),
+            Stmt::Transfer(t) => self.transfer(&t.amount, &t.from, &t.to, &t.span),
             Stmt::Raise { trigger, args, span } => self.raise(trigger, args, span),
             Stmt::Begin {
                 effect,
@@ -216,8 +216,8 @@ impl Lower<'_> {
 
     /// `for each x in COLL [backwards] [from X] [where C] [by ORDER] { ... }`. Takes the whole
     /// statement: its parts are more than a method should take one by one.
-    fn for_each(&mut self, s: &Stmt) -> St {
-        let Stmt::ForEach {
+    fn for_each(&mut self, s: &ast::ForEach) -> St {
+        let ast::ForEach {
             together,
             anew,
             var,
@@ -228,10 +228,7 @@ impl Lower<'_> {
             body,
             span,
             from,
-        } = s
-        else {
-            return nothing(); // `stmt` passes only a `ForEach` here
-        };
+        } = s;
         let order = order.as_ref().map(|o| self.order_id(o));
         let from = from.as_ref().map(|x| self.expr(x));
         let slot = self.bind(&var.node);
@@ -367,8 +364,8 @@ impl Lower<'_> {
 
     /// `choose NAME by WHO from x in COLL [where C] [by ORDER] { ... }`. Takes the whole
     /// statement: its parts are more than a method should take one by one.
-    fn choose_from(&mut self, s: &Stmt) -> St {
-        let Stmt::ChooseFrom {
+    fn choose_from(&mut self, s: &ast::ChooseFrom) -> St {
+        let ast::ChooseFrom {
             secret,
             name,
             chooser,
@@ -380,10 +377,7 @@ impl Lower<'_> {
             decline,
             refusals,
             span,
-        } = s
-        else {
-            return nothing(); // `stmt` passes only a `ChooseFrom` here
-        };
+        } = s;
         let decline = decline.as_deref().map(|d| Decline {
             option: self.d.option_names.get(&d.option.node).copied().unwrap_or(0),
             refusals: self.refusals(&d.refusals),
@@ -587,15 +581,5 @@ impl Lower<'_> {
             unit: self.d.unit(&unit.node).unwrap_or(0),
             span: *span,
         }
-    }
-}
-
-/// A statement that does nothing: what a method given the wrong kind of statement (which its one
-/// caller never does) lowers it to, rather than panicking.
-fn nothing() -> St {
-    St::If {
-        cond: Ex::Int(0),
-        then: Vec::new(),
-        otherwise: Vec::new(),
     }
 }

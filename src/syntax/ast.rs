@@ -225,7 +225,7 @@ impl MeasureDecl {
             span,
         };
         let body = match &self.each {
-            Some((var, coll, filter)) => Stmt::ForEach {
+            Some((var, coll, filter)) => Stmt::ForEach(Box::new(ForEach {
                 together: false,
                 anew: false,
                 var: var.clone(),
@@ -239,7 +239,7 @@ impl MeasureDecl {
                     span,
                 },
                 span,
-            },
+            })),
             None => record(turn_var),
         };
         HookDecl {
@@ -412,6 +412,52 @@ pub enum Loop {
     Until(Expr),
 }
 
+/// `for each x in COLL ...`: a walk (boxed in [`Stmt`]: it has many parts).
+#[derive(Clone, Debug)]
+pub struct ForEach {
+    /// `together for each`: the members act at the same moment.
+    pub together: bool,
+    /// `by ORDER anew`: sorted again before each member's moment.
+    pub anew: bool,
+    pub var: Ident,
+    pub coll: Collection,
+    /// `backwards`: walk the list from its end.
+    pub backwards: bool,
+    /// `from X`: start at X and wrap round past the end.
+    pub from: Option<Expr>,
+    pub filter: Option<Expr>,
+    pub order: Option<Ident>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// `choose NAME by WHO from x in COLL ...`: pick one of a collection (boxed in [`Stmt`]).
+#[derive(Clone, Debug)]
+pub struct ChooseFrom {
+    pub secret: bool,
+    pub name: Ident,
+    pub chooser: Expr,
+    pub var: Ident,
+    pub coll: Collection,
+    pub filter: Option<Expr>,
+    pub order: Option<Ident>,
+    pub body: Block,
+    /// `or NAME [unless ...]* [{ ... }]`: the option that declines, and what it does.
+    pub decline: Option<Box<Decline>>,
+    /// `unless C because "..."`: candidates not offered, and why.
+    pub refusals: Vec<Refusal>,
+    pub span: Span,
+}
+
+/// `transfer N|all from a.RES to b.RES` (boxed in [`Stmt`]).
+#[derive(Clone, Debug)]
+pub struct Transfer {
+    pub amount: Option<Expr>,
+    pub from: Target,
+    pub to: Target,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug)]
 pub enum Stmt {
     Level {
@@ -428,22 +474,7 @@ pub enum Stmt {
         body: Block,
         span: Span,
     },
-    ForEach {
-        /// `together for each`: the members act at the same moment.
-        together: bool,
-        /// `by ORDER anew`: sorted again before each member's moment.
-        anew: bool,
-        var: Ident,
-        coll: Collection,
-        /// `backwards`: walk the list from its end.
-        backwards: bool,
-        /// `from X`: start at X and wrap round past the end.
-        from: Option<Expr>,
-        filter: Option<Expr>,
-        order: Option<Ident>,
-        body: Block,
-        span: Span,
-    },
+    ForEach(Box<ForEach>),
     If {
         cond: Expr,
         then: Block,
@@ -459,21 +490,7 @@ pub enum Stmt {
         span: Span,
     },
     /// `choose NAME by WHO from c in COLL [where C] [by ORDER] { ... }`: pick a character.
-    ChooseFrom {
-        secret: bool,
-        name: Ident,
-        chooser: Expr,
-        var: Ident,
-        coll: Collection,
-        filter: Option<Expr>,
-        order: Option<Ident>,
-        body: Block,
-        /// `or NAME [unless ...]* [{ ... }]`: the option that declines, and what it does.
-        decline: Option<Box<Decline>>,
-        /// `unless C because "..."`: candidates not offered, and why.
-        refusals: Vec<Refusal>,
-        span: Span,
-    },
+    ChooseFrom(Box<ChooseFrom>),
     /// `repeat [while C | until C] { ... }`: a loop that is not a level; `end repeat` leaves it.
     Repeat {
         repeat: Loop,
@@ -520,12 +537,7 @@ pub enum Stmt {
         span: Span,
     },
     /// `transfer N|all from a.RES to b.RES`.
-    Transfer {
-        amount: Option<Expr>,
-        from: Target,
-        to: Target,
-        span: Span,
-    },
+    Transfer(Box<Transfer>),
     /// `raise TRIGGER(args)`: run the hooks answering it, now.
     Raise {
         trigger: Ident,
@@ -535,7 +547,7 @@ pub enum Stmt {
     /// `place c first|last|before x|after x in ORDER`: move a character within a kept order.
     Place {
         who: Expr,
-        to: PlaceTo,
+        to: Box<PlaceTo>,
         order: Ident,
         span: Span,
     },
@@ -543,8 +555,8 @@ pub enum Stmt {
     Begin {
         effect: Ident,
         target: Expr,
-        count: Expr,
-        at: CountAt,
+        count: Box<Expr>,
+        at: Box<CountAt>,
         span: Span,
     },
     /// `stop EFFECT on c`: end every instance of the effect on `c` now.
@@ -618,12 +630,13 @@ pub enum Stmt {
 impl Stmt {
     pub fn span(&self) -> Span {
         match self {
+            Stmt::ForEach(f) => f.span,
+            Stmt::ChooseFrom(c) => c.span,
+            Stmt::Transfer(t) => t.span,
             Stmt::Level { span, .. }
             | Stmt::Turn { span, .. }
-            | Stmt::ForEach { span, .. }
             | Stmt::If { span, .. }
             | Stmt::Choose { span, .. }
-            | Stmt::ChooseFrom { span, .. }
             | Stmt::Repeat { span, .. }
             | Stmt::EndRepeat { span }
             | Stmt::Create { span, .. }
@@ -632,7 +645,6 @@ impl Stmt {
             | Stmt::Presence { span, .. }
             | Stmt::Let { span, .. }
             | Stmt::Rank { span, .. }
-            | Stmt::Transfer { span, .. }
             | Stmt::Raise { span, .. }
             | Stmt::Do { span, .. }
             | Stmt::Place { span, .. }
@@ -672,7 +684,7 @@ pub struct OptionDecl {
 pub struct Target {
     pub var: Option<Ident>,
     /// The owner as an expression, when it is more than a variable (`c.held`, `(first ...)`).
-    pub base: Option<Expr>,
+    pub base: Option<Box<Expr>>,
     pub field: Ident,
     pub span: Span,
 }
@@ -781,6 +793,17 @@ impl fmt::Display for Dice {
 pub type Expr = Spanned<ExprKind>;
 
 #[derive(Clone, Debug, PartialEq)]
+pub struct QuantExpr {
+    pub quant: Quant,
+    pub var: Ident,
+    pub coll: Collection,
+    pub filter: Option<Box<Expr>>,
+    /// `by ORDER` (for `first` and `last`).
+    pub by: Option<Ident>,
+    pub body: Option<Box<Expr>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     Int(i64),
     /// A number written with decimals: its digits as a whole number, and how many are decimals
@@ -800,17 +823,21 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Call(Ident, Vec<Expr>),
-    Quant {
-        quant: Quant,
-        var: Ident,
-        coll: Collection,
-        filter: Option<Box<Expr>>,
-        /// `by ORDER` (for `first` and `last`).
-        by: Option<Ident>,
-        body: Option<Box<Expr>>,
-    },
+    /// `any`, `all`, `count`, `sum`, `first`, ... (boxed: it is the largest form).
+    Quant(Box<QuantExpr>),
     /// `none`: no entity.
     None,
     /// `if C then A else B`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
 }
+
+// What a file costs to hold is mostly these three: a checked file of the densest statements or
+// expressions must stay well under 100 MB (docs/limits.md). Boxing the rare large forms
+// (`QuantExpr`, `ForEach`, `ChooseFrom`, `Transfer`, ...) keeps every one small; a new form that
+// would make them larger belongs in a box too.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Expr>() <= 80);
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Stmt>() <= 200);
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Item>() <= 168);

@@ -3,4 +3,4 @@
 pub mod ast;
 mod parser;
 
-pub use parser::parse;
+pub use parser::{each_item, parse};

@@ -143,7 +143,7 @@ fn rule_name(r: Rule) -> String {
     }
     match r {
         Rule::EOI => "end of file",
-        Rule::file => "a file",
+        Rule::file | Rule::next_item => "a file",
         Rule::ruleset_decl => "`ruleset \"name\"`",
         Rule::encounter_decl => "`encounter \"name\"`",
         Rule::param_decl => "a `param` declaration",
@@ -320,12 +320,14 @@ fn rule_name(r: Rule) -> String {
     .to_string()
 }
 
-pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, file: FileId) -> Diag {
+/// pest's error `e`, from parsing `src` from byte `offset` on, as a diagnostic.
+pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file: FileId) -> Diag {
     use pest::error::{ErrorVariant, InputLocation};
-    let pos = match e.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
+    let pos = offset
+        + match e.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
     let found_end = src[pos..]
         .char_indices()
         .find(|(_, c)| c.is_whitespace())

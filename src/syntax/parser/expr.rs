@@ -184,14 +184,14 @@ impl Builder {
                 body = Some(e)
             }
         }
-        Ok(ExprKind::Quant {
+        Ok(ExprKind::Quant(Box::new(QuantExpr {
             quant,
             var,
             coll,
             filter,
             by,
             body,
-        })
+        })))
     }
 }
 

@@ -7,6 +7,8 @@ mod expr;
 mod items;
 mod stmt;
 
+use std::ops::ControlFlow;
+
 use pest::Parser as _;
 use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::PrattParser;
@@ -27,6 +29,18 @@ type R<T> = Result<T, Diag>;
 
 /// Parses one source file into its AST, or returns the syntax error.
 pub fn parse(src: &str, file: FileId) -> Result<File, Vec<Diag>> {
+    let mut items = Vec::new();
+    each_item(src, file, |item| {
+        items.push(item);
+        ControlFlow::Continue(())
+    })?;
+    Ok(File { items })
+}
+
+/// Parses a file one item at a time, handing each to `f` in order, which may stop the parse early
+/// (`ControlFlow::Break`). pest's tokens are held for one item only, so parsing costs no memory
+/// beyond the items `f` keeps. A syntax error stops the parse.
+pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow<()>) -> Result<(), Vec<Diag>> {
     if src.len() > MAX_SOURCE_BYTES {
         return Err(vec![
             Diag::new(
@@ -38,27 +52,28 @@ pub fn parse(src: &str, file: FileId) -> Result<File, Vec<Diag>> {
         ]);
     }
     check_nesting(src, file).map_err(|d| vec![d])?;
-    let mut pairs = Grammar::parse(Rule::file, src).map_err(|e| vec![pest_error(e, src, file)])?;
-    let Some(top) = pairs.next() else {
-        return Ok(File::default());
-    };
-    let b = Builder {
+    let mut b = Builder {
         file,
         pratt: pratt(),
         offset: 0,
     };
-    let mut items = Vec::new();
-    for pair in top.into_inner() {
-        if pair.as_rule() == Rule::EOI {
-            continue;
+    loop {
+        let rest = &src[b.offset..];
+        let mut pairs = Grammar::parse(Rule::next_item, rest).map_err(|e| vec![pest_error(e, src, b.offset, file)])?;
+        let Some(pair) = pairs.next().and_then(|top| top.into_inner().next()) else {
+            return Ok(());
+        };
+        let end = pair.as_span().end();
+        let flow = match pair.as_rule() {
+            Rule::EOI => return Ok(()),
+            Rule::deck_decl => b.deck_decl(pair).map_err(|d| vec![d])?.into_iter().try_for_each(&mut f),
+            _ => f(b.item(pair).map_err(|d| vec![d])?),
+        };
+        if flow.is_break() || end == 0 {
+            return Ok(());
         }
-        if pair.as_rule() == Rule::deck_decl {
-            items.extend(b.deck_decl(pair).map_err(|d| vec![d])?);
-            continue;
-        }
-        items.push(b.item(pair).map_err(|d| vec![d])?);
+        b.offset += end;
     }
-    Ok(File { items })
 }
 
 struct Builder {

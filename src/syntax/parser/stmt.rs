@@ -103,7 +103,7 @@ impl Builder {
         let (var, base) = match (first.as_rule(), &last) {
             (Rule::target_paren, _) => {
                 let fspan = self.span(&first);
-                (None, Some(self.expr(last_inner(first, fspan)?)?))
+                (None, Some(Box::new(self.expr(last_inner(first, fspan)?)?)))
             }
             _ => {
                 let v = self.ident(first);
@@ -119,7 +119,7 @@ impl Builder {
                             };
                             e = Spanned::new(ExprKind::Field(Box::new(e), f), fspan);
                         }
-                        (None, Some(e))
+                        (None, Some(Box::new(e)))
                     }
                 }
             }
@@ -224,7 +224,7 @@ impl Builder {
             Rule::place_stmt => self.place_stmt(it, span)?,
             Rule::swap_stmt => Stmt::Place {
                 who: self.expr(next(&mut it, span)?)?,
-                to: PlaceTo::Swap(self.expr(next(&mut it, span)?)?),
+                to: Box::new(PlaceTo::Swap(self.expr(next(&mut it, span)?)?)),
                 order: self.ident(next(&mut it, span)?),
                 span,
             },
@@ -354,7 +354,7 @@ impl Builder {
                 _ => body = self.block(p)?,
             }
         }
-        Ok(Stmt::ForEach {
+        Ok(Stmt::ForEach(Box::new(ForEach {
             together,
             anew,
             var,
@@ -365,7 +365,7 @@ impl Builder {
             order,
             body,
             span,
-        })
+        })))
     }
 
     fn if_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
@@ -448,7 +448,7 @@ impl Builder {
                 _ => body = self.block(p)?,
             }
         }
-        Ok(Stmt::ChooseFrom {
+        Ok(Stmt::ChooseFrom(Box::new(ChooseFrom {
             secret,
             name,
             chooser,
@@ -460,7 +460,7 @@ impl Builder {
             decline,
             refusals,
             span,
-        })
+        })))
     }
 
     /// One `option` of a `choose`.
@@ -573,12 +573,12 @@ impl Builder {
             Some(self.expr(a)?)
         };
         let from = self.target(next(&mut it, span)?)?;
-        Ok(Stmt::Transfer {
+        Ok(Stmt::Transfer(Box::new(Transfer {
             amount,
             from,
             to: self.target(next(&mut it, span)?)?,
             span,
-        })
+        })))
     }
 
     fn raise_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
@@ -624,8 +624,8 @@ impl Builder {
         Ok(Stmt::Begin {
             effect,
             target,
-            count,
-            at,
+            count: Box::new(count),
+            at: Box::new(at),
             span,
         })
     }
@@ -650,7 +650,7 @@ impl Builder {
         };
         Ok(Stmt::Place {
             who,
-            to,
+            to: Box::new(to),
             order: self.ident(next(&mut it, span)?),
             span,
         })
