@@ -193,14 +193,24 @@ fn suggestions_stop_when_their_work_is_spent() {
     };
     let shown = |text: &str| {
         let project = turnscript::Project::load([("r.turn", text)]);
-        let errors = project.compile().err().expect("the unknown name is an error");
+        let Err(errors) = project.compile() else {
+            panic!("the unknown name is an error");
+        };
         project.render(&errors, turnscript::Style::default())
     };
     let mut near_last = long(6499);
     near_last.replace_range(0..1, if near_last.starts_with('q') { "r" } else { "q" });
     // Two params only: the near miss is found.
-    let few = format!("param {} = 1\nparam {} = 1\nparam z = {near_last}\n", long(0), long(6499));
-    assert!(shown(&few).contains(&format!("did you mean `{}`?", long(6499))), "{}", shown(&few));
+    let few = format!(
+        "param {} = 1\nparam {} = 1\nparam z = {near_last}\n",
+        long(0),
+        long(6499)
+    );
+    assert!(
+        shown(&few).contains(&format!("did you mean `{}`?", long(6499))),
+        "{}",
+        shown(&few)
+    );
     // 6,500: each costs 56 x 56 letters compared and 56 looked at, 20,700,000 in all, past the
     // 20,000,000 allowed: the last is never compared.
     let mut many: String = (0..6500).map(|i| format!("param {} = 1\n", long(i))).collect();

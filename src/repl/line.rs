@@ -236,6 +236,8 @@ pub fn interactive(repl: &mut Repl) -> i32 {
     let _ = rl.load_history(&history);
     println!("`help` lists the commands; Tab completes; Ctrl-D leaves");
     loop {
+        // Nothing typed is left out of the autosave while the REPL waits for the next line.
+        eprint!("{}", repl.flush_autosave());
         let prompt = repl.prompt();
         match rl.readline(&prompt) {
             Ok(line) => {

@@ -10,18 +10,21 @@ mod file;
 mod help;
 mod line;
 mod modes;
+mod replay;
 mod rulings;
 pub mod session;
 mod show;
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::diag::Diag;
 use crate::limits::{MAX_REPL_DEFINITION_BYTES, MAX_REPL_LINE_BYTES};
 use crate::source::Sources;
 use crate::source::Span;
-use session::{Base, Divergence, End, Entry, Goal, Op, SourceFile, State, replay};
+use replay::{Went, replay};
+use session::{Base, Divergence, End, Entry, Goal, Op, SourceFile, State};
 
 pub use commands::COMMANDS;
 
@@ -77,6 +80,9 @@ pub struct Session {
 pub struct Repl {
     pub session: Option<Session>,
     opts: Options,
+    /// When the autosave was last written and how long that took, and whether a change since is
+    /// not in it yet.
+    saved: (Option<(Instant, Duration)>, bool),
 }
 
 fn read_source(path: &Path) -> Result<SourceFile, String> {
@@ -188,7 +194,11 @@ impl Repl {
     }
 
     fn start(opts: Options) -> Result<(Repl, String), String> {
-        let mut repl = Repl { session: None, opts };
+        let mut repl = Repl {
+            session: None,
+            opts,
+            saved: (None, false),
+        };
         let Some(ruleset) = repl.opts.ruleset.clone() else {
             return Ok((
                 repl,
@@ -201,7 +211,7 @@ impl Repl {
             seed: repl.opts.seed,
         };
         let state = replay(&base, &[], Goal::Pause).map_err(|(s, d)| s.render_all(&d, repl.width(), repl.colour()))?;
-        let mut out = state.rec.text.out().to_string();
+        let mut out = state.rec.out().to_string();
         out.push_str(&show::status(&state));
         repl.session = Some(Session {
             base,
@@ -268,9 +278,7 @@ impl Repl {
     }
 
     fn session(&self) -> Result<&Session, Reply> {
-        self.session.as_ref().ok_or_else(|| {
-            Reply::err("error: no session is loaded: start with `turnscript repl RULESET`, or `load FILE`\n")
-        })
+        self.session.as_ref().ok_or_else(no_session)
     }
 
     fn run(&mut self, line: &str, cmd: commands::Cmd) -> Reply {
@@ -285,7 +293,7 @@ impl Repl {
             Cmd::Show(n) => self.session().map(|s| Reply::ok(show::strip(s, n, self.look()))),
             Cmd::ShowAll(n) => self.session().map(|s| Reply::ok(show::show(s, n, self.width()))),
             Cmd::ShowOne(e) => self.session().map(|s| Reply::ok(show::one(s, e, self.look()))),
-            Cmd::Trace => self.session().map(|s| Reply::ok(s.state.rec.text.out().to_string())),
+            Cmd::Trace => self.session().map(|s| Reply::ok(s.state.rec.out().to_string())),
             Cmd::Log => self.session().map(|s| Reply::ok(show::log(s))),
             Cmd::Change { ops, goal } => self.change(line, ops, goal),
             Cmd::Undo(n) => self.undo(-(n as i64)),
@@ -297,48 +305,85 @@ impl Repl {
         r.unwrap_or_else(|e| e)
     }
 
-    fn autosave_note(&self) -> String {
-        match (&self.opts.autosave, &self.session) {
-            (Some(p), Some(s)) if !s.log.is_empty() => format!("the session is autosaved in {}\n", p.display()),
-            _ => String::new(),
+    /// Writes what the autosave lacks, then says where the session is kept (at the end).
+    fn autosave_note(&mut self) -> String {
+        let mut out = self.flush_autosave();
+        if let (Some(p), Some(s)) = (&self.opts.autosave, &self.session)
+            && !s.log.is_empty()
+        {
+            out.push_str(&format!("the session is autosaved in {}\n", p.display()));
+        }
+        out
+    }
+
+    /// After a change: rewrites the autosave file (a warning if it cannot be written). A long
+    /// log takes a while to write, so a change that comes sooner after the last write than ten
+    /// times what that write took waits for the next write: the autosave never costs more than
+    /// a tenth of the time, however long the session. The interactive loop writes what waits
+    /// before each prompt, and every loop before it ends.
+    fn autosave(&mut self) -> String {
+        if let (Some((at, took)), _) = self.saved
+            && at.elapsed() < took * 10
+        {
+            self.saved.1 = true;
+            return String::new();
+        }
+        self.write_autosave()
+    }
+
+    /// Writes the changes the autosave does not have yet, if any.
+    pub fn flush_autosave(&mut self) -> String {
+        if self.saved.1 {
+            self.write_autosave()
+        } else {
+            String::new()
         }
     }
 
-    /// Rewrites the autosave file; a warning if it cannot be written.
-    fn autosave(&self) -> String {
+    fn write_autosave(&mut self) -> String {
         let (Some(path), Some(s)) = (&self.opts.autosave, &self.session) else {
             return String::new();
         };
-        match write_whole(path, &session_text(s)) {
+        let start = Instant::now();
+        let written = write_whole(path, &session_text(s));
+        self.saved = (Some((Instant::now(), start.elapsed())), false);
+        match written {
             Ok(()) => String::new(),
             Err(e) => format!("warning: cannot write the autosave {}: {e}\n", path.display()),
         }
     }
 
-    /// A command that changes the state: replay the log with it; keep it only if the run goes on.
+    /// A command that changes the state: the waiting run goes on with it (or, where it cannot,
+    /// the log is replayed with it); kept only if the run goes on.
     fn change(&mut self, line: &str, ops: Vec<Op>, goal: Goal) -> Result<Reply, Reply> {
         let (colour, width) = (self.colour(), self.width());
-        let s = self.session()?;
-        let entry = Entry {
-            line: line.trim().to_string(),
-            ops,
+        let Some(s) = self.session.as_mut() else {
+            return Err(no_session());
         };
+        let line = line.trim().to_string();
+        match replay::go_on(&mut s.state, s.cursor, &ops, goal) {
+            Some(Went::On(mut out)) => {
+                s.log.truncate(s.cursor);
+                let ops = ops.into_iter().chain(s.state.made.iter().cloned()).collect();
+                s.log.push(Entry { line, ops });
+                s.cursor = s.log.len();
+                out.push_str(&joiners_unplaced(&s.state, &s.log));
+                out.push_str(&show::status(&s.state));
+                out.push_str(&self.autosave());
+                return Ok(Reply::ok(out));
+            }
+            Some(Went::Failed(d)) => return Err(stopped_by(&s.state, &d, width, colour)),
+            Some(Went::Diverged(d)) => return Err(Reply::err(format!("error: {}; nothing changed\n", d.reason))),
+            None => {}
+        }
         let mut log = s.log[..s.cursor].to_vec();
-        log.push(entry);
+        log.push(Entry { line, ops });
         let state = match replay(&s.base, &log, goal) {
             Ok(st) => st,
             Err((sources, d)) => return Err(Reply::err(sources.render_all(&d, width, colour))),
         };
         if let End::Failed(d) = &state.end {
-            let mut out = state.sources.render(d, width, colour);
-            out.push_str("nothing changed: the command would stop the run with this error\n");
-            if d.code == "run::step_budget" {
-                out.push_str(
-                    "(the rules do not end this encounter by themselves: `continue until LEVEL=N` or \
-                     `step until LEVEL=N` plays to a point, and `ask WHO` stops `continue` at their decisions)\n",
-                );
-            }
-            return Err(Reply::err(out));
+            return Err(stopped_by(&state, d, width, colour));
         }
         if let Some(d) = &state.divergence {
             return Err(Reply::err(format!("error: {}; nothing changed\n", d.reason)));
@@ -581,9 +626,26 @@ fn session_text(s: &Session) -> String {
     )
 }
 
+fn no_session() -> Reply {
+    Reply::err("error: no session is loaded: start with `turnscript repl RULESET`, or `load FILE`\n")
+}
+
+/// A command refused because the run would stop with error `d` (rendered with `state`'s files).
+fn stopped_by(state: &State, d: &Diag, width: usize, colour: bool) -> Reply {
+    let mut out = state.sources.render(d, width, colour);
+    out.push_str("nothing changed: the command would stop the run with this error\n");
+    if d.code == "run::step_budget" {
+        out.push_str(
+            "(the rules do not end this encounter by themselves: `continue until LEVEL=N` or \
+             `step until LEVEL=N` plays to a point, and `ask WHO` stops `continue` at their decisions)\n",
+        );
+    }
+    Reply::err(out)
+}
+
 /// The trace the new state adds to the old, or all of it, noted, when the start changed.
 fn trace_since(old: &State, new: &State) -> String {
-    let (o, n) = (old.rec.text.out(), new.rec.text.out());
+    let (o, n) = (old.rec.out(), new.rec.out());
     match n.strip_prefix(o) {
         Some(rest) => rest.to_string(),
         None => format!("(the encounter starts over)\n{n}"),

@@ -3,9 +3,10 @@
 //! A [`Control`] is consulted at each decision instead of the [`Decider`]. Through an [`Editor`]
 //! it can read a [`Snapshot`] of the state and change it by hand at that point (a field, the
 //! next dice, the seed, who is in play), each change traced as an event; then it picks an option
-//! or pauses the run. A paused run returns [`Ran::Paused`] with the pending decision. Runs are
-//! cheap, so a tool resumes by running again from the start and making the same changes at the
-//! same decisions: the run is deterministic given its seed, its changes and its answers.
+//! or pauses the run. A paused run returns [`Ran::Paused`] with the pending decision. The run is
+//! deterministic given its seed, its changes and its answers, so a tool may resume by running
+//! again from the start and making the same changes at the same decisions; or its control may
+//! keep the run waiting inside [`Control::decide`] (on a thread of its own) and go on from there.
 
 use super::decide::{Decider, DecisionPoint, Policy};
 use super::{Machine, Outcome, R, RunConfig, run_with};
@@ -87,6 +88,21 @@ pub struct Pending {
     pub span: Span,
     /// The state at the decision, after the changes made there.
     pub snapshot: Snapshot,
+}
+
+impl Pending {
+    /// Decision `d`, pending, with the state as `ed` sees it now.
+    pub fn at(ed: &Editor<'_, '_>, d: &DecisionPoint<'_>) -> Pending {
+        Pending {
+            decision: d.decision,
+            chooser: d.chooser,
+            options: d.options.to_vec(),
+            refused: d.refused.to_vec(),
+            reasons: d.reasons.to_vec(),
+            span: d.span,
+            snapshot: ed.snapshot(),
+        }
+    }
 }
 
 /// How a controlled run stopped.
@@ -255,15 +271,7 @@ impl Control for Gate<'_> {
     fn decide(&mut self, ed: &mut Editor<'_, '_>, d: &DecisionPoint<'_>) -> Result<Verdict, Diag> {
         let v = self.inner.decide(ed, d)?;
         if v == Verdict::Pause {
-            self.pending = Some(Pending {
-                decision: d.decision,
-                chooser: d.chooser,
-                options: d.options.to_vec(),
-                refused: d.refused.to_vec(),
-                reasons: d.reasons.to_vec(),
-                span: d.span,
-                snapshot: ed.snapshot(),
-            });
+            self.pending = Some(Pending::at(ed, d));
         }
         Ok(v)
     }
