@@ -552,7 +552,7 @@ impl Repl {
 /// others are ranked in (the ruleset has no `on join` rule placing them): they would take no turn
 /// there. It says how to place them.
 fn joiners_unplaced(state: &State, log: &[Entry]) -> String {
-    let Some(last) = log.last() else {
+    let Some(last) = log.last().filter(|e| e.ops.iter().any(|o| matches!(o, Op::Add(_)))) else {
         return String::new();
     };
     // Characters added before the first decision are in the encounter from the start.

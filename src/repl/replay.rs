@@ -64,9 +64,11 @@ impl Recorder {
 
     /// What the REPL has not been sent yet: the text and event ends since, and the open frames.
     fn delta(&mut self) -> Trace {
-        let text = self.text.out().get(self.sent.0..).unwrap_or("").to_string();
+        // The bytes since (`out()` would check the whole text again each time).
+        let bytes = self.text.get_ref();
+        let text = String::from_utf8_lossy(bytes.get(self.sent.0..).unwrap_or(&[])).into_owned();
         let ends = self.ends.get(self.sent.1..).unwrap_or(&[]).to_vec();
-        self.sent = (self.text.out().len(), self.ends.len());
+        self.sent = (bytes.len(), self.ends.len());
         Trace {
             text,
             ends,
