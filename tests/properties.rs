@@ -306,4 +306,33 @@ proptest! {
         let _ = std::fs::remove_file(&path);
         outcome?;
     }
+
+    /// A command goes on from where the run waits, without replaying the log: whatever the
+    /// commands, loading the saved log (a replay) reaches the same trace and table.
+    #[test]
+    fn going_on_reaches_the_state_a_replay_reaches(
+        picks in prop::collection::vec(0..COMMANDS.len(), 1..12),
+    ) {
+        let path = std::env::temp_dir().join(format!("turnscript-prop-live-{}.tsession", std::process::id()));
+        let outcome = on_run_stack(|| {
+            let mut repl = legends();
+            for &i in &picks {
+                repl.exec(COMMANDS[i]);
+            }
+            // The table without its first line, which counts what may be redone (not saved).
+            let look = |repl: &mut Repl| {
+                let table = repl.exec("show all 200").out.lines().skip(1).collect::<Vec<_>>().join("\n");
+                (repl.exec("trace").out, table)
+            };
+            let live = look(&mut repl);
+            saved(&mut repl, &path);
+            let reply = repl.exec(&format!("load {}", path.display()));
+            prop_assert!(!reply.error, "{}", reply.out);
+            let replayed = look(&mut repl);
+            prop_assert_eq!(live, replayed, "after {:?}", picks.iter().map(|&i| COMMANDS[i]).collect::<Vec<_>>());
+            Ok(())
+        });
+        let _ = std::fs::remove_file(&path);
+        outcome?;
+    }
 }
