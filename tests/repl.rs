@@ -172,6 +172,35 @@ fn going_on_reaches_the_state_a_replay_reaches() {
     assert!(played >= 15, "only {played} sessions played");
 }
 
+/// 200 commands after `auto foes`: none replays the log, each goes on from where the run waits
+/// (only `auto`, which changes whose policy the pending decision was worked out for, replays).
+#[test]
+fn a_command_goes_on_without_replaying() {
+    let opts = Options {
+        ruleset: Some(PathBuf::from("rulesets/legends.turn")),
+        encounter: Some(PathBuf::from("rulesets/encounters/legends.turn")),
+        seed: 1,
+        autosave: None,
+        colour: Some(false),
+        width: 0,
+    };
+    let (mut repl, _) = Repl::new(opts).unwrap_or_else(|e| panic!("{e}"));
+    let mut commands = String::from("auto foes\n");
+    for i in 0..200 {
+        commands.push_str(&format!("set Kessa.dex = {}\n", i % 20 + 1));
+    }
+    commands.push_str("step\n");
+    let out = script(&mut repl, &commands);
+    assert!(out.ends_with("exit 0\n"), "{out}");
+    let s = repl.session.as_ref().expect("a session");
+    assert_eq!(s.log.len(), 202, "{out}");
+    assert_eq!(s.state.went_on, 201, "{out}");
+    // A command that replays starts the count again.
+    let out = script(&mut repl, "seed 9\nset Kessa.dex = 3\n");
+    let s = repl.session.as_ref().expect("a session");
+    assert_eq!(s.state.went_on, 1, "{out}");
+}
+
 #[test]
 fn bad_commands_change_nothing() {
     let bad = [

@@ -255,6 +255,7 @@ pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources,
         seed,
         modes: first.modes,
         live: first.alive.then_some(live),
+        went_on: 0,
     })
 }
 
@@ -304,6 +305,7 @@ pub(super) fn go_on(st: &mut State, entry: usize, ops: &[Op], goal: Goal) -> Opt
     st.made = p.made;
     st.modes = p.modes;
     st.divergence = None;
+    st.went_on += 1;
     if !p.alive {
         st.live = None;
     }

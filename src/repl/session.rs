@@ -187,6 +187,8 @@ pub struct State {
     pub modes: Modes,
     /// The run, waiting at the pending decision for the next command, when it can go on.
     pub(super) live: Option<super::replay::Live>,
+    /// The commands the waiting run went on with since this state was replayed.
+    pub went_on: usize,
 }
 
 impl State {
