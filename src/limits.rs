@@ -12,6 +12,8 @@ pub struct Limits {
     pub source_bytes: usize,
     /// Largest answers file read (`--answers`), in bytes, read the same way.
     pub answers_bytes: usize,
+    /// Largest saved REPL session read (`load`), in bytes, read the same way.
+    pub session_bytes: usize,
     /// Most answer lines in an answers file.
     pub answer_lines: usize,
     /// Most diagnostics reported for one file; past it, one line says how many more there were.
@@ -74,6 +76,7 @@ impl Limits {
     pub const DEFAULT: Limits = Limits {
         source_bytes: 512 * 1024,
         answers_bytes: 4 * 1024 * 1024,
+        session_bytes: 16 * 1024 * 1024,
         answer_lines: 100_000,
         diagnostics_per_file: 100,
         quoted_chars: 80,
@@ -113,6 +116,8 @@ impl Default for Limits {
 pub const MAX_SOURCE_BYTES: usize = Limits::DEFAULT.source_bytes;
 /// [`Limits::answers_bytes`].
 pub const MAX_ANSWERS_BYTES: usize = Limits::DEFAULT.answers_bytes;
+/// [`Limits::session_bytes`].
+pub const MAX_SESSION_BYTES: usize = Limits::DEFAULT.session_bytes;
 /// [`Limits::answer_lines`].
 pub const MAX_ANSWER_LINES: usize = Limits::DEFAULT.answer_lines;
 /// [`Limits::diagnostics_per_file`].

@@ -545,12 +545,12 @@ fn pairs(
 
 /// The ruleset an encounter file names (`uses "PATH"`), as a path from where the encounter is:
 /// `PATH` is read from the encounter's own folder.
-/// Only the items up to the `encounter` declaration are parsed, one at a time.
+/// Only the items up to the `encounter` declaration that names one are parsed, one at a time.
 pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
     let mut uses = None;
     let _ = crate::syntax::each_item(text, 0, |item| match item {
-        Item::Encounter { uses: u, .. } => {
-            uses = u;
+        Item::Encounter { uses: Some(u), .. } => {
+            uses = Some(u);
             std::ops::ControlFlow::Break(())
         }
         _ => std::ops::ControlFlow::Continue(()),

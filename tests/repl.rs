@@ -201,6 +201,34 @@ fn a_command_goes_on_without_replaying() {
     assert_eq!(s.state.went_on, 1, "{out}");
 }
 
+/// A session longer than any source file (12,000 commands, about 570 KB saved) saves and loads:
+/// sessions have their own size limit, not a ruleset's.
+#[test]
+fn a_long_session_saves_and_loads() {
+    let dir = scratch("long-session");
+    let mut commands = String::from("auto foes\n");
+    for i in 0..12_000 {
+        commands.push_str(&format!("set Kessa.dex = {}\n", i % 20 + 1));
+    }
+    let path = dir.join("long.tsession");
+    commands.push_str(&format!("save {0}\nload {0}\nshow Kessa\n", path.display()));
+    let t = run_session(&format!("{LEGENDS}---\n{commands}"), "long-session-run");
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    assert!(
+        size > 512 * 1024,
+        "the session is {size} bytes: too short to test the limit"
+    );
+    assert!(
+        t.contains("saved 12001 commands"),
+        "{}",
+        &t[t.len().saturating_sub(2000)..]
+    );
+    assert!(t.ends_with("exit 0\n"), "{}", &t[t.len().saturating_sub(2000)..]);
+    assert!(t.contains("loaded"), "{}", &t[t.len().saturating_sub(2000)..]);
+}
+
+const LEGENDS: &str = "ruleset: rulesets/legends.turn\nencounter: rulesets/encounters/legends.turn\nseed: 1\n";
+
 #[test]
 fn bad_commands_change_nothing() {
     let bad = [
@@ -379,4 +407,65 @@ fn an_existing_autosave_is_never_replaced() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A person typing into a pipe (`turnscript repl ... | tee log`): the REPL is not interactive,
+/// and commands come faster than the autosave is written, so writes are deferred; but before the
+/// REPL waits for the next line, the autosave has every change made so far.
+#[test]
+fn piped_commands_are_autosaved_before_the_repl_waits() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = scratch("piped-autosave");
+    let save = dir.join("auto.tsession");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .args(["repl", "--color", "never", "--autosave"])
+        .arg(&save)
+        .arg(format!("{root}/rulesets/legends.turn"))
+        .arg("--encounter")
+        .arg(format!("{root}/rulesets/encounters/legends.turn"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    // Reads the replies up to the line that contains `needle`.
+    let mut wait_for = |needle: &str| {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = stdout.read_line(&mut line).expect("a reply");
+            assert!(n > 0, "the REPL ended before `{needle}`");
+            if line.contains(needle) {
+                return;
+            }
+        }
+    };
+    // Thirty changes in one write, then nothing more until the REPL has answered them all.
+    let mut burst = String::from("auto foes\n");
+    for i in 0..30 {
+        burst.push_str(&format!("set Kessa.dex = {}\n", i % 20 + 1));
+    }
+    burst.push_str("show Kessa\n");
+    stdin.write_all(burst.as_bytes()).expect("the commands are written");
+    stdin.flush().expect("flushed");
+    wait_for("> show Kessa");
+    // The REPL answers `show Kessa`, then waits, with the pipe still open: the autosave must
+    // come to hold every change while it waits (looked at for up to 20 s, as a slow machine may
+    // take a moment to get there; it is never written again without more input).
+    let sets = |text: &str| text.lines().filter(|l| l.starts_with("> \"set Kessa.dex")).count();
+    let mut saved = String::new();
+    for _ in 0..1000 {
+        saved = std::fs::read_to_string(&save).unwrap_or_default();
+        if sets(&saved) == 30 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(stdin);
+    let _ = child.wait();
+    assert_eq!(sets(&saved), 30, "{saved}");
 }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::diag::Diag;
-use crate::limits::{MAX_REPL_DEFINITION_BYTES, MAX_REPL_LINE_BYTES};
+use crate::limits::{MAX_REPL_DEFINITION_BYTES, MAX_REPL_LINE_BYTES, MAX_SESSION_BYTES};
 use crate::source::Sources;
 use crate::source::Span;
 use replay::{Went, replay};
@@ -83,6 +83,8 @@ pub struct Repl {
     /// When the autosave was last written and how long that took, and whether a change since is
     /// not in it yet.
     saved: (Option<(Instant, Duration)>, bool),
+    /// The autosave has grown past what `load` reads (said once).
+    too_long: bool,
 }
 
 fn read_source(path: &Path) -> Result<SourceFile, String> {
@@ -198,6 +200,7 @@ impl Repl {
             session: None,
             opts,
             saved: (None, false),
+            too_long: false,
         };
         let Some(ruleset) = repl.opts.ruleset.clone() else {
             return Ok((
@@ -319,8 +322,9 @@ impl Repl {
     /// After a change: rewrites the autosave file (a warning if it cannot be written). A long
     /// log takes a while to write, so a change that comes sooner after the last write than ten
     /// times what that write took waits for the next write: the autosave never costs more than
-    /// a tenth of the time, however long the session. The interactive loop writes what waits
-    /// before each prompt, and every loop before it ends.
+    /// a tenth of the time, however long the session. Whatever waits is written before the REPL
+    /// waits for input (at the prompt, or when no whole line of piped input is there yet), and
+    /// when it ends.
     fn autosave(&mut self) -> String {
         if let (Some((at, took)), _) = self.saved
             && at.elapsed() < took * 10
@@ -345,9 +349,15 @@ impl Repl {
             return String::new();
         };
         let start = Instant::now();
-        let written = write_whole(path, &session_text(s));
+        let text = session_text(s);
+        let written = write_whole(path, &text);
         self.saved = (Some((Instant::now(), start.elapsed())), false);
         match written {
+            // Said once, as the file first passes the limit.
+            Ok(()) if text.len() > MAX_SESSION_BYTES && !self.too_long => {
+                self.too_long = true;
+                too_long_to_load(&text)
+            }
             Ok(()) => String::new(),
             Err(e) => format!("warning: cannot write the autosave {}: {e}\n", path.display()),
         }
@@ -485,17 +495,18 @@ impl Repl {
 
     fn save(&self, path: &str) -> Result<Reply, Reply> {
         let s = self.session()?;
-        write_whole(Path::new(path), &session_text(s))
-            .map_err(|e| Reply::err(format!("error: cannot write {path}: {e}\n")))?;
+        let text = session_text(s);
+        write_whole(Path::new(path), &text).map_err(|e| Reply::err(format!("error: cannot write {path}: {e}\n")))?;
         Ok(Reply::ok(format!(
-            "saved {} command{} to {path}\n",
+            "saved {} command{} to {path}\n{}",
             s.cursor,
-            if s.cursor == 1 { "" } else { "s" }
+            if s.cursor == 1 { "" } else { "s" },
+            too_long_to_load(&text)
         )))
     }
 
     fn load(&mut self, path: &str) -> Result<Reply, Reply> {
-        let text = crate::source::read_path(Path::new(path), crate::limits::MAX_SOURCE_BYTES)
+        let text = crate::source::read_path(Path::new(path), crate::limits::MAX_SESSION_BYTES)
             .map_err(|e| Reply::err(format!("error: cannot read {path}: {e}\n")))?;
         let saved = file::read(&text).map_err(|e| Reply::err(format!("error: {path}: {e}\n")))?;
         let dir = Path::new(path).parent().unwrap_or(Path::new(""));
@@ -626,6 +637,18 @@ fn session_text(s: &Session) -> String {
     )
 }
 
+/// A warning when a session's text is past what `load` reads.
+fn too_long_to_load(text: &str) -> String {
+    if text.len() <= MAX_SESSION_BYTES {
+        return String::new();
+    }
+    format!(
+        "warning: the session is {} bytes, past the {MAX_SESSION_BYTES} that `load` reads: save the \
+         commands worth keeping in a new session (`undo` back, then `save`)\n",
+        text.len()
+    )
+}
+
 fn no_session() -> Reply {
     Reply::err("error: no session is loaded: start with `turnscript repl RULESET`, or `load FILE`\n")
 }
@@ -660,7 +683,7 @@ fn span(start: usize, end: usize) -> Span {
 /// Reads commands line by line (standard input not a terminal): each is echoed after `> `, then
 /// its reply, plain. A definition spanning lines is read until its braces balance. Returns the
 /// exit code: 1 if any command was refused.
-pub fn run_plain(repl: &mut Repl, mut input: impl BufRead, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let mut code = 0;
     let mut pending = String::new();
     // The depth of braces in `pending`, kept line by line so a long definition is not scanned
@@ -669,6 +692,11 @@ pub fn run_plain(repl: &mut Repl, mut input: impl BufRead, out: &mut dyn Write, 
     let mut number = 0usize;
     let mut bytes = Vec::new();
     loop {
+        // About to wait for input (a person typing into a pipe, say): the autosave gets what
+        // it was deferring, so nothing done is lost while the REPL waits.
+        if input.may_wait() {
+            let _ = err.write_all(repl.flush_autosave().as_bytes());
+        }
         let line = match read_line(&mut input, &mut bytes, MAX_REPL_LINE_BYTES) {
             Ok(false) => break,
             Ok(true) => {
@@ -737,6 +765,25 @@ pub fn run_plain(repl: &mut Repl, mut input: impl BufRead, out: &mut dyn Write, 
     }
     let _ = out.write_all(repl.autosave_note().as_bytes());
     code
+}
+
+/// Input read line by line that can tell whether the next line may keep the REPL waiting.
+pub trait Input: BufRead {
+    /// No whole line is buffered: reading the next one may wait for more input.
+    fn may_wait(&self) -> bool;
+}
+
+/// Text in memory never waits.
+impl Input for &[u8] {
+    fn may_wait(&self) -> bool {
+        false
+    }
+}
+
+impl<R: std::io::Read> Input for std::io::BufReader<R> {
+    fn may_wait(&self) -> bool {
+        !self.buffer().contains(&b'\n')
+    }
 }
 
 /// A line of input longer than the limit: how long it was.
@@ -825,8 +872,9 @@ pub fn main(opts: Options) -> i32 {
         if interactive {
             line::interactive(&mut repl)
         } else {
-            let stdin = std::io::stdin();
-            run_plain(&mut repl, stdin.lock(), &mut std::io::stdout(), &mut std::io::stderr())
+            // A buffer of its own (not stdin's), so the loop can see when it would wait.
+            let stdin = std::io::BufReader::with_capacity(64 * 1024, std::io::stdin().lock());
+            run_plain(&mut repl, stdin, &mut std::io::stdout(), &mut std::io::stderr())
         }
     })
 }

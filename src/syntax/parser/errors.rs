@@ -143,7 +143,7 @@ fn rule_name(r: Rule) -> String {
     }
     match r {
         Rule::EOI => "end of file",
-        Rule::file | Rule::next_item => "a file",
+        Rule::file | Rule::next_item | Rule::item_pair => "a file",
         Rule::ruleset_decl => "`ruleset \"name\"`",
         Rule::encounter_decl => "`encounter \"name\"`",
         Rule::param_decl => "a `param` declaration",

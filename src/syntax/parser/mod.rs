@@ -57,9 +57,14 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
         pratt: pratt(),
         offset: 0,
     };
+    // Where the item before this one started.
+    let mut previous: Option<usize> = None;
     loop {
         let rest = &src[b.offset..];
-        let mut pairs = Grammar::parse(Rule::next_item, rest).map_err(|e| vec![pest_error(e, src, b.offset, file)])?;
+        let mut pairs = match Grammar::parse(Rule::next_item, rest) {
+            Ok(pairs) => pairs,
+            Err(e) => return Err(vec![error_at(src, file, previous, b.offset, e)]),
+        };
         let Some(pair) = pairs.next().and_then(|top| top.into_inner().next()) else {
             return Ok(());
         };
@@ -69,11 +74,28 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
             Rule::deck_decl => b.deck_decl(pair).map_err(|d| vec![d])?.into_iter().try_for_each(&mut f),
             _ => f(b.item(pair).map_err(|d| vec![d])?),
         };
-        if flow.is_break() || end == 0 {
+        if flow.is_break() {
             return Ok(());
         }
+        if end == 0 {
+            // Every item begins with a word: one that takes no text is a bug in the grammar.
+            return Err(vec![internal(Span::new(file, b.offset, b.offset), Rule::next_item)]);
+        }
+        previous = Some(b.offset);
         b.offset += end;
     }
+}
+
+/// The syntax error `e` met parsing the item at `at`, reported as a parse of the whole file
+/// would: from the item before (at `previous`) and this one parsed together, since the item before
+/// may have stopped short of a tail that went wrong further on.
+fn error_at(src: &str, file: FileId, previous: Option<usize>, at: usize, e: pest::error::Error<Rule>) -> Diag {
+    if let Some(p) = previous
+        && let Err(both) = Grammar::parse(Rule::item_pair, &src[p..])
+    {
+        return pest_error(both, src, p, file);
+    }
+    pest_error(e, src, at, file)
 }
 
 struct Builder {
@@ -219,4 +241,82 @@ fn not_keyword(p: &Pair<Rule>) -> bool {
 
 fn is_keyword(r: Rule) -> bool {
     keyword_text(r).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first error of a parse of the whole file at once (`file = { SOI ~ item* ~ EOI }`,
+    /// then every item built), as files were parsed before they were parsed item by item.
+    fn whole(src: &str) -> Option<Diag> {
+        if let Err(d) = check_nesting(src, 0) {
+            return Some(d);
+        }
+        let top = match Grammar::parse(Rule::file, src) {
+            Err(e) => return Some(pest_error(e, src, 0, 0)),
+            Ok(mut pairs) => pairs.next()?,
+        };
+        let b = Builder {
+            file: 0,
+            pratt: pratt(),
+            offset: 0,
+        };
+        top.into_inner().find_map(|pair| match pair.as_rule() {
+            Rule::EOI => None,
+            Rule::deck_decl => b.deck_decl(pair).err(),
+            _ => b.item(pair).err(),
+        })
+    }
+
+    fn shown(d: &Diag) -> (String, Vec<(Span, String)>) {
+        (d.message.clone(), d.labels.clone())
+    }
+
+    /// A file is parsed one item at a time, yet every syntax error is the one, at the place, that
+    /// a parse of the whole file gives: for text cut short and bytes taken out of every bundled
+    /// file, and for items whose optional tails go wrong further on.
+    #[test]
+    fn errors_are_where_a_whole_file_parse_puts_them() {
+        let mut texts: Vec<String> = [
+            "ruleset \"r\"\nflag ready per 5\n",
+            "ruleset \"r\"\nstat hp default\nstat str\n",
+            "ruleset \"r\"\nstat hp default 1 +\nside a\n",
+            "ruleset \"r\"\nparam x = 1\n  garbage here\n",
+            "ruleset \"r\"\naction attack(c) costs 1 ap when\nside a\n",
+            "ruleset \"r\"\nresource hp min\nside a\n",
+            "ruleset \"r\"\nside a, ",
+            "ruleset \"r\"\nsetup {\n  let x = 1 +\n}\n",
+            "ruleset \"r\"\nside a\norder init(c) { c.dex }\nstat dex\nside b,\n",
+        ]
+        .map(str::to_string)
+        .to_vec();
+        let root = env!("CARGO_MANIFEST_DIR");
+        for dir in ["rulesets", "rulesets/encounters"] {
+            let Ok(entries) = std::fs::read_dir(format!("{root}/{dir}")) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                    continue;
+                };
+                for at in (0..text.len()).step_by(151).filter(|i| text.is_char_boundary(*i)) {
+                    texts.push(text[..at].to_string());
+                    let next = (at + 1..=text.len())
+                        .find(|i| text.is_char_boundary(*i))
+                        .unwrap_or(text.len());
+                    texts.push(format!("{}{}", &text[..at], &text[next..]));
+                }
+            }
+        }
+        assert!(texts.len() > 500, "{} texts", texts.len());
+        for text in &texts {
+            let mine = parse(text, 0).err().and_then(|d| d.into_iter().next());
+            match (whole(text), mine) {
+                (None, None) => {}
+                (Some(w), Some(m)) => assert_eq!(shown(&w), shown(&m), "for:\n{text}"),
+                (w, m) => panic!("whole file: {w:?}, item by item: {m:?}, for:\n{text}"),
+            }
+        }
+    }
 }
