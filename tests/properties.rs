@@ -2,13 +2,14 @@
 //! - mutations of every bundled ruleset never panic, and every diagnostic, from the parser, the
 //!   checker or a run, points inside the files it is about;
 //! - random sequences of REPL commands never panic, and a refused command leaves the session
-//!   byte for byte as it was (its saved file before and after).
+//!   byte for byte as it was (its saved file before and after), and the state a session goes on
+//!   to is the one loading its saved log reaches.
 
-use std::path::PathBuf;
+mod common;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
-use turnscript::repl::{Options, Repl};
+use turnscript::repl::Repl;
 use turnscript::runtime::on_run_stack;
 use turnscript::trace::NullSink;
 use turnscript::{Diag, Project, RunOptions};
@@ -262,15 +263,7 @@ const COMMANDS: &[&str] = &[
 ];
 
 fn legends() -> Repl {
-    let opts = Options {
-        ruleset: Some(PathBuf::from("rulesets/legends.turn")),
-        encounter: Some(PathBuf::from("rulesets/encounters/legends.turn")),
-        seed: 1,
-        autosave: None,
-        colour: Some(false),
-        width: 0,
-    };
-    match Repl::new(opts) {
+    match Repl::new(common::legends_repl()) {
         Ok((r, _)) => r,
         Err(e) => panic!("{e}"),
     }

@@ -176,15 +176,7 @@ fn going_on_reaches_the_state_a_replay_reaches() {
 /// (only `auto`, which changes whose policy the pending decision was worked out for, replays).
 #[test]
 fn a_command_goes_on_without_replaying() {
-    let opts = Options {
-        ruleset: Some(PathBuf::from("rulesets/legends.turn")),
-        encounter: Some(PathBuf::from("rulesets/encounters/legends.turn")),
-        seed: 1,
-        autosave: None,
-        colour: Some(false),
-        width: 0,
-    };
-    let (mut repl, _) = Repl::new(opts).unwrap_or_else(|e| panic!("{e}"));
+    let (mut repl, _) = Repl::new(common::legends_repl()).unwrap_or_else(|e| panic!("{e}"));
     let mut commands = String::from("auto foes\n");
     for i in 0..200 {
         commands.push_str(&format!("set Kessa.dex = {}\n", i % 20 + 1));

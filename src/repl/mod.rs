@@ -371,45 +371,38 @@ impl Repl {
             return Err(no_session());
         };
         let line = line.trim().to_string();
-        match replay::go_on(&mut s.state, s.cursor, &ops, goal) {
-            Some(Went::On(mut out)) => {
-                s.log.truncate(s.cursor);
-                let ops = ops.into_iter().chain(s.state.made.iter().cloned()).collect();
-                s.log.push(Entry { line, ops });
-                s.cursor = s.log.len();
-                out.push_str(&joiners_unplaced(&s.state, &s.log));
-                out.push_str(&show::status(&s.state));
-                out.push_str(&self.autosave());
-                return Ok(Reply::ok(out));
-            }
+        let mut out = match replay::go_on(&mut s.state, s.cursor, &ops, goal) {
+            Some(Went::On(out)) => out,
             Some(Went::Failed(d)) => return Err(stopped_by(&s.state, &d, width, colour)),
             Some(Went::Diverged(d)) => return Err(Reply::err(format!("error: {}; nothing changed\n", d.reason))),
-            None => {}
-        }
-        let mut log = s.log[..s.cursor].to_vec();
-        log.push(Entry { line, ops });
-        let state = match replay(&s.base, &log, goal) {
-            Ok(st) => st,
-            Err((sources, d)) => return Err(Reply::err(sources.render_all(&d, width, colour))),
+            None => {
+                let mut log = s.log[..s.cursor].to_vec();
+                log.push(Entry {
+                    line: line.clone(),
+                    ops: ops.clone(),
+                });
+                let state = match replay(&s.base, &log, goal) {
+                    Ok(st) => st,
+                    Err((sources, d)) => return Err(Reply::err(sources.render_all(&d, width, colour))),
+                };
+                if let End::Failed(d) = &state.end {
+                    return Err(stopped_by(&state, d, width, colour));
+                }
+                if let Some(d) = &state.divergence {
+                    return Err(Reply::err(format!("error: {}; nothing changed\n", d.reason)));
+                }
+                let out = trace_since(&s.state, &state);
+                s.state = state;
+                out
+            }
         };
-        if let End::Failed(d) = &state.end {
-            return Err(stopped_by(&state, d, width, colour));
-        }
-        if let Some(d) = &state.divergence {
-            return Err(Reply::err(format!("error: {}; nothing changed\n", d.reason)));
-        }
-        let mut out = trace_since(&s.state, &state);
-        out.push_str(&joiners_unplaced(&state, &log));
-        out.push_str(&show::status(&state));
-        let Some(s) = self.session.as_mut() else {
-            return Err(Reply::err("error: no session\n"));
-        };
-        if let Some(last) = log.last_mut() {
-            last.ops.extend(state.made.iter().cloned());
-        }
-        s.log = log;
+        // The command is kept, with the picks its goal made.
+        s.log.truncate(s.cursor);
+        let ops = ops.into_iter().chain(s.state.made.iter().cloned()).collect();
+        s.log.push(Entry { line, ops });
         s.cursor = s.log.len();
-        s.state = state;
+        out.push_str(&joiners_unplaced(&s.state, &s.log));
+        out.push_str(&show::status(&s.state));
         out.push_str(&self.autosave());
         Ok(Reply::ok(out))
     }

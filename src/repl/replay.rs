@@ -560,11 +560,7 @@ impl Ctl<'_> {
                 ed.set(e, f as FieldId, v);
             }
             Op::Begin { effect, on, count, at } => {
-                let f = p
-                    .fields
-                    .iter()
-                    .position(|d| d.name == *effect && d.kind == crate::check::FieldKind::Effect)
-                    .ok_or_else(|| format!("no effect is called `{effect}` now"))? as FieldId;
+                let f = effect_of(p, effect)?;
                 let e = find(on).ok_or_else(|| format!("no character is called `{on}` now"))?;
                 let spec = match at {
                     Some(text) => count_at(p, text)?,
@@ -594,11 +590,7 @@ impl Ctl<'_> {
                 ed.begin(f, e, *count, anchor);
             }
             Op::Stop { effect, on } => {
-                let f = p
-                    .fields
-                    .iter()
-                    .position(|d| d.name == *effect && d.kind == crate::check::FieldKind::Effect)
-                    .ok_or_else(|| format!("no effect is called `{effect}` now"))? as FieldId;
+                let f = effect_of(p, effect)?;
                 let e = find(on).ok_or_else(|| format!("no character is called `{on}` now"))?;
                 ed.ruling(&format!("stop {effect} on {on}"));
                 ed.stop(f, e);
@@ -826,6 +818,15 @@ fn rescale(v: i64, from: u8, to: u8) -> Option<i64> {
         let k = 10i64.checked_pow(u32::from(from - to))?;
         (v % k == 0).then_some(v / k)
     }
+}
+
+/// The effect a logged change names, by name in `p` now.
+fn effect_of(p: &Program, effect: &str) -> Result<FieldId, String> {
+    p.fields
+        .iter()
+        .position(|d| d.name == effect && d.kind == crate::check::FieldKind::Effect)
+        .map(|f| f as FieldId)
+        .ok_or_else(|| format!("no effect is called `{effect}` now"))
 }
 
 /// The entity (`None`: the table) and field a logged change names, by name in `p` now.

@@ -5,6 +5,18 @@
 use serde_json::Value;
 use turnscript::project::{Answer, RunOptions, Style, View, check_set, parse_answers, play};
 
+/// The REPL's options for the Legends example (seed 1), with no autosave and no colour.
+pub fn legends_repl() -> turnscript::repl::Options {
+    turnscript::repl::Options {
+        ruleset: Some("rulesets/legends.turn".into()),
+        encounter: Some("rulesets/encounters/legends.turn".into()),
+        seed: 1,
+        autosave: None,
+        colour: Some(false),
+        width: 0,
+    }
+}
+
 /// Runs already-read files as `turnscript run` does (no colour): (stdout, stderr, exit code).
 pub fn run_texts(
     files: &[(String, String)],

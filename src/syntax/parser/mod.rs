@@ -280,14 +280,14 @@ mod tests {
     fn errors_are_where_a_whole_file_parse_puts_them() {
         let mut texts: Vec<String> = [
             "ruleset \"r\"\nflag ready per 5\n",
-            "ruleset \"r\"\nstat hp default\nstat str\n",
-            "ruleset \"r\"\nstat hp default 1 +\nside a\n",
+            "ruleset \"r\"\nstat h default\nstat k\n",
+            "ruleset \"r\"\nstat h default 1 +\nside a\n",
             "ruleset \"r\"\nparam x = 1\n  garbage here\n",
-            "ruleset \"r\"\naction attack(c) costs 1 ap when\nside a\n",
-            "ruleset \"r\"\nresource hp min\nside a\n",
+            "ruleset \"r\"\naction act(c) costs 1 r when\nside a\n",
+            "ruleset \"r\"\nresource r min\nside a\n",
             "ruleset \"r\"\nside a, ",
             "ruleset \"r\"\nsetup {\n  let x = 1 +\n}\n",
-            "ruleset \"r\"\nside a\norder init(c) { c.dex }\nstat dex\nside b,\n",
+            "ruleset \"r\"\nside a\norder o(c) { c.k }\nstat k\nside b,\n",
         ]
         .map(str::to_string)
         .to_vec();
