@@ -69,6 +69,9 @@ pub struct Limits {
     pub deck_cards: usize,
     /// The most ranks one run (`2 to 10`) of a deck's ranks makes.
     pub rank_run: i64,
+    /// The most worker threads `sim` starts, whatever `--threads` asks (it is also held to the
+    /// machine's cores): each worker reserves a run stack of `run_stack_bytes`.
+    pub sim_threads: usize,
 }
 
 impl Limits {
@@ -103,6 +106,7 @@ impl Limits {
         decimals: 6,
         deck_cards: 10_000,
         rank_run: 1000,
+        sim_threads: 64,
     };
 }
 
@@ -170,6 +174,9 @@ pub const MAX_DECIMALS: u8 = Limits::DEFAULT.decimals;
 pub const MAX_DECK_CARDS: usize = Limits::DEFAULT.deck_cards;
 /// [`Limits::rank_run`].
 pub const MAX_RANK_RUN: i64 = Limits::DEFAULT.rank_run;
+
+/// [`Limits::sim_threads`].
+pub const MAX_SIM_THREADS: usize = Limits::DEFAULT.sim_threads;
 
 /// User text as a diagnostic quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
 pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {

@@ -175,6 +175,43 @@ fn cli(args: &[&str]) -> (String, String, i32) {
     )
 }
 
+/// Issue 24: `--threads 100000` started a thread per encounter block (8,000 after nine minutes
+/// on a 2-core machine). Workers are held to the cores and `Limits::sim_threads`, with a note.
+#[test]
+fn sim_threads_are_bounded_by_the_cores() {
+    use turnscript::sim::workers_on;
+    let w = workers_on(100_000, 1_000_000_000, 2);
+    assert_eq!(w.count, 2);
+    let note = w.note.expect("a clamped --threads gives a note");
+    assert!(
+        note.contains("--threads 100000 clamped to 2") && note.contains("2 cores"),
+        "{note}"
+    );
+    assert_eq!(
+        workers_on(0, 1000, 2),
+        turnscript::sim::Workers { count: 2, note: None }
+    );
+    assert_eq!(workers_on(2, 1, 2).count, 1, "never more than the encounters");
+    assert_eq!(
+        workers_on(1, 1000, 2),
+        turnscript::sim::Workers { count: 1, note: None }
+    );
+    let big = workers_on(1000, 1_000_000, 512);
+    assert_eq!(big.count, turnscript::limits::MAX_SIM_THREADS);
+    assert!(big.note.expect("clamped").contains("Limits::sim_threads"));
+    // From the command line: the note, and the run on no more threads than cores.
+    let r = "rulesets/crisis-mode.turn";
+    let e = "--encounter=rulesets/encounters/crisis-mode.turn";
+    let (_, err, code) = cli(&["sim", r, e, "-n", "50", "--threads", "100000", "--format", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!(
+        err.contains(&format!("note: --threads 100000 clamped to {cores}")),
+        "{err}"
+    );
+    assert!(err.contains(&format!("on {cores} thread")), "{err}");
+}
+
 #[test]
 fn command_line_exit_codes() {
     let r = "rulesets/crisis-mode.turn";

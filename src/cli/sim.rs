@@ -23,7 +23,7 @@ pub struct SimArgs {
     /// Who decides: `first`, `random`, or a policy of the ruleset (default: the ruleset's).
     #[arg(long)]
     policy: Option<String>,
-    /// Worker threads (default: one per core). Results do not depend on it.
+    /// Worker threads (default: one per core; never more than the cores). Results do not depend on it.
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Report format.
@@ -85,6 +85,9 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
         max_steps: args.max_steps,
         threads: args.threads,
     };
+    if let Some(note) = crate::sim::workers(opts.threads, opts.n).note {
+        eprintln!("note: {note}");
+    }
     let terminal = std::io::stderr().is_terminal();
     let n = opts.n;
     let started = std::time::Instant::now();

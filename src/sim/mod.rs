@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::compile::Program;
+use crate::limits::MAX_SIM_THREADS;
 use crate::project::{RunOptions, SetupError};
 
 pub use report::{Format, MeasureRow, Report};
@@ -66,14 +67,35 @@ pub struct Outcome {
     pub elapsed: Duration,
 }
 
-/// The number of workers `threads` asks for (0: one per core), never more than the encounters.
-pub fn workers(threads: usize, n: u64) -> usize {
-    let t = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
-    (t as u64).min(n).max(1) as usize
+/// How many workers a simulation starts, and the note to give when `--threads` asked for more.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Workers {
+    pub count: usize,
+    /// Why fewer threads than asked are used, when they are.
+    pub note: Option<String>,
+}
+
+/// The number of workers `threads` asks for (0: one per core): never more than the machine's
+/// cores, [`MAX_SIM_THREADS`] or the encounters, and at least one.
+pub fn workers(threads: usize, n: u64) -> Workers {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    workers_on(threads, n, cores)
+}
+
+/// [`workers`] on a machine of `cores` cores.
+pub fn workers_on(threads: usize, n: u64, cores: usize) -> Workers {
+    let cap = cores.clamp(1, MAX_SIM_THREADS);
+    let asked = if threads == 0 { cap } else { threads };
+    let count = (asked.min(cap) as u64).min(n).max(1) as usize;
+    let note = (asked > cap).then(|| {
+        let why = if cores > MAX_SIM_THREADS {
+            format!("the most sim runs at once (Limits::sim_threads, {MAX_SIM_THREADS})")
+        } else {
+            format!("this machine's {cores} core{}", if cores == 1 { "" } else { "s" })
+        };
+        format!("--threads {asked} clamped to {cap}: {why}; more threads than cores only slow a simulation down")
+    });
+    Workers { count, note }
 }
 
 /// Runs the simulation. `progress` is called now and then on the calling thread with the number
@@ -88,7 +110,7 @@ pub fn simulate(
     // The same resolution every encounter gets: an error here is the user's.
     run_options(opts, 0).prepare(program)?;
     let start = Instant::now();
-    let threads = workers(opts.threads, opts.n);
+    let threads = workers(opts.threads, opts.n).count;
     let done = AtomicU64::new(0);
     let n = opts.n;
     let results: Vec<Stats> = std::thread::scope(|scope| {
