@@ -70,6 +70,31 @@ impl Checker<'_> {
                         );
                         return None;
                     }
+                    // A declared character or thing by its name (`gain 1 Ana.hp`), or a global
+                    // holding one (`gain 1 leader.hp`): the owner is that expression.
+                    None if self.decls.entity(&v.node).is_some()
+                        || matches!(self.decls.field(&v.node), Some((_, FieldKind::Global))) =>
+                    {
+                        let base = Expr {
+                            node: ExprKind::Name(v.node.clone()),
+                            span: v.span,
+                        };
+                        return match self.expr(&base) {
+                            Ty::Entity(o) if o != ANY => self.field(o, f, want, verb),
+                            Ty::Error => None,
+                            other => {
+                                self.err(
+                                    Diag::new(
+                                        "check::type",
+                                        format!("`{}` is {}: it has no fields", v.node, self.tn(other)),
+                                    )
+                                    .label(v.span, self.tn(other))
+                                    .help("name a character, a thing, or a global or variable holding one"),
+                                );
+                                None
+                            }
+                        };
+                    }
                     None => {
                         let names: Vec<&String> = self.scopes.iter().map(|s| &s.0).collect();
                         let d = unknown("character variable", &v.node, v.span, names.into_iter());

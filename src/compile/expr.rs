@@ -46,7 +46,7 @@ impl Lower<'_> {
             ExprKind::Name(n) => self.name(e, n),
             ExprKind::Field(base, f) => self.field(e, base, f),
             ExprKind::If(c, a, b) => Ex::If(Box::new(self.expr(c)), Box::new(self.expr(a)), Box::new(self.expr(b))),
-            ExprKind::Is(base, name) => self.is(base, name),
+            ExprKind::Is(base, name) => self.is(base, name, e.span),
             ExprKind::Unary(UnOp::Neg, x) => Ex::Neg(Box::new(self.expr(x)), e.span),
             ExprKind::Unary(UnOp::Not, x) => Ex::Not(Box::new(self.expr(x))),
             ExprKind::Binary(op, l, r) => Ex::Bin(*op, Box::new(self.expr(l)), Box::new(self.expr(r)), e.span),
@@ -86,7 +86,7 @@ impl Lower<'_> {
         }
         let b = Box::new(self.expr(base));
         if f.node == "side" {
-            return Ex::SideOf(b);
+            return Ex::SideOf(b, e.span);
         }
         let id = self.field_at(f);
         let field = Ex::Field(b, id, e.span);
@@ -103,13 +103,13 @@ impl Lower<'_> {
     }
 
     /// `x is SIDE` or `x is TAG`.
-    fn is(&mut self, base: &Expr, name: &ast::Ident) -> Ex {
+    fn is(&mut self, base: &Expr, name: &ast::Ident, span: ast::Span) -> Ex {
         let m = match self.d.lookup(&name.node) {
             Some(Sym::Tag(i)) => Member::Tag(i),
             Some(Sym::Side(i)) => Member::Side(i),
             _ => Member::Tag(u16::MAX),
         };
-        Ex::Is(Box::new(self.expr(base)), m)
+        Ex::Is(Box::new(self.expr(base)), m, span)
     }
 
     /// `below(c, ORDER)`, `position(c, ORDER)`, `next(c, ORDER)` and `previous(c, ORDER)`: an entity

@@ -491,6 +491,7 @@ pub enum St {
     Stop {
         effect: FieldId,
         target: Ex,
+        span: Span,
     },
     Place {
         who: Ex,
@@ -602,7 +603,8 @@ pub enum Ex {
     Param(u16),
     /// An entity's field; the span is reported when the entity is `none`.
     Field(Box<Ex>, FieldId, Span),
-    Is(Box<Ex>, Member),
+    /// `x is NAME`; the span is reported when `x` is `none`.
+    Is(Box<Ex>, Member, Span),
     Dice(DiceId),
     /// Dice with computed parts: count, sides, the number kept; the span of the whole.
     DynDice(Box<DynDiceEx>, Span),
@@ -622,17 +624,20 @@ pub enum Ex {
         span: Span,
     },
     If(Box<Ex>, Box<Ex>, Box<Ex>),
-    /// A character's side (its index), or -1 for none.
-    SideOf(Box<Ex>),
+    /// A character's side (its index), or -1 for a character on no side; the span is reported
+    /// when the character is `none`.
+    SideOf(Box<Ex>, Span),
     /// The current iteration of a level, from 1 (0 before it first runs).
     LevelNumber(LevelId),
     /// A param with arguments, called.
     ParamCall(u16, Vec<Ex>),
-    /// A character's place in a kept order, from 1 (0 when absent).
+    /// A character's place in a kept order, from 1 (0 when it is not in it, or `none`).
     Position(Box<Ex>, OrderId),
-    /// The character right below one in a kept order (itself when last or absent).
+    /// The character right below one in a kept order (itself when last or not in it; `none`
+    /// for `none`).
     Below(Box<Ex>, OrderId),
-    /// The entity after (or, when `false`, before) one in a kept order, wrapping round.
+    /// The entity after (or, when `false`, before) one in a kept order, wrapping round (`none`
+    /// when it is not in it, or `none`).
     Next(Box<Ex>, OrderId, bool),
 }
 

@@ -17,9 +17,22 @@ impl Lower<'_> {
 
     pub(super) fn target(&mut self, t: &ast::Target) -> Target {
         let label = self.label(&t.field.node);
+        // The owner: a variable, or a name read as an expression (a declared entity, a global
+        // holding one), or an expression.
+        let (var, named) = match t.var.as_ref().map(|v| (self.local(&v.node), v)) {
+            Some((Some(slot), _)) => (Some(slot), None),
+            Some((None, v)) => (
+                None,
+                Some(self.expr(&ast::Expr {
+                    node: ast::ExprKind::Name(v.node.clone()),
+                    span: v.span,
+                })),
+            ),
+            None => (None, None),
+        };
         Target {
-            var: t.var.as_ref().map(|v| self.local(&v.node).unwrap_or(0)),
-            base: t.base.as_ref().map(|b| Box::new(self.expr(b))),
+            var,
+            base: named.or_else(|| t.base.as_ref().map(|b| self.expr(b))).map(Box::new),
             field: self.field_at(&t.field),
             label,
             span: t.span,
@@ -159,7 +172,7 @@ impl Lower<'_> {
                 at,
                 span,
             } => self.begin(effect, target, count, at, span),
-            Stmt::Stop { effect, target, .. } => self.stop(effect, target),
+            Stmt::Stop { effect, target, span } => self.stop(effect, target, *span),
             Stmt::Place { who, to, order, span } => self.place(who, to, order, span),
             Stmt::Do { routine, args, span } => self.do_(routine, args, span),
             Stmt::React { actor, body, .. } => self.react(actor, body, actor.span),
@@ -530,10 +543,11 @@ impl Lower<'_> {
     }
 
     /// `stop EFFECT on c`.
-    fn stop(&mut self, effect: &ast::Ident, target: &ast::Expr) -> St {
+    fn stop(&mut self, effect: &ast::Ident, target: &ast::Expr, span: ast::Span) -> St {
         St::Stop {
             effect: self.field_id(&effect.node),
             target: self.expr(target),
+            span,
         }
     }
 

@@ -21,11 +21,11 @@ impl Machine<'_> {
     /// `begin`: the effect's mark goes up by one, and it runs for `count` counts at its anchor
     /// (a count of 0 or less ends it at once).
     pub(super) fn st_begin(&mut self, effect: FieldId, target: &Ex, count: &Ex, at: &CountEx, span: Span) -> R<Flow> {
-        let t = self.eval(target, NO_CTX)? as EntityId;
+        let t = self.entity(target, span)?;
         let n = self.eval(count, NO_CTX)?;
         let anchor = match at {
             CountEx::Place(who, o) => {
-                let e = self.eval(who, NO_CTX)? as EntityId;
+                let e = self.entity(who, span)?;
                 match self.ranked[*o as usize].iter().position(|x| *x == e) {
                     Some(i) => Anchor::Place(*o, i),
                     None => {
@@ -45,8 +45,8 @@ impl Machine<'_> {
                     }
                 }
             }
-            CountEx::TurnStart(who) => Anchor::TurnStart(self.eval(who, NO_CTX)? as EntityId),
-            CountEx::TurnEnd(who) => Anchor::TurnEnd(self.eval(who, NO_CTX)? as EntityId),
+            CountEx::TurnStart(who) => Anchor::TurnStart(self.entity(who, span)?),
+            CountEx::TurnEnd(who) => Anchor::TurnEnd(self.entity(who, span)?),
             CountEx::LevelStart(l) => Anchor::LevelStart(*l),
             CountEx::LevelEnd(l) => Anchor::LevelEnd(*l),
         };
@@ -77,8 +77,8 @@ impl Machine<'_> {
     }
 
     /// `stop`: ends every run of the effect on the target.
-    pub(super) fn st_stop(&mut self, effect: FieldId, target: &Ex) -> R<Flow> {
-        let t = self.eval(target, NO_CTX)? as EntityId;
+    pub(super) fn st_stop(&mut self, effect: FieldId, target: &Ex, span: Span) -> R<Flow> {
+        let t = self.entity(target, span)?;
         self.stop_effect(effect, t);
         Ok(Flow::Next)
     }

@@ -167,12 +167,13 @@ impl Machine<'_> {
             Ex::Field(base, f, span) => {
                 let v = self.eval(base, ctx)?;
                 let id = if v == TABLE as i64 { TABLE } else { self.id(v, *span)? };
-                self.get(id, *f)
+                self.read(id, *f, *span)?
             }
-            Ex::Is(base, m) => {
-                let id = self.eval(base, ctx)?.max(0) as usize;
-                let ch = &self.p.characters[id.min(self.p.characters.len().saturating_sub(1))];
-                (match m {
+            Ex::Is(base, m, span) => {
+                let v = self.eval(base, ctx)?;
+                let id = self.id(v, *span)?;
+                // A made thing has no side and no tag.
+                self.p.characters.get(id as usize).is_some_and(|ch| match m {
                     Member::Side(s) => ch.side == Some(*s),
                     Member::Tag(t) => ch.tags.contains(t),
                 }) as i64
@@ -190,9 +191,14 @@ impl Machine<'_> {
                     self.eval(b, ctx)?
                 }
             }
-            Ex::SideOf(base) => {
-                let id = self.eval(base, ctx)?.max(0) as usize;
-                self.p.characters.get(id).and_then(|c| c.side).map_or(-1, i64::from)
+            Ex::SideOf(base, span) => {
+                let v = self.eval(base, ctx)?;
+                let id = self.id(v, *span)?;
+                self.p
+                    .characters
+                    .get(id as usize)
+                    .and_then(|c| c.side)
+                    .map_or(-1, i64::from)
             }
             Ex::LevelNumber(l) => self.counters[*l as usize] as i64,
             Ex::ParamCall(i, args) => {
@@ -204,26 +210,28 @@ impl Machine<'_> {
                 }
                 self.eval(&p.params[*i as usize].1, ctx)?
             }
+            // The kept orders hold entities only: `none` (or any other value no entity has) is
+            // in none of them, and is never compared as an id.
             Ex::Below(who, o) => {
-                let e = self.eval(who, ctx)? as EntityId;
+                let v = self.eval(who, ctx)?;
                 let list = &self.ranked[*o as usize];
-                let next = list.iter().position(|x| *x == e).and_then(|i| list.get(i + 1));
-                next.copied().unwrap_or(e) as i64
+                let next = list.iter().position(|x| *x as i64 == v).and_then(|i| list.get(i + 1));
+                next.map_or(v, |e| *e as i64)
             }
             Ex::Next(who, o, forward) => {
-                let e = self.eval(who, ctx)?;
+                let v = self.eval(who, ctx)?;
                 let list = &self.ranked[*o as usize];
-                match list.iter().position(|x| *x as i64 == e) {
+                match list.iter().position(|x| *x as i64 == v) {
                     Some(i) if *forward => list[(i + 1) % list.len()] as i64,
                     Some(i) => list[(i + list.len() - 1) % list.len()] as i64,
                     None => NONE,
                 }
             }
             Ex::Position(who, o) => {
-                let e = self.eval(who, ctx)? as EntityId;
+                let v = self.eval(who, ctx)?;
                 self.ranked[*o as usize]
                     .iter()
-                    .position(|x| *x == e)
+                    .position(|x| *x as i64 == v)
                     .map_or(0, |i| i as i64 + 1)
             }
             Ex::Quant {

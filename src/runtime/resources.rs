@@ -35,7 +35,7 @@ impl Machine<'_> {
 
     /// What is left after taking `amount` from a resource, or the error if it cannot be taken.
     pub(super) fn take(&self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<i64> {
-        let have = self.get(e, f);
+        let have = self.read(e, f, span)?;
         let left = checked(have.checked_sub(amount), span)?;
         let floor = self.limits[f as usize].0;
         if amount < 0 || floor.is_some_and(|lo| left < lo) {
@@ -58,7 +58,7 @@ impl Machine<'_> {
         match amount {
             Some(x) => self.value_for(x, e, target),
             None => {
-                let have = self.get(e, target.field);
+                let have = self.read(e, target.field, target.span)?;
                 Ok(have - self.limits[target.field as usize].0.unwrap_or(0).min(have))
             }
         }
@@ -73,11 +73,11 @@ impl Machine<'_> {
     fn transfer(&mut self, amount: Option<&Ex>, from: &Target, to: &Target, span: Span) -> R<()> {
         let a = self.owner(from, span)?;
         let b = self.owner(to, span)?;
-        let have = self.get(a, from.field);
+        let have = self.read(a, from.field, span)?;
         let amount = self.amount(amount, a, from)?;
         let left = self.take(a, from.field, amount, span)?;
         self.put(a, from.field, left);
-        let had = self.get(b, to.field);
+        let had = self.read(b, to.field, span)?;
         let got = checked(had.checked_add(amount), span)?;
         if let Some(hi) = self.limits[to.field as usize].1
             && got > hi
@@ -128,7 +128,7 @@ impl Machine<'_> {
     pub(super) fn st_gain(&mut self, amount: &Ex, target: &Target, span: Span) -> R<Flow> {
         let e = self.owner(target, span)?;
         let amount = self.value_for(amount, e, target)?;
-        let have = self.get(e, target.field);
+        let have = self.read(e, target.field, span)?;
         let new = self.clamp(target.field, checked(have.checked_add(amount), span)?);
         self.put_traced(Change::Gain, e, target.field, new - have, new);
         Ok(Flow::Next)
@@ -146,7 +146,7 @@ impl Machine<'_> {
     /// `forfeit`: down to the resource's floor (0 within its limits); traced only if it changed.
     pub(super) fn st_forfeit(&mut self, target: &Target) -> R<Flow> {
         let e = self.owner(target, target.span)?;
-        let have = self.get(e, target.field);
+        let have = self.read(e, target.field, target.span)?;
         let floor = self.clamp(target.field, 0);
         if have != floor {
             self.put_traced(Change::Forfeit, e, target.field, have - floor, floor);

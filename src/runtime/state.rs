@@ -82,6 +82,10 @@ pub(super) struct Machine<'a> {
     /// Whether each declared character has been in play (its fields set): one that joins for the
     /// first time gets its fields then.
     pub(super) joined: Vec<bool>,
+    /// The fields of never-joined characters whose value is worked out when they join (it rolls,
+    /// or reads the state), entity-major like `values`: reading one before is `run::not_joined`.
+    /// Empty when every character is in play from the start.
+    pub(super) pending: Vec<bool>,
     /// Every entity's type: the declared ones, then those made by `create`.
     pub(super) types: Vec<TypeId>,
     /// The entities of each type, ids ascending: declared, then made. A destroyed thing stays in
@@ -198,6 +202,7 @@ impl<'a> Machine<'a> {
             control,
             absent,
             joined,
+            pending: Vec::new(),
             types,
             destroyed: vec![0; of_type.len()],
             of_type,
@@ -241,6 +246,7 @@ impl Machine<'_> {
         };
         let state = FinalState {
             values: &self.values,
+            pending: &self.pending,
             globals: &self.globals,
             absent: &self.absent,
             types: &self.types,
@@ -332,6 +338,32 @@ impl Machine<'_> {
             .unwrap_or(0)
     }
 
+    /// A field's value as a rule reads it: one a never-joined character will only get when it
+    /// joins is `run::not_joined`, never a 0 it does not have.
+    pub(super) fn read(&self, e: EntityId, f: FieldId, span: Span) -> R<i64> {
+        if !self.pending.is_empty()
+            && self
+                .pending
+                .get(e as usize * self.n_fields + f as usize)
+                .copied()
+                .unwrap_or(false)
+        {
+            let p = self.p;
+            let (who, field) = (p.character_name(e), &p.fields[f as usize].name);
+            return Err(Box::new(
+                Diag::new(
+                    "run::not_joined",
+                    format!("{who} has not joined yet: its `{field}` is worked out when it joins"),
+                )
+                .label(span, format!("{who}'s `{field}` read here"))
+                .help(format!(
+                    "read it after `join {who}`, or give `{field}` a plain number in the encounter: a character that has not joined holds its plain values (and what rules set) from the start"
+                )),
+            ));
+        }
+        Ok(self.get(e, f))
+    }
+
     pub(super) fn put(&mut self, e: EntityId, f: FieldId, v: i64) {
         if e == TABLE {
             if let Some(slot) = self.globals.get_mut(f as usize) {
@@ -339,8 +371,13 @@ impl Machine<'_> {
             }
             return;
         }
-        if let Some(slot) = self.values.get_mut(e as usize * self.n_fields + f as usize) {
+        let i = e as usize * self.n_fields + f as usize;
+        if let Some(slot) = self.values.get_mut(i) {
             *slot = v;
+        }
+        // A value a rule gave a never-joined character is its own: joining keeps it.
+        if let Some(pending) = self.pending.get_mut(i) {
+            *pending = false;
         }
     }
 
@@ -362,6 +399,7 @@ impl Machine<'_> {
             let hi = f.max.as_ref().map(|e| self.eval(e, ctx)).transpose()?;
             self.limits[i] = (lo, hi);
         }
+        self.hold_for_joining();
         for (i, f) in p.fields.iter().enumerate() {
             if f.kind == FieldKind::Global
                 && let Some(e) = &f.default
@@ -380,7 +418,44 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// Sets one declared entity's fields: given values, else defaults, in declaration order.
+    /// The characters out of play from the start hold their plain values (a number, a name,
+    /// `none`, given or default) at once; the others are pending until they join.
+    fn hold_for_joining(&mut self) {
+        let p = self.p;
+        for id in 0..p.characters.len() {
+            if self.joined[id] {
+                continue;
+            }
+            let ch = &p.characters[id];
+            for (fi, f) in p.fields.iter().enumerate() {
+                if f.kind == FieldKind::Global || f.owner != ch.ty {
+                    continue;
+                }
+                let given = ch.fields.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
+                let i = id * self.n_fields + fi;
+                match given.or(f.default.as_ref()) {
+                    None => {}
+                    Some(Ex::Int(v)) => {
+                        let v = if f.kind == FieldKind::Resource {
+                            self.clamp(fi as FieldId, *v)
+                        } else {
+                            *v
+                        };
+                        self.values[i] = v;
+                    }
+                    Some(_) => {
+                        if self.pending.is_empty() {
+                            self.pending = vec![false; self.values.len()];
+                        }
+                        self.pending[i] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sets one declared entity's fields: given values, else defaults, in declaration order. A
+    /// character joining for the first time works out only the fields still pending.
     pub(super) fn init_character(&mut self, id: EntityId) -> R<()> {
         let p = self.p;
         if let Some(ch) = p.characters.get(id as usize) {
@@ -395,6 +470,12 @@ impl Machine<'_> {
         let p = self.p;
         for (fi, f) in p.fields.iter().enumerate() {
             if f.kind == FieldKind::Global || f.owner != ty {
+                continue;
+            }
+            let i = id as usize * self.n_fields + fi;
+            if !self.joined.get(id as usize).copied().unwrap_or(true) && !self.pending.get(i).copied().unwrap_or(false)
+            {
+                // Held from the start, or set by a rule since: kept.
                 continue;
             }
             let value = given.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);

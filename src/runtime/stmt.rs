@@ -93,7 +93,7 @@ impl Machine<'_> {
                 at,
                 span,
             } => self.st_begin(*effect, target, count, at, *span),
-            St::Stop { effect, target } => self.st_stop(*effect, target),
+            St::Stop { effect, target, span } => self.st_stop(*effect, target, *span),
             St::Place { who, to, order, span } => self.st_place(who, to, *order, *span),
             St::ChooseFrom {
                 decision,

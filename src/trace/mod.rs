@@ -257,6 +257,9 @@ pub enum Event<'a> {
 pub struct FinalState<'a> {
     /// Every entity's fields, entity-major, one slot per declared field.
     pub values: &'a [i64],
+    /// The fields a never-joined character would only get when it joins, like `values` (empty
+    /// when there are none): they have no value and are left out.
+    pub pending: &'a [bool],
     /// The table's globals, by field id.
     pub globals: &'a [i64],
     /// Entities out of play (characters not joined or gone, things destroyed).
@@ -281,13 +284,17 @@ impl<'a> FinalState<'a> {
         })
     }
 
-    /// An entity's fields (those of its type, globals aside) with their values, in declaration order.
+    /// An entity's fields (those of its type, globals aside) with their values, in declaration
+    /// order; a never-joined character's fields that have no value yet are left out.
     pub fn fields<'p>(&self, p: &'p Program, id: EntityId) -> impl Iterator<Item = (FieldId, i64)> + use<'a, 'p> {
         let ty = self.types.get(id as usize).copied();
         let n = p.fields.len();
         let row = self.values.get(id as usize * n..(id as usize + 1) * n).unwrap_or(&[]);
+        let pending = self.pending.get(id as usize * n..(id as usize + 1) * n).unwrap_or(&[]);
         p.fields.iter().zip(row).enumerate().filter_map(move |(f, (def, v))| {
-            (Some(def.owner) == ty && def.kind != crate::check::FieldKind::Global).then_some((f as FieldId, *v))
+            let unset = pending.get(f).copied().unwrap_or(false);
+            (Some(def.owner) == ty && def.kind != crate::check::FieldKind::Global && !unset)
+                .then_some((f as FieldId, *v))
         })
     }
 

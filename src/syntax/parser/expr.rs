@@ -203,7 +203,8 @@ impl Builder {
         let ispan = self.span(&inner);
         let count = self.expr(last_inner(inner, ispan)?)?;
         match it.next() {
-            None => Ok(count),
+            // The parentheses belong to the expression: `(x).hp` reads from its `(`.
+            None => Ok(Spanned::new(count.node, span)),
             Some(tail) => {
                 let kind = self.dice_parts(tail.into_inner(), Some(count), span)?;
                 Ok(Spanned::new(kind, span))
