@@ -198,7 +198,10 @@ fn table(p: &Program, snap: &Snapshot, width: usize) -> String {
             fields
                 .iter()
                 .map(|(fi, f)| {
-                    if f.owner == c.ty {
+                    if f.owner == c.ty && !snap.is_set(id as EntityId, *fi as FieldId) {
+                        // Worked out when the character joins.
+                        "–".to_string()
+                    } else if f.owner == c.ty {
                         field_text(p, f, snap.get(id as EntityId, *fi as FieldId))
                     } else {
                         "·".to_string()
@@ -644,7 +647,11 @@ pub fn one(s: &Session, e: EntityId, look: Look) -> String {
         if f.kind == FieldKind::Global || f.owner != c.ty {
             continue;
         }
-        let text = field_text(p, f, snap.get(e, fi as FieldId));
+        let text = if snap.is_set(e, fi as FieldId) {
+            field_text(p, f, snap.get(e, fi as FieldId))
+        } else {
+            "(when it joins)".to_string()
+        };
         let item = format!(" {} {text}", f.name);
         if line.chars().count() + item.chars().count() + 1 > look.width.max(40) {
             out.push_str(line.trim_end());

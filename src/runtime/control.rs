@@ -53,6 +53,9 @@ pub struct Snapshot {
     pub clock: i64,
     /// Characters out of play.
     pub absent: Vec<bool>,
+    /// The fields of never-joined characters worked out only when they join (see
+    /// `Machine::pending`): they have no value yet.
+    pub pending: Vec<bool>,
     /// The effects running: effect, the character it is on, counts left, where it is counted.
     pub effects: Vec<(FieldId, EntityId, i64, Anchor)>,
 }
@@ -71,6 +74,16 @@ impl Snapshot {
 
     pub fn is_absent(&self, e: EntityId) -> bool {
         self.absent.get(e as usize).copied().unwrap_or(false)
+    }
+
+    /// Whether a character's field has a value: false only for one a never-joined character
+    /// gets when it joins.
+    pub fn is_set(&self, e: EntityId, f: FieldId) -> bool {
+        !self
+            .pending
+            .get(e as usize * self.n_fields + f as usize)
+            .copied()
+            .unwrap_or(false)
     }
 }
 
@@ -128,6 +141,7 @@ impl Editor<'_, '_> {
             ranked: m.ranked.clone(),
             clock: m.clock,
             absent: m.absent.clone(),
+            pending: m.pending.clone(),
             effects: m
                 .effects
                 .iter()
