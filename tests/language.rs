@@ -353,6 +353,44 @@ character A { ap = 0, tired = true }
     );
 }
 
+/// Issue 24, item 3: `option action unless C` passed the checker, then its actions were offered
+/// and taken while C held.
+#[test]
+fn option_action_unless_refuses_every_action_it_would_offer() {
+    let src = "resource ap min 0\nflag stunned\naction hit(c) costs 1 ap\naction dodge(c) costs 1 ap\n\
+               character A { ap = 2, stunned = true }\n\
+               play { for each c in characters { choose act by c {\n\
+               option action unless c.stunned because \"{c} is stunned\"\n\
+               option rest\n} } }\n";
+    let (out, err, code) = run(src, &[], &["hit", "dodge", "rest"], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| {
+            ["refused", "choose", "action", "spend"]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            "refused  A     act        hit: A is stunned",
+            "refused  A     act        dodge: A is stunned",
+            "choose   A     act        rest     of rest",
+        ]
+    );
+    // Not stunned: both actions are offered again, and taken.
+    let src = src.replace("stunned = true", "stunned = false");
+    let (out, err, code) = run(&src, &[], &["dodge"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("choose   A     act        dodge    of hit|dodge|rest"),
+        "{out}"
+    );
+    assert!(out.contains("action   A     dodge"), "{out}");
+}
+
 #[test]
 fn placing_a_character_next_to_itself_changes_nothing() {
     let src = "stat speed default 1\norder O(c) { c.speed desc }\ncharacter A { speed = 2 }\ncharacter B { speed = 1 }\n\

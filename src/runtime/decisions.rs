@@ -178,14 +178,14 @@ impl Machine<'_> {
             {
                 continue;
             }
-            if let Some(n) = o.name {
-                let rules = self.refusing(&o.refusals, NO_CTX)?;
-                if !rules.is_empty() {
-                    refused.push((OptionKey::Named(n), i, rules));
-                    continue;
-                }
-            }
+            // Its `unless` rules, for a named option and for `option action` alike.
+            let rules = if o.refusals.is_empty() {
+                Vec::new()
+            } else {
+                self.refusing(&o.refusals, Ctx { label: NO_LABEL, actor })?
+            };
             match (o.name, actor) {
+                (Some(n), _) if !rules.is_empty() => refused.push((OptionKey::Named(n), i, rules)),
                 (Some(n), _) => {
                     keys.push(OptionKey::Named(n));
                     sources.push(i);
@@ -193,9 +193,16 @@ impl Machine<'_> {
                 (None, Some(e)) => {
                     for (ai, a) in p.actions.iter().enumerate() {
                         let of_kind = o.kinds.is_empty() || a.kinds.iter().any(|k| o.kinds.contains(k));
-                        if of_kind && self.affordable(a, e, o.using)? {
+                        if !of_kind || !self.affordable(a, e, o.using)? {
+                            continue;
+                        }
+                        // While a rule refuses them, the actions it would offer are refused, each
+                        // with the rule's reason.
+                        if rules.is_empty() {
                             keys.push(OptionKey::Action(ai as ActionId));
                             sources.push(i);
+                        } else {
+                            refused.push((OptionKey::Action(ai as ActionId), i, rules.clone()));
                         }
                     }
                 }
