@@ -10,14 +10,38 @@ impl Lower<'_> {
     /// One top-level item. A dispatch: each arm is one call, a short loop, or one line.
     pub(super) fn item(&mut self, item: &Item) {
         match item {
-            Item::Stat { .. } | Item::Global { .. } | Item::Resource { .. } | Item::Flag { .. } => {
-                self.field_decl(item, None);
+            // Field declarations: `field_decl` takes each apart.
+            Item::Stat {
+                name: _,
+                ty: _,
+                decimals: _,
+                default: _,
             }
+            | Item::Global {
+                name: _,
+                ty: _,
+                decimals: _,
+                default: _,
+                min: _,
+                max: _,
+            }
+            | Item::Resource {
+                name: _,
+                decimals: _,
+                min: _,
+                max: _,
+            }
+            | Item::Flag {
+                name: _,
+                default: _,
+                per: _,
+            } => self.field_decl(item, None),
             Item::Thing {
                 name,
+                // A collection name, resolved by the checker (`Sym::Plural`).
+                plural: _,
                 fields,
                 stands_for,
-                ..
             } => {
                 let t = self.d.thing(&name.node);
                 for f in fields {
@@ -67,20 +91,27 @@ impl Lower<'_> {
 
     /// An action: its actor's slot, costs, `when` and body, with the frame of slots it binds.
     fn action(&mut self, a: &ast::ActionDecl) {
+        let ast::ActionDecl {
+            name,
+            actor,
+            kinds,
+            costs,
+            when,
+            body,
+        } = a;
         let lo = self.max_locals as Slot;
-        let actor = self.bind(&a.actor.node);
-        let costs = a
-            .costs
+        let actor = self.bind(&actor.node);
+        let costs = costs
             .iter()
-            .map(|c| (self.expr(&c.amount), self.field_id(&c.resource.node)))
+            .map(|ast::Cost { amount, resource }| (self.expr(amount), self.field_id(&resource.node)))
             .collect();
-        let when = a.when.as_ref().map(|w| self.expr(w));
-        let body = self.block(&a.body);
+        let when = when.as_ref().map(|w| self.expr(w));
+        let body = self.block(body);
         self.scopes.pop();
-        let label = self.label(&a.name.node);
-        let kinds = a.kinds.iter().filter_map(|k| self.d.kind(&k.node)).collect();
+        let label = self.label(&name.node);
+        let kinds = kinds.iter().filter_map(|k| self.d.kind(&k.node)).collect();
         self.p.actions.push(ActionDef {
-            name: a.name.node.clone(),
+            name: name.node.clone(),
             actor,
             kinds,
             costs,
@@ -162,23 +193,32 @@ impl Lower<'_> {
             .keys
             .iter()
             .map(|k| {
+                let ast::OrderKey {
+                    value,
+                    roll,
+                    descending,
+                    until_settled,
+                    at_most,
+                    when,
+                    chosen,
+                    span,
+                } = k;
                 self.in_tied = true;
-                let when = k.when.as_ref().map(|w| self.expr(w));
+                let when = when.as_ref().map(|w| self.expr(w));
                 let decision = self.d.decision_names.get(&o.name.node).copied().unwrap_or(0);
-                let chosen = k
-                    .chosen
+                let chosen = chosen
                     .as_ref()
                     .map(|who| (self.chooser(who), decision, self.prefs_at(&o.name)));
                 self.in_tied = false;
                 KeyDef {
-                    value: self.expr(&k.value),
-                    roll: k.roll,
-                    descending: k.descending,
-                    until_settled: k.until_settled,
-                    at_most: k.at_most.as_ref().map(|n| self.expr(n)),
+                    value: self.expr(value),
+                    roll: *roll,
+                    descending: *descending,
+                    until_settled: *until_settled,
+                    at_most: at_most.as_ref().map(|n| self.expr(n)),
                     when,
                     chosen,
-                    span: k.span,
+                    span: *span,
                 }
             })
             .collect();
@@ -296,15 +336,28 @@ impl Lower<'_> {
     /// A field declaration's default and limits (`owner`: the thing declaring it, if any).
     pub(super) fn field_decl(&mut self, item: &Item, owner: Option<u16>) {
         let (name, default, min, max) = match item {
-            Item::Stat { name, default, .. } => (name, default.as_ref(), None, None),
+            // The type an entity-valued field holds and its decimals are in the field table
+            // (`Decls::field_refers`, `field_decimals`), built from the same declarations.
+            Item::Stat {
+                name,
+                ty: _,
+                decimals: _,
+                default,
+            } => (name, default.as_ref(), None, None),
             Item::Global {
                 name,
+                ty: _,
+                decimals: _,
                 default,
                 min,
                 max,
-                ..
             } => (name, default.as_deref(), min.as_deref(), max.as_deref()),
-            Item::Resource { name, min, max, .. } => (name, None, min.as_deref(), max.as_deref()),
+            Item::Resource {
+                name,
+                decimals: _,
+                min,
+                max,
+            } => (name, None, min.as_deref(), max.as_deref()),
             Item::Flag { name, per, default } => {
                 let f = self.thing_field(owner, &name.node);
                 self.p.fields[f as usize].default = default.as_ref().map(|d| self.expr(d));

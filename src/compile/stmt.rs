@@ -16,10 +16,11 @@ impl Lower<'_> {
     }
 
     pub(super) fn target(&mut self, t: &ast::Target) -> Target {
-        let label = self.label(&t.field.node);
+        let ast::Target { var, base, field, span } = t;
+        let label = self.label(&field.node);
         // The owner: a variable, or a name read as an expression (a declared entity, a global
         // holding one), or an expression.
-        let (var, named) = match t.var.as_ref().map(|v| (self.local(&v.node), v)) {
+        let (var, named) = match var.as_ref().map(|v| (self.local(&v.node), v)) {
             Some((Some(slot), _)) => (Some(slot), None),
             Some((None, v)) => (
                 None,
@@ -32,20 +33,19 @@ impl Lower<'_> {
         };
         Target {
             var,
-            base: named.or_else(|| t.base.as_ref().map(|b| self.expr(b))).map(Box::new),
-            field: self.field_at(&t.field),
+            base: named.or_else(|| base.as_ref().map(|b| self.expr(b))).map(Box::new),
+            field: self.field_at(field),
             label,
-            span: t.span,
+            span: *span,
         }
     }
 
     pub(super) fn refusals(&mut self, refusals: &[ast::Refusal]) -> Vec<RefusalDef> {
         refusals
             .iter()
-            .map(|r| RefusalDef {
-                cond: self.expr(&r.cond),
-                message: r
-                    .message
+            .map(|ast::Refusal { cond, message, span }| RefusalDef {
+                cond: self.expr(cond),
+                message: message
                     .iter()
                     .map(|part| match part {
                         ast::Part::Text(t) => MessagePart::Text(t.clone()),
@@ -55,7 +55,7 @@ impl Lower<'_> {
                         ast::Part::Name(e) => MessagePart::Name(self.expr(e)),
                     })
                     .collect(),
-                span: r.span,
+                span: *span,
             })
             .collect()
     }
@@ -102,19 +102,21 @@ impl Lower<'_> {
     pub(super) fn stmt(&mut self, s: &Stmt) -> St {
         match s {
             Stmt::Level {
+                // Level, phase or round: in the levels table (`Decls::levels`).
+                kind: _,
                 name,
                 repeat,
                 body,
                 span,
                 counting,
-                ..
             } => {
                 let counting = counting.as_ref().map(|c| {
+                    let ast::Counting { from, down, to, within } = &**c;
                     Box::new(CountingEx {
-                        from: self.expr(&c.from),
-                        down: c.down,
-                        to: c.to.as_ref().map(|t| self.expr(t)),
-                        within: c.within.as_ref().map(|(lo, hi)| (self.expr(lo), self.expr(hi))),
+                        from: self.expr(from),
+                        down: *down,
+                        to: to.as_ref().map(|t| self.expr(t)),
+                        within: within.as_ref().map(|(lo, hi)| (self.expr(lo), self.expr(hi))),
                     })
                 });
                 self.level(name, repeat, counting, body, span)
@@ -122,7 +124,10 @@ impl Lower<'_> {
             Stmt::Turn { actor, body, span } => self.turn(actor, body, span),
             Stmt::ForEach(f) => self.for_each(f),
             Stmt::If {
-                cond, then, otherwise, ..
+                cond,
+                then,
+                otherwise,
+                span: _,
             } => self.if_(cond, then, otherwise),
             Stmt::Choose {
                 name,
@@ -131,18 +136,18 @@ impl Lower<'_> {
                 span,
                 secret,
             } => self.choose(name, chooser, options, span, *secret),
-            Stmt::End { level, reason, .. } => self.end(level, reason),
+            Stmt::End { level, reason, span: _ } => self.end(level, reason),
             Stmt::Spend { amount, target, span } => self.spend(amount, target, span),
             Stmt::Gain { amount, target, span } => self.gain(amount, target, span),
             Stmt::Reset { target, value, span } => self.reset(target, value, span),
-            Stmt::Forfeit { target, .. } => St::Forfeit {
+            Stmt::Forfeit { target, span: _ } => St::Forfeit {
                 target: self.target(target),
             },
             Stmt::Set { target, value, span } => self.set(target, value, span),
-            Stmt::Mark { target, on, .. } => self.mark(target, on),
+            Stmt::Mark { target, on, span: _ } => self.mark(target, on),
             Stmt::ChooseFrom(c) => self.choose_from(c),
             Stmt::Repeat { repeat, body, span } => self.repeat_stmt(repeat, body, span),
-            Stmt::EndRepeat { .. } => St::EndRepeat,
+            Stmt::EndRepeat { span: _ } => St::EndRepeat,
             Stmt::Create {
                 thing,
                 fields,
@@ -151,8 +156,8 @@ impl Lower<'_> {
             } => self.create(thing, fields, bind, span),
             Stmt::Destroy { what, span } => self.destroy(what, span),
             Stmt::Cards { op, span } => self.cards(op, *span),
-            Stmt::Let { name, value, .. } => self.let_(name, value),
-            Stmt::Rank { order, filter, .. } => {
+            Stmt::Let { name, value, span: _ } => self.let_(name, value),
+            Stmt::Rank { order, filter, span: _ } => {
                 let id = self.order_id(order);
                 let filter = filter.as_ref().map(|f| {
                     let var = self.d.order_vars.get(id as usize).cloned().unwrap_or_default();
@@ -163,7 +168,10 @@ impl Lower<'_> {
                 });
                 St::Rank { order: id, filter }
             }
-            Stmt::Transfer(t) => self.transfer(&t.amount, &t.from, &t.to, &t.span),
+            Stmt::Transfer(t) => {
+                let ast::Transfer { amount, from, to, span } = &**t;
+                self.transfer(amount, from, to, span)
+            }
             Stmt::Raise { trigger, args, span } => self.raise(trigger, args, span),
             Stmt::Begin {
                 effect,
@@ -175,7 +183,7 @@ impl Lower<'_> {
             Stmt::Stop { effect, target, span } => self.stop(effect, target, *span),
             Stmt::Place { who, to, order, span } => self.place(who, to, order, span),
             Stmt::Do { routine, args, span } => self.do_(routine, args, span),
-            Stmt::React { actor, body, .. } => self.react(actor, body, actor.span),
+            Stmt::React { actor, body, span: _ } => self.react(actor, body, actor.span),
             Stmt::Elapse { amount, unit, span } => self.elapse(amount, unit, span),
             Stmt::Presence { who, join, span } => St::Presence {
                 who: self.expr(who),
@@ -183,7 +191,10 @@ impl Lower<'_> {
                 span: *span,
             },
             Stmt::Record {
-                measure, value, about, ..
+                measure,
+                value,
+                about,
+                span: _,
             } => {
                 let id = self.d.measures.iter().position(|m| *m == measure.node).unwrap_or(0);
                 if let (Some(d), Some(slot)) = (self.decimals_at.get(&value.span), self.p.measure_decimals.get_mut(id))
@@ -294,21 +305,38 @@ impl Lower<'_> {
             chooser: self.chooser(chooser),
             options: options
                 .iter()
-                .map(|o| OptionDef {
-                    name: o.name.as_ref().and_then(|n| self.d.option_names.get(&n.node).copied()),
-                    kinds: o.kinds.iter().filter_map(|k| self.d.kind(&k.node)).collect(),
-                    using: o.using.as_ref().map(|u| self.field_id(&u.node)),
-                    when: o.when.as_ref().map(|w| self.expr(w)),
-                    refusals: self.refusals(&o.refusals),
-                    body: self.block(&o.body),
-                    deferred: None,
+                .map(|o| {
+                    let ast::OptionDecl {
+                        name,
+                        kinds,
+                        using,
+                        when,
+                        refusals,
+                        body,
+                        span: _,
+                    } = o;
+                    OptionDef {
+                        name: name.as_ref().and_then(|n| self.d.option_names.get(&n.node).copied()),
+                        kinds: kinds.iter().filter_map(|k| self.d.kind(&k.node)).collect(),
+                        using: using.as_ref().map(|u| self.field_id(&u.node)),
+                        when: when.as_ref().map(|w| self.expr(w)),
+                        refusals: self.refusals(refusals),
+                        body: self.block(body),
+                        deferred: None,
+                    }
                 })
                 .collect::<Vec<_>>(),
             span: head(*span, chooser.span),
         };
         // A secret choice keeps its options' bodies aside, to run when it is revealed.
-        if let St::Choose { options, .. } = &mut st
-            && secret
+        if let St::Choose {
+            options,
+            secret: true,
+            decision: _,
+            chooser: _,
+            prefs: _,
+            span: _,
+        } = &mut st
         {
             for o in options.iter_mut() {
                 let body = std::mem::take(&mut o.body);

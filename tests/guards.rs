@@ -1,0 +1,61 @@
+//! Guards over the source itself, for classes of bugs that a test of behaviour would only catch
+//! one instance at a time.
+
+use std::path::Path;
+
+/// The lines of the `.rs` files under `dir` that hold a rest pattern (`..` closing a struct or
+/// tuple pattern), outside comments.
+fn rest_patterns(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("the folder is there")
+        .map(|e| e.expect("a readable entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    files.sort();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("a readable file");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("").trim();
+            let rest = code == ".."
+                || code.contains(", ..}")
+                || code.contains(", .. }")
+                || code.contains("{ .. }")
+                || code.contains(", ..)")
+                || code.contains("(..)");
+            if rest {
+                found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+/// Issue 24: `option action unless C` passed the checker and was then dropped. Lowering takes
+/// every AST node apart exhaustively, naming each field it leaves (`span: _`), so a field added
+/// to the AST is a compile error in the compiler until it is lowered or knowingly left.
+#[test]
+fn lowering_takes_every_ast_node_apart_exhaustively() {
+    let found = rest_patterns(Path::new("src/compile"));
+    assert!(
+        found.is_empty(),
+        "rest patterns (`..`) in the compiler; name every field instead:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The guard finds what it guards against.
+#[test]
+fn the_rest_pattern_guard_finds_a_rest_pattern() {
+    let dir = std::env::temp_dir().join(format!("turnscript-guard-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    std::fs::write(
+        dir.join("a.rs"),
+        "fn f(s: &S) {\n    let S { a, .. } = s; // a rest\n    let r = 0..n; // a range, not a rest\n}\n",
+    )
+    .expect("written");
+    let found = rest_patterns(&dir);
+    std::fs::remove_dir_all(&dir).expect("removed");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].ends_with(":2: let S { a, .. } = s; // a rest"), "{found:?}");
+}
