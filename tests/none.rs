@@ -284,3 +284,29 @@ fn the_final_state_leaves_out_what_a_never_joined_character_has_not_got() {
         "{out}"
     );
 }
+
+#[test]
+fn a_trigger_raised_with_none_is_traced_with_none_not_the_table() {
+    // Explorer's F7: `raise moved(none)` was traced `moved(the table)`, as a character of that
+    // name would be.
+    let src = "trigger moved(m)\nflag f\ncharacter \"the table\" { }\non moved(m) where m != none { mark m.f }\n\
+               play { raise moved(first c in characters where c.f) }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    for jsonl in [false, true] {
+        let (view, result) = play(&files, &RunOptions::default(), |p| View::new(jsonl, p));
+        assert!(result.is_ok());
+        let out = view.map(|v| v.out().to_string()).unwrap_or_default();
+        let line = out
+            .lines()
+            .find(|l| l.contains("trigger"))
+            .unwrap_or_default()
+            .to_string();
+        let want = if jsonl {
+            r#"{"event":"trigger","trigger":"moved","args":[null]}"#
+        } else {
+            "trigger             moved(none)"
+        };
+        assert_eq!(line, want, "{out}");
+        assert!(!out.contains("mark"), "the hook's filter saw none:\n{out}");
+    }
+}

@@ -628,7 +628,10 @@ fn trigger_event<W: Write>(o: &mut W, p: &World<'_>, trigger: TriggerId, args: &
     o.write_all(br#"{"event":"trigger","trigger":"#)?;
     q(o, &p.triggers[trigger as usize].name)?;
     o.write_all(br#","args":["#)?;
-    list(o, args, |o, a| name(o, p, *a as EntityId))?;
+    list(o, args, |o, a| match p.entity_name(*a) {
+        Some(_) => name(o, p, *a as EntityId),
+        None => o.write_all(b"null"),
+    })?;
     o.write_all(b"]}")
 }
 

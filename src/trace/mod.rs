@@ -362,6 +362,12 @@ impl World<'_> {
         }
     }
 
+    /// The name of the entity a value holds, or `None` for `none` (a trigger's argument, a
+    /// variable): never "the table" or anyone else.
+    pub fn entity_name(&self, v: i64) -> Option<&str> {
+        (v >= 0 && v < i64::from(TABLE)).then(|| self.character_name(v as EntityId))
+    }
+
     pub fn option_name(&self, key: OptionKey) -> &str {
         match key {
             OptionKey::Character(e) => self.character_name(e),

@@ -450,14 +450,14 @@ impl<W: Write> Text<W> {
     }
 
     fn trigger(&mut self, p: &World<'_>, trigger: TriggerId, args: &[i64]) {
-        let who = args.first().map_or("", |a| p.character_name(*a as EntityId));
+        let who = args.first().and_then(|a| p.entity_name(*a)).unwrap_or("");
         self.line("trigger", who, |b| {
             let _ = write!(b, "{}(", p.triggers[trigger as usize].name);
             for (k, a) in args.iter().enumerate() {
                 if k > 0 {
                     b.push_str(", ");
                 }
-                b.push_str(p.character_name(*a as EntityId));
+                b.push_str(p.entity_name(*a).unwrap_or("none"));
             }
             b.push(')');
         });
