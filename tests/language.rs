@@ -26,6 +26,32 @@ fn dice_outside_a_resource_change_are_traced_as_a_roll() {
     assert!(out.ends_with("end of encounter: high\nfinal    A     x = 2\n"), "{out}");
 }
 
+/// Issue 24, item 7: dice rolled in a `let` or an `if` inside a routine were traced with no actor,
+/// so a to-hit roll could not be tied to who rolled it. A roll that names no one of its own is
+/// the acting character's: the innermost turn, reaction or action running.
+#[test]
+fn dice_in_a_routine_are_traced_for_whoever_is_acting() {
+    let src = "resource hp\naction strike(c) { do attack(c) }\n\
+               routine attack(a) { let hit = d20\n if hit + d4 > 12 { spend 1 (first t in characters where t != a).hp } }\n\
+               character A { hp = 5 }\ncharacter B { hp = 5 }\n\
+               play { turn A { do attack(A) } react B { if d6 > 3 { } } turn B { choose act by B { option action } } if d8 > 0 { } }\n";
+    let (out, err, code) = run(src, &[15, 2, 4, 9, 3, 1], &["strike"], None);
+    assert_eq!(code, 0, "{err}");
+    let rolls: Vec<&str> = out.lines().map(str::trim).filter(|l| l.starts_with("roll")).collect();
+    assert_eq!(
+        rolls,
+        vec![
+            "roll     A     roll       d20 [15] = 15",
+            "roll     A     roll       d4 [2] = 2",
+            "roll     B     roll       d6 [4] = 4",
+            "roll     B     roll       d20 [9] = 9",
+            "roll     B     roll       d4 [3] = 3",
+            "roll           roll       d8 [1] = 1",
+        ],
+        "{out}"
+    );
+}
+
 #[test]
 fn an_order_inside_a_loop_keeps_the_loop_variable() {
     let src = "stat speed default 1\nresource n\norder fast(o) { o.speed desc }\n\

@@ -743,7 +743,9 @@ impl Machine<'_> {
         self.saved.extend_from_slice(&self.locals[lo..hi]);
         self.depth += 1;
         self.locals[def.actor as usize] = who as i64;
+        self.acting.push(who);
         let flow = self.pay_and_run(def, who, using, span);
+        self.acting.pop();
         self.depth -= 1;
         self.locals[lo..hi].copy_from_slice(&self.saved[mark..]);
         self.saved.truncate(mark);

@@ -135,7 +135,7 @@ impl Machine<'_> {
         let total = checked(total, span)?;
         let faces = std::mem::take(&mut self.faces);
         self.emit(Event::Roll {
-            actor: ctx.actor,
+            actor: ctx.actor.or_else(|| self.acting.last().copied()),
             label: ctx.label,
             dice,
             faces: &faces,

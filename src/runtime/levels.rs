@@ -165,6 +165,7 @@ impl Machine<'_> {
         // Durations counted at a place end right before a turn begins at that place.
         self.count_down_places(a);
         self.emit(Event::TurnStart { actor: a });
+        self.acting.push(a);
         // `flag F per turn`: the actor's clear as its turn starts (traced when one was set).
         for &f in &p.turn_clears {
             if p.fields[f as usize].owner == self.types.get(a as usize).copied().unwrap_or(0) && self.get(a, f) != 0 {
@@ -189,6 +190,7 @@ impl Machine<'_> {
             }
             self.count_down(Anchor::TurnEnd(a));
         }
+        self.acting.pop();
         self.emit(Event::TurnEnd { actor: a });
         // `on after turn(c)`: after the turn is over, outside it (a delayed turn does not nest).
         if matches!(flow, Flow::Next) {

@@ -74,6 +74,9 @@ pub(super) struct Machine<'a> {
     pub(super) effects: Vec<Active>,
     /// The kept-order walks under way, innermost last: the order and the place reached.
     pub(super) walking: Vec<(OrderId, usize)>,
+    /// Who is acting: the characters whose turns, reactions and actions are running, innermost
+    /// last. A roll that names no one of its own (in an `if`, a `let`, a routine) is theirs.
+    pub(super) acting: Vec<EntityId>,
     /// Consulted at each decision instead of the decider, when set (see `control.rs`).
     pub(super) control: Option<&'a mut dyn control::Control>,
     /// Entities out of play (characters not yet joined, things destroyed): skipped by every
@@ -199,6 +202,7 @@ impl<'a> Machine<'a> {
             nesting: 0,
             effects: Vec::new(),
             walking: Vec::new(),
+            acting: Vec::new(),
             control,
             absent,
             joined,
