@@ -687,6 +687,98 @@ fn an_answer_may_name_where_it_applies_and_the_rest_go_in_order() {
     assert!(err.contains("`Bob` is neither a level with its iteration"), "{err}");
 }
 
+/// Issue 24, item 7: `counting from 3 to 1` (without `down`) ran zero times, silently. And
+/// `--until` with the game's numbers: 0 is a number a counting level may have; a number the
+/// level never reaches is said at once, not found out at the end of the step budget.
+#[test]
+fn counting_the_wrong_way_and_until_numbers_a_level_never_reaches_are_errors() {
+    let level = |counting: &str| {
+        format!(
+            "global seen default 0\ncharacter A {{ }}\nplay {{ round r {counting} {{ set seen = seen * 10 + r.number }} }}\n"
+        )
+    };
+    let (_, err, code) = run(&level("counting from 3 to 1"), &[], &[], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("run::counting") && err.contains("counting up from 3 never reaches 1"),
+        "{err}"
+    );
+    assert!(err.contains("write `counting from 3 down to 1`"), "{err}");
+    let (_, err, code) = run(&level("counting from 1 down to 3"), &[], &[], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("counting down from 1 never reaches 3"), "{err}");
+    let (out, err, code) = run(&level("counting from 3 down to 1"), &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("final          seen = 321"), "{out}");
+    // `--until r=0` on a level counting from 0 stops after its first iteration.
+    let (out, err, code) = run(&level("counting from 0 repeat"), &[], &[], Some("r=0"));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: until r=0"), "{out}");
+    // ... and is still refused for a level counting from 1.
+    let (_, err, code) = run(&level("repeat"), &[], &[], Some("r=0"));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("iterations count from 1, so r=0 never comes"), "{err}");
+    // A number the level never reaches.
+    for (counting, until, says) in [
+        (
+            "counting from 5 repeat",
+            "r=1",
+            "--until r=1 never comes: it counts from 5 up",
+        ),
+        (
+            "counting from 5 down repeat",
+            "r=6",
+            "--until r=6 never comes: it counts from 5 down",
+        ),
+        (
+            "counting from 2 to 4",
+            "r=5",
+            "--until r=5 never comes: it counts from 2 up to 4",
+        ),
+        (
+            "counting from 2 within 1 to 3 repeat",
+            "r=7",
+            "it counts from 2 up within 1 to 3",
+        ),
+    ] {
+        let (_, err, code) = run(&level(counting), &[], &[], Some(until));
+        assert_eq!(code, 1, "{counting}: {err}");
+        assert!(err.contains("run::counting") && err.contains(says), "{counting}: {err}");
+    }
+    // The default stop names the number the level showed at its 10th iteration.
+    let (out, err, code) = run(&level("counting from 0 repeat"), &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: limit r=9"), "{out}");
+}
+
+/// Explorer's F9: a level counting at the top of the 64-bit range repeated its number forever.
+#[test]
+fn a_level_counting_past_the_largest_number_ends_or_wraps_round() {
+    let max = i64::MAX;
+    let src = format!(
+        "global seen default 0\ncharacter A {{ }}\nplay {{ round r counting from {} repeat {{ set seen = seen + 1 }} }}\n",
+        max - 1
+    );
+    let (out, err, code) = run(&src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("final          seen = 2"),
+        "two numbers, then no more: {out}"
+    );
+    let src = format!(
+        "global seen default 0\ncharacter A {{ }}\nplay {{ round r counting from {max} within {} to {max} repeat {{ set seen = seen * 10 + (r.number - {}) }} }}\n",
+        max - 1,
+        max - 2
+    );
+    let (out, err, code) = run(&src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: limit r=9223372036854775806"), "{out}");
+    assert!(
+        out.contains("final          seen = 2121212121"),
+        "wraps round to the range's low end: {out}"
+    );
+}
+
 #[test]
 fn levels_may_count_the_games_way_down_to_a_last_number_or_round_a_cycle() {
     let src = "global seen default 0\ncharacter A { }\n\
