@@ -52,6 +52,21 @@ fn dice_in_a_routine_are_traced_for_whoever_is_acting() {
     );
 }
 
+/// Issue 24, item 7: an empty `together for each` emitted `together_start` with no actors and
+/// `together_end`, where a `for each` over nothing emits nothing. Decided: nothing, alike.
+#[test]
+fn a_together_walk_over_nobody_traces_nothing() {
+    let src = "flag down\ncharacter A { down = true }\n\
+               play { together for each c in characters where not c.down { turn c { } } end encounter because \"over\" }\n";
+    for jsonl in [false, true] {
+        let files = vec![("t.turn".to_string(), src.to_string())];
+        let (out, err, code) = run_texts(&files, Vec::new(), &RunOptions::default(), jsonl);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains("together"), "{out}");
+        assert!(out.contains("over"), "{out}");
+    }
+}
+
 #[test]
 fn an_order_inside_a_loop_keeps_the_loop_variable() {
     let src = "stat speed default 1\nresource n\norder fast(o) { o.speed desc }\n\

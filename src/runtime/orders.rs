@@ -231,6 +231,10 @@ impl Machine<'_> {
     /// earlier member does cannot stop a later one acting); the secret choices made in the walk
     /// are revealed, in the order they were made, once every member has had its moment.
     fn together(&mut self, ids: &[EntityId], var: Slot, body: &[St], span: Span) -> R<Flow> {
+        // A walk over nobody is no moment: nothing is traced, as for `for each` over nothing.
+        if ids.is_empty() {
+            return Ok(Flow::Next);
+        }
         self.emit(Event::TogetherStart { actors: ids });
         self.secrets.push(Vec::new());
         let mut flow = Flow::Next;
