@@ -851,6 +851,33 @@ fn levels_may_count_the_games_way_down_to_a_last_number_or_round_a_cycle() {
     );
 }
 
+/// Explorer's F6: `at most 0` (or below) silently dropped the key; `at most N` counts every roll,
+/// the first included, as the docs now say.
+#[test]
+fn until_settled_at_most_counts_every_roll_and_refuses_none() {
+    let src = |n: &str| {
+        format!(
+            "stat seat\norder o(c) {{\n  roll d2 desc until settled at most {n}\n  c.seat asc\n}}\n\
+             character A {{ seat = 2 }}\ncharacter B {{ seat = 1 }}\nplay {{ for each c in characters by o {{ }} }}\n"
+        )
+    };
+    for n in ["0", "-1"] {
+        let (_, err, code) = run(&src(n), &[1, 1], &[], None);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("run::at_most") && err.contains(&format!("at most {n}` would never roll")),
+            "{err}"
+        );
+    }
+    let rolls = |n: &str, forced: &[i64]| {
+        let (out, err, code) = run(&src(n), forced, &[], None);
+        assert_eq!(code, 0, "{err}");
+        out.lines().map(str::trim).filter(|l| l.starts_with("roll")).count()
+    };
+    assert_eq!(rolls("1", &[1, 1, 2, 1]), 2, "one roll each, no re-roll");
+    assert_eq!(rolls("2", &[1, 1, 1, 1, 2, 1]), 4, "a roll and a re-roll each");
+}
+
 #[test]
 fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
     let src = "side pcs, npcs\nstat init\nstat seat\n\

@@ -449,7 +449,20 @@ impl Machine<'_> {
             work.extend(groups.iter().rev().map(|&(s, e)| (s, e, 0)));
             // `until settled at most N`: read once per key.
             let most = match &key.at_most {
-                Some(n) => Some(self.eval(n, NO_CTX)?.clamp(0, MAX_TIE_ROLLS as i64) as u32),
+                Some(n) => {
+                    let n = self.eval(n, NO_CTX)?;
+                    if n < 1 {
+                        return Err(Box::new(
+                            Diag::new(
+                                "run::at_most",
+                                format!("`until settled at most {n}` would never roll: the key would be skipped"),
+                            )
+                            .label(key.span, "this key")
+                            .help("`at most N` counts every roll of a tied group, the first included: N must be at least 1"),
+                        ));
+                    }
+                    Some(n.min(MAX_TIE_ROLLS as i64) as u32)
+                }
                 None => None,
             };
             while let Some((s, e, rolls)) = work.pop() {
