@@ -878,6 +878,33 @@ fn until_settled_at_most_counts_every_roll_and_refuses_none() {
     assert_eq!(rolls("2", &[1, 1, 1, 1, 2, 1]), 4, "a roll and a re-roll each");
 }
 
+/// Explorer's F11: after `leave`, `next`, `previous`, `below` and `position` still read the one
+/// who left, while quantifiers passed over them. They pass over those out of play too.
+#[test]
+fn order_queries_pass_over_those_out_of_play() {
+    let src = "stat speed\nstat pos default 0\nstat nxt: character\nstat prv: character\nstat blw: character\n\
+               order quick(c) { c.speed desc }\n\
+               character Ana { speed = 3 }\ncharacter Bo { speed = 2 }\ncharacter Cy { speed = 1 }\n\
+               play { rank quick  leave Bo\n\
+               for each c in characters { set c.pos = position(c, quick)  set c.nxt = next(c, quick)\n\
+               set c.prv = previous(c, quick)  set c.blw = below(c, quick) }\n\
+               if position(Bo, quick) == 0 and next(Bo, quick) == Cy and previous(Bo, quick) == Ana and below(Bo, quick) == Cy {\n\
+               end encounter because \"from where Bo stood\" } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let finals: Vec<&str> = out.lines().filter(|l| l.starts_with("final")).collect();
+    assert_eq!(
+        finals,
+        vec![
+            "final    Ana   speed = 3, pos = 1, nxt = Cy, prv = Cy, blw = Cy",
+            "final    Bo    (out of play) speed = 2, pos = 0, nxt = none, prv = none, blw = none",
+            "final    Cy    speed = 1, pos = 2, nxt = Ana, prv = Ana, blw = Cy",
+        ],
+        "{out}"
+    );
+    assert!(out.contains("end of encounter: from where Bo stood"), "{out}");
+}
+
 #[test]
 fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
     let src = "side pcs, npcs\nstat init\nstat seat\n\
