@@ -905,6 +905,45 @@ fn order_queries_pass_over_those_out_of_play() {
     assert!(out.contains("end of encounter: from where Bo stood"), "{out}");
 }
 
+/// Explorer's F4: `for each c in ORDER from X` with X not in the order silently walked from the
+/// top, where `place` and `swap` stop with `run::not_ranked`.
+#[test]
+fn a_walk_round_from_someone_with_no_place_in_it_is_an_error() {
+    let src = |walk: &str| {
+        format!(
+            "stat speed\norder quick(c) {{ c.speed desc }}\n\
+             character Ana {{ speed = 3 }}\ncharacter Bo {{ speed = 2 }}\ncharacter Cy {{ speed = 1 }}\n\
+             play {{ rank quick where c.speed > 1\n {walk} {{ turn c {{ }} }} }}\n"
+        )
+    };
+    for (walk, says) in [
+        ("for each c in quick from Cy", "Cy has no place in the order `quick`"),
+        (
+            "for each c in characters from Cy where c.speed > 1 by quick",
+            "Cy has no place in the walk sorted by `quick`",
+        ),
+    ] {
+        let (out, err, code) = run(&src(walk), &[], &[], None);
+        assert_eq!(code, 1, "{walk}: {out}");
+        assert!(err.contains("run::not_ranked") && err.contains(says), "{walk}: {err}");
+        assert!(!out.contains('▸'), "no turn is taken: {out}");
+    }
+    // Someone in it, or filtered out of an unsorted walk: round from their place.
+    let (out, err, code) = run(
+        &src("for each c in characters from Cy where c.speed > 1"),
+        &[],
+        &[],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let turns: Vec<&str> = out.lines().filter(|l| l.contains('▸')).map(str::trim).collect();
+    assert_eq!(turns, vec!["▸ Ana", "▸ Bo"], "{out}");
+    let (out, err, code) = run(&src("for each c in quick from Bo"), &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let turns: Vec<&str> = out.lines().filter(|l| l.contains('▸')).map(str::trim).collect();
+    assert_eq!(turns, vec!["▸ Bo", "▸ Ana"], "{out}");
+}
+
 #[test]
 fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
     let src = "side pcs, npcs\nstat init\nstat seat\n\

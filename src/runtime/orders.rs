@@ -179,9 +179,17 @@ impl Machine<'_> {
         // `from X`: round the list from X (or from where X would be, had it passed the filter),
         // in the walk's direction.
         if let Some(x) = from {
-            let k = match order {
-                Some(_) => ids.iter().position(|e| *e == x).unwrap_or(0),
-                None => self.first_from(coll, backwards, x, &ids),
+            // Round from someone the walk has no place for would start at someone else.
+            let placed = match order {
+                Some(_) => ids.iter().position(|e| *e == x),
+                None => self
+                    .members(coll)
+                    .contains(&x)
+                    .then(|| self.first_from(coll, backwards, x, &ids)),
+            };
+            let Some(k) = placed else {
+                self.ids.put(ids);
+                return Err(Box::new(self.no_place_to_start(x, coll, order, span)));
             };
             ids.rotate_left(k);
         }
@@ -205,6 +213,29 @@ impl Machine<'_> {
         self.loops.pop();
         self.ids.put(ids);
         flow
+    }
+
+    /// The error of a walk `from X` with no place for X to start from.
+    fn no_place_to_start(&self, x: EntityId, coll: Coll, order: Option<OrderId>, span: Span) -> Diag {
+        let p = self.p;
+        let who = self.world().character_name(x).to_string();
+        let (what, help) = match (order, coll) {
+            (Some(o), _) => (
+                format!("the walk sorted by `{}`", p.orders[o as usize].name),
+                "a sorted walk starts from one of its members: start from someone who passed the filter",
+            ),
+            (None, Coll::Ranked(o)) => (
+                format!("the order `{}`", p.orders[o as usize].name),
+                "`rank` or `place` them in the order before walking round from them",
+            ),
+            (None, _) => ("the collection".to_string(), "walk round from one of its members"),
+        };
+        Diag::new(
+            "run::not_ranked",
+            format!("{who} has no place in {what}: the walk cannot start from them"),
+        )
+        .label(span, "walked round from here")
+        .help(help)
     }
 
     /// Where a walk of `coll` round from `x` starts in `ids` (the part of the collection that
