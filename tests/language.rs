@@ -944,6 +944,25 @@ fn a_walk_round_from_someone_with_no_place_in_it_is_an_error() {
     assert_eq!(turns, vec!["▸ Bo", "▸ Ana"], "{out}");
 }
 
+/// Explorer's F26 and F10: a resource with `min 3` nobody gave started at 0, below its own floor,
+/// and then even `spend 0` was refused "they have 0"; `spend -2` said "they have 3" where the
+/// reason is the negative amount.
+#[test]
+fn a_resource_starts_within_its_limits_and_a_negative_spend_says_why() {
+    let src = "resource r min 3 max 6\nresource ap min 0 max 3\ncharacter Ana { ap = 3 }\nplay { spend 0 (Ana).r  gain 9 (Ana).r }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("final    Ana   r = 6, ap = 3"), "{out}");
+    assert!(out.contains("spend    Ana   r          -0 → 3"), "{out}");
+    let (_, err, code) = run(&src.replace("spend 0 (Ana).r", "spend -2 (Ana).ap"), &[], &[], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Ana cannot spend -2 ap: an amount spent is never below 0"),
+        "{err}"
+    );
+    assert!(err.contains("`gain`"), "{err}");
+}
+
 #[test]
 fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
     let src = "side pcs, npcs\nstat init\nstat seat\n\

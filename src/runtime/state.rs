@@ -438,6 +438,7 @@ impl Machine<'_> {
                 let given = ch.fields.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
                 let i = id * self.n_fields + fi;
                 match given.or(f.default.as_ref()) {
+                    None if f.kind == FieldKind::Resource => self.values[i] = self.clamp(fi as FieldId, 0),
                     None => {}
                     Some(Ex::Int(v)) => {
                         let v = if f.kind == FieldKind::Resource {
@@ -484,6 +485,11 @@ impl Machine<'_> {
             }
             let value = given.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
             let Some(e) = value.or(f.default.as_ref()) else {
+                // A resource nobody gives starts at 0, held within its limits like any value.
+                if f.kind == FieldKind::Resource {
+                    let v = self.clamp(fi as FieldId, 0);
+                    self.put(id, fi as FieldId, v);
+                }
                 continue;
             };
             let v = self.eval(
