@@ -963,6 +963,25 @@ fn a_resource_starts_within_its_limits_and_a_negative_spend_says_why() {
     assert!(err.contains("`gain`"), "{err}");
 }
 
+/// Explorer's F20: an `end encounter` in a round's or a turn's end hook replaced the reason of the
+/// `end encounter` that was ending the run.
+#[test]
+fn an_end_hook_does_not_replace_the_end_of_the_encounter() {
+    let src = "global g default 0\ncharacter A { }\n\
+               on end of round { gain 1 g  end encounter because \"from round hook\" }\n\
+               on end of turn(c) { gain 10 g  end encounter because \"from turn hook\" }\n\
+               play { round repeat { turn A { end encounter because \"from play\" } } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: from play\n"), "{out}");
+    assert!(out.contains("final          g = 11"), "both hooks ran: {out}");
+    // A hook's end still ends what was only an iteration's end.
+    let src = src.replace("turn A { end encounter because \"from play\" }", "turn A { }");
+    let (out, err, code) = run(&src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: from turn hook\n"), "{out}");
+}
+
 #[test]
 fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
     let src = "side pcs, npcs\nstat init\nstat seat\n\

@@ -87,7 +87,7 @@ impl Machine<'_> {
             if !matches!(flow, Flow::Stop(_)) {
                 match self.hooks(&def.on_end, &[], span)? {
                     Flow::Next => {}
-                    other => flow = other,
+                    other => flow = flow.then(other),
                 }
                 self.count_down(Anchor::LevelEnd(level));
             }
@@ -203,7 +203,7 @@ impl Machine<'_> {
         if !matches!(flow, Flow::Stop(_)) {
             match self.turn_hooks(&p.turn_end, a, span)? {
                 Flow::Next => {}
-                other => flow = other,
+                other => flow = flow.then(other),
             }
             self.count_down(Anchor::TurnEnd(a));
         }
