@@ -10,7 +10,7 @@ use crate::syntax::ast::*;
 
 impl Checker<'_> {
     /// `choose NAME by WHO { option ... }`: at least one option, each named once.
-    pub(super) fn choose(&mut self, name: &Ident, chooser: &Expr, options: &[OptionDecl], span: Span) {
+    pub(super) fn choose(&mut self, name: &Ident, chooser: &Expr, options: &[OptionDecl], span: Span, secret: bool) {
         let who = self.chooser(chooser);
         if options.is_empty() {
             self.err(
@@ -51,7 +51,7 @@ impl Checker<'_> {
                 );
             }
             seen.push(key);
-            self.option(o, who);
+            self.option(o, who, secret);
         }
         self.policy_conditions(name, None);
     }
@@ -107,8 +107,9 @@ impl Checker<'_> {
     }
 
     /// One option of a decision whose chooser is of type `who`: `option action` is offered to a
-    /// character, and only when actions are declared.
-    fn option(&mut self, o: &OptionDecl, who: Ty) {
+    /// character, and only when actions are declared. In a secret choice (`secret`), its block
+    /// runs at the reveal.
+    fn option(&mut self, o: &OptionDecl, who: Ty, secret: bool) {
         self.refusals(&o.refusals, "an `unless` condition");
         if o.name.is_none() && who == Ty::Role {
             self.err(
@@ -144,7 +145,10 @@ impl Checker<'_> {
         if let Some(w) = &o.when {
             self.expect(w, Ty::Bool, "an option's `when`");
         }
-        self.block(&o.body);
+        match secret {
+            true => self.deferred_block(&o.body, o.name.as_ref().map_or(o.span, |n| n.span)),
+            false => self.block(&o.body),
+        }
     }
 
     /// `choose NAME by WHO from COLL [where C] [by ORDER] [or OPTION { ... }] { ... }`. Takes the
@@ -165,7 +169,10 @@ impl Checker<'_> {
         self.chooser(chooser);
         if let Some(decline) = decline.as_deref() {
             self.refusals(&decline.refusals, "an `unless` condition");
-            self.block(&decline.block);
+            match c.secret {
+                true => self.deferred_block(&decline.block, decline.option.span),
+                false => self.block(&decline.block),
+            }
         }
         let t = self.collection(coll);
         if let Some(o) = order {
@@ -177,7 +184,10 @@ impl Checker<'_> {
             self.expect(f, Ty::Bool, "a `where` filter");
         }
         self.refusals(refusals, "an `unless` condition");
-        self.block(body);
+        match c.secret {
+            true => self.deferred_block(body, name.span),
+            false => self.block(body),
+        }
         self.scopes.pop();
     }
 

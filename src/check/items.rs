@@ -406,10 +406,11 @@ impl Checker<'_> {
     pub(super) fn detached(&mut self, vars: &[(Ident, Ty)], filter: Option<&Expr>, body: &Block) {
         let depth = self.scopes.len();
         self.scopes.extend(vars.iter().map(|(v, t)| (v.node.clone(), *t)));
-        let (levels, repeats, together) = (
+        let (levels, repeats, together, deferred) = (
             std::mem::take(&mut self.levels),
             std::mem::replace(&mut self.repeats, 0),
             std::mem::replace(&mut self.together, 0),
+            self.deferred.take(),
         );
         if let Some(f) = filter {
             self.expect(f, Ty::Bool, "a hook's `where`");
@@ -418,6 +419,7 @@ impl Checker<'_> {
         self.levels = levels;
         self.repeats = repeats;
         self.together = together;
+        self.deferred = deferred;
         self.scopes.truncate(depth);
     }
 }

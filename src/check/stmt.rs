@@ -17,6 +17,23 @@ impl Checker<'_> {
         self.scopes.truncate(depth);
     }
 
+    /// The block of an option chosen in secret (`option`: its span), run when the choice is
+    /// revealed. The secret choices at its head are made with the pick; no other secret choice
+    /// may be in it, unless inside a `together` walk of its own (see `secret`).
+    pub(super) fn deferred_block(&mut self, b: &Block, option: Span) {
+        let outer = self.deferred.replace((self.together, option));
+        let depth = self.scopes.len();
+        let mut head = true;
+        for s in &b.stmts {
+            head &= matches!(s, Stmt::Choose { secret: true, .. }) || matches!(s, Stmt::ChooseFrom(c) if c.secret);
+            self.heading = head;
+            self.stmt(s);
+            self.heading = false;
+        }
+        self.scopes.truncate(depth);
+        self.deferred = outer;
+    }
+
     /// One statement. A dispatch, as long as the kinds of statement are many: each arm is one
     /// call (two for `transfer`), to a method named after the statement.
     pub(super) fn stmt(&mut self, s: &Stmt) {
@@ -78,7 +95,7 @@ impl Checker<'_> {
                 secret,
             } => {
                 self.secret(*secret, name, options.iter().any(|o| o.name.is_none()));
-                self.choose(name, chooser, options, *span)
+                self.choose(name, chooser, options, *span, *secret)
             }
             Stmt::End { level: Some(l), .. } => self.end(l),
             Stmt::End { level: None, .. } => {}
@@ -532,10 +549,32 @@ impl Checker<'_> {
 
 impl Checker<'_> {
     /// `choose ... in secret`: only inside a `together` walk (whose end reveals it), and with
-    /// no `option action` (an action is performed when picked, not later).
+    /// no `option action` (an action is performed when picked, not later). Inside the block of
+    /// an option chosen in secret, only at its head (made with that pick), or inside a
+    /// `together` walk of its own.
     fn secret(&mut self, secret: bool, name: &Ident, offers_actions: bool) {
+        let heading = std::mem::take(&mut self.heading);
         if !secret {
             return;
+        }
+        if let Some((walks, option)) = self.deferred
+            && walks == self.together
+            && !heading
+        {
+            self.err(
+                Diag::new(
+                    "check::secret_nested",
+                    format!(
+                        "`{}` is chosen in secret inside an option chosen in secret, but not at the head of its block",
+                        name.node
+                    ),
+                )
+                .label(name.span, "chosen in secret here")
+                .label(option, "picked in secret: its block runs at the reveal")
+                .help(
+                    "a secret choice inside a secret option is made with the pick: write it first in the option's block (before any other statement, not inside `if` or a loop), or give it a `together` walk of its own",
+                ),
+            );
         }
         if self.together == 0 {
             self.err(

@@ -131,7 +131,7 @@ pub enum Frame {
 
 /// How the replay of a log ended.
 pub enum End {
-    Paused(Pending),
+    Paused(Box<Pending>),
     Finished(crate::trace::EndReason),
     /// A run error (rendered with the state's sources).
     Failed(Diag),
@@ -194,7 +194,7 @@ pub struct State {
 impl State {
     pub fn pending(&self) -> Option<&Pending> {
         match &self.end {
-            End::Paused(p) => Some(p),
+            End::Paused(p) => Some(p.as_ref()),
             _ => None,
         }
     }

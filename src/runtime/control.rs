@@ -101,6 +101,11 @@ pub struct Pending {
     pub span: Span,
     /// The state at the decision, after the changes made there.
     pub snapshot: Snapshot,
+    /// Asked in secret (part of a secret choice being made).
+    pub secret: bool,
+    /// The answers (numbered from 0, in the order the run took them, refused ones too) that
+    /// secret choices not yet revealed took: a view of the run must not show them.
+    pub hidden: Vec<u32>,
 }
 
 impl Pending {
@@ -114,6 +119,8 @@ impl Pending {
             reasons: d.reasons.to_vec(),
             span: d.span,
             snapshot: ed.snapshot(),
+            secret: d.secret.is_some(),
+            hidden: ed.m.secrecy.hidden(),
         }
     }
 }
