@@ -92,34 +92,52 @@ fn a_secret_choice_at_the_head_of_a_secret_option_is_made_with_the_pick() {
 }
 
 #[test]
-fn whatever_asking_a_nested_secret_choice_traces_waits_for_the_reveal_even_its_rolls() {
-    // The nested choice's candidates are filtered with a roll: that it rolls at all would tell
-    // that Ana struck, so the rolls are traced at the reveal, with the choice.
-    let src = "stat foe: character\nplay {\n  together for each c in characters {\n\
-        choose plan by c in secret {\n      option strike {\n\
-        choose target by c in secret from t in characters where t != c and d6 > 2 { set c.foe = t }\n\
-        }\n      option wait\n    }\n  }\n}\ncharacter Ana { }\ncharacter Bo { }\n";
-    let files = vec![("t.turn".to_string(), src.to_string())];
-    let opts = RunOptions {
-        rolls: vec![5],
-        ..RunOptions::default()
+fn nothing_worked_out_only_because_of_a_secret_answer_may_roll() {
+    // A nested secret choice is asked only when its option is picked, a refusal's text and a
+    // `forbid` condition are worked out only when an answer is refused: a roll there would make
+    // the dice everyone rolls afterwards depend on the secret.
+    let nested = |ask: &str| {
+        format!(
+            "stat foe: character\norder lucky(x) {{ roll d6 desc until settled }}\nplay {{\n  together for each c in characters {{\n\
+             choose plan by c in secret {{\n      option strike {{\n{ask}\n      }}\n      option wait\n    }}\n  }}\n}}\n\
+             character Ana {{ }}\ncharacter Bo {{ }}\n"
+        )
     };
-    let (out, err, code) = run_texts(&files, parse_answers("strike\nBo\nwait\n", "answers"), &opts, false);
-    assert_eq!(code, 0, "{err}");
+    let rolled = ["check::rolled".to_string()];
+    let from = "choose target by c in secret from t in characters";
     assert_eq!(
-        body(&out),
-        vec![
-            "together Ana, Bo",
-            "  secret   Ana   plan       chosen in secret",
-            "  secret   Bo    plan       chosen in secret",
-            "  choose   Ana   plan       strike   of strike|wait",
-            "  roll     Bo    roll       d6 [5] = 5",
-            "  choose   Ana   target     Bo       of Bo",
-            "  set      Ana   foe        = Bo",
-            "  choose   Bo    plan       wait     of strike|wait",
-            "end of encounter: complete",
-        ]
+        codes(&nested(&format!("{from} where d6 > 2 {{ set c.foe = t }}"))),
+        rolled
     );
+    assert_eq!(codes(&nested(&format!("{from} by lucky {{ set c.foe = t }}"))), rolled);
+    assert_eq!(
+        codes(&nested(&format!(
+            "{from} unless d6 > 5 because \"no\" {{ set c.foe = t }}"
+        ))),
+        rolled
+    );
+    assert_eq!(
+        codes(&nested(
+            "choose how by c in secret { option high when d6 > 3 option low }"
+        )),
+        rolled
+    );
+    // The same choice made openly at the reveal, or rolling in its block, may roll.
+    assert_eq!(
+        codes(&nested(&format!(
+            "{from} {{ set c.foe = t  if d6 > 3 {{ set c.foe = c }} }}"
+        ))),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        codes(&nested("choose how by c { option high when d6 > 3 option low }")),
+        Vec::<String>::new()
+    );
+    let text = "flag down\nplay { for each c in characters { choose ally by c from t in characters \
+                unless t.down because \"{t} is down ({d6})\" { } } }\ncharacter Ana { }\n";
+    assert_eq!(codes(text), rolled);
+    let forbid = "forbid peek(c) when d6 > 3 because \"{c} is seen\"\nplay { }\ncharacter Ana { }\n";
+    assert_eq!(codes(forbid), rolled);
 }
 
 #[test]

@@ -79,6 +79,15 @@ impl Checker<'_> {
                     self.bind(w, CHAR);
                 }
                 self.refusals(std::slice::from_ref(rule), "a `forbid` condition");
+                // Worked out only when the attempt is answered: a roll would make the dice
+                // depend on the answers (and, in a secret choice, tell what was attempted).
+                if let Some(span) = self.decls.rolls(&rule.cond) {
+                    self.err(
+                        Diag::new("check::rolled", "a `forbid` condition cannot roll dice")
+                            .label(span, "rolls here")
+                            .help("it is worked out only when the attempt is answered, so its dice would depend on the answers; test a field or a global that holds the roll"),
+                    );
+                }
                 if who.is_some() {
                     self.scopes.pop();
                 }

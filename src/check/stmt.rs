@@ -94,14 +94,14 @@ impl Checker<'_> {
                 name,
                 secret,
             } => {
-                self.secret(*secret, name, options.iter().any(|o| o.name.is_none()));
-                self.choose(name, chooser, options, *span, *secret)
+                let hidden = self.secret(*secret, name, options.iter().any(|o| o.name.is_none()));
+                self.choose(name, chooser, options, *span, (*secret, hidden))
             }
             Stmt::End { level: Some(l), .. } => self.end(l),
             Stmt::End { level: None, .. } => {}
             Stmt::ChooseFrom(c) => {
-                self.secret(c.secret, &c.name, false);
-                self.choose_from(c)
+                let hidden = self.secret(c.secret, &c.name, false);
+                self.choose_from(c, hidden)
             }
             Stmt::Repeat { repeat, body, .. } => self.repeat(repeat, body),
             Stmt::EndRepeat { span } => self.end_repeat(*span),
@@ -551,14 +551,15 @@ impl Checker<'_> {
     /// `choose ... in secret`: only inside a `together` walk (whose end reveals it), and with
     /// no `option action` (an action is performed when picked, not later). Inside the block of
     /// an option chosen in secret, only at its head (made with that pick), or inside a
-    /// `together` walk of its own.
-    fn secret(&mut self, secret: bool, name: &Ident, offers_actions: bool) {
+    /// `together` walk of its own. Whether it is made with another's pick (at such a head).
+    fn secret(&mut self, secret: bool, name: &Ident, offers_actions: bool) -> bool {
         let heading = std::mem::take(&mut self.heading);
         if !secret {
-            return;
+            return false;
         }
-        if let Some((walks, option)) = self.deferred
-            && walks == self.together
+        let in_deferred = self.deferred.is_some_and(|(walks, _)| walks == self.together);
+        if let Some((_, option)) = self.deferred
+            && in_deferred
             && !heading
         {
             self.err(
@@ -595,5 +596,6 @@ impl Checker<'_> {
                     .help("an action is performed when it is picked; choose a named option in secret, and act on it after the reveal"),
             );
         }
+        in_deferred && heading
     }
 }

@@ -6,8 +6,10 @@
 //! depends on the answers - each refused answer, the decision, a `no_choice` - is held ([`Held`])
 //! and traced at the reveal. The secret choices written at the head of the block of the option
 //! picked are part of the pick: they are asked at once, in secret, and everything their asking
-//! traces is held too, even the rolls of their conditions (whether they are asked at all depends
-//! on the pick). A control's rulings made meanwhile (the REPL's) are traced as they are made.
+//! traces is held too (whether they are asked at all depends on the pick). The checker keeps
+//! dice out of what is worked out only because of a secret answer (`check::rolled`); a roll
+//! there would still be held, not shown. A control's rulings made meanwhile (the REPL's) are
+//! traced as they are made.
 
 use super::state::{Machine, R};
 use super::stmt::Flow;
