@@ -192,6 +192,13 @@ pub struct State {
 }
 
 impl State {
+    /// The decisions answered so far, as the views count them: a secret choice not yet
+    /// revealed counts as one, whatever was chosen with it (see [`Pending::uncounted`]).
+    pub fn decisions_shown(&self) -> usize {
+        let uncounted = self.pending().map_or(0, |pd| pd.uncounted as usize);
+        self.decisions.saturating_sub(uncounted)
+    }
+
     pub fn pending(&self) -> Option<&Pending> {
         match &self.end {
             End::Paused(p) => Some(p.as_ref()),

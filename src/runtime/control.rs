@@ -106,6 +106,10 @@ pub struct Pending {
     /// The answers (numbered from 0, in the order the run took them, refused ones too) that
     /// secret choices not yet revealed took: a view of the run must not show them.
     pub hidden: Vec<u32>,
+    /// How many of the decisions made so far were made in secret beyond what the trace shows
+    /// (a choice made with a secret pick, the pick being made): a view's count leaves them out,
+    /// or it would tell what was picked.
+    pub uncounted: u32,
 }
 
 impl Pending {
@@ -121,6 +125,7 @@ impl Pending {
             snapshot: ed.snapshot(),
             secret: d.secret.is_some(),
             hidden: ed.m.secrecy.hidden(),
+            uncounted: ed.m.secrecy.uncounted(),
         }
     }
 }

@@ -349,7 +349,7 @@ impl Machine<'_> {
             None => self.decider.attempt(&w, &point),
         };
         if let Some(j) = attempted.filter(|j| *j < refused.len()) {
-            self.secrecy.answered();
+            self.secrecy.answered(false);
             let (reasons, first) = self.explain_refused(var, rules, &refused[j], span);
             if self.stop_on_refusal {
                 return Err(Box::new(self.refusal_stop(first)));
@@ -476,7 +476,7 @@ impl Machine<'_> {
                 self.decider.decide(&w, &point(&self.counters, &self.running))?
             }
         };
-        self.secrecy.answered();
+        self.secrecy.answered(picked < keys.len());
         if picked >= keys.len() && picked - keys.len() < refused.len() + p.attempts.len() {
             return Ok(Err(picked - keys.len()));
         }

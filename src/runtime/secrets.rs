@@ -154,12 +154,13 @@ impl Held {
     }
 }
 
-/// A secret choice being asked: what its asking has traced so far, and the answers it took
-/// (their numbers in the run).
+/// A secret choice being asked: what its asking has traced so far, the answers it took (their
+/// numbers in the run), and how many of them were picks (not refused).
 #[derive(Default)]
 struct Hiding {
     held: Vec<Held>,
     answers: Vec<u32>,
+    picks: u32,
 }
 
 /// A secret choice made, held until its walk ends: what its asking traced (its decision last,
@@ -169,6 +170,9 @@ struct Hiding {
 pub(super) struct Secret {
     held: Vec<Held>,
     answers: Vec<u32>,
+    /// How many of `answers` were picks; whether this is an outermost choice that picked.
+    picks: u32,
+    shown: bool,
     body: Option<u32>,
     locals: Vec<i64>,
     nested: Vec<Secret>,
@@ -181,6 +185,13 @@ impl Secret {
         for n in &self.nested {
             n.answers(out);
         }
+    }
+
+    /// The picks this choice and those made with it made that a view must not count yet: all
+    /// but the one its `secret` event shows.
+    fn uncounted(&self) -> u32 {
+        let nested: u32 = self.nested.iter().map(Secret::uncounted).sum();
+        (self.picks + nested).saturating_sub(u32::from(self.shown))
     }
 }
 
@@ -207,12 +218,14 @@ impl Secrecy {
         self.top.filter(|_| !self.hiding.is_empty())
     }
 
-    /// Counts an answer taken; one taken in secret is kept with its choice.
-    pub(super) fn answered(&mut self) {
+    /// Counts an answer taken (`picked`: not refused); one taken in secret is kept with its
+    /// choice.
+    pub(super) fn answered(&mut self, picked: bool) {
         let n = self.answers;
         self.answers = self.answers.saturating_add(1);
         if let Some(h) = self.hiding.last_mut() {
             h.answers.push(n);
+            h.picks += u32::from(picked);
         }
     }
 
@@ -246,6 +259,21 @@ impl Secrecy {
         }
         out.sort_unstable();
         out
+    }
+
+    /// How many of the decisions made so far a view must not count yet, so that the count does
+    /// not tell what was picked in secret: each secret choice made counts as one (its `secret`
+    /// event), whatever was made with it; the one being made counts when it is made.
+    pub(super) fn uncounted(&self) -> u32 {
+        let asking: u32 = self
+            .suspended
+            .iter()
+            .flat_map(|(h, _)| h)
+            .chain(&self.hiding)
+            .map(|h| h.picks)
+            .sum();
+        let held: u32 = self.frames.iter().flatten().map(Secret::uncounted).sum();
+        asking + held
     }
 }
 
@@ -326,16 +354,20 @@ impl Machine<'_> {
         let asked = self.block(lead);
         let nested = self.secrecy.frames.pop().unwrap_or_default();
         asked?;
-        let Hiding { held, answers } = self.secrecy.hiding.pop().unwrap_or_default();
+        let Hiding { held, answers, picks } = self.secrecy.hiding.pop().unwrap_or_default();
+        let mut shown = false;
         if self.secrecy.hiding.is_empty() {
             self.secrecy.top = None;
             if let Some((decision, chooser)) = chosen {
                 self.emit(Event::Secret { decision, chooser });
+                shown = true;
             }
         }
         let secret = Secret {
             held,
             answers,
+            picks,
+            shown,
             body,
             locals,
             nested,
