@@ -17,7 +17,7 @@ use crate::compile::ir::*;
 use crate::syntax::ast::Dice;
 use crate::trace::{DecidedBy, Event};
 
-pub use super::decide::SecretAt;
+use super::decide::SecretAt;
 
 /// An event a secret choice's asking traced, held until its reveal.
 enum Held {
