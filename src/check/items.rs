@@ -79,6 +79,15 @@ impl Checker<'_> {
                     self.bind(w, CHAR);
                 }
                 self.refusals(std::slice::from_ref(rule), "a `forbid` condition");
+                // Worked out only when the attempt is answered: a roll would make the dice
+                // depend on the answers (and, in a secret choice, tell what was attempted).
+                if let Some(span) = self.decls.rolls(&rule.cond) {
+                    self.err(
+                        Diag::new("check::rolled", "a `forbid` condition cannot roll dice")
+                            .label(span, "rolls here")
+                            .help("it is worked out only when the attempt is answered, so its dice would depend on the answers; test a field or a global that holds the roll"),
+                    );
+                }
                 if who.is_some() {
                     self.scopes.pop();
                 }
@@ -406,10 +415,11 @@ impl Checker<'_> {
     pub(super) fn detached(&mut self, vars: &[(Ident, Ty)], filter: Option<&Expr>, body: &Block) {
         let depth = self.scopes.len();
         self.scopes.extend(vars.iter().map(|(v, t)| (v.node.clone(), *t)));
-        let (levels, repeats, together) = (
+        let (levels, repeats, together, deferred) = (
             std::mem::take(&mut self.levels),
             std::mem::replace(&mut self.repeats, 0),
             std::mem::replace(&mut self.together, 0),
+            self.deferred.take(),
         );
         if let Some(f) = filter {
             self.expect(f, Ty::Bool, "a hook's `where`");
@@ -418,6 +428,7 @@ impl Checker<'_> {
         self.levels = levels;
         self.repeats = repeats;
         self.together = together;
+        self.deferred = deferred;
         self.scopes.truncate(depth);
     }
 }

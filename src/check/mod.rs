@@ -121,6 +121,8 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         silent: false,
         tied: None,
         together: 0,
+        deferred: None,
+        heading: false,
         fields_at: HashMap::new(),
         numbers_at: Default::default(),
         widen_at: HashMap::new(),

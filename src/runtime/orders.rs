@@ -267,7 +267,7 @@ impl Machine<'_> {
             return Ok(Flow::Next);
         }
         self.emit(Event::TogetherStart { actors: ids });
-        self.secrets.push(Vec::new());
+        self.open_secrets();
         let mut flow = Flow::Next;
         for &e in ids {
             self.tick(span)?;
@@ -280,13 +280,7 @@ impl Machine<'_> {
                 break;
             }
         }
-        let secrets = self.secrets.pop().unwrap_or_default();
-        for s in secrets {
-            let revealed = self.reveal(s)?;
-            if matches!(flow, Flow::Next) {
-                flow = revealed;
-            }
-        }
+        let flow = self.reveal_secrets(flow)?;
         self.emit(Event::TogetherEnd);
         Ok(flow)
     }

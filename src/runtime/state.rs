@@ -108,10 +108,8 @@ pub(super) struct Machine<'a> {
     pub(super) groups: Pool<(usize, usize, u32)>,
     pub(super) keyed: Pool<(i64, EntityId)>,
     pub(super) indices: Pool<usize>,
-    /// The secret choices of each `together` walk under way, innermost last.
-    pub(super) secrets: Vec<Vec<super::decisions::Secret>>,
-    /// Asking a secret choice: its decision event waits for the reveal.
-    pub(super) holding: bool,
+    /// Secret choices: those held for the reveal, those being asked (see `secrets.rs`).
+    pub(super) secrecy: super::secrets::Secrecy,
     /// The tied group an ordering key's `when` is asked about (`tied`).
     pub(super) tied: Vec<EntityId>,
     /// The faces of a roll that keeps some dice, sorted.
@@ -220,8 +218,7 @@ impl<'a> Machine<'a> {
             indices: Pool::default(),
             sorted: Vec::new(),
             tied: Vec::new(),
-            secrets: Vec::new(),
-            holding: false,
+            secrecy: Default::default(),
             piles: vec![super::cards::Piles::default(); p.decks.len()],
             forced_draws: cfg.draws.iter().copied().collect(),
         }
@@ -231,6 +228,9 @@ impl<'a> Machine<'a> {
 impl Machine<'_> {
     /// Sends one event to the sink, with the world it names entities in.
     pub(super) fn emit(&mut self, e: Event<'_>) {
+        if self.held(&e) {
+            return;
+        }
         let w = World {
             p: self.p,
             made: &self.made,
