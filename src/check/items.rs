@@ -421,6 +421,7 @@ impl Checker<'_> {
             std::mem::replace(&mut self.together, 0),
             self.deferred.take(),
         );
+        let (walks, revealed) = (std::mem::take(&mut self.walks), self.revealed.take());
         if let Some(f) = filter {
             self.expect(f, Ty::Bool, "a hook's `where`");
         }
@@ -429,6 +430,8 @@ impl Checker<'_> {
         self.repeats = repeats;
         self.together = together;
         self.deferred = deferred;
+        self.walks = walks;
+        self.revealed = revealed;
         self.scopes.truncate(depth);
     }
 }

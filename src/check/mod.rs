@@ -122,6 +122,8 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         tied: None,
         together: 0,
         deferred: None,
+        walks: Vec::new(),
+        revealed: None,
         heading: false,
         fields_at: HashMap::new(),
         numbers_at: Default::default(),

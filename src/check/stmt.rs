@@ -22,6 +22,10 @@ impl Checker<'_> {
     /// may be in it, unless inside a `together` walk of its own (see `secret`).
     pub(super) fn deferred_block(&mut self, b: &Block, option: Span) {
         let outer = self.deferred.replace((self.together, option));
+        let (levels, repeats) = self.walks.last().copied().unwrap_or((self.levels.len(), self.repeats));
+        let outer_revealed = self
+            .revealed
+            .replace(((levels, self.levels.len()), (repeats, self.repeats), option));
         let depth = self.scopes.len();
         let mut head = true;
         for s in &b.stmts {
@@ -32,6 +36,7 @@ impl Checker<'_> {
         }
         self.scopes.truncate(depth);
         self.deferred = outer;
+        self.revealed = outer_revealed;
     }
 
     /// One statement. A dispatch, as long as the kinds of statement are many: each arm is one
@@ -75,7 +80,13 @@ impl Checker<'_> {
                     );
                 }
                 self.together += usize::from(*together);
+                if *together {
+                    self.walks.push((self.levels.len(), self.repeats));
+                }
                 self.for_each(var, coll, from.as_ref(), filter.as_ref(), order.as_ref(), body);
+                if *together {
+                    self.walks.pop();
+                }
                 self.together -= usize::from(*together);
             }
             Stmt::Create {
@@ -352,6 +363,18 @@ impl Checker<'_> {
 
     /// `end LEVEL`: inside a level of that name.
     fn end(&mut self, l: &Ident) {
+        // A level entered inside a `together` walk is over when a secret option's block runs.
+        if let (Some(i), Some(((lo, hi), _, option))) = (self.levels.iter().rposition(|n| n == &l.node), self.revealed)
+            && (lo..hi).contains(&i)
+        {
+            self.err(Diag::new(
+                "check::secret_end",
+                format!("`end {}` would run at the reveal, when this `{}` is over", l.node, l.node),
+            )
+            .label(l.span, "ends a level the walk is in")
+            .label(option, "this option's block runs when the `together` walk ends")
+            .help(format!("end it where the choice is asked, after the choice (`if ... {{ end {} }}`), or end a level around the `together` walk", l.node)));
+        }
         if !self.levels.iter().any(|n| n == &l.node) {
             let mut d = Diag::new(
                 "check::end_outside",
@@ -379,6 +402,21 @@ impl Checker<'_> {
 
     /// `end repeat`: inside a `repeat`.
     fn end_repeat(&mut self, span: Span) {
+        // A loop entered inside a `together` walk is over when a secret option's block runs.
+        if let Some((_, (lo, hi), option)) = self.revealed
+            && self.repeats == hi
+            && hi > lo
+        {
+            self.err(
+                Diag::new(
+                    "check::secret_end",
+                    "`end repeat` would run at the reveal, when this loop is over",
+                )
+                .label(span, "leaves a loop the walk is in")
+                .label(option, "this option's block runs when the `together` walk ends")
+                .help("leave the loop where the choice is asked, after it (`if ... { end repeat }`)"),
+            );
+        }
         if self.repeats == 0 {
             self.err(
                 Diag::new("check::end_outside", "`end repeat` is not inside a `repeat` loop")
