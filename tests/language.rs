@@ -1475,19 +1475,18 @@ fn a_flag_per_turn_clears_as_its_owners_turn_starts_and_a_hook_may_run_after_a_t
 
 #[test]
 fn review_fixes_secret_ends_anew_combinations_chosen_prefs_and_place_none() {
-    // An `end` of a level that is over by the reveal ends nothing: play goes on.
+    // An `end` of a level that is over by the reveal would end nothing: the checker refuses it
+    // (issue 24: it was accepted, then silently did nothing).
     let src = "stat card default 0\ncharacter A { }\ncharacter B { }\n\
                play {\n  round repeat until round.number == 2 {\n    together for each c in characters {\n\
                phase pick {\n        choose card by c in secret {\n          option high { set c.card = 3  end pick }\n\
                option low { set c.card = 1 }\n        }\n      }\n    }\n\
                for each c in characters { set c.card = c.card + 100 }\n  }\n}\ndefault policy first\n";
-    let (out, err, code) = run(src, &[], &[], None);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("end of encounter: complete"), "{out}");
-    assert_eq!(
-        out.matches("card       = 103").count(),
-        4,
-        "two rounds, each revealed then raised: {out}"
+    let (_, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("check::secret_end") && err.contains("`end pick` would run at the reveal"),
+        "{err}"
     );
     // `anew` with `together`, `backwards` or `from` is refused by the checker.
     let bad = "stat score\norder by_score(c) { c.score desc }\ncharacter A { }\n\
