@@ -60,18 +60,7 @@ impl Checker<'_> {
                         .help("split the encounter: this is far beyond a table's cast"),
                     );
                 }
-                if let Some(side) = &ch.side
-                    && !matches!(self.decls.lookup(&side.node), Some(Sym::Side(_)))
-                {
-                    let d = unknown("side", &side.node, side.span, self.decls.sides.iter());
-                    self.err(d.help("declare it in the ruleset with `side NAME`"));
-                }
-                for tag in &ch.tags {
-                    if !matches!(self.decls.lookup(&tag.node), Some(Sym::Tag(_))) {
-                        let d = unknown("tag", &tag.node, tag.span, self.decls.tags.iter());
-                        self.err(d.help("declare it in the ruleset with `tag NAME`"));
-                    }
-                }
+                self.character_items(ch);
                 let given = self.given_fields(CHARACTER, &ch.name.node, &ch.fields);
                 for (name, span) in &self.decls.stats_without_default {
                     if !given.contains(&name.as_str()) {
@@ -83,6 +72,50 @@ impl Checker<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// A character's side, tags and `absent`: known, and each given once (a second side would
+    /// replace the first, a tag or `absent` twice says nothing more).
+    fn character_items(&mut self, ch: &CharacterDecl) {
+        let who = &ch.name.node;
+        for again in ch.sides.iter().skip(1) {
+            let first = &ch.sides[0];
+            self.err(
+                Diag::new("check::duplicate", format!("{who} is given a second side"))
+                    .label(again.span, "another side here")
+                    .label(first.span, "first side here")
+                    .help("a character is on at most one side: keep one `side NAME`; to sort characters in more ways, declare tags (`tag NAME`)"),
+            );
+        }
+        for side in &ch.sides {
+            if !matches!(self.decls.lookup(&side.node), Some(Sym::Side(_))) {
+                let d = unknown("side", &side.node, side.span, self.decls.sides.iter());
+                self.err(d.help("declare it in the ruleset with `side NAME`"));
+            }
+        }
+        for (i, tag) in ch.tags.iter().enumerate() {
+            if let Some(first) = ch.tags[..i].iter().find(|t| t.node == tag.node) {
+                self.err(
+                    Diag::new("check::duplicate", format!("the tag `{}` is given twice to {who}", tag.node))
+                        .label(tag.span, "again here")
+                        .label(first.span, "first here")
+                        .help("keep one of them: a character has a tag or not"),
+                );
+                continue;
+            }
+            if !matches!(self.decls.lookup(&tag.node), Some(Sym::Tag(_))) {
+                let d = unknown("tag", &tag.node, tag.span, self.decls.tags.iter());
+                self.err(d.help("declare it in the ruleset with `tag NAME`"));
+            }
+        }
+        for again in ch.absent.iter().skip(1) {
+            self.err(
+                Diag::new("check::duplicate", format!("{who} is declared `absent` twice"))
+                    .label(*again, "again here")
+                    .label(ch.absent[0], "first here")
+                    .help("keep one `absent`"),
+            );
         }
     }
 

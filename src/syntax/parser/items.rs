@@ -471,19 +471,19 @@ impl Builder {
         let name = self.name(next(&mut it, span)?);
         let mut decl = CharacterDecl {
             name,
-            side: None,
+            sides: Vec::new(),
             tags: Vec::new(),
             fields: Vec::new(),
-            absent: false,
+            absent: Vec::new(),
         };
         for p in it {
             let pspan = self.span(&p);
             let r = p.as_rule();
             let mut pi = p.into_inner().filter(|p| !is_keyword(p.as_rule()));
             match r {
-                Rule::char_side => decl.side = Some(self.ident(next(&mut pi, pspan)?)),
+                Rule::char_side => decl.sides.push(self.ident(next(&mut pi, pspan)?)),
                 Rule::char_tag => decl.tags.extend(pi.map(|p| self.ident(p))),
-                Rule::char_absent => decl.absent = true,
+                Rule::char_absent => decl.absent.push(pspan),
                 _ => {
                     let f = self.ident(next(&mut pi, pspan)?);
                     let e = self.expr(next(&mut pi, pspan)?)?;
