@@ -22,7 +22,11 @@ pub fn collect<'f>(files: &'f [File], diags: &mut Vec<Diag>, capped: &mut Capped
     }
     for (file_index, file) in files.iter().enumerate() {
         let mut params_here: HashMap<&str, Span> = HashMap::new();
+        let mut default_here: Option<Span> = None;
         for item in &file.items {
+            if let Item::DefaultPolicy(name) = item {
+                default_policy_once(name, &mut default_here, diags);
+            }
             d.declare_item(item, file_index, &mut params_here, diags);
             capped.compact(diags, MAX_DIAGNOSTICS_PER_FILE);
         }
@@ -324,6 +328,20 @@ impl<'f> Decls<'f> {
                 intern(&mut self.decision_names, &mut self.decisions, &o.name.node);
             }
         }
+    }
+}
+
+/// `default policy NAME`, once per file: a later file (an encounter) may replace the ruleset's,
+/// but two in one file would leave one of them silently unused.
+fn default_policy_once(name: &Ident, here: &mut Option<Span>, diags: &mut Vec<Diag>) {
+    match here {
+        Some(first) => diags.push(
+            Diag::new("check::duplicate", "`default policy` is given twice in this file")
+                .label(name.span, "given again here")
+                .label(*first, "first given here")
+                .help("keep one; a later file (an encounter) may replace the ruleset's default policy"),
+        ),
+        None => *here = Some(name.span),
     }
 }
 
