@@ -248,6 +248,27 @@ impl<'f> Decls<'f> {
                 }
             },
         };
+        // `elapse 2 ticks` would mean either `tick`s or the unit `ticks`.
+        let clash = self.units.iter().find_map(|(u, _)| {
+            let other = if format!("{u}s") == name.node {
+                format!("`{}` is also the plural of the unit `{u}`", name.node)
+            } else if format!("{}s", name.node) == *u {
+                format!("the plural of `{}` is the unit `{u}`", name.node)
+            } else {
+                return None;
+            };
+            Some((other, self.declared_at(u)))
+        });
+        if let Some((message, other)) = clash {
+            let mut d = Diag::new("check::duplicate", message).label(name.span, "declared here");
+            if let Some(at) = other {
+                d = d.label(at, "the other unit");
+            }
+            diags.push(d.help(
+                "a unit is named in the singular or with an `s` added, so `elapse N NAME` could mean either: give this unit a name of its own",
+            ));
+            return;
+        }
         if let Some(size) = size
             && self.declare(name, Sym::Unit(self.units.len() as u16), diags)
         {

@@ -150,6 +150,11 @@ impl Decls<'_> {
         self.entity_types.push(ty);
     }
 
+    /// Where a name of the shared namespace is declared.
+    pub fn declared_at(&self, name: &str) -> Option<Span> {
+        self.globals.get(name).map(|(_, s)| *s)
+    }
+
     pub fn lookup(&self, name: &str) -> Option<Sym> {
         self.globals.get(name).map(|(s, _)| *s)
     }
