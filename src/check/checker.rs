@@ -12,8 +12,8 @@ pub(super) struct Checker<'a> {
     pub(super) diags: &'a mut Vec<Diag>,
     /// Variables in scope with their types, innermost last.
     pub(super) scopes: Vec<(String, Ty)>,
-    /// Names of the enclosing levels, innermost last.
-    pub(super) levels: Vec<String>,
+    /// Names of the enclosing levels (where each is written), innermost last.
+    pub(super) levels: Vec<Ident>,
     /// How many `repeat` loops enclose the statement being checked.
     pub(super) repeats: usize,
     /// The type each param with arguments gives, once worked out.

@@ -168,7 +168,23 @@ impl Checker<'_> {
             }
             _ => {}
         }
-        self.levels.push(name.node.clone());
+        // Inside a level of its own name the inner one's iterations would be the outer one's:
+        // `LEVEL.number`, `end LEVEL`, `--until`, its hooks and `per` flags could not tell them apart.
+        if let Some(outer) = self.levels.iter().find(|l| l.node == name.node) {
+            self.err(
+                Diag::new(
+                    "check::duplicate",
+                    format!("a level named `{}` inside a level of the same name", name.node),
+                )
+                .label(name.span, "the inner level")
+                .label(outer.span, "the outer level, of the same name")
+                .help(format!(
+                    "give the inner level a name of its own (`round NAME`, `phase NAME`, `level NAME`): otherwise `{0}.number` after it, `end {0}` and `--until {0}=N` would mean the inner one",
+                    name.node
+                )),
+            );
+        }
+        self.levels.push(name.clone());
         self.block(body);
         self.levels.pop();
     }
@@ -335,7 +351,7 @@ impl Checker<'_> {
 
     /// `end LEVEL`: inside a level of that name.
     fn end(&mut self, l: &Ident) {
-        if !self.levels.iter().any(|n| n == &l.node) {
+        if !self.levels.iter().any(|n| n.node == l.node) {
             let mut d = Diag::new(
                 "check::end_outside",
                 format!("`end {}` is not inside a level named `{}`", l.node, l.node),
@@ -344,7 +360,8 @@ impl Checker<'_> {
             d = if self.levels.is_empty() {
                 d.help("`end` must be inside the level it ends; `end encounter` ends the whole encounter")
             } else {
-                d.help(format!("the enclosing levels here are: {}", self.levels.join(", ")))
+                let names: Vec<&str> = self.levels.iter().map(|n| n.node.as_str()).collect();
+                d.help(format!("the enclosing levels here are: {}", names.join(", ")))
             };
             self.err(d);
         }
