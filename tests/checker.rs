@@ -32,3 +32,42 @@ fn an_encounter_replaces_the_rulesets_default_policy() {
     assert!(!clean);
     assert!(report.contains("`default policy` is given twice in this file"), "{report}");
 }
+
+#[test]
+fn no_variable_takes_a_declared_name() {
+    let head = "global doom default 0\nparam bonus = 5\nstat hp default 1\nside heroes\ntag big\n\
+                order quick(c) { c.hp desc }\ntrigger hit(c)\ncharacter Ana { }\nsetup { }\n";
+    let bodies = [
+        ("let", "play { let doom = 7 }"),
+        ("for each", "play { for each bonus in characters { } }"),
+        ("quantifier", "play { if any hp in characters: hp.hp > 0 { } }"),
+        ("choose from", "play { choose pick by (Ana) from heroes in characters { } }"),
+        ("create as", "thing die, dice { }\nplay { create die as big }"),
+        ("hook", "on hit(quick) { }"),
+        ("routine", "routine r(Ana) { }"),
+        ("action", "action act(doom) costs 0 hp"),
+        ("order", "order slow(bonus) { bonus.hp asc }"),
+        ("forbid", "forbid jump(heroes) because \"no\""),
+    ];
+    for (what, body) in bodies {
+        let (report, clean) = check_texts(&[file("t.turn", &format!("{head}{body}\n"))]);
+        assert!(!clean, "{what}: accepted");
+        assert!(report.contains("check::shadow"), "{what}: {report}");
+    }
+    // A variable may hide another, and a param's arguments may take any name.
+    let fine = format!(
+        "{head}param plus(bonus) = bonus + 1\n\
+         play {{ for each c in characters {{ for each c in characters {{ set c.hp = plus(1) }} }} }}\n"
+    );
+    let (report, clean) = check_texts(&[file("t.turn", &fine)]);
+    assert!(clean, "{report}");
+}
+
+#[test]
+fn a_let_named_like_a_global_was_read_as_the_let_but_changed_the_global() {
+    let src = "global doom default 0\nstat seen default 0\ncharacter Ana { }\n\
+               play { let doom = 7  gain 1 doom  set (Ana).seen = doom }\n";
+    let (_, err, code) = run(&[file("t.turn", src)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("the variable `doom` takes the name of a global"), "{err}");
+}

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{ANY, CHARACTER, Decls, Ty};
+use super::{ANY, CHARACTER, Decls, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
@@ -127,8 +127,40 @@ impl Checker<'_> {
         s
     }
 
+    /// Binds a variable (`let`, `for each`, a quantifier, `choose ... from`, `as`, an action's,
+    /// hook's, routine's or order's variable) for the scope being checked.
     pub(super) fn bind(&mut self, name: &Ident, t: Ty) {
+        self.fresh(name);
         self.scopes.push((name.node.clone(), t));
+    }
+
+    /// A variable may not take a declared name: inside its scope the name would read the
+    /// variable, while what names the declaration directly (`gain 1 doom`, `c is heroes`, an
+    /// order, a level's `.number`) would still mean the declaration.
+    pub(super) fn fresh(&mut self, name: &Ident) {
+        let n = &name.node;
+        let (what, at) = if let Some(sym) = self.decls.lookup(n) {
+            (sym_noun(sym), self.decls.declared_at(n))
+        } else if let Some(i) = self.decls.entity(n) {
+            let t = self.decls.entity_types.get(i).copied().unwrap_or(CHARACTER);
+            (self.decls.a_thing(t), None)
+        } else if self.decls.level_names.contains_key(n) {
+            ("a level".to_string(), None)
+        } else {
+            return;
+        };
+        let help = match self.decls.lookup(n) {
+            Some(Sym::Field(_, super::FieldKind::Global)) => format!(
+                "give the variable a name of its own: while it is in scope `{n}` would read the variable, but `gain`, `set` and the other changes would still change the global"
+            ),
+            _ => format!("give the variable a name of its own: while it is in scope, `{n}` would mean the variable, not {what}"),
+        };
+        let mut d = Diag::new("check::shadow", format!("the variable `{n}` takes the name of {what}"))
+            .label(name.span, "this variable");
+        if let Some(at) = at {
+            d = d.label(at, "declared here");
+        }
+        self.err(d.help(help));
     }
 
     /// A type's name with its article, for messages.
@@ -183,5 +215,24 @@ impl Checker<'_> {
         self.silent = silent;
         self.param_tys[i] = Some(t);
         t
+    }
+}
+
+/// What a declared name is, with its article: "a global", "an order".
+fn sym_noun(sym: Sym) -> String {
+    match sym {
+        Sym::Param(_) => "a param".into(),
+        Sym::Field(_, k) => k.a(),
+        Sym::Side(_) => "a side".into(),
+        Sym::Tag(_) => "a tag".into(),
+        Sym::Action(_) => "an action".into(),
+        Sym::Order(_) => "an order".into(),
+        Sym::Role(_) => "a role".into(),
+        Sym::Trigger(_) => "a trigger".into(),
+        Sym::Unit(_) => "a unit".into(),
+        Sym::Routine(_) => "a routine".into(),
+        Sym::Thing(_) => "a type of entity".into(),
+        Sym::Plural(_) => "a collection".into(),
+        Sym::Measure(_) => "a measure".into(),
     }
 }

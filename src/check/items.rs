@@ -95,6 +95,9 @@ impl Checker<'_> {
     fn param(&mut self, name: &Ident, args: &[(Ident, Option<Ident>)], value: &Expr) {
         self.arg_count("param", name, args.len());
         self.distinct("param", &args.iter().map(|a| &a.0).collect::<Vec<_>>());
+        // Arguments may take declared names (`param plus(die) = die + 1` beside `param die`): a
+        // param's body only reads, and reads its arguments first; nothing in it can change the
+        // declaration they hide.
         if args.is_empty() {
             let t = self.expr(value);
             if t.scale().is_none() && !t.fits(Ty::Bool) {
@@ -405,7 +408,9 @@ impl Checker<'_> {
     /// A hook's or routine's body: its variables in scope, inside no level and no `repeat`.
     pub(super) fn detached(&mut self, vars: &[(Ident, Ty)], filter: Option<&Expr>, body: &Block) {
         let depth = self.scopes.len();
-        self.scopes.extend(vars.iter().map(|(v, t)| (v.node.clone(), *t)));
+        for (v, t) in vars {
+            self.bind(v, *t);
+        }
         let (levels, repeats, together) = (
             std::mem::take(&mut self.levels),
             std::mem::replace(&mut self.repeats, 0),
