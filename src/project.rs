@@ -98,17 +98,47 @@ impl Project {
     }
 
     /// Whether the first file is an encounter: it has characters or an `encounter` line and no
-    /// `play` or `setup`.
+    /// `play`, `setup` or `ruleset` line.
     pub fn is_encounter(&self) -> bool {
         self.files.first().is_some_and(is_encounter)
     }
 
-    /// Checks every file together: all syntax errors, or else all errors of the checker.
+    /// Checks every file together: all syntax errors, or else an encounter that names itself as
+    /// its ruleset, or else all errors of the checker.
     pub fn check(&self) -> Result<Checked<'_>, Vec<Diag>> {
         if !self.syntax.is_empty() {
             return Err(self.syntax.clone());
         }
+        let own = self.uses_itself();
+        if !own.is_empty() {
+            return Err(own);
+        }
         crate::check::check(&self.files)
+    }
+
+    /// An encounter whose `uses "PATH"` names its own file: played under itself, its cast would
+    /// be declared twice. Once per file name (`turnscript run` loads such a file twice).
+    fn uses_itself(&self) -> Vec<Diag> {
+        let mut out: Vec<Diag> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for (id, file) in self.files() {
+            let name = self.sources.name(id);
+            for item in &file.items {
+                let Item::Encounter { uses: Some(u), .. } = item else {
+                    continue;
+                };
+                if seen.contains(&name) || !same_file(&from_folder_of(name, &u.node), name) {
+                    continue;
+                }
+                seen.push(name);
+                out.push(
+                    Diag::new("check::uses", "this encounter names its own file as its ruleset")
+                        .label(u.span, "this file itself")
+                        .help("name the ruleset's file, a path from this file's folder: `uses \"../RULESET.turn\"`; a file with its own rules and cast needs no `uses`"),
+                );
+            }
+        }
+        out
     }
 
     /// Checks, then compiles to a runnable [`Program`].
@@ -123,7 +153,9 @@ impl Project {
 }
 
 fn is_encounter(f: &File) -> bool {
-    !f.items.iter().any(|i| matches!(i, Item::Play(_) | Item::Setup(_)))
+    !f.items
+        .iter()
+        .any(|i| matches!(i, Item::Play(_) | Item::Setup(_) | Item::Ruleset(_)))
         && f.items
             .iter()
             .any(|i| matches!(i, Item::Character(_) | Item::Encounter { .. }))
@@ -475,6 +507,10 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
         let p = Project::load([t.clone()]);
         if !p.syntax_errors().is_empty() {
             let d = p.syntax_errors().to_vec();
+            report.failures.push((p, d));
+        } else if p.is_encounter() && !p.uses_itself().is_empty() {
+            // Reported as `turnscript run` would report it, playing it under itself.
+            let d = p.uses_itself();
             report.failures.push((p, d));
         } else if p.is_encounter() {
             // The ruleset it names, found once (from the file already parsed).

@@ -71,3 +71,38 @@ fn a_let_named_like_a_global_was_read_as_the_let_but_changed_the_global() {
     assert_eq!(code, 1);
     assert!(err.contains("the variable `doom` takes the name of a global"), "{err}");
 }
+
+/// `turnscript check` and `turnscript run` agree: what `run` refuses, `check` refuses with the
+/// same diagnostic.
+#[test]
+fn a_file_with_a_ruleset_line_is_checked_as_a_ruleset_even_without_play() {
+    let src = "ruleset \"decimals\"\nresource move decimals 1 min 0 max 9.5\ncharacter Ana { move = 9.99 }\n";
+    let files = [file("t.turn", src)];
+    let (_, err, code) = run(&files);
+    assert_eq!(code, 1);
+    let (report, clean) = check_texts(&files);
+    assert!(!clean, "{report}");
+    assert!(err.contains(&report), "run:\n{err}\ncheck:\n{report}");
+    // Without the `ruleset` line (and without `play`) it is still an encounter, only parsed.
+    let encounter = [file("t.turn", &src.replace("ruleset \"decimals\"\n", ""))];
+    let (report, clean) = check_texts(&encounter);
+    assert!(clean && report.contains("only parsed"), "{report}");
+}
+
+#[test]
+fn an_encounter_that_uses_itself_is_refused_by_check_as_by_run() {
+    let src = "encounter \"self\" uses \"self.turn\"\ncharacter Ana { }\n";
+    let (report, clean) = check_texts(&[file("cases/self.turn", src)]);
+    assert!(!clean, "{report}");
+    assert!(report.contains("check::uses"), "{report}");
+    assert!(report.contains("this encounter names its own file as its ruleset"), "{report}");
+    // `turnscript run cases/self.turn` loads it as its own ruleset, then as the encounter.
+    let twice = [file("cases/self.turn", src), file("cases/self.turn", src)];
+    let (_, err, code) = run(&twice);
+    assert_eq!(code, 1);
+    assert_eq!(err, report, "run and check say the same");
+    // A `uses` naming another file is not this error.
+    let other = src.replace("self.turn\"", "rules.turn\"");
+    let (report, _) = check_texts(&[file("cases/self.turn", &other)]);
+    assert!(!report.contains("check::uses"), "{report}");
+}
