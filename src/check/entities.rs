@@ -15,6 +15,7 @@ impl Checker<'_> {
             for item in &file.items {
                 if let Item::Instance { ty, name, fields } = item {
                     self.type_name(ty);
+                    self.visible_name(name);
                     if let Some(first) = seen.get(name.node.as_str()) {
                         self.err(
                             Diag::new("check::duplicate", format!("two entities are called {}", name.node))
@@ -37,6 +38,7 @@ impl Checker<'_> {
                     continue;
                 }
                 let Item::Character(ch) = item else { continue };
+                self.visible_name(&ch.name);
                 // Answers, the trace and the REPL name characters: two of one name would be ambiguous.
                 if let Some(first) = seen.get(ch.name.node.as_str()) {
                     self.err(
@@ -73,6 +75,28 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// An entity's name, which answers, policies and the trace write: not empty or blank, and
+    /// without spaces at its ends (an answer is read trimmed, and the text view's columns would
+    /// hide them).
+    fn visible_name(&mut self, name: &Ident) {
+        let n = &name.node;
+        let (problem, label) = if n.trim().is_empty() {
+            ("is empty or blank", "nothing to read or to answer")
+        } else if n.trim() != n {
+            ("begins or ends with a space", "an answer, read without them, could not name it")
+        } else {
+            return;
+        };
+        self.err(
+            Diag::new("check::name", format!("this name {problem}"))
+                .label(name.span, label)
+                .help(format!(
+                    "give it a name of visible characters: `\"{}\"`, or a plain name; answers, policies and the trace name it",
+                    if n.trim().is_empty() { "Big Bob" } else { n.trim() }
+                )),
+        );
     }
 
     /// A character's side, tags and `absent`: known, and each given once (a second side would
