@@ -106,3 +106,28 @@ fn an_encounter_that_uses_itself_is_refused_by_check_as_by_run() {
     let (report, _) = check_texts(&[file("cases/self.turn", &other)]);
     assert!(!report.contains("check::uses"), "{report}");
 }
+
+#[test]
+fn limits_are_worked_out_by_the_checker_with_the_params_in_force() {
+    let ruleset = file(
+        "r.turn",
+        "param hard = false\nparam top = if hard then 2 else 6\nparam floor = 3\n\
+         resource ap decimals 1 min highest(floor, 1) / 2 max top - 0.5\n\
+         play { for each c in characters { gain 9 c.ap } }\n",
+    );
+    let cast = file("e.turn", "encounter \"e\"\ncharacter Ana { ap = 2 }\n");
+    let (out, err, code) = run(&[ruleset.clone(), cast.clone()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("gain     Ana   ap         +3.5 → 5.5"), "{out}");
+    // An encounter that switches `hard` on and raises `floor`: min 2, max 1.5, refused.
+    let hard = file("e.turn", "encounter \"e\"\nparam hard = true\nparam floor = 4\ncharacter Ana { ap = 2 }\n");
+    let (report, clean) = check_texts(&[ruleset.clone(), hard]);
+    assert!(!clean);
+    assert!(report.contains("`ap` has a `min` above its `max`"), "{report}");
+    assert!(report.contains("min 2") && report.contains("max 1.5"), "{report}");
+    // A limit that reads the state would be read before anything has its value.
+    let reads = file("r.turn", "global g default 5\nresource r min 0 max g\nsetup { }\n");
+    let (report, clean) = check_texts(&[reads]);
+    assert!(!clean);
+    assert!(report.contains("check::limits"), "{report}");
+}
