@@ -303,12 +303,10 @@ impl Builder {
         let (mut min, mut max) = (None, None);
         for p in it {
             let r = p.as_rule();
+            let pspan = self.span(&p);
             let e = self.expr(last_inner(p, span)?)?;
-            if r == Rule::res_min {
-                min = Some(e)
-            } else {
-                max = Some(e)
-            }
+            let slot = if r == Rule::res_min { &mut min } else { &mut max };
+            once(slot, e, r, pspan)?;
         }
         Ok(Item::Resource {
             name,
@@ -527,12 +525,14 @@ impl Builder {
         let (mut default, mut min, mut max) = (None, None, None);
         for p in it {
             let r = p.as_rule();
-            let e = Some(self.expr(last_inner(p, span)?)?);
-            match r {
-                Rule::res_default => default = e,
-                Rule::res_min => min = e,
-                _ => max = e,
-            }
+            let pspan = self.span(&p);
+            let e = self.expr(last_inner(p, span)?)?;
+            let slot = match r {
+                Rule::res_default => &mut default,
+                Rule::res_min => &mut min,
+                _ => &mut max,
+            };
+            once(slot, e, r, pspan)?;
         }
         Ok(Item::Global {
             name,
@@ -644,4 +644,21 @@ impl Builder {
             span,
         })))
     }
+}
+
+/// A resource's or global's `min`, `max` or `default`, given once: a second would silently
+/// replace the first.
+fn once(slot: &mut Option<Expr>, e: Expr, rule: Rule, span: Span) -> R<()> {
+    if slot.is_some() {
+        let word = match rule {
+            Rule::res_min => "min",
+            Rule::res_max => "max",
+            _ => "default",
+        };
+        return Err(Diag::new("syntax::parse", format!("`{word}` is given twice"))
+            .label(span, "given again here")
+            .help(format!("keep one `{word}`")));
+    }
+    *slot = Some(e);
+    Ok(())
 }
