@@ -301,13 +301,15 @@ impl<'f> Decls<'f> {
 
     /// An action, its kinds, and the levels and decisions in its body.
     fn declare_action(&mut self, a: &ActionDecl, diags: &mut Vec<Diag>) {
-        if self.declare(&a.name, Sym::Action(self.actions.len() as u16), diags) {
-            self.actions.push(a.name.node.clone());
-        }
         for k in &a.kinds {
             if self.kind(&k.node).is_none() {
                 self.kinds.push(k.node.clone());
             }
+        }
+        if self.declare(&a.name, Sym::Action(self.actions.len() as u16), diags) {
+            self.actions.push(a.name.node.clone());
+            let kinds = a.kinds.iter().filter_map(|k| self.kind(&k.node)).collect();
+            self.action_kinds.push(kinds);
         }
         walk_block(&a.body, self);
     }

@@ -110,6 +110,8 @@ pub struct Decls<'f> {
     pub sides: Vec<String>,
     pub tags: Vec<String>,
     pub actions: Vec<String>,
+    /// Each action's kinds (parallel to `actions`).
+    pub action_kinds: Vec<Vec<u16>>,
     pub orders: Vec<String>,
     pub policies: HashMap<String, Span>,
     /// Level names in the order they first appear in `setup` and `play`, with their kind.
