@@ -47,6 +47,9 @@ pub struct Project {
     ids: Vec<FileId>,
     /// The syntax errors of the files that did not parse.
     syntax: Vec<Diag>,
+    /// The characters no file may hold (control characters, direction overrides, tabs in
+    /// strings), of every file loaded.
+    characters: Vec<Diag>,
 }
 
 impl Project {
@@ -67,6 +70,9 @@ impl Project {
     /// Adds one file and parses it; returns its id. A syntax error is kept, not returned.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let id = self.sources.add(name, text);
+        let found = crate::syntax::text::unsafe_characters(self.sources.text(id), id);
+        self.characters
+            .extend(crate::diag::cap_per_file(found, crate::limits::MAX_DIAGNOSTICS_PER_FILE));
         match crate::syntax::parse(self.sources.text(id), id) {
             Ok(file) => {
                 self.files.push(file);
@@ -103,17 +109,29 @@ impl Project {
         self.files.first().is_some_and(is_encounter)
     }
 
-    /// Checks every file together: all syntax errors, or else an encounter that names itself as
-    /// its ruleset, or else all errors of the checker.
+    /// Checks every file together: the characters no file may hold, then all syntax errors, or
+    /// else an encounter that names itself as its ruleset, or else all errors of the checker.
     pub fn check(&self) -> Result<Checked<'_>, Vec<Diag>> {
+        // Characters no file may hold come first: a control character may be why a file does not
+        // parse.
+        let mut errors = self.characters.clone();
         if !self.syntax.is_empty() {
-            return Err(self.syntax.clone());
+            errors.extend(self.syntax.iter().cloned());
+            return Err(errors);
         }
         let own = self.uses_itself();
         if !own.is_empty() {
-            return Err(own);
+            errors.extend(own);
+            return Err(errors);
         }
-        crate::check::check(&self.files)
+        match crate::check::check(&self.files) {
+            Ok(checked) if errors.is_empty() => Ok(checked),
+            Ok(_) => Err(errors),
+            Err(d) => {
+                errors.extend(d);
+                Err(errors)
+            }
+        }
     }
 
     /// An encounter whose `uses "PATH"` names its own file: played under itself, its cast would
@@ -505,14 +523,24 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
     let mut encounters = Vec::new();
     for t in texts {
         let p = Project::load([t.clone()]);
+        // The characters a file may not hold are reported here, once per file, whether or not
+        // it is checked with others later.
+        let mut alone = p.characters.clone();
         if !p.syntax_errors().is_empty() {
-            let d = p.syntax_errors().to_vec();
-            report.failures.push((p, d));
-        } else if p.is_encounter() && !p.uses_itself().is_empty() {
+            alone.extend(p.syntax_errors().iter().cloned());
+            report.failures.push((p, alone));
+            continue;
+        }
+        if p.is_encounter() && !p.uses_itself().is_empty() {
             // Reported as `turnscript run` would report it, playing it under itself.
-            let d = p.uses_itself();
-            report.failures.push((p, d));
-        } else if p.is_encounter() {
+            alone.extend(p.uses_itself());
+            report.failures.push((p, alone));
+            continue;
+        }
+        if !alone.is_empty() {
+            report.failures.push((p.clone(), alone));
+        }
+        if p.is_encounter() {
             // The ruleset it names, found once (from the file already parsed).
             encounters.push((t, p.uses(&t.0)))
         } else {
@@ -522,7 +550,12 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
     for r in &rulesets {
         let mut clean = |p: Project| match p.compile() {
             Ok(_) => true,
-            Err(d) => {
+            Err(mut d) => {
+                // Reported above, with the file alone.
+                d.retain(|d| d.code != crate::syntax::text::CODE);
+                if d.is_empty() {
+                    return true;
+                }
                 report.failures.push((p, d));
                 false
             }

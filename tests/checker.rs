@@ -131,3 +131,23 @@ fn limits_are_worked_out_by_the_checker_with_the_params_in_force() {
     assert!(!clean);
     assert!(report.contains("check::limits"), "{report}");
 }
+
+#[test]
+fn control_characters_are_refused_and_never_printed_raw() {
+    let src = "ruleset \"esc\"\ncharacter \"Ana\u{1b}[2J\u{1b}[31mEVIL\" { }\n\
+               play { for each c in characters { turn c { } } }\n";
+    let files = [file("t.turn", src)];
+    let (out, err, code) = run(&files);
+    assert_eq!(code, 1);
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("syntax::character") && !err.contains('\u{1b}'), "{err:?}");
+    let (report, clean) = check_texts(&files);
+    assert!(!clean);
+    assert_eq!(report, err, "check and run say the same");
+    // An answer is not a source file: one holding an escape is quoted harmlessly.
+    let fine = [file("t.turn", "character Ana { }\nplay { choose act by (Ana) { option a  option b } }\n")];
+    let answers = vec![("\u{1b}[2Jb".to_string(), "answers:1".to_string())];
+    let (_, err, code) = run_texts(&fine, answers, &RunOptions::default(), false);
+    assert_eq!(code, 1);
+    assert!(err.contains("run::bad_answer") && !err.contains('\u{1b}'), "{err:?}");
+}
