@@ -143,13 +143,17 @@ impl Checker<'_> {
             (sym_noun(sym), self.decls.declared_at(n))
         } else if let Some(i) = self.decls.entity(n) {
             let t = self.decls.entity_types.get(i).copied().unwrap_or(CHARACTER);
-            (self.decls.a_thing(t), None)
+            (self.decls.a_thing(t), self.decls.entity_spans.get(i).copied())
         } else if self.decls.level_names.contains_key(n) {
             ("a level".to_string(), None)
         } else {
             return;
         };
         let help = match self.decls.lookup(n) {
+            None if self.decls.entity(n).is_some() => format!(
+                "rename the variable, or the {} (it may be declared in the encounter): while the variable is in scope, `{n}` would mean it, not the {0}",
+                what.trim_start_matches("an ").trim_start_matches("a ")
+            ),
             Some(Sym::Field(_, super::FieldKind::Global)) => format!(
                 "give the variable a name of its own: while it is in scope `{n}` would read the variable, but `gain`, `set` and the other changes would still change the global"
             ),

@@ -79,7 +79,7 @@ impl<'f> Decls<'f> {
             Item::Instance { ty, name, .. } => {
                 let known = self.thing(&ty.node).is_some();
                 let t = self.resolve_type(Some(ty), diags);
-                self.declare_entity(&name.node, t);
+                self.declare_entity(name, t);
                 if !known {
                     self.untyped.insert(name.node.clone());
                 }
@@ -130,7 +130,7 @@ impl<'f> Decls<'f> {
                 walk_block(&m.hook().body, self);
             }
             Item::Character(c) => {
-                self.declare_entity(&c.name.node, CHARACTER);
+                self.declare_entity(&c.name, CHARACTER);
             }
             Item::Routine { name, params, body } => self.declare_routine(name, params, body, diags),
             Item::Order(o) => self.declare_order(o, diags),
