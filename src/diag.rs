@@ -234,7 +234,11 @@ impl Report {
                 let end = (s.end as usize).min(len).max(start);
                 let (start, end) = (shown.map(start), shown.map(end));
                 let end = end.max(start);
-                let text = if text.is_empty() { None } else { Some(clip_quotes(&defang(text))) };
+                let text = if text.is_empty() {
+                    None
+                } else {
+                    Some(clip_quotes(&defang(text)))
+                };
                 if i == 0 {
                     LabeledSpan::new_primary_with_span(text, (start, end - start))
                 } else {

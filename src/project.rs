@@ -71,8 +71,10 @@ impl Project {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let id = self.sources.add(name, text);
         let found = crate::syntax::text::unsafe_characters(self.sources.text(id), id);
-        self.characters
-            .extend(crate::diag::cap_per_file(found, crate::limits::MAX_DIAGNOSTICS_PER_FILE));
+        self.characters.extend(crate::diag::cap_per_file(
+            found,
+            crate::limits::MAX_DIAGNOSTICS_PER_FILE,
+        ));
         match crate::syntax::parse(self.sources.text(id), id) {
             Ok(file) => {
                 self.files.push(file);

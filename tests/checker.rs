@@ -25,12 +25,21 @@ fn an_encounter_replaces_the_rulesets_default_policy() {
     let encounter = file("e.turn", "encounter \"e\"\ncharacter Ana { }\ndefault policy pb\n");
     let (out, err, code) = run(&[ruleset.clone(), encounter]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("choose   Ana   act        b        of a|b (policy)"), "{out}");
+    assert!(
+        out.contains("choose   Ana   act        b        of a|b (policy)"),
+        "{out}"
+    );
     // Twice in one file is refused, pointing at both.
-    let twice = file("e.turn", "encounter \"e\"\ncharacter Ana { }\ndefault policy pb\ndefault policy pa\n");
+    let twice = file(
+        "e.turn",
+        "encounter \"e\"\ncharacter Ana { }\ndefault policy pb\ndefault policy pa\n",
+    );
     let (report, clean) = check_texts(&[ruleset, twice]);
     assert!(!clean);
-    assert!(report.contains("`default policy` is given twice in this file"), "{report}");
+    assert!(
+        report.contains("`default policy` is given twice in this file"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -41,7 +50,10 @@ fn no_variable_takes_a_declared_name() {
         ("let", "play { let doom = 7 }"),
         ("for each", "play { for each bonus in characters { } }"),
         ("quantifier", "play { if any hp in characters: hp.hp > 0 { } }"),
-        ("choose from", "play { choose pick by (Ana) from heroes in characters { } }"),
+        (
+            "choose from",
+            "play { choose pick by (Ana) from heroes in characters { } }",
+        ),
         ("create as", "thing die, dice { }\nplay { create die as big }"),
         ("hook", "on hit(quick) { }"),
         ("routine", "routine r(Ana) { }"),
@@ -95,7 +107,10 @@ fn an_encounter_that_uses_itself_is_refused_by_check_as_by_run() {
     let (report, clean) = check_texts(&[file("cases/self.turn", src)]);
     assert!(!clean, "{report}");
     assert!(report.contains("check::uses"), "{report}");
-    assert!(report.contains("this encounter names its own file as its ruleset"), "{report}");
+    assert!(
+        report.contains("this encounter names its own file as its ruleset"),
+        "{report}"
+    );
     // `turnscript run cases/self.turn` loads it as its own ruleset, then as the encounter.
     let twice = [file("cases/self.turn", src), file("cases/self.turn", src)];
     let (_, err, code) = run(&twice);
@@ -120,7 +135,10 @@ fn limits_are_worked_out_by_the_checker_with_the_params_in_force() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("gain     Ana   ap         +3.5 → 5.5"), "{out}");
     // An encounter that switches `hard` on and raises `floor`: min 2, max 1.5, refused.
-    let hard = file("e.turn", "encounter \"e\"\nparam hard = true\nparam floor = 4\ncharacter Ana { ap = 2 }\n");
+    let hard = file(
+        "e.turn",
+        "encounter \"e\"\nparam hard = true\nparam floor = 4\ncharacter Ana { ap = 2 }\n",
+    );
     let (report, clean) = check_texts(&[ruleset.clone(), hard]);
     assert!(!clean);
     assert!(report.contains("`ap` has a `min` above its `max`"), "{report}");
@@ -145,7 +163,10 @@ fn control_characters_are_refused_and_never_printed_raw() {
     assert!(!clean);
     assert_eq!(report, err, "check and run say the same");
     // An answer is not a source file: one holding an escape is quoted harmlessly.
-    let fine = [file("t.turn", "character Ana { }\nplay { choose act by (Ana) { option a  option b } }\n")];
+    let fine = [file(
+        "t.turn",
+        "character Ana { }\nplay { choose act by (Ana) { option a  option b } }\n",
+    )];
     let answers = vec![("\u{1b}[2Jb".to_string(), "answers:1".to_string())];
     let (_, err, code) = run_texts(&fine, answers, &RunOptions::default(), false);
     assert_eq!(code, 1);

@@ -185,7 +185,10 @@ fn emitted_codes() -> std::collections::BTreeSet<String> {
                 let open = format!("\"{stage}::");
                 for (at, _) in text.match_indices(&open) {
                     let rest = &text[at + open.len()..];
-                    let name: String = rest.chars().take_while(|c| c.is_ascii_lowercase() || *c == '_').collect();
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                        .collect();
                     if !name.is_empty() && rest[name.len()..].starts_with('"') {
                         let code = format!("{stage}::{name}");
                         if !INTERNAL.contains(&code.as_str()) {
@@ -222,5 +225,8 @@ fn the_diagnostics_table_lists_every_code_the_language_emits_and_no_other() {
         missing.is_empty(),
         "emitted in src/ but not in docs/language.md's Diagnostics table: {missing:?}"
     );
-    assert!(stale.is_empty(), "in the Diagnostics table but never emitted: {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "in the Diagnostics table but never emitted: {stale:?}"
+    );
 }

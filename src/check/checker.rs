@@ -157,7 +157,9 @@ impl Checker<'_> {
             Some(Sym::Field(_, super::FieldKind::Global)) => format!(
                 "give the variable a name of its own: while it is in scope `{n}` would read the variable, but `gain`, `set` and the other changes would still change the global"
             ),
-            _ => format!("give the variable a name of its own: while it is in scope, `{n}` would mean the variable, not {what}"),
+            _ => format!(
+                "give the variable a name of its own: while it is in scope, `{n}` would mean the variable, not {what}"
+            ),
         };
         let mut d = Diag::new("check::shadow", format!("the variable `{n}` takes the name of {what}"))
             .label(name.span, "this variable");

@@ -85,7 +85,10 @@ impl Checker<'_> {
         let (problem, label) = if n.trim().is_empty() {
             ("is empty or blank", "nothing to read or to answer")
         } else if n.trim() != n {
-            ("begins or ends with a space", "an answer, read without them, could not name it")
+            (
+                "begins or ends with a space",
+                "an answer, read without them, could not name it",
+            )
         } else {
             return;
         };
@@ -121,10 +124,13 @@ impl Checker<'_> {
         for (i, tag) in ch.tags.iter().enumerate() {
             if let Some(first) = ch.tags[..i].iter().find(|t| t.node == tag.node) {
                 self.err(
-                    Diag::new("check::duplicate", format!("the tag `{}` is given twice to {who}", tag.node))
-                        .label(tag.span, "again here")
-                        .label(first.span, "first here")
-                        .help("keep one of them: a character has a tag or not"),
+                    Diag::new(
+                        "check::duplicate",
+                        format!("the tag `{}` is given twice to {who}", tag.node),
+                    )
+                    .label(tag.span, "again here")
+                    .label(first.span, "first here")
+                    .help("keep one of them: a character has a tag or not"),
                 );
                 continue;
             }

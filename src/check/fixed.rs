@@ -103,10 +103,7 @@ fn binary(d: &Decls<'_>, op: BinOp, l: &Expr, r: &Expr, args: &[(String, Val)], 
             _ => None,
         },
         (Val::Num(x, sx), Val::Num(y, sy)) => match op {
-            BinOp::Mul => x
-                .checked_mul(y)
-                .zip(sx.checked_add(sy))
-                .map(|(v, s)| Val::Num(v, s)),
+            BinOp::Mul => x.checked_mul(y).zip(sx.checked_add(sy)).map(|(v, s)| Val::Num(v, s)),
             // The left is widened by the right's decimals, and keeps its own.
             BinOp::Div if y != 0 => widen(x, sy).map(|x| Val::Num(x.div_euclid(y), sx)),
             BinOp::Div => None,

@@ -33,7 +33,11 @@ impl Checker<'_> {
                 }
             }
             Item::Resource {
-                name, min, max, decimals, ..
+                name,
+                min,
+                max,
+                decimals,
+                ..
             } => self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a resource limit"),
             Item::Global {
                 name,

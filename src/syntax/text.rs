@@ -90,5 +90,4 @@ mod tests {
         assert_eq!(tab.len(), 1);
         assert_eq!(tab[0].message, "a tab inside a string");
     }
-
 }
