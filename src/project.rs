@@ -409,17 +409,18 @@ fn parse_until(p: &Program, text: &str) -> Result<(u16, u64), SetupError> {
             format!("error: --until {text}: `{n}` is not a whole number\n")
         })
     })?;
-    if n == 0 {
-        return Err(SetupError(format!(
-            "error: --until {text}: iterations count from 1, so {name}=0 never comes\n"
-        )));
-    }
     let level = p.level_id(name.trim()).ok_or_else(|| {
         SetupError(format!(
             "error: --until {text}: no level is called `{name}`; the levels are: {}\n",
             levels.join(", ")
         ))
     })?;
+    // A level numbered the game's way may count from 0; the others count from 1.
+    if n == 0 && !p.levels[level as usize].counting {
+        return Err(SetupError(format!(
+            "error: --until {text}: iterations count from 1, so {name}=0 never comes\n"
+        )));
+    }
     Ok((level, n))
 }
 

@@ -216,3 +216,33 @@ fn a_destroyed_card_is_never_drawn() {
         assert!(drawn.iter().all(|l| !l.ends_with(" 2")), "{out}");
     }
 }
+
+/// Explorer's F3: a destroyed card came back through `return` or `discard` and was drawn again.
+#[test]
+fn a_destroyed_card_goes_back_to_no_pile() {
+    let src = |put_back: &str| {
+        format!(
+            "deck chit, chits {{ ranks 1 to 3 }}\ndeck tile, tiles {{ ranks 7 to 8 }}\ncharacter Ana {{ }}\n\
+             play {{\n  draw from chits as x\n  destroy x\n  {put_back}\n  draw from chits as z\n}}\n"
+        )
+    };
+    for put_back in ["return x to chits", "discard x"] {
+        let (out, err, code) = run(&src(put_back), &["1"], None);
+        assert_eq!(code, 1, "{put_back}: {out}");
+        assert!(
+            err.contains("run::destroyed") && err.contains("1 was destroyed: it goes back to no pile"),
+            "{err}"
+        );
+        assert_eq!(
+            lines(&out, &["draw", "destroy"]),
+            vec!["draw           chits      1", "destroy  1"],
+            "{out}"
+        );
+    }
+    // A card of another deck is refused before the run (its type says which deck it is of).
+    let (report, clean) = check_texts(&[("t.turn".into(), src("draw from tiles as t\n  return t to chits"))]);
+    assert!(
+        !clean && report.contains("`return` needs a card of the deck, but this is a tile"),
+        "{report}"
+    );
+}

@@ -230,3 +230,56 @@ fn the_diagnostics_table_lists_every_code_the_language_emits_and_no_other() {
         "in the Diagnostics table but never emitted: {stale:?}"
     );
 }
+
+/// The rows of the table under `heading` in docs/language.md: the backticked names of each row's
+/// first cell.
+fn table_names(doc: &str, heading: &str) -> Vec<String> {
+    let at = doc
+        .find(heading)
+        .unwrap_or_else(|| panic!("`{heading}` is in the guide"));
+    let mut names = Vec::new();
+    let mut in_table = false;
+    for line in doc[at..].lines().skip(1) {
+        if line.starts_with('|') {
+            in_table = true;
+            let first = line.split('|').nth(1).unwrap_or("");
+            names.extend(first.split('`').skip(1).step_by(2).map(str::to_string));
+        } else if in_table {
+            break;
+        }
+    }
+    names
+}
+
+/// Issue 24, item 7: the text view's table listed neither `join` nor `leave`. Every event of the
+/// JSON lines table has its row in the text view's table, or is one of those the text view
+/// shows by its layout (starts and ends of levels, turns, reactions and walks).
+#[test]
+fn every_event_has_its_text_view() {
+    let doc = std::fs::read_to_string("docs/language.md").expect("the guide");
+    let events = table_names(&doc, "| `\"event\"` | Keys after");
+    assert!(events.len() > 30, "{events:?}");
+    let text = table_names(&doc, "| Event | Text |");
+    // Shown by layout: a level, phase or round start opens an indented block ("level / round
+    // start", "phase start"), its end closes it ("level end"); a turn, reaction or together walk
+    // ends where its indentation does.
+    let by_layout = [
+        "level_start",
+        "level_end",
+        "phase_start",
+        "phase_end",
+        "round_start",
+        "round_end",
+        "turn_end",
+        "reaction_end",
+        "together_end",
+    ];
+    let missing: Vec<&String> = events
+        .iter()
+        .filter(|e| !text.contains(e) && !by_layout.contains(&e.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "events with no row in the text view's table: {missing:?}"
+    );
+}

@@ -26,6 +26,47 @@ fn dice_outside_a_resource_change_are_traced_as_a_roll() {
     assert!(out.ends_with("end of encounter: high\nfinal    A     x = 2\n"), "{out}");
 }
 
+/// Issue 24, item 7: dice rolled in a `let` or an `if` inside a routine were traced with no actor,
+/// so a to-hit roll could not be tied to who rolled it. A roll that names no one of its own is
+/// the acting character's: the innermost turn, reaction or action running.
+#[test]
+fn dice_in_a_routine_are_traced_for_whoever_is_acting() {
+    let src = "resource hp\naction strike(c) { do attack(c) }\n\
+               routine attack(a) { let hit = d20\n if hit + d4 > 12 { spend 1 (first t in characters where t != a).hp } }\n\
+               character A { hp = 5 }\ncharacter B { hp = 5 }\n\
+               play { turn A { do attack(A) } react B { if d6 > 3 { } } turn B { choose act by B { option action } } if d8 > 0 { } }\n";
+    let (out, err, code) = run(src, &[15, 2, 4, 9, 3, 1], &["strike"], None);
+    assert_eq!(code, 0, "{err}");
+    let rolls: Vec<&str> = out.lines().map(str::trim).filter(|l| l.starts_with("roll")).collect();
+    assert_eq!(
+        rolls,
+        vec![
+            "roll     A     roll       d20 [15] = 15",
+            "roll     A     roll       d4 [2] = 2",
+            "roll     B     roll       d6 [4] = 4",
+            "roll     B     roll       d20 [9] = 9",
+            "roll     B     roll       d4 [3] = 3",
+            "roll           roll       d8 [1] = 1",
+        ],
+        "{out}"
+    );
+}
+
+/// Issue 24, item 7: an empty `together for each` emitted `together_start` with no actors and
+/// `together_end`, where a `for each` over nothing emits nothing. Decided: nothing, alike.
+#[test]
+fn a_together_walk_over_nobody_traces_nothing() {
+    let src = "flag down\ncharacter A { down = true }\n\
+               play { together for each c in characters where not c.down { turn c { } } end encounter because \"over\" }\n";
+    for jsonl in [false, true] {
+        let files = vec![("t.turn".to_string(), src.to_string())];
+        let (out, err, code) = run_texts(&files, Vec::new(), &RunOptions::default(), jsonl);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains("together"), "{out}");
+        assert!(out.contains("over"), "{out}");
+    }
+}
+
 #[test]
 fn an_order_inside_a_loop_keeps_the_loop_variable() {
     let src = "stat speed default 1\nresource n\norder fast(o) { o.speed desc }\n\
@@ -661,6 +702,98 @@ fn an_answer_may_name_where_it_applies_and_the_rest_go_in_order() {
     assert!(err.contains("`Bob` is neither a level with its iteration"), "{err}");
 }
 
+/// Issue 24, item 7: `counting from 3 to 1` (without `down`) ran zero times, silently. And
+/// `--until` with the game's numbers: 0 is a number a counting level may have; a number the
+/// level never reaches is said at once, not found out at the end of the step budget.
+#[test]
+fn counting_the_wrong_way_and_until_numbers_a_level_never_reaches_are_errors() {
+    let level = |counting: &str| {
+        format!(
+            "global seen default 0\ncharacter A {{ }}\nplay {{ round r {counting} {{ set seen = seen * 10 + r.number }} }}\n"
+        )
+    };
+    let (_, err, code) = run(&level("counting from 3 to 1"), &[], &[], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("run::counting") && err.contains("counting up from 3 never reaches 1"),
+        "{err}"
+    );
+    assert!(err.contains("write `counting from 3 down to 1`"), "{err}");
+    let (_, err, code) = run(&level("counting from 1 down to 3"), &[], &[], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("counting down from 1 never reaches 3"), "{err}");
+    let (out, err, code) = run(&level("counting from 3 down to 1"), &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("final          seen = 321"), "{out}");
+    // `--until r=0` on a level counting from 0 stops after its first iteration.
+    let (out, err, code) = run(&level("counting from 0 repeat"), &[], &[], Some("r=0"));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: until r=0"), "{out}");
+    // ... and is still refused for a level counting from 1.
+    let (_, err, code) = run(&level("repeat"), &[], &[], Some("r=0"));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("iterations count from 1, so r=0 never comes"), "{err}");
+    // A number the level never reaches.
+    for (counting, until, says) in [
+        (
+            "counting from 5 repeat",
+            "r=1",
+            "--until r=1 never comes: it counts from 5 up",
+        ),
+        (
+            "counting from 5 down repeat",
+            "r=6",
+            "--until r=6 never comes: it counts from 5 down",
+        ),
+        (
+            "counting from 2 to 4",
+            "r=5",
+            "--until r=5 never comes: it counts from 2 up to 4",
+        ),
+        (
+            "counting from 2 within 1 to 3 repeat",
+            "r=7",
+            "it counts from 2 up within 1 to 3",
+        ),
+    ] {
+        let (_, err, code) = run(&level(counting), &[], &[], Some(until));
+        assert_eq!(code, 1, "{counting}: {err}");
+        assert!(err.contains("run::counting") && err.contains(says), "{counting}: {err}");
+    }
+    // The default stop names the number the level showed at its 10th iteration.
+    let (out, err, code) = run(&level("counting from 0 repeat"), &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: limit r=9"), "{out}");
+}
+
+/// Explorer's F9: a level counting at the top of the 64-bit range repeated its number forever.
+#[test]
+fn a_level_counting_past_the_largest_number_ends_or_wraps_round() {
+    let max = i64::MAX;
+    let src = format!(
+        "global seen default 0\ncharacter A {{ }}\nplay {{ round r counting from {} repeat {{ set seen = seen + 1 }} }}\n",
+        max - 1
+    );
+    let (out, err, code) = run(&src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("final          seen = 2"),
+        "two numbers, then no more: {out}"
+    );
+    let src = format!(
+        "global seen default 0\ncharacter A {{ }}\nplay {{ round r counting from {max} within {} to {max} repeat {{ set seen = seen * 10 + (r.number - {}) }} }}\n",
+        max - 1,
+        max - 2
+    );
+    let (out, err, code) = run(&src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: limit r=9223372036854775806"), "{out}");
+    assert!(
+        out.contains("final          seen = 2121212121"),
+        "wraps round to the range's low end: {out}"
+    );
+}
+
 #[test]
 fn levels_may_count_the_games_way_down_to_a_last_number_or_round_a_cycle() {
     let src = "global seen default 0\ncharacter A { }\n\
@@ -716,6 +849,137 @@ fn levels_may_count_the_games_way_down_to_a_last_number_or_round_a_cycle() {
         err.contains("run::counting") && err.contains("the first number 13 is not within 1 to 12"),
         "{err}"
     );
+}
+
+/// Explorer's F6: `at most 0` (or below) silently dropped the key; `at most N` counts every roll,
+/// the first included, as the docs now say.
+#[test]
+fn until_settled_at_most_counts_every_roll_and_refuses_none() {
+    let src = |n: &str| {
+        format!(
+            "stat seat\norder o(c) {{\n  roll d2 desc until settled at most {n}\n  c.seat asc\n}}\n\
+             character A {{ seat = 2 }}\ncharacter B {{ seat = 1 }}\nplay {{ for each c in characters by o {{ }} }}\n"
+        )
+    };
+    for n in ["0", "-1"] {
+        let (_, err, code) = run(&src(n), &[1, 1], &[], None);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("run::at_most") && err.contains(&format!("at most {n}` would never roll")),
+            "{err}"
+        );
+    }
+    let rolls = |n: &str, forced: &[i64]| {
+        let (out, err, code) = run(&src(n), forced, &[], None);
+        assert_eq!(code, 0, "{err}");
+        out.lines().map(str::trim).filter(|l| l.starts_with("roll")).count()
+    };
+    assert_eq!(rolls("1", &[1, 1, 2, 1]), 2, "one roll each, no re-roll");
+    assert_eq!(rolls("2", &[1, 1, 1, 1, 2, 1]), 4, "a roll and a re-roll each");
+}
+
+/// Explorer's F11: after `leave`, `next`, `previous`, `below` and `position` still read the one
+/// who left, while quantifiers passed over them. They pass over those out of play too.
+#[test]
+fn order_queries_pass_over_those_out_of_play() {
+    let src = "stat speed\nstat pos default 0\nstat nxt: character\nstat prv: character\nstat blw: character\n\
+               order quick(c) { c.speed desc }\n\
+               character Ana { speed = 3 }\ncharacter Bo { speed = 2 }\ncharacter Cy { speed = 1 }\n\
+               play { rank quick  leave Bo\n\
+               for each c in characters { set c.pos = position(c, quick)  set c.nxt = next(c, quick)\n\
+               set c.prv = previous(c, quick)  set c.blw = below(c, quick) }\n\
+               if position(Bo, quick) == 0 and next(Bo, quick) == Cy and previous(Bo, quick) == Ana and below(Bo, quick) == Cy {\n\
+               end encounter because \"from where Bo stood\" } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let finals: Vec<&str> = out.lines().filter(|l| l.starts_with("final")).collect();
+    assert_eq!(
+        finals,
+        vec![
+            "final    Ana   speed = 3, pos = 1, nxt = Cy, prv = Cy, blw = Cy",
+            "final    Bo    (out of play) speed = 2, pos = 0, nxt = none, prv = none, blw = none",
+            "final    Cy    speed = 1, pos = 2, nxt = Ana, prv = Ana, blw = Cy",
+        ],
+        "{out}"
+    );
+    assert!(out.contains("end of encounter: from where Bo stood"), "{out}");
+}
+
+/// Explorer's F4: `for each c in ORDER from X` with X not in the order silently walked from the
+/// top, where `place` and `swap` stop with `run::not_ranked`.
+#[test]
+fn a_walk_round_from_someone_with_no_place_in_it_is_an_error() {
+    let src = |walk: &str| {
+        format!(
+            "stat speed\norder quick(c) {{ c.speed desc }}\n\
+             character Ana {{ speed = 3 }}\ncharacter Bo {{ speed = 2 }}\ncharacter Cy {{ speed = 1 }}\n\
+             play {{ rank quick where c.speed > 1\n {walk} {{ turn c {{ }} }} }}\n"
+        )
+    };
+    for (walk, says) in [
+        ("for each c in quick from Cy", "Cy has no place in the order `quick`"),
+        (
+            "for each c in characters from Cy where c.speed > 1 by quick",
+            "Cy has no place in the walk sorted by `quick`",
+        ),
+    ] {
+        let (out, err, code) = run(&src(walk), &[], &[], None);
+        assert_eq!(code, 1, "{walk}: {out}");
+        assert!(err.contains("run::not_ranked") && err.contains(says), "{walk}: {err}");
+        assert!(!out.contains('▸'), "no turn is taken: {out}");
+    }
+    // Someone in it, or filtered out of an unsorted walk: round from their place.
+    let (out, err, code) = run(
+        &src("for each c in characters from Cy where c.speed > 1"),
+        &[],
+        &[],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    let turns: Vec<&str> = out.lines().filter(|l| l.contains('▸')).map(str::trim).collect();
+    assert_eq!(turns, vec!["▸ Ana", "▸ Bo"], "{out}");
+    let (out, err, code) = run(&src("for each c in quick from Bo"), &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    let turns: Vec<&str> = out.lines().filter(|l| l.contains('▸')).map(str::trim).collect();
+    assert_eq!(turns, vec!["▸ Bo", "▸ Ana"], "{out}");
+}
+
+/// Explorer's F26 and F10: a resource with `min 3` nobody gave started at 0, below its own floor,
+/// and then even `spend 0` was refused "they have 0"; `spend -2` said "they have 3" where the
+/// reason is the negative amount.
+#[test]
+fn a_resource_starts_within_its_limits_and_a_negative_spend_says_why() {
+    let src = "resource r min 3 max 6\nresource ap min 0 max 3\ncharacter Ana { ap = 3 }\nplay { spend 0 (Ana).r  gain 9 (Ana).r }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("final    Ana   r = 6, ap = 3"), "{out}");
+    assert!(out.contains("spend    Ana   r          -0 → 3"), "{out}");
+    let (_, err, code) = run(&src.replace("spend 0 (Ana).r", "spend -2 (Ana).ap"), &[], &[], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Ana cannot spend -2 ap: an amount spent is never below 0"),
+        "{err}"
+    );
+    assert!(err.contains("`gain`"), "{err}");
+}
+
+/// Explorer's F20: an `end encounter` in a round's or a turn's end hook replaced the reason of the
+/// `end encounter` that was ending the run.
+#[test]
+fn an_end_hook_does_not_replace_the_end_of_the_encounter() {
+    let src = "global g default 0\ncharacter A { }\n\
+               on end of round { gain 1 g  end encounter because \"from round hook\" }\n\
+               on end of turn(c) { gain 10 g  end encounter because \"from turn hook\" }\n\
+               play { round repeat { turn A { end encounter because \"from play\" } } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: from play\n"), "{out}");
+    assert!(out.contains("final          g = 11"), "both hooks ran: {out}");
+    // A hook's end still ends what was only an iteration's end.
+    let src = src.replace("turn A { end encounter because \"from play\" }", "turn A { }");
+    let (out, err, code) = run(&src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: from turn hook\n"), "{out}");
 }
 
 #[test]

@@ -22,6 +22,18 @@ pub(super) struct Checker<'a> {
     pub(super) silent: bool,
     /// How many `together` walks enclose the statement being checked (in its own body).
     pub(super) together: usize,
+    /// Inside the block of an option chosen in secret (run at the reveal): how many `together`
+    /// walks enclosed that block, and the option.
+    pub(super) deferred: Option<(usize, Span)>,
+    /// The levels and `repeat` loops enclosing each `together` walk as it begins, innermost last.
+    pub(super) walks: Vec<(usize, usize)>,
+    /// Inside the block of an option chosen in secret: the levels and loops entered inside its
+    /// walk, before the block (`levels[lo..hi]`, and loops `lo..hi` deep), which are over by the
+    /// reveal; and the option.
+    pub(super) revealed: Option<((usize, usize), (usize, usize), Span)>,
+    /// The statement being checked heads the block of an option chosen in secret (only secret
+    /// choices before it there): a secret choice here is made with that pick.
+    pub(super) heading: bool,
     /// Inside an ordering key's `when`: the type of the tied group `tied` names.
     pub(super) tied: Option<Ty>,
     pub(super) fields_at: HashMap<Span, u16>,

@@ -9,8 +9,58 @@ use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 impl Checker<'_> {
-    /// `choose NAME by WHO { option ... }`: at least one option, each named once.
-    pub(super) fn choose(&mut self, name: &Ident, chooser: &Expr, options: &[OptionDecl], span: Span) {
+    /// What is worked out to ask a secret choice made with another's pick (at the head of a
+    /// secret option's block) cannot roll dice, nor sort by an order that rolls or asks: it is
+    /// asked only when that option is picked, so its rolls (or its question) would tell what was
+    /// picked, and the dice of everyone after would depend on it.
+    pub(super) fn hidden_ask(&mut self, e: Option<&Expr>, order: Option<&Ident>) {
+        let rolls = e.and_then(|e| self.decls.rolls(e));
+        let sorts = order.and_then(|o| self.decls.order_rolls.get(&o.node).map(|at| (o.span, *at)));
+        let (span, at) = match (rolls, sorts) {
+            (Some(span), _) => (span, None),
+            (None, Some((o, at))) => (o, Some(at)),
+            (None, None) => return,
+        };
+        let mut d = Diag::new(
+            "check::rolled",
+            "a secret choice made with another's pick cannot roll dice to work out what it offers",
+        )
+        .label(
+            span,
+            if at.is_some() {
+                "sorted by an order that rolls or asks"
+            } else {
+                "rolls here"
+            },
+        );
+        if let Some(at) = at {
+            d = d.label(at, "rolls or asks here");
+        }
+        self.err(d.help(
+            "it is asked only when that option is picked, so a roll here would tell what was picked; roll in its block, or keep a roll made before the walk in a field",
+        ));
+    }
+
+    /// `choose NAME by WHO { option ... }`: at least one option, each named once. `hidden`: a
+    /// secret choice made with another's pick.
+    pub(super) fn choose(
+        &mut self,
+        name: &Ident,
+        chooser: &Expr,
+        options: &[OptionDecl],
+        span: Span,
+        secret: (bool, bool),
+    ) {
+        let (secret, hidden) = secret;
+        if hidden {
+            self.hidden_ask(Some(chooser), None);
+            for o in options {
+                self.hidden_ask(o.when.as_ref(), None);
+                for r in &o.refusals {
+                    self.hidden_ask(Some(&r.cond), None);
+                }
+            }
+        }
         let who = self.chooser(chooser);
         if options.is_empty() {
             self.err(
@@ -51,7 +101,7 @@ impl Checker<'_> {
                 );
             }
             seen.push(key);
-            self.option(o, who);
+            self.option(o, who, secret);
         }
         self.policy_conditions(name, None);
     }
@@ -107,8 +157,9 @@ impl Checker<'_> {
     }
 
     /// One option of a decision whose chooser is of type `who`: `option action` is offered to a
-    /// character, and only when actions are declared.
-    fn option(&mut self, o: &OptionDecl, who: Ty) {
+    /// character, and only when actions are declared. In a secret choice (`secret`), its block
+    /// runs at the reveal.
+    fn option(&mut self, o: &OptionDecl, who: Ty, secret: bool) {
         self.refusals(&o.refusals, "an `unless` condition");
         if o.name.is_none() && who == Ty::Role {
             self.err(
@@ -144,12 +195,23 @@ impl Checker<'_> {
         if let Some(w) = &o.when {
             self.expect(w, Ty::Bool, "an option's `when`");
         }
-        self.block(&o.body);
+        match secret {
+            true => self.deferred_block(&o.body, o.name.as_ref().map_or(o.span, |n| n.span)),
+            false => self.block(&o.body),
+        }
     }
 
     /// `choose NAME by WHO from COLL [where C] [by ORDER] [or OPTION { ... }] { ... }`. Takes the
     /// whole statement: it has more parts than a method should take one by one.
-    pub(super) fn choose_from(&mut self, c: &ChooseFrom) {
+    pub(super) fn choose_from(&mut self, c: &ChooseFrom, hidden: bool) {
+        if hidden {
+            self.hidden_ask(Some(&c.chooser), c.order.as_ref());
+            self.hidden_ask(c.filter.as_ref(), None);
+            let declines = c.decline.iter().flat_map(|d| d.refusals.iter());
+            for r in c.refusals.iter().chain(declines) {
+                self.hidden_ask(Some(&r.cond), None);
+            }
+        }
         let ChooseFrom {
             name,
             chooser,
@@ -165,7 +227,10 @@ impl Checker<'_> {
         self.chooser(chooser);
         if let Some(decline) = decline.as_deref() {
             self.refusals(&decline.refusals, "an `unless` condition");
-            self.block(&decline.block);
+            match c.secret {
+                true => self.deferred_block(&decline.block, decline.option.span),
+                false => self.block(&decline.block),
+            }
         }
         let t = self.collection(coll);
         if let Some(o) = order {
@@ -177,7 +242,10 @@ impl Checker<'_> {
             self.expect(f, Ty::Bool, "a `where` filter");
         }
         self.refusals(refusals, "an `unless` condition");
-        self.block(body);
+        match c.secret {
+            true => self.deferred_block(body, name.span),
+            false => self.block(body),
+        }
         self.scopes.pop();
     }
 
@@ -206,12 +274,21 @@ impl Checker<'_> {
         t
     }
 
-    /// `unless C because "..."` lines.
+    /// `unless C because "..."` lines. A text cannot roll dice: it is worked out when an answer
+    /// is refused (and for the REPL's list of what is refused), so a roll there would make the
+    /// dice depend on the answers, and in a secret choice tell that an answer was refused.
     pub(super) fn refusals(&mut self, refusals: &[Refusal], what: &str) {
         for r in refusals {
             self.expect(&r.cond, Ty::Bool, what);
             for part in &r.message {
                 if let Part::Name(e) = part {
+                    if let Some(span) = self.decls.rolls(e) {
+                        self.err(
+                            Diag::new("check::rolled", "a refusal's text cannot roll dice")
+                                .label(span, "rolls here")
+                                .help("a text is worked out only when an answer is refused, so its dice would depend on the answers; name a field or a global that holds the roll"),
+                        );
+                    }
                     // An entity is written by name; a number or truth value as a number.
                     match self.expr(e) {
                         Ty::Int | Ty::Bool => {

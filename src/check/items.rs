@@ -84,6 +84,15 @@ impl Checker<'_> {
                     self.bind(w, CHAR);
                 }
                 self.refusals(std::slice::from_ref(rule), "a `forbid` condition");
+                // Worked out only when the attempt is answered: a roll would make the dice
+                // depend on the answers (and, in a secret choice, tell what was attempted).
+                if let Some(span) = self.decls.rolls(&rule.cond) {
+                    self.err(
+                        Diag::new("check::rolled", "a `forbid` condition cannot roll dice")
+                            .label(span, "rolls here")
+                            .help("it is worked out only when the attempt is answered, so its dice would depend on the answers; test a field or a global that holds the roll"),
+                    );
+                }
                 if who.is_some() {
                     self.scopes.pop();
                 }
@@ -448,11 +457,13 @@ impl Checker<'_> {
         for (v, t) in vars {
             self.bind(v, *t);
         }
-        let (levels, repeats, together) = (
+        let (levels, repeats, together, deferred) = (
             std::mem::take(&mut self.levels),
             std::mem::replace(&mut self.repeats, 0),
             std::mem::replace(&mut self.together, 0),
+            self.deferred.take(),
         );
+        let (walks, revealed) = (std::mem::take(&mut self.walks), self.revealed.take());
         if let Some(f) = filter {
             self.expect(f, Ty::Bool, "a hook's `where`");
         }
@@ -460,6 +471,9 @@ impl Checker<'_> {
         self.levels = levels;
         self.repeats = repeats;
         self.together = together;
+        self.deferred = deferred;
+        self.walks = walks;
+        self.revealed = revealed;
         self.scopes.truncate(depth);
     }
 }

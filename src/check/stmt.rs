@@ -17,6 +17,28 @@ impl Checker<'_> {
         self.scopes.truncate(depth);
     }
 
+    /// The block of an option chosen in secret (`option`: its span), run when the choice is
+    /// revealed. The secret choices at its head are made with the pick; no other secret choice
+    /// may be in it, unless inside a `together` walk of its own (see `secret`).
+    pub(super) fn deferred_block(&mut self, b: &Block, option: Span) {
+        let outer = self.deferred.replace((self.together, option));
+        let (levels, repeats) = self.walks.last().copied().unwrap_or((self.levels.len(), self.repeats));
+        let outer_revealed = self
+            .revealed
+            .replace(((levels, self.levels.len()), (repeats, self.repeats), option));
+        let depth = self.scopes.len();
+        let mut head = true;
+        for s in &b.stmts {
+            head &= matches!(s, Stmt::Choose { secret: true, .. }) || matches!(s, Stmt::ChooseFrom(c) if c.secret);
+            self.heading = head;
+            self.stmt(s);
+            self.heading = false;
+        }
+        self.scopes.truncate(depth);
+        self.deferred = outer;
+        self.revealed = outer_revealed;
+    }
+
     /// One statement. A dispatch, as long as the kinds of statement are many: each arm is one
     /// call (two for `transfer`), to a method named after the statement.
     pub(super) fn stmt(&mut self, s: &Stmt) {
@@ -58,7 +80,13 @@ impl Checker<'_> {
                     );
                 }
                 self.together += usize::from(*together);
+                if *together {
+                    self.walks.push((self.levels.len(), self.repeats));
+                }
                 self.for_each(var, coll, from.as_ref(), filter.as_ref(), order.as_ref(), body);
+                if *together {
+                    self.walks.pop();
+                }
                 self.together -= usize::from(*together);
             }
             Stmt::Create {
@@ -77,15 +105,15 @@ impl Checker<'_> {
                 name,
                 secret,
             } => {
-                self.secret(*secret, name, options.iter().any(|o| o.name.is_none()));
+                let hidden = self.secret(*secret, name, options.iter().any(|o| o.name.is_none()));
                 self.offered_once(name, options);
-                self.choose(name, chooser, options, *span)
+                self.choose(name, chooser, options, *span, (*secret, hidden))
             }
             Stmt::End { level: Some(l), .. } => self.end(l),
             Stmt::End { level: None, .. } => {}
             Stmt::ChooseFrom(c) => {
-                self.secret(c.secret, &c.name, false);
-                self.choose_from(c)
+                let hidden = self.secret(c.secret, &c.name, false);
+                self.choose_from(c, hidden)
             }
             Stmt::Repeat { repeat, body, .. } => self.repeat(repeat, body),
             Stmt::EndRepeat { span } => self.end_repeat(*span),
@@ -352,6 +380,19 @@ impl Checker<'_> {
 
     /// `end LEVEL`: inside a level of that name.
     fn end(&mut self, l: &Ident) {
+        // A level entered inside a `together` walk is over when a secret option's block runs.
+        if let (Some(i), Some(((lo, hi), _, option))) =
+            (self.levels.iter().rposition(|n| n.node == l.node), self.revealed)
+            && (lo..hi).contains(&i)
+        {
+            self.err(Diag::new(
+                "check::secret_end",
+                format!("`end {}` would run at the reveal, when this `{}` is over", l.node, l.node),
+            )
+            .label(l.span, "ends a level the walk is in")
+            .label(option, "this option's block runs when the `together` walk ends")
+            .help(format!("end it where the choice is asked, after the choice (`if ... {{ end {} }}`), or end a level around the `together` walk", l.node)));
+        }
         if !self.levels.iter().any(|n| n.node == l.node) {
             let mut d = Diag::new(
                 "check::end_outside",
@@ -380,6 +421,21 @@ impl Checker<'_> {
 
     /// `end repeat`: inside a `repeat`.
     fn end_repeat(&mut self, span: Span) {
+        // A loop entered inside a `together` walk is over when a secret option's block runs.
+        if let Some((_, (lo, hi), option)) = self.revealed
+            && self.repeats == hi
+            && hi > lo
+        {
+            self.err(
+                Diag::new(
+                    "check::secret_end",
+                    "`end repeat` would run at the reveal, when this loop is over",
+                )
+                .label(span, "leaves a loop the walk is in")
+                .label(option, "this option's block runs when the `together` walk ends")
+                .help("leave the loop where the choice is asked, after it (`if ... { end repeat }`)"),
+            );
+        }
         if self.repeats == 0 {
             self.err(
                 Diag::new("check::end_outside", "`end repeat` is not inside a `repeat` loop")
@@ -550,10 +606,33 @@ impl Checker<'_> {
 
 impl Checker<'_> {
     /// `choose ... in secret`: only inside a `together` walk (whose end reveals it), and with
-    /// no `option action` (an action is performed when picked, not later).
-    fn secret(&mut self, secret: bool, name: &Ident, offers_actions: bool) {
+    /// no `option action` (an action is performed when picked, not later). Inside the block of
+    /// an option chosen in secret, only at its head (made with that pick), or inside a
+    /// `together` walk of its own. Whether it is made with another's pick (at such a head).
+    fn secret(&mut self, secret: bool, name: &Ident, offers_actions: bool) -> bool {
+        let heading = std::mem::take(&mut self.heading);
         if !secret {
-            return;
+            return false;
+        }
+        let in_deferred = self.deferred.is_some_and(|(walks, _)| walks == self.together);
+        if let Some((_, option)) = self.deferred
+            && in_deferred
+            && !heading
+        {
+            self.err(
+                Diag::new(
+                    "check::secret_nested",
+                    format!(
+                        "`{}` is chosen in secret inside an option chosen in secret, but not at the head of its block",
+                        name.node
+                    ),
+                )
+                .label(name.span, "chosen in secret here")
+                .label(option, "picked in secret: its block runs at the reveal")
+                .help(
+                    "a secret choice inside a secret option is made with the pick: write it first in the option's block (before any other statement, not inside `if` or a loop), or give it a `together` walk of its own",
+                ),
+            );
         }
         if self.together == 0 {
             self.err(
@@ -574,6 +653,7 @@ impl Checker<'_> {
                     .help("an action is performed when it is picked; choose a named option in secret, and act on it after the reveal"),
             );
         }
+        in_deferred && heading
     }
 }
 

@@ -33,26 +33,31 @@ impl Checker<'_> {
         }
     }
 
+    /// The field `f` of the entity an expression gives, as a statement's target.
+    fn field_through(&mut self, base: &Expr, f: &Ident, want: FieldKind, verb: &str) -> Option<u16> {
+        match self.expr(base) {
+            Ty::Entity(o) if o != ANY => self.field(o, f, want, verb),
+            Ty::Error => None,
+            other => {
+                self.err(
+                    Diag::new(
+                        "check::type",
+                        format!("this is {}: it has no fields to {verb}", self.tn(other)),
+                    )
+                    .label(base.span, self.tn(other))
+                    .help("reach a character or a thing: a variable, a global holding one, a field holding one, or `first x in ...`"),
+                );
+                None
+            }
+        }
+    }
+
     /// `x.FIELD` or a global as a statement's target; gives the field when it resolves.
     pub(super) fn target(&mut self, t: &Target, want: FieldKind, verb: &str) -> Option<u16> {
         let f = &t.field;
         // A field reached through an expression: `c.held.out`, `(first x in cards ...).fast`.
         if let Some(base) = &t.base {
-            return match self.expr(base) {
-                Ty::Entity(o) if o != ANY => self.field(o, f, want, verb),
-                Ty::Error => None,
-                other => {
-                    self.err(
-                        Diag::new(
-                            "check::type",
-                            format!("this is {}: it has no fields to {verb}", self.tn(other)),
-                        )
-                        .label(base.span, self.tn(other))
-                        .help("reach a character or a thing: a variable, a field holding one, or `first x in ...`"),
-                    );
-                    None
-                }
-            };
+            return self.field_through(base, f, want, verb);
         }
         match (&t.var, self.decls.field(&f.node)) {
             (Some(v), field) => {
@@ -79,21 +84,7 @@ impl Checker<'_> {
                             node: ExprKind::Name(v.node.clone()),
                             span: v.span,
                         };
-                        return match self.expr(&base) {
-                            Ty::Entity(o) if o != ANY => self.field(o, f, want, verb),
-                            Ty::Error => None,
-                            other => {
-                                self.err(
-                                    Diag::new(
-                                        "check::type",
-                                        format!("`{}` is {}: it has no fields", v.node, self.tn(other)),
-                                    )
-                                    .label(v.span, self.tn(other))
-                                    .help("name a character, a thing, or a global or variable holding one"),
-                                );
-                                None
-                            }
-                        };
+                        return self.field_through(&base, f, want, verb);
                     }
                     None => {
                         let names: Vec<&String> = self.scopes.iter().map(|s| &s.0).collect();

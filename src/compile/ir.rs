@@ -184,6 +184,8 @@ pub struct LevelDef {
     /// Hooks run as each iteration starts and as it ends.
     pub on_start: Vec<HookId>,
     pub on_end: Vec<HookId>,
+    /// `counting from ...`: numbered the game's way (so it may have a number 0).
+    pub counting: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

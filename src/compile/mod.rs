@@ -98,6 +98,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
                 clears: Vec::new(),
                 on_start: Vec::new(),
                 on_end: Vec::new(),
+                counting: false,
             })
             .collect(),
         decisions: d.decisions.clone(),

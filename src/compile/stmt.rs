@@ -222,7 +222,14 @@ impl Lower<'_> {
         let level = self.d.level_names.get(&name.node).copied().unwrap_or(0);
         St::Level {
             level,
-            counting,
+            counting: {
+                if counting.is_some()
+                    && let Some(def) = self.p.levels.get_mut(level as usize)
+                {
+                    def.counting = true;
+                }
+                counting
+            },
             repeat: self.repeat(repeat),
             body: self.block(body),
             span: *span,

@@ -371,6 +371,12 @@ impl Repl {
             return Err(no_session());
         };
         let line = line.trim().to_string();
+        // An answer refused at a secret choice is traced at the reveal: only whoever answers
+        // hears now that it was refused, and why.
+        let refused = match (&s.state.end, goal) {
+            (End::Paused(pd), Goal::Answer(i)) if pd.secret => show::refused_in_secret(&s.state, pd, i),
+            _ => String::new(),
+        };
         let mut out = match replay::go_on(&mut s.state, s.cursor, &ops, goal) {
             Some(Went::On(out)) => out,
             Some(Went::Failed(d)) => return Err(stopped_by(&s.state, &d, width, colour)),
@@ -401,6 +407,7 @@ impl Repl {
         let ops = ops.into_iter().chain(s.state.made.iter().cloned()).collect();
         s.log.push(Entry { line, ops });
         s.cursor = s.log.len();
+        out.push_str(&refused);
         out.push_str(&joiners_unplaced(&s.state, &s.log));
         out.push_str(&show::status(&s.state));
         out.push_str(&self.autosave());
@@ -418,15 +425,27 @@ impl Repl {
             }));
         }
         let (state, cursor, div) = settle(&s.base, &s.log, target).map_err(Reply::err)?;
+        // An answer a secret choice not yet revealed holds (before the undo, or after the redo)
+        // is named without its answer.
         let moved: Vec<String> = if target < s.cursor {
-            s.log[target..s.cursor]
-                .iter()
-                .map(|e| format!("`{}`", e.line))
+            let hidden = show::hidden_entries(&s.log[..s.cursor], &s.state);
+            (target..s.cursor)
+                .map(|i| {
+                    format!(
+                        "`{}`",
+                        show::line_shown(&s.log[i], hidden.get(i).copied().unwrap_or(false))
+                    )
+                })
                 .collect()
         } else {
-            s.log[s.cursor..cursor]
-                .iter()
-                .map(|e| format!("`{}`", e.line))
+            let hidden = show::hidden_entries(&s.log[..cursor], &state);
+            (s.cursor..cursor)
+                .map(|i| {
+                    format!(
+                        "`{}`",
+                        show::line_shown(&s.log[i], hidden.get(i).copied().unwrap_or(false))
+                    )
+                })
                 .collect()
         };
         let mut out = if by < 0 {
@@ -473,7 +492,7 @@ impl Repl {
                 "replayed {} command{} to the same point (decision {})\n",
                 cursor,
                 if cursor == 1 { "" } else { "s" },
-                state.decisions + 1
+                state.decisions_shown() + 1
             )),
         }
         out.push_str(&show::status(&state));

@@ -424,7 +424,7 @@ fn ending(
     let n_ops = ops.len();
     let op_entry = |k: usize| -> usize { ops.get(k).map_or(entries, |(e, _)| *e) };
     let end = match ran {
-        Ok(Ran::Paused(p)) => End::Paused(*p),
+        Ok(Ran::Paused(p)) => End::Paused(p),
         Ok(Ran::Finished(o)) => {
             if divergence.is_none() && next < n_ops {
                 divergence = Some(Divergence {
@@ -483,7 +483,7 @@ impl Ctl<'_> {
         };
         let progress = Progress {
             trace: self.rec.borrow_mut().delta(),
-            end: End::Paused(Pending::at(ed, d)),
+            end: End::Paused(Box::new(Pending::at(ed, d))),
             decisions: self.decisions,
             made: std::mem::take(&mut self.made),
             divergence: None,

@@ -131,7 +131,7 @@ pub enum Frame {
 
 /// How the replay of a log ended.
 pub enum End {
-    Paused(Pending),
+    Paused(Box<Pending>),
     Finished(crate::trace::EndReason),
     /// A run error (rendered with the state's sources).
     Failed(Diag),
@@ -192,9 +192,16 @@ pub struct State {
 }
 
 impl State {
+    /// The decisions answered so far, as the views count them: a secret choice not yet
+    /// revealed counts as one, whatever was chosen with it (see [`Pending::uncounted`]).
+    pub fn decisions_shown(&self) -> usize {
+        let uncounted = self.pending().map_or(0, |pd| pd.uncounted as usize);
+        self.decisions.saturating_sub(uncounted)
+    }
+
     pub fn pending(&self) -> Option<&Pending> {
         match &self.end {
-            End::Paused(p) => Some(p),
+            End::Paused(p) => Some(p.as_ref()),
             _ => None,
         }
     }

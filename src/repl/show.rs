@@ -1,7 +1,7 @@
 //! What the REPL prints about the state: `show`, the status line after a change, `log`.
 
 use super::Session;
-use super::session::{Divergence, End, Entry, Frame, State};
+use super::session::{Divergence, End, Entry, Frame, Op, State};
 use crate::check::FieldKind;
 use crate::compile::ir::*;
 use crate::runtime::control::Snapshot;
@@ -29,6 +29,68 @@ fn refused_lines(st: &State, pd: &crate::runtime::control::Pending, indent: &str
             format!("{indent}refused {}: {why}\n", p.option_name(*o))
         })
         .collect()
+}
+
+/// ` in secret` after a decision asked in secret.
+fn in_secret(pd: &crate::runtime::control::Pending) -> &'static str {
+    if pd.secret { " in secret" } else { "" }
+}
+
+/// Which of `log`'s entries (those `st` has applied) took an answer that a secret choice not yet
+/// revealed holds: the views show them without it.
+pub fn hidden_entries(log: &[Entry], st: &State) -> Vec<bool> {
+    let hidden: &[u32] = match &st.end {
+        End::Paused(pd) => &pd.hidden,
+        _ => &[],
+    };
+    let mut taken = 0u32;
+    log.iter()
+        .map(|e| {
+            let from = taken;
+            let picks = e.ops.iter().filter(|o| matches!(o, Op::Pick { .. })).count();
+            taken = taken.saturating_add(picks as u32);
+            (from..taken).any(|k| hidden.binary_search(&k).is_ok())
+        })
+        .collect()
+}
+
+/// A command line as the views show it: an `answer` whose answer is secret (`hidden`) without
+/// what it names.
+pub fn line_shown(e: &Entry, hidden: bool) -> String {
+    let line = e.line.replace('\n', " ");
+    match line.split_whitespace().collect::<Vec<_>>()[..] {
+        ["answer", _] if hidden => "answer (secret until the reveal)".into(),
+        _ => line,
+    }
+}
+
+/// The reply to an answer (`i`) at a decision asked in secret that the rules refuse: what was
+/// refused, and why, for whoever answers; the trace keeps it until the reveal.
+pub fn refused_in_secret(st: &State, pd: &crate::runtime::control::Pending, i: usize) -> String {
+    let p = &st.program;
+    let Some(j) = i.checked_sub(pd.options.len()) else {
+        return String::new();
+    };
+    match pd.refused.get(j) {
+        Some(o) => format!(
+            "refused in secret: {}: {} (traced at the reveal)\n",
+            p.option_name(*o),
+            pd.reasons.get(j).map(String::as_str).unwrap_or("")
+        ),
+        None => match p.attempts.get(j - pd.refused.len()) {
+            Some(o) => format!(
+                "refused in secret: {} (traced at the reveal, with its reasons)\n",
+                p.option_name(*o)
+            ),
+            None => String::new(),
+        },
+    }
+}
+
+/// Whether a secret choice is being made or held at the pending decision: the answers an undone
+/// command would give again may be secret.
+fn secrets_open(st: &State) -> bool {
+    matches!(&st.end, End::Paused(pd) if pd.secret || !pd.hidden.is_empty())
 }
 
 /// Who the REPL asks and who plays by a policy, when anything was set.
@@ -61,10 +123,11 @@ pub fn status(st: &State) -> String {
     match &st.end {
         End::Paused(pd) => {
             let mut out = format!(
-                "decision {}: {} decides {} — {}\n",
-                st.decisions + 1,
+                "decision {}: {} decides {}{} — {}\n",
+                st.decisions_shown() + 1,
                 p.who_name(pd.chooser),
                 p.decisions.get(pd.decision as usize).map(String::as_str).unwrap_or("?"),
+                in_secret(pd),
                 options_line(st, &pd.options)
             );
             out.push_str(&refused_lines(st, pd, "  "));
@@ -267,7 +330,7 @@ pub fn show(s: &Session, n: usize, width: usize) -> String {
         p.encounter_name,
         p.ruleset_name,
         st.seed,
-        st.decisions + 1,
+        st.decisions_shown() + 1,
         s.cursor,
         if s.cursor == 1 { "" } else { "s" },
         s.cursor,
@@ -370,9 +433,10 @@ fn pending_text(st: &State) -> String {
     match &st.end {
         End::Paused(pd) => {
             let mut out = format!(
-                "pending  {} decides {}\n",
+                "pending  {} decides {}{}\n",
                 p.who_name(pd.chooser),
-                p.decisions.get(pd.decision as usize).map(String::as_str).unwrap_or("?")
+                p.decisions.get(pd.decision as usize).map(String::as_str).unwrap_or("?"),
+                in_secret(pd)
             );
             for (i, o) in pd.options.iter().enumerate() {
                 out.push_str(&format!("  {} {}\n", i + 1, p.option_name(*o)));
@@ -402,12 +466,16 @@ fn last_events(st: &State, n: usize) -> String {
     out
 }
 
-/// `log`: the commands, numbered, with the undo cursor.
+/// `log`: the commands, numbered, with the undo cursor. An `answer` that a secret choice not
+/// yet revealed holds is shown without its answer; so is an undone one while secret choices are
+/// being made (redo would give it again, maybe to one of them).
 pub fn log(s: &Session) -> String {
     let mut out = String::new();
     if s.log.is_empty() {
         return "no commands yet\n".into();
     }
+    let hidden = hidden_entries(&s.log[..s.cursor], &s.state);
+    let open = secrets_open(&s.state);
     for (i, e) in s.log.iter().enumerate() {
         if i == s.cursor {
             out.push_str("  ── undone (redo brings them back):\n");
@@ -417,12 +485,13 @@ pub fn log(s: &Session) -> String {
             .iter()
             .filter(|o| matches!(o, super::session::Op::Pick { .. }))
             .count();
-        let note = if picks > 0 {
+        let secret = hidden.get(i).copied().unwrap_or(open);
+        let note = if picks > 0 && !secret {
             format!("  ({picks} decision{})", if picks == 1 { "" } else { "s" })
         } else {
             String::new()
         };
-        out.push_str(&format!("  {:>3}  {}{note}\n", i + 1, e.line.replace('\n', " ")));
+        out.push_str(&format!("  {:>3}  {}{note}\n", i + 1, line_shown(e, secret)));
     }
     out
 }

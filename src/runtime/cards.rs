@@ -57,12 +57,14 @@ impl Machine<'_> {
             CardAct::Discard(x) => {
                 let card = self.entity(x, span)?;
                 let d = self.deck_of(card, span)?;
+                self.still_a_card(card, span)?;
                 self.take_out(d, card);
                 self.piles[d as usize].discard.push(card);
                 self.emit(Event::Discard { card, returned: false });
             }
             CardAct::Return(x, d) => {
                 let card = self.entity(x, span)?;
+                self.still_a_card(card, span)?;
                 self.take_out(*d, card);
                 self.piles[*d as usize].draw.push(card);
                 self.emit(Event::Discard { card, returned: true });
@@ -134,6 +136,24 @@ impl Machine<'_> {
                 .help("discard a card drawn from a deck"),
             )
         })
+    }
+
+    /// A card that was destroyed is out for good: it goes back to no pile.
+    fn still_a_card(&self, card: EntityId, span: Span) -> R<()> {
+        if !self.absent.get(card as usize).copied().unwrap_or(false) {
+            return Ok(());
+        }
+        Err(Box::new(
+            Diag::new(
+                "run::destroyed",
+                format!(
+                    "{} was destroyed: it goes back to no pile",
+                    self.world().character_name(card)
+                ),
+            )
+            .label(span, "put back here")
+            .help("a destroyed card leaves its deck for good; test it first, or discard it instead of destroying it"),
+        ))
     }
 
     /// A destroyed card leaves its deck's piles for good.

@@ -101,6 +101,15 @@ pub struct Pending {
     pub span: Span,
     /// The state at the decision, after the changes made there.
     pub snapshot: Snapshot,
+    /// Asked in secret (part of a secret choice being made).
+    pub secret: bool,
+    /// The answers (numbered from 0, in the order the run took them, refused ones too) that
+    /// secret choices not yet revealed took: a view of the run must not show them.
+    pub hidden: Vec<u32>,
+    /// How many of the decisions made so far were made in secret beyond what the trace shows
+    /// (a choice made with a secret pick, the pick being made): a view's count leaves them out,
+    /// or it would tell what was picked.
+    pub uncounted: u32,
 }
 
 impl Pending {
@@ -114,6 +123,9 @@ impl Pending {
             reasons: d.reasons.to_vec(),
             span: d.span,
             snapshot: ed.snapshot(),
+            secret: d.secret.is_some(),
+            hidden: ed.m.secrecy.hidden(),
+            uncounted: ed.m.secrecy.uncounted(),
         }
     }
 }

@@ -30,6 +30,17 @@ pub struct DecisionPoint<'a> {
     pub running: &'a [bool],
     /// The `choose` statement.
     pub span: Span,
+    /// Asked in secret: the outermost secret choice being made, all that a message about this
+    /// decision may name before the reveal (a nested choice's name would tell what was picked).
+    pub secret: Option<SecretAt>,
+}
+
+/// A secret choice being made: who chooses, the decision, the `choose` statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SecretAt {
+    pub chooser: Who,
+    pub decision: DecisionId,
+    pub span: Span,
 }
 
 impl DecisionPoint<'_> {
@@ -344,6 +355,21 @@ impl Decider for Scripted {
             (Some(i), _) => Ok((i, DecidedBy::Answer)),
             (None, Some(j)) => Ok((d.options.len() + j, DecidedBy::Answer)),
             (None, None) if let Some(k) = attempted() => Ok((d.options.len() + d.refused.len() + k, DecidedBy::Answer)),
+            // In a secret choice the message says no more than the `secret` event does: not the
+            // answer (what was attempted), nor the decision or its options (a nested choice's
+            // would tell what was picked); the line of the answers file says which answer.
+            (None, None) if let Some(at) = d.secret => Err(Diag::new(
+                "run::bad_answer",
+                format!(
+                    "an answer ({origin}) is not an option of {}'s secret choice `{}`",
+                    p.who_name(at.chooser),
+                    p.decisions.get(at.decision as usize).map(String::as_str).unwrap_or("?"),
+                ),
+            )
+            .label(at.span, "chosen in secret here")
+            .help(format!(
+                "the answer and the options offered stay secret until the choice is revealed; make that answer ({origin}) one this choice offers"
+            ))),
             (None, None) => {
                 let opts: Vec<&str> = d.options.iter().map(|o| p.option_name(*o)).collect();
                 Err(Diag::new(

@@ -2,7 +2,7 @@
 //! `choose ... from` a collection, asking the decider or the control, and refusals.
 
 use super::control;
-use super::decide::DecisionPoint;
+use super::decide::{DecisionPoint, SecretAt};
 use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R, too_deep};
 use super::stmt::Flow;
 use crate::compile::ir::*;
@@ -22,77 +22,7 @@ struct Offered {
     refused: Vec<(OptionKey, usize, Vec<usize>)>,
 }
 
-/// A secret choice (`choose ... in secret`), made and held until its `together` walk ends: the
-/// decision as it will be traced, the body to run then (`Program::bodies`), and the slots as
-/// they were when it was made.
-pub(super) struct Secret {
-    decision: DecisionId,
-    who: Who,
-    options: Vec<OptionKey>,
-    picked: usize,
-    by: DecidedBy,
-    body: Option<u32>,
-    locals: Vec<i64>,
-}
-
 impl Machine<'_> {
-    /// Whether a choice is made in secret now: it says so, and a `together` walk will reveal it.
-    fn in_secret(&self, secret: bool) -> bool {
-        secret && !self.secrets.is_empty()
-    }
-
-    /// Holds a secret choice for the reveal, traced as `secret` for now.
-    fn hold(
-        &mut self,
-        decision: DecisionId,
-        who: Who,
-        (keys, picked, by): (&[OptionKey], usize, DecidedBy),
-        body: Option<u32>,
-    ) {
-        self.emit(Event::Secret { decision, chooser: who });
-        let secret = Secret {
-            decision,
-            who,
-            options: keys.to_vec(),
-            picked,
-            by,
-            body,
-            locals: self.locals.clone(),
-        };
-        if let Some(frame) = self.secrets.last_mut() {
-            frame.push(secret);
-        }
-    }
-
-    /// Reveals a secret choice: its decision event, then its body, run with the slots as they
-    /// were when it was made.
-    pub(super) fn reveal(&mut self, s: Secret) -> R<Flow> {
-        self.emit(Event::Decision {
-            decision: s.decision,
-            chooser: s.who,
-            options: &s.options,
-            picked: s.picked,
-            by: s.by,
-        });
-        let Some(id) = s.body else {
-            return Ok(Flow::Next);
-        };
-        let saved = std::mem::replace(&mut self.locals, s.locals);
-        let p = self.p;
-        let flow = match p.bodies.get(id as usize) {
-            Some(body) => self.block(body),
-            None => Ok(Flow::Next),
-        };
-        self.locals = saved;
-        // The loops and levels the choice was made inside may be over by now: an `end` of one
-        // that no longer runs, or an `end repeat`, has nothing left to end.
-        Ok(match flow? {
-            Flow::End(Some(l), _) if !self.running.get(l as usize).copied().unwrap_or(false) => Flow::Next,
-            Flow::EndRepeat => Flow::Next,
-            other => other,
-        })
-    }
-
     /// `choose`: the options offered now (each `when` holding, no `unless` refusing, and for an
     /// actor the actions of the option's kinds it can afford); the one picked is performed (an
     /// action) and its body runs.
@@ -104,8 +34,14 @@ impl Machine<'_> {
         span: Span,
     ) -> R<Flow> {
         let p = self.p;
-        let who = self.who(chooser, span)?;
         let secret = self.in_secret(secret);
+        // A secret choice at the head of a secret option is part of that pick: whether it is
+        // asked at all tells what was picked, so everything its asking traces is held.
+        let nested = self.nested_secret(secret);
+        if nested {
+            self.hide(None);
+        }
+        let who = self.who(chooser, span)?;
         let actor = match who {
             Who::Character(e) => Some(e),
             Who::Role(_) => None,
@@ -127,9 +63,14 @@ impl Machine<'_> {
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|r| r.0));
-        // Saved and restored: a choice nested in this one (a hook run while it is asked) must not
-        // end its secrecy.
-        let was_holding = std::mem::replace(&mut self.holding, secret);
+        // From here what is traced depends on the answers: a secret choice holds it.
+        if secret && !nested {
+            self.hide(Some(SecretAt {
+                chooser: who,
+                decision,
+                span,
+            }));
+        }
         let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
                 let (key, oi, rules) = &refused[j];
@@ -138,14 +79,13 @@ impl Machine<'_> {
                 m.explain(&name, &rules, span)
             })
         });
-        self.holding = was_holding;
         self.keys.put(refused_keys);
-        let (picked, by) = asked?;
+        let (picked, _) = asked?;
         let (key, option) = (keys[picked], &options[sources[picked]]);
         if secret {
-            self.hold(decision, who, (&keys, picked, by), option.deferred);
             self.keys.put(keys);
             self.indices.put(sources);
+            self.keep_secret(Some((decision, who)), option.deferred)?;
             return Ok(Flow::Next);
         }
         self.keys.put(keys);
@@ -229,8 +169,17 @@ impl Machine<'_> {
         (refusals, prefs, deferred): (&[RefusalDef], &[PolicyPrefs], Option<Deferred>),
         span: Span,
     ) -> R<Flow> {
-        let who = self.who(chooser, span)?;
         let secret = self.in_secret(deferred.is_some());
+        let nested = self.nested_secret(secret);
+        if nested {
+            self.hide(None);
+        }
+        let who = self.who(chooser, span)?;
+        let at = SecretAt {
+            chooser: who,
+            decision,
+            span,
+        };
         let mut ids = self.ids.take();
         self.gather((var, coll), filter, &mut ids, span)?;
         // Candidates a rule refuses are not offered; remember every rule that refused each.
@@ -264,8 +213,16 @@ impl Machine<'_> {
         // was refused (an answer naming it must hear why).
         if ids.is_empty() && (!declines || refused.is_empty()) {
             self.ids.put(ids);
+            // A secret choice holds its `no_choice` too, and keeps its place among the choices
+            // revealed (nothing was chosen: no `secret` event).
+            if secret && !nested {
+                self.hide(Some(at));
+            }
             if !refused.is_empty() {
                 self.no_choice(decision, who, var, (refusals, decline), &refused, span)?;
+            }
+            if secret {
+                self.keep_secret(None, None)?;
             }
             return Ok(Flow::Next);
         }
@@ -283,17 +240,16 @@ impl Machine<'_> {
         };
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|(e, _)| option_of(*e)));
-        // Saved and restored: a choice nested in this one (a hook run while it is asked) must not
-        // end its secrecy.
-        let was_holding = std::mem::replace(&mut self.holding, secret);
+        if secret && !nested {
+            self.hide(Some(at));
+        }
         let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
                 m.explain_refused(var, (refusals, decline), &refused[j], span)
             })
         });
-        self.holding = was_holding;
         self.keys.put(refused_keys);
-        let (picked, by) = match asked {
+        let (picked, _) = match asked {
             Ok(pick) => pick,
             Err(e) => {
                 self.keys.put(keys);
@@ -312,8 +268,8 @@ impl Machine<'_> {
             None => decline_body,
         });
         if secret {
-            self.hold(decision, who, (&keys, picked, by), deferred_body);
             self.keys.put(keys);
+            self.keep_secret(Some((decision, who)), deferred_body)?;
             return Ok(Flow::Next);
         }
         self.keys.put(keys);
@@ -380,6 +336,7 @@ impl Machine<'_> {
             counters: &self.counters,
             running: &self.running,
             span,
+            secret: self.secrecy.asking(),
         };
         let w = World {
             p,
@@ -392,9 +349,10 @@ impl Machine<'_> {
             None => self.decider.attempt(&w, &point),
         };
         if let Some(j) = attempted.filter(|j| *j < refused.len()) {
+            self.secrecy.answered(false);
             let (reasons, first) = self.explain_refused(var, rules, &refused[j], span);
             if self.stop_on_refusal {
-                return Err(Box::new(first));
+                return Err(Box::new(self.refusal_stop(first)));
             }
             self.emit(Event::Refused {
                 decision,
@@ -485,6 +443,7 @@ impl Machine<'_> {
         span: Span,
     ) -> R<Result<(usize, DecidedBy), usize>> {
         let p = self.p;
+        let secret = self.secrecy.asking();
         let point = |counters, running| DecisionPoint {
             decision,
             chooser: who,
@@ -496,10 +455,17 @@ impl Machine<'_> {
             counters,
             running,
             span,
+            secret,
         };
         let (picked, by) = match self.control.take() {
-            // The control answers by itself: the levels' state is not part of its question.
-            Some(c) => control::consult(self, c, &point(&[], &[]))?,
+            // The control answers by itself: the levels' state is not part of its question. Its
+            // rulings, made at this point, are traced at once, even while a choice is secret.
+            Some(c) => {
+                self.secrecy.suspend();
+                let answer = control::consult(self, c, &point(&[], &[]));
+                self.secrecy.resume();
+                answer?
+            }
             None => {
                 let w = World {
                     p,
@@ -510,6 +476,7 @@ impl Machine<'_> {
                 self.decider.decide(&w, &point(&self.counters, &self.running))?
             }
         };
+        self.secrecy.answered(picked < keys.len());
         if picked >= keys.len() && picked - keys.len() < refused.len() + p.attempts.len() {
             return Ok(Err(picked - keys.len()));
         }
@@ -520,16 +487,14 @@ impl Machine<'_> {
                     .help("this is a bug in the decider"),
             ));
         }
-        // A secret choice's decision is traced when it is revealed.
-        if !self.holding {
-            self.emit(Event::Decision {
-                decision,
-                chooser: who,
-                options: keys,
-                picked,
-                by,
-            });
-        }
+        // (A secret choice's decision is held for its reveal.)
+        self.emit(Event::Decision {
+            decision,
+            chooser: who,
+            options: keys,
+            picked,
+            by,
+        });
         Ok(Ok((picked, by)))
     }
 
@@ -582,7 +547,7 @@ impl Machine<'_> {
                         }
                     };
                     if self.stop_on_refusal {
-                        return Err(Box::new(first));
+                        return Err(Box::new(self.refusal_stop(first)));
                     }
                     self.emit(Event::Refused {
                         decision,
@@ -601,6 +566,28 @@ impl Machine<'_> {
             .label(span, "asked again and again here")
             .help("the answers keep naming options the rules refuse; check the answers file"),
         ))
+    }
+
+    /// The error of a run that stops on a refused answer (`--stop-on-refusal`): `first`, or, in a
+    /// secret choice, one that says no more than the `secret` event does (which answer was
+    /// refused, and why, would tell what was attempted).
+    fn refusal_stop(&self, first: Diag) -> Diag {
+        let Some(at) = self.secrecy.asking() else {
+            return first;
+        };
+        let p = self.p;
+        Diag::new(
+            "run::refused",
+            format!(
+                "an answer to {}'s secret choice `{}` was refused",
+                p.who_name(at.chooser),
+                p.decisions[at.decision as usize]
+            ),
+        )
+        .label(at.span, "chosen in secret here")
+        .help(
+            "the run stops at the first refused answer (`--stop-on-refusal`); which answer was refused, and why, stays secret until the choice is revealed: without `--stop-on-refusal` the refusal is traced at the reveal",
+        )
     }
 
     /// Why an attempt no decision offers now is refused: the reason of every `forbid` line of
@@ -743,7 +730,9 @@ impl Machine<'_> {
         self.saved.extend_from_slice(&self.locals[lo..hi]);
         self.depth += 1;
         self.locals[def.actor as usize] = who as i64;
+        self.acting.push(who);
         let flow = self.pay_and_run(def, who, using, span);
+        self.acting.pop();
         self.depth -= 1;
         self.locals[lo..hi].copy_from_slice(&self.saved[mark..]);
         self.saved.truncate(mark);

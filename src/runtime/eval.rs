@@ -135,7 +135,7 @@ impl Machine<'_> {
         let total = checked(total, span)?;
         let faces = std::mem::take(&mut self.faces);
         self.emit(Event::Roll {
-            actor: ctx.actor,
+            actor: ctx.actor.or_else(|| self.acting.last().copied()),
             label: ctx.label,
             dice,
             faces: &faces,
@@ -211,28 +211,41 @@ impl Machine<'_> {
                 self.eval(&p.params[*i as usize].1, ctx)?
             }
             // The kept orders hold entities only: `none` (or any other value no entity has) is
-            // in none of them, and is never compared as an id.
+            // in none of them, and is never compared as an id. Those out of play (gone, not
+            // joined) keep their place in the list but are passed over, as quantifiers do.
             Ex::Below(who, o) => {
                 let v = self.eval(who, ctx)?;
                 let list = &self.ranked[*o as usize];
-                let next = list.iter().position(|x| *x as i64 == v).and_then(|i| list.get(i + 1));
-                next.map_or(v, |e| *e as i64)
+                let after = list.iter().position(|x| *x as i64 == v).and_then(|i| {
+                    list[i + 1..]
+                        .iter()
+                        .find(|e| !self.absent.get(**e as usize).copied().unwrap_or(false))
+                });
+                after.map_or(v, |e| *e as i64)
             }
             Ex::Next(who, o, forward) => {
                 let v = self.eval(who, ctx)?;
                 let list = &self.ranked[*o as usize];
+                let n = list.len();
                 match list.iter().position(|x| *x as i64 == v) {
-                    Some(i) if *forward => list[(i + 1) % list.len()] as i64,
-                    Some(i) => list[(i + list.len() - 1) % list.len()] as i64,
+                    // Round the table from X's place to the next one in play (X itself, when it
+                    // is the only one).
+                    Some(i) => (1..=n)
+                        .map(|k| if *forward { (i + k) % n } else { (i + n - k % n) % n })
+                        .map(|j| list[j])
+                        .find(|e| !self.absent.get(*e as usize).copied().unwrap_or(false))
+                        .map_or(NONE, |e| e as i64),
                     None => NONE,
                 }
             }
             Ex::Position(who, o) => {
                 let v = self.eval(who, ctx)?;
-                self.ranked[*o as usize]
-                    .iter()
-                    .position(|x| *x as i64 == v)
-                    .map_or(0, |i| i as i64 + 1)
+                let in_play = |e: &EntityId| !self.absent.get(*e as usize).copied().unwrap_or(false);
+                let list = &self.ranked[*o as usize];
+                match list.iter().position(|x| *x as i64 == v) {
+                    Some(i) if in_play(&list[i]) => list[..i].iter().filter(|e| in_play(e)).count() as i64 + 1,
+                    _ => 0,
+                }
             }
             Ex::Quant {
                 quant,

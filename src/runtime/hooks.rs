@@ -85,7 +85,9 @@ impl Machine<'_> {
         let v = self.eval(actor, NO_CTX)?;
         let a = self.id(v, span)?;
         self.emit(Event::ReactionStart { actor: a });
+        self.acting.push(a);
         let flow = self.block(body)?;
+        self.acting.pop();
         self.emit(Event::ReactionEnd { actor: a });
         Ok(flow)
     }

@@ -40,6 +40,23 @@ impl Machine<'_> {
             Some(c) => Numbers::new(self, c, span)?,
             None => Numbers::plain(),
         };
+        if let Some((l, n)) = self.until
+            && l == level
+            && !numbers.reaches(n)
+        {
+            return Err(Box::new(
+                Diag::new(
+                    "run::counting",
+                    format!(
+                        "--until {}={n} never comes: {}",
+                        self.p.levels[level as usize].name,
+                        numbers.describe()
+                    ),
+                )
+                .label(span, "this level")
+                .help("stop at a number the level reaches"),
+            ));
+        }
         self.counters[level as usize] = 0;
         self.running[level as usize] = true;
         self.loops.push(span);
@@ -82,7 +99,7 @@ impl Machine<'_> {
             if !matches!(flow, Flow::Stop(_)) {
                 match self.hooks(&def.on_end, &[], span)? {
                     Flow::Next => {}
-                    other => flow = other,
+                    other => flow = flow.then(other),
                 }
                 self.count_down(Anchor::LevelEnd(level));
             }
@@ -177,6 +194,7 @@ impl Machine<'_> {
         // Durations counted at a place end right before a turn begins at that place.
         self.count_down_places(a);
         self.emit(Event::TurnStart { actor: a });
+        self.acting.push(a);
         // `flag F per turn`: the actor's clear as its turn starts (traced when one was set).
         for &f in &p.turn_clears {
             if p.fields[f as usize].owner == self.types.get(a as usize).copied().unwrap_or(0) && self.get(a, f) != 0 {
@@ -197,10 +215,11 @@ impl Machine<'_> {
         if !matches!(flow, Flow::Stop(_)) {
             match self.turn_hooks(&p.turn_end, a, span)? {
                 Flow::Next => {}
-                other => flow = other,
+                other => flow = flow.then(other),
             }
             self.count_down(Anchor::TurnEnd(a));
         }
+        self.acting.pop();
         self.emit(Event::TurnEnd { actor: a });
         // `on after turn(c)`: after the turn is over, outside it (a delayed turn does not nest).
         if matches!(flow, Flow::Next) {
@@ -259,6 +278,22 @@ impl Numbers {
         {
             return Err(bad(format!("the first number {from} is not within {lo} to {hi}")));
         }
+        // Counting the wrong way to the last number would run no iteration at all.
+        if let Some(last) = last
+            && (if c.down { last > from } else { last < from })
+        {
+            let (way, other) = if c.down { ("down", "") } else { ("up", " down") };
+            return Err(Box::new(
+                Diag::new(
+                    "run::counting",
+                    format!("counting {way} from {from} never reaches {last}: the level would run no iteration"),
+                )
+                .label(span, "this level")
+                .help(format!(
+                    "write `counting from {from}{other} to {last}`, or guard the level with `if`"
+                )),
+            ));
+        }
         Ok(Numbers {
             next: from,
             step: if c.down { -1 } else { 1 },
@@ -271,6 +306,28 @@ impl Numbers {
     /// Whether the level stops by itself at a last number.
     fn bounded(&self) -> bool {
         self.last.is_some()
+    }
+
+    /// Whether the numbers ever come to `n` (for `--until`).
+    fn reaches(&self, n: u64) -> bool {
+        let Ok(n) = i64::try_from(n) else {
+            return false;
+        };
+        match (self.within, self.step < 0) {
+            (Some((lo, hi)), _) => (lo..=hi).contains(&n),
+            (None, false) => n >= self.next && self.last.is_none_or(|l| n <= l),
+            (None, true) => n <= self.next && n >= self.last.unwrap_or(0).max(0),
+        }
+    }
+
+    /// The numbers, for a message: "it counts from 5 up".
+    fn describe(&self) -> String {
+        let way = if self.step < 0 { "down" } else { "up" };
+        match (self.within, self.last) {
+            (Some((lo, hi)), _) => format!("it counts from {} {way} within {lo} to {hi}", self.next),
+            (None, Some(l)) => format!("it counts from {} {way} to {l}", self.next),
+            (None, None) => format!("it counts from {} {way}", self.next),
+        }
     }
 
     /// The next iteration's number; `None` once past the last number (or below 0 counting down).
@@ -289,14 +346,17 @@ impl Numbers {
         if n < 0 {
             return None;
         }
-        let mut after = n.saturating_add(self.step);
-        if let Some((lo, hi)) = self.within {
-            if after > hi {
-                after = lo;
-            } else if after < lo {
-                after = hi;
+        let after = match (n.checked_add(self.step), self.within) {
+            (Some(a), Some((lo, hi))) if a > hi => lo,
+            (Some(a), Some((lo, hi))) if a < lo => hi,
+            (Some(a), _) => a,
+            // Past the largest number: round again within a range, else there is no next.
+            (None, Some((lo, _))) => lo,
+            (None, None) => {
+                self.done = true;
+                n
             }
-        }
+        };
         self.next = after;
         Some(n as u64)
     }

@@ -21,6 +21,7 @@ mod hooks;
 mod levels;
 mod orders;
 mod resources;
+mod secrets;
 mod state;
 mod stmt;
 

@@ -179,9 +179,17 @@ impl Machine<'_> {
         // `from X`: round the list from X (or from where X would be, had it passed the filter),
         // in the walk's direction.
         if let Some(x) = from {
-            let k = match order {
-                Some(_) => ids.iter().position(|e| *e == x).unwrap_or(0),
-                None => self.first_from(coll, backwards, x, &ids),
+            // Round from someone the walk has no place for would start at someone else.
+            let placed = match order {
+                Some(_) => ids.iter().position(|e| *e == x),
+                None => self
+                    .members(coll)
+                    .contains(&x)
+                    .then(|| self.first_from(coll, backwards, x, &ids)),
+            };
+            let Some(k) = placed else {
+                self.ids.put(ids);
+                return Err(Box::new(self.no_place_to_start(x, coll, order, span)));
             };
             ids.rotate_left(k);
         }
@@ -205,6 +213,29 @@ impl Machine<'_> {
         self.loops.pop();
         self.ids.put(ids);
         flow
+    }
+
+    /// The error of a walk `from X` with no place for X to start from.
+    fn no_place_to_start(&self, x: EntityId, coll: Coll, order: Option<OrderId>, span: Span) -> Diag {
+        let p = self.p;
+        let who = self.world().character_name(x).to_string();
+        let (what, help) = match (order, coll) {
+            (Some(o), _) => (
+                format!("the walk sorted by `{}`", p.orders[o as usize].name),
+                "a sorted walk starts from one of its members: start from someone who passed the filter",
+            ),
+            (None, Coll::Ranked(o)) => (
+                format!("the order `{}`", p.orders[o as usize].name),
+                "`rank` or `place` them in the order before walking round from them",
+            ),
+            (None, _) => ("the collection".to_string(), "walk round from one of its members"),
+        };
+        Diag::new(
+            "run::not_ranked",
+            format!("{who} has no place in {what}: the walk cannot start from them"),
+        )
+        .label(span, "walked round from here")
+        .help(help)
     }
 
     /// Where a walk of `coll` round from `x` starts in `ids` (the part of the collection that
@@ -231,8 +262,12 @@ impl Machine<'_> {
     /// earlier member does cannot stop a later one acting); the secret choices made in the walk
     /// are revealed, in the order they were made, once every member has had its moment.
     fn together(&mut self, ids: &[EntityId], var: Slot, body: &[St], span: Span) -> R<Flow> {
+        // A walk over nobody is no moment: nothing is traced, as for `for each` over nothing.
+        if ids.is_empty() {
+            return Ok(Flow::Next);
+        }
         self.emit(Event::TogetherStart { actors: ids });
-        self.secrets.push(Vec::new());
+        self.open_secrets();
         let mut flow = Flow::Next;
         for &e in ids {
             self.tick(span)?;
@@ -245,13 +280,7 @@ impl Machine<'_> {
                 break;
             }
         }
-        let secrets = self.secrets.pop().unwrap_or_default();
-        for s in secrets {
-            let revealed = self.reveal(s)?;
-            if matches!(flow, Flow::Next) {
-                flow = revealed;
-            }
-        }
+        let flow = self.reveal_secrets(flow)?;
         self.emit(Event::TogetherEnd);
         Ok(flow)
     }
@@ -445,7 +474,20 @@ impl Machine<'_> {
             work.extend(groups.iter().rev().map(|&(s, e)| (s, e, 0)));
             // `until settled at most N`: read once per key.
             let most = match &key.at_most {
-                Some(n) => Some(self.eval(n, NO_CTX)?.clamp(0, MAX_TIE_ROLLS as i64) as u32),
+                Some(n) => {
+                    let n = self.eval(n, NO_CTX)?;
+                    if n < 1 {
+                        return Err(Box::new(
+                            Diag::new(
+                                "run::at_most",
+                                format!("`until settled at most {n}` would never roll: the key would be skipped"),
+                            )
+                            .label(key.span, "this key")
+                            .help("`at most N` counts every roll of a tied group, the first included: N must be at least 1"),
+                        ));
+                    }
+                    Some(n.min(MAX_TIE_ROLLS as i64) as u32)
+                }
                 None => None,
             };
             while let Some((s, e, rolls)) = work.pop() {

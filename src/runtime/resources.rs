@@ -36,9 +36,27 @@ impl Machine<'_> {
     /// What is left after taking `amount` from a resource, or the error if it cannot be taken.
     pub(super) fn take(&self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<i64> {
         let have = self.read(e, f, span)?;
+        if amount < 0 {
+            let p = self.p;
+            let amount = Decimal(amount, p.fields[f as usize].decimals);
+            return Err(Box::new(
+                Diag::new(
+                    "run::overspend",
+                    format!(
+                        "{} cannot spend {amount} {}: an amount spent is never below 0",
+                        p.character_name(e),
+                        p.fields[f as usize].name
+                    ),
+                )
+                .label(span, "a negative amount here")
+                .help(
+                    "to add to a resource, `gain` it; guard a computed amount with `highest(AMOUNT, 0)` or a condition",
+                ),
+            ));
+        }
         let left = checked(have.checked_sub(amount), span)?;
         let floor = self.limits[f as usize].0;
-        if amount < 0 || floor.is_some_and(|lo| left < lo) {
+        if floor.is_some_and(|lo| left < lo) {
             let p = self.p;
             let d = p.fields[f as usize].decimals;
             let (amount, have) = (Decimal(amount, d), Decimal(have, d));

@@ -74,6 +74,9 @@ pub(super) struct Machine<'a> {
     pub(super) effects: Vec<Active>,
     /// The kept-order walks under way, innermost last: the order and the place reached.
     pub(super) walking: Vec<(OrderId, usize)>,
+    /// Who is acting: the characters whose turns, reactions and actions are running, innermost
+    /// last. A roll that names no one of its own (in an `if`, a `let`, a routine) is theirs.
+    pub(super) acting: Vec<EntityId>,
     /// Consulted at each decision instead of the decider, when set (see `control.rs`).
     pub(super) control: Option<&'a mut dyn control::Control>,
     /// Entities out of play (characters not yet joined, things destroyed): skipped by every
@@ -105,10 +108,8 @@ pub(super) struct Machine<'a> {
     pub(super) groups: Pool<(usize, usize, u32)>,
     pub(super) keyed: Pool<(i64, EntityId)>,
     pub(super) indices: Pool<usize>,
-    /// The secret choices of each `together` walk under way, innermost last.
-    pub(super) secrets: Vec<Vec<super::decisions::Secret>>,
-    /// Asking a secret choice: its decision event waits for the reveal.
-    pub(super) holding: bool,
+    /// Secret choices: those held for the reveal, those being asked (see `secrets.rs`).
+    pub(super) secrecy: super::secrets::Secrecy,
     /// The tied group an ordering key's `when` is asked about (`tied`).
     pub(super) tied: Vec<EntityId>,
     /// The faces of a roll that keeps some dice, sorted.
@@ -199,6 +200,7 @@ impl<'a> Machine<'a> {
             nesting: 0,
             effects: Vec::new(),
             walking: Vec::new(),
+            acting: Vec::new(),
             control,
             absent,
             joined,
@@ -216,8 +218,7 @@ impl<'a> Machine<'a> {
             indices: Pool::default(),
             sorted: Vec::new(),
             tied: Vec::new(),
-            secrets: Vec::new(),
-            holding: false,
+            secrecy: Default::default(),
             piles: vec![super::cards::Piles::default(); p.decks.len()],
             forced_draws: cfg.draws.iter().copied().collect(),
         }
@@ -227,6 +228,9 @@ impl<'a> Machine<'a> {
 impl Machine<'_> {
     /// Sends one event to the sink, with the world it names entities in.
     pub(super) fn emit(&mut self, e: Event<'_>) {
+        if self.held(&e) {
+            return;
+        }
         let w = World {
             p: self.p,
             made: &self.made,
@@ -434,6 +438,7 @@ impl Machine<'_> {
                 let given = ch.fields.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
                 let i = id * self.n_fields + fi;
                 match given.or(f.default.as_ref()) {
+                    None if f.kind == FieldKind::Resource => self.values[i] = self.clamp(fi as FieldId, 0),
                     None => {}
                     Some(Ex::Int(v)) => {
                         let v = if f.kind == FieldKind::Resource {
@@ -480,6 +485,11 @@ impl Machine<'_> {
             }
             let value = given.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
             let Some(e) = value.or(f.default.as_ref()) else {
+                // A resource nobody gives starts at 0, held within its limits like any value.
+                if f.kind == FieldKind::Resource {
+                    let v = self.clamp(fi as FieldId, 0);
+                    self.put(id, fi as FieldId, v);
+                }
                 continue;
             };
             let v = self.eval(

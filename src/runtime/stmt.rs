@@ -20,6 +20,18 @@ pub(super) enum Flow {
     EndRepeat,
 }
 
+impl Flow {
+    /// What goes on after this flow, when an end hook then gives `hook`: the hook's, unless the
+    /// encounter is already ending (an `end encounter` keeps its reason, as in the encounter's
+    /// own end hooks).
+    pub(super) fn then(self, hook: Flow) -> Flow {
+        match self {
+            Flow::End(None, _) | Flow::Stop(_) => self,
+            _ => hook,
+        }
+    }
+}
+
 impl Machine<'_> {
     pub(super) fn block(&mut self, stmts: &[St]) -> R<Flow> {
         self.nesting += 1;
