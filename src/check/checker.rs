@@ -7,6 +7,10 @@ use super::{ANY, CHARACTER, Decls, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
+/// The levels (`lo..hi` of the enclosing ones) and `repeat` loops (`lo..hi` deep) over by a
+/// reveal, and the option whose block runs then (see `Checker::revealed`).
+pub(super) type Revealed = ((usize, usize), (usize, usize), Span);
+
 pub(super) struct Checker<'a> {
     pub(super) decls: &'a Decls<'a>,
     pub(super) diags: &'a mut Vec<Diag>,
@@ -30,7 +34,7 @@ pub(super) struct Checker<'a> {
     /// Inside the block of an option chosen in secret: the levels and loops entered inside its
     /// walk, before the block (`levels[lo..hi]`, and loops `lo..hi` deep), which are over by the
     /// reveal; and the option.
-    pub(super) revealed: Option<((usize, usize), (usize, usize), Span)>,
+    pub(super) revealed: Option<Revealed>,
     /// The statement being checked heads the block of an option chosen in secret (only secret
     /// choices before it there): a secret choice here is made with that pick.
     pub(super) heading: bool,
