@@ -41,6 +41,43 @@ impl Diag {
     }
 }
 
+/// Whether `c` may not appear in a source file at all: a control character other than tab,
+/// newline and carriage return (C0, DEL, C1), or a text-direction embedding, override or isolate.
+pub fn is_unsafe(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || is_direction(c)
+}
+
+/// The Unicode text-direction embeddings, overrides and isolates (U+202A to U+202E, U+2066 to
+/// U+2069).
+pub fn is_direction(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with every character [`is_unsafe`] (and every carriage return not before a newline)
+/// replaced by visible ones of the same length in bytes (`?`, or `�` for a 3-byte one), so
+/// that spans into it stay valid: what a diagnostic quotes never reaches the terminal raw.
+pub fn defang(text: &str) -> std::borrow::Cow<'_, str> {
+    let lone_return = |i: usize| text.as_bytes().get(i + 1) != Some(&b'\n');
+    if !text
+        .char_indices()
+        .any(|(i, c)| is_unsafe(c) || (c == '\r' && lone_return(i)))
+    {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if is_unsafe(c) || (c == '\r' && lone_return(i)) {
+            match c.len_utf8() {
+                3 => out.push('\u{FFFD}'),
+                n => out.extend(std::iter::repeat_n('?', n)),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Diagnostics gathered under a bound per file, so that a stage that finds an error on every
 /// line of a large file holds only the first `max` of each file: [`Capped::compact`] drops the
 /// rest as they come (counting them), [`Capped::finish`] adds the "N more" diagnostic.
@@ -183,7 +220,9 @@ impl Report {
         // A file with a line too long to show is shown with such lines cut (`Shown`), so a
         // diagnostic never quotes more than a bounded part of any line.
         let shown = Shown::new(text, &anchors);
-        let src = file.map(|f| NamedSource::new(sources.name(f), shown.text.clone()));
+        // Control characters (refused in source files, but possible in a name given on the
+        // command line or an answer quoted in a message) are never written to the terminal raw.
+        let src = file.map(|f| NamedSource::new(defang(sources.name(f)), defang(&shown.text).into_owned()));
         let len = text.len();
         let labels = diag
             .labels
@@ -195,7 +234,11 @@ impl Report {
                 let end = (s.end as usize).min(len).max(start);
                 let (start, end) = (shown.map(start), shown.map(end));
                 let end = end.max(start);
-                let text = if text.is_empty() { None } else { Some(clip_quotes(text)) };
+                let text = if text.is_empty() {
+                    None
+                } else {
+                    Some(clip_quotes(&defang(text)))
+                };
                 if i == 0 {
                     LabeledSpan::new_primary_with_span(text, (start, end - start))
                 } else {
@@ -205,8 +248,8 @@ impl Report {
             .collect();
         Report {
             code: diag.code,
-            message: clip_quotes(&diag.message),
-            help: diag.help.as_deref().map(clip_quotes),
+            message: clip_quotes(&defang(&diag.message)),
+            help: diag.help.as_deref().map(|h| clip_quotes(&defang(h))),
             src,
             labels,
         }
@@ -333,4 +376,18 @@ fn clip_quotes(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defanging_keeps_every_offset() {
+        let text = "a\u{1b}b\u{85}c\u{202E}d\r\ne\rf";
+        let shown = defang(text);
+        assert_eq!(shown.len(), text.len());
+        assert_eq!(shown, "a?b??c\u{FFFD}d\r\ne?f");
+        assert!(matches!(defang("plain\r\n"), std::borrow::Cow::Borrowed(_)));
+    }
 }

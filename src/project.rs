@@ -47,6 +47,9 @@ pub struct Project {
     ids: Vec<FileId>,
     /// The syntax errors of the files that did not parse.
     syntax: Vec<Diag>,
+    /// The characters no file may hold (control characters, direction overrides, tabs in
+    /// strings), of every file loaded.
+    characters: Vec<Diag>,
 }
 
 impl Project {
@@ -67,6 +70,11 @@ impl Project {
     /// Adds one file and parses it; returns its id. A syntax error is kept, not returned.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
         let id = self.sources.add(name, text);
+        let found = crate::syntax::text::unsafe_characters(self.sources.text(id), id);
+        self.characters.extend(crate::diag::cap_per_file(
+            found,
+            crate::limits::MAX_DIAGNOSTICS_PER_FILE,
+        ));
         match crate::syntax::parse(self.sources.text(id), id) {
             Ok(file) => {
                 self.files.push(file);
@@ -98,17 +106,59 @@ impl Project {
     }
 
     /// Whether the first file is an encounter: it has characters or an `encounter` line and no
-    /// `play` or `setup`.
+    /// `play`, `setup` or `ruleset` line.
     pub fn is_encounter(&self) -> bool {
         self.files.first().is_some_and(is_encounter)
     }
 
-    /// Checks every file together: all syntax errors, or else all errors of the checker.
+    /// Checks every file together: the characters no file may hold, then all syntax errors, or
+    /// else an encounter that names itself as its ruleset, or else all errors of the checker.
     pub fn check(&self) -> Result<Checked<'_>, Vec<Diag>> {
+        // Characters no file may hold come first: a control character may be why a file does not
+        // parse.
+        let mut errors = self.characters.clone();
         if !self.syntax.is_empty() {
-            return Err(self.syntax.clone());
+            errors.extend(self.syntax.iter().cloned());
+            return Err(errors);
         }
-        crate::check::check(&self.files)
+        let own = self.uses_itself();
+        if !own.is_empty() {
+            errors.extend(own);
+            return Err(errors);
+        }
+        match crate::check::check(&self.files) {
+            Ok(checked) if errors.is_empty() => Ok(checked),
+            Ok(_) => Err(errors),
+            Err(d) => {
+                errors.extend(d);
+                Err(errors)
+            }
+        }
+    }
+
+    /// An encounter whose `uses "PATH"` names its own file: played under itself, its cast would
+    /// be declared twice. Once per file name (`turnscript run` loads such a file twice).
+    fn uses_itself(&self) -> Vec<Diag> {
+        let mut out: Vec<Diag> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for (id, file) in self.files() {
+            let name = self.sources.name(id);
+            for item in &file.items {
+                let Item::Encounter { uses: Some(u), .. } = item else {
+                    continue;
+                };
+                if seen.contains(&name) || !same_file(&from_folder_of(name, &u.node), name) {
+                    continue;
+                }
+                seen.push(name);
+                out.push(
+                    Diag::new("check::uses", "this encounter names its own file as its ruleset")
+                        .label(u.span, "this file itself")
+                        .help("name the ruleset's file, a path from this file's folder: `uses \"../RULESET.turn\"`; a file with its own rules and cast needs no `uses`"),
+                );
+            }
+        }
+        out
     }
 
     /// Checks, then compiles to a runnable [`Program`].
@@ -123,7 +173,9 @@ impl Project {
 }
 
 fn is_encounter(f: &File) -> bool {
-    !f.items.iter().any(|i| matches!(i, Item::Play(_) | Item::Setup(_)))
+    !f.items
+        .iter()
+        .any(|i| matches!(i, Item::Play(_) | Item::Setup(_) | Item::Ruleset(_)))
         && f.items
             .iter()
             .any(|i| matches!(i, Item::Character(_) | Item::Encounter { .. }))
@@ -474,10 +526,24 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
     let mut encounters = Vec::new();
     for t in texts {
         let p = Project::load([t.clone()]);
+        // The characters a file may not hold are reported here, once per file, whether or not
+        // it is checked with others later.
+        let mut alone = p.characters.clone();
         if !p.syntax_errors().is_empty() {
-            let d = p.syntax_errors().to_vec();
-            report.failures.push((p, d));
-        } else if p.is_encounter() {
+            alone.extend(p.syntax_errors().iter().cloned());
+            report.failures.push((p, alone));
+            continue;
+        }
+        if p.is_encounter() && !p.uses_itself().is_empty() {
+            // Reported as `turnscript run` would report it, playing it under itself.
+            alone.extend(p.uses_itself());
+            report.failures.push((p, alone));
+            continue;
+        }
+        if !alone.is_empty() {
+            report.failures.push((p.clone(), alone));
+        }
+        if p.is_encounter() {
             // The ruleset it names, found once (from the file already parsed).
             encounters.push((t, p.uses(&t.0)))
         } else {
@@ -487,7 +553,12 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
     for r in &rulesets {
         let mut clean = |p: Project| match p.compile() {
             Ok(_) => true,
-            Err(d) => {
+            Err(mut d) => {
+                // Reported above, with the file alone.
+                d.retain(|d| d.code != crate::syntax::text::CODE);
+                if d.is_empty() {
+                    return true;
+                }
                 report.failures.push((p, d));
                 false
             }

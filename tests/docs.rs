@@ -161,6 +161,76 @@ fn ruleset_comments_cite_only_what_ships() {
     }
 }
 
+/// The codes `Diag::new` is given in `src/` (every string literal `"syntax::..."`, `"check::..."`
+/// or `"run::..."`), but those never shown to a user.
+fn emitted_codes() -> std::collections::BTreeSet<String> {
+    // A control's pause is a `Diag` the REPL turns into a paused run, never a message; the
+    // simulator's `run::setup` stands for options refused before its workers start (`sim`
+    // reports those itself), a fallback no run reaches.
+    const INTERNAL: &[&str] = &["run::paused", "run::setup"];
+    let mut out = std::collections::BTreeSet::new();
+    let mut dirs = vec![std::path::PathBuf::from("src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|x| x != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            for stage in ["syntax", "check", "run"] {
+                let open = format!("\"{stage}::");
+                for (at, _) in text.match_indices(&open) {
+                    let rest = &text[at + open.len()..];
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                        .collect();
+                    if !name.is_empty() && rest[name.len()..].starts_with('"') {
+                        let code = format!("{stage}::{name}");
+                        if !INTERNAL.contains(&code.as_str()) {
+                            out.insert(code);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The codes the table of docs/language.md's "Diagnostics" section lists.
+fn documented_codes() -> std::collections::BTreeSet<String> {
+    let doc = std::fs::read_to_string("docs/language.md").expect("docs/language.md");
+    let section = doc.split("\n## Diagnostics\n").nth(1).expect("a Diagnostics section");
+    let section = section.split("\n## ").next().unwrap_or(section);
+    section
+        .lines()
+        .filter(|l| l.starts_with("| syntax |") || l.starts_with("| check |") || l.starts_with("| run |"))
+        .flat_map(|l| l.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>())
+        .collect()
+}
+
+#[test]
+fn the_diagnostics_table_lists_every_code_the_language_emits_and_no_other() {
+    let emitted = emitted_codes();
+    let documented = documented_codes();
+    assert!(emitted.len() > 40, "found only {emitted:?}: is the scan of src/ right?");
+    let missing: Vec<&String> = emitted.difference(&documented).collect();
+    let stale: Vec<&String> = documented.difference(&emitted).collect();
+    assert!(
+        missing.is_empty(),
+        "emitted in src/ but not in docs/language.md's Diagnostics table: {missing:?}"
+    );
+    assert!(
+        stale.is_empty(),
+        "in the Diagnostics table but never emitted: {stale:?}"
+    );
+}
+
 /// The rows of the table under `heading` in docs/language.md: the backticked names of each row's
 /// first cell.
 fn table_names(doc: &str, heading: &str) -> Vec<String> {

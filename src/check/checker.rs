@@ -3,17 +3,21 @@
 
 use std::collections::HashMap;
 
-use super::{ANY, CHARACTER, Decls, Ty};
+use super::{ANY, CHARACTER, Decls, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
+
+/// The levels (`lo..hi` of the enclosing ones) and `repeat` loops (`lo..hi` deep) over by a
+/// reveal, and the option whose block runs then (see `Checker::revealed`).
+pub(super) type Revealed = ((usize, usize), (usize, usize), Span);
 
 pub(super) struct Checker<'a> {
     pub(super) decls: &'a Decls<'a>,
     pub(super) diags: &'a mut Vec<Diag>,
     /// Variables in scope with their types, innermost last.
     pub(super) scopes: Vec<(String, Ty)>,
-    /// Names of the enclosing levels, innermost last.
-    pub(super) levels: Vec<String>,
+    /// Names of the enclosing levels (where each is written), innermost last.
+    pub(super) levels: Vec<Ident>,
     /// How many `repeat` loops enclose the statement being checked.
     pub(super) repeats: usize,
     /// The type each param with arguments gives, once worked out.
@@ -30,7 +34,7 @@ pub(super) struct Checker<'a> {
     /// Inside the block of an option chosen in secret: the levels and loops entered inside its
     /// walk, before the block (`levels[lo..hi]`, and loops `lo..hi` deep), which are over by the
     /// reveal; and the option.
-    pub(super) revealed: Option<((usize, usize), (usize, usize), Span)>,
+    pub(super) revealed: Option<Revealed>,
     /// The statement being checked heads the block of an option chosen in secret (only secret
     /// choices before it there): a secret choice here is made with that pick.
     pub(super) heading: bool,
@@ -139,8 +143,46 @@ impl Checker<'_> {
         s
     }
 
+    /// Binds a variable (`let`, `for each`, a quantifier, `choose ... from`, `as`, an action's,
+    /// hook's, routine's or order's variable) for the scope being checked.
     pub(super) fn bind(&mut self, name: &Ident, t: Ty) {
+        self.fresh(name);
         self.scopes.push((name.node.clone(), t));
+    }
+
+    /// A variable may not take a declared name: inside its scope the name would read the
+    /// variable, while what names the declaration directly (`gain 1 doom`, `c is heroes`, an
+    /// order, a level's `.number`) would still mean the declaration.
+    pub(super) fn fresh(&mut self, name: &Ident) {
+        let n = &name.node;
+        let (what, at) = if let Some(sym) = self.decls.lookup(n) {
+            (sym_noun(sym), self.decls.declared_at(n))
+        } else if let Some(i) = self.decls.entity(n) {
+            let t = self.decls.entity_types.get(i).copied().unwrap_or(CHARACTER);
+            (self.decls.a_thing(t), self.decls.entity_spans.get(i).copied())
+        } else if self.decls.level_names.contains_key(n) {
+            ("a level".to_string(), None)
+        } else {
+            return;
+        };
+        let help = match self.decls.lookup(n) {
+            None if self.decls.entity(n).is_some() => format!(
+                "rename the variable, or the {} (it may be declared in the encounter): while the variable is in scope, `{n}` would mean it, not the {0}",
+                what.trim_start_matches("an ").trim_start_matches("a ")
+            ),
+            Some(Sym::Field(_, super::FieldKind::Global)) => format!(
+                "give the variable a name of its own: while it is in scope `{n}` would read the variable, but `gain`, `set` and the other changes would still change the global"
+            ),
+            _ => format!(
+                "give the variable a name of its own: while it is in scope, `{n}` would mean the variable, not {what}"
+            ),
+        };
+        let mut d = Diag::new("check::shadow", format!("the variable `{n}` takes the name of {what}"))
+            .label(name.span, "this variable");
+        if let Some(at) = at {
+            d = d.label(at, "declared here");
+        }
+        self.err(d.help(help));
     }
 
     /// A type's name with its article, for messages.
@@ -195,5 +237,24 @@ impl Checker<'_> {
         self.silent = silent;
         self.param_tys[i] = Some(t);
         t
+    }
+}
+
+/// What a declared name is, with its article: "a global", "an order".
+fn sym_noun(sym: Sym) -> String {
+    match sym {
+        Sym::Param(_) => "a param".into(),
+        Sym::Field(_, k) => k.a(),
+        Sym::Side(_) => "a side".into(),
+        Sym::Tag(_) => "a tag".into(),
+        Sym::Action(_) => "an action".into(),
+        Sym::Order(_) => "an order".into(),
+        Sym::Role(_) => "a role".into(),
+        Sym::Trigger(_) => "a trigger".into(),
+        Sym::Unit(_) => "a unit".into(),
+        Sym::Routine(_) => "a routine".into(),
+        Sym::Thing(_) => "a type of entity".into(),
+        Sym::Plural(_) => "a collection".into(),
+        Sym::Measure(_) => "a measure".into(),
     }
 }

@@ -22,7 +22,11 @@ pub fn collect<'f>(files: &'f [File], diags: &mut Vec<Diag>, capped: &mut Capped
     }
     for (file_index, file) in files.iter().enumerate() {
         let mut params_here: HashMap<&str, Span> = HashMap::new();
+        let mut default_here: Option<Span> = None;
         for item in &file.items {
+            if let Item::DefaultPolicy(name) = item {
+                default_policy_once(name, &mut default_here, diags);
+            }
             d.declare_item(item, file_index, &mut params_here, diags);
             capped.compact(diags, MAX_DIAGNOSTICS_PER_FILE);
         }
@@ -75,7 +79,7 @@ impl<'f> Decls<'f> {
             Item::Instance { ty, name, .. } => {
                 let known = self.thing(&ty.node).is_some();
                 let t = self.resolve_type(Some(ty), diags);
-                self.declare_entity(&name.node, t);
+                self.declare_entity(name, t);
                 if !known {
                     self.untyped.insert(name.node.clone());
                 }
@@ -126,7 +130,7 @@ impl<'f> Decls<'f> {
                 walk_block(&m.hook().body, self);
             }
             Item::Character(c) => {
-                self.declare_entity(&c.name.node, CHARACTER);
+                self.declare_entity(&c.name, CHARACTER);
             }
             Item::Routine { name, params, body } => self.declare_routine(name, params, body, diags),
             Item::Order(o) => self.declare_order(o, diags),
@@ -244,6 +248,27 @@ impl<'f> Decls<'f> {
                 }
             },
         };
+        // `elapse 2 ticks` would mean either `tick`s or the unit `ticks`.
+        let clash = self.units.iter().find_map(|(u, _)| {
+            let other = if format!("{u}s") == name.node {
+                format!("`{}` is also the plural of the unit `{u}`", name.node)
+            } else if format!("{}s", name.node) == *u {
+                format!("the plural of `{}` is the unit `{u}`", name.node)
+            } else {
+                return None;
+            };
+            Some((other, self.declared_at(u)))
+        });
+        if let Some((message, other)) = clash {
+            let mut d = Diag::new("check::duplicate", message).label(name.span, "declared here");
+            if let Some(at) = other {
+                d = d.label(at, "the other unit");
+            }
+            diags.push(d.help(
+                "a unit is named in the singular or with an `s` added, so `elapse N NAME` could mean either: give this unit a name of its own",
+            ));
+            return;
+        }
         if let Some(size) = size
             && self.declare(name, Sym::Unit(self.units.len() as u16), diags)
         {
@@ -276,13 +301,15 @@ impl<'f> Decls<'f> {
 
     /// An action, its kinds, and the levels and decisions in its body.
     fn declare_action(&mut self, a: &ActionDecl, diags: &mut Vec<Diag>) {
-        if self.declare(&a.name, Sym::Action(self.actions.len() as u16), diags) {
-            self.actions.push(a.name.node.clone());
-        }
         for k in &a.kinds {
             if self.kind(&k.node).is_none() {
                 self.kinds.push(k.node.clone());
             }
+        }
+        if self.declare(&a.name, Sym::Action(self.actions.len() as u16), diags) {
+            self.actions.push(a.name.node.clone());
+            let kinds = a.kinds.iter().filter_map(|k| self.kind(&k.node)).collect();
+            self.action_kinds.push(kinds);
         }
         walk_block(&a.body, self);
     }
@@ -324,6 +351,20 @@ impl<'f> Decls<'f> {
                 intern(&mut self.decision_names, &mut self.decisions, &o.name.node);
             }
         }
+    }
+}
+
+/// `default policy NAME`, once per file: a later file (an encounter) may replace the ruleset's,
+/// but two in one file would leave one of them silently unused.
+fn default_policy_once(name: &Ident, here: &mut Option<Span>, diags: &mut Vec<Diag>) {
+    match here {
+        Some(first) => diags.push(
+            Diag::new("check::duplicate", "`default policy` is given twice in this file")
+                .label(name.span, "given again here")
+                .label(*first, "first given here")
+                .help("keep one; a later file (an encounter) may replace the ruleset's default policy"),
+        ),
+        None => *here = Some(name.span),
     }
 }
 

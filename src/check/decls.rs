@@ -110,6 +110,8 @@ pub struct Decls<'f> {
     pub sides: Vec<String>,
     pub tags: Vec<String>,
     pub actions: Vec<String>,
+    /// Each action's kinds (parallel to `actions`).
+    pub action_kinds: Vec<Vec<u16>>,
     pub orders: Vec<String>,
     pub policies: HashMap<String, Span>,
     /// Level names in the order they first appear in `setup` and `play`, with their kind.
@@ -134,6 +136,8 @@ pub struct Decls<'f> {
     pub character_names: Vec<String>,
     /// Each declared entity's id by name (the first, if a name is declared twice).
     entity_index: HashMap<String, u32>,
+    /// Where each declared entity's name is written (parallel to `character_names`).
+    pub entity_spans: Vec<Span>,
 }
 
 impl Decls<'_> {
@@ -143,11 +147,17 @@ impl Decls<'_> {
     }
 
     /// Declares an entity: its name and type, in declaration order (its id).
-    pub(super) fn declare_entity(&mut self, name: &str, ty: u16) {
+    pub(super) fn declare_entity(&mut self, name: &Ident, ty: u16) {
         let id = self.character_names.len() as u32;
-        self.entity_index.entry(name.to_string()).or_insert(id);
-        self.character_names.push(name.to_string());
+        self.entity_index.entry(name.node.clone()).or_insert(id);
+        self.character_names.push(name.node.clone());
         self.entity_types.push(ty);
+        self.entity_spans.push(name.span);
+    }
+
+    /// Where a name of the shared namespace is declared.
+    pub fn declared_at(&self, name: &str) -> Option<Span> {
+        self.globals.get(name).map(|(_, s)| *s)
     }
 
     pub fn lookup(&self, name: &str) -> Option<Sym> {

@@ -15,6 +15,7 @@ impl Checker<'_> {
             for item in &file.items {
                 if let Item::Instance { ty, name, fields } = item {
                     self.type_name(ty);
+                    self.visible_name(name);
                     if let Some(first) = seen.get(name.node.as_str()) {
                         self.err(
                             Diag::new("check::duplicate", format!("two entities are called {}", name.node))
@@ -37,6 +38,7 @@ impl Checker<'_> {
                     continue;
                 }
                 let Item::Character(ch) = item else { continue };
+                self.visible_name(&ch.name);
                 // Answers, the trace and the REPL name characters: two of one name would be ambiguous.
                 if let Some(first) = seen.get(ch.name.node.as_str()) {
                     self.err(
@@ -60,18 +62,7 @@ impl Checker<'_> {
                         .help("split the encounter: this is far beyond a table's cast"),
                     );
                 }
-                if let Some(side) = &ch.side
-                    && !matches!(self.decls.lookup(&side.node), Some(Sym::Side(_)))
-                {
-                    let d = unknown("side", &side.node, side.span, self.decls.sides.iter());
-                    self.err(d.help("declare it in the ruleset with `side NAME`"));
-                }
-                for tag in &ch.tags {
-                    if !matches!(self.decls.lookup(&tag.node), Some(Sym::Tag(_))) {
-                        let d = unknown("tag", &tag.node, tag.span, self.decls.tags.iter());
-                        self.err(d.help("declare it in the ruleset with `tag NAME`"));
-                    }
-                }
+                self.character_items(ch);
                 let given = self.given_fields(CHARACTER, &ch.name.node, &ch.fields);
                 for (name, span) in &self.decls.stats_without_default {
                     if !given.contains(&name.as_str()) {
@@ -83,6 +74,78 @@ impl Checker<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// An entity's name, which answers, policies and the trace write: not empty or blank, and
+    /// without spaces at its ends (an answer is read trimmed, and the text view's columns would
+    /// hide them).
+    fn visible_name(&mut self, name: &Ident) {
+        let n = &name.node;
+        let (problem, label) = if n.trim().is_empty() {
+            ("is empty or blank", "nothing to read or to answer")
+        } else if n.trim() != n {
+            (
+                "begins or ends with a space",
+                "an answer, read without them, could not name it",
+            )
+        } else {
+            return;
+        };
+        self.err(
+            Diag::new("check::name", format!("this name {problem}"))
+                .label(name.span, label)
+                .help(format!(
+                    "give it a name of visible characters: `\"{}\"`, or a plain name; answers, policies and the trace name it",
+                    if n.trim().is_empty() { "Big Bob" } else { n.trim() }
+                )),
+        );
+    }
+
+    /// A character's side, tags and `absent`: known, and each given once (a second side would
+    /// replace the first, a tag or `absent` twice says nothing more).
+    fn character_items(&mut self, ch: &CharacterDecl) {
+        let who = &ch.name.node;
+        for again in ch.sides.iter().skip(1) {
+            let first = &ch.sides[0];
+            self.err(
+                Diag::new("check::duplicate", format!("{who} is given a second side"))
+                    .label(again.span, "another side here")
+                    .label(first.span, "first side here")
+                    .help("a character is on at most one side: keep one `side NAME`; to sort characters in more ways, declare tags (`tag NAME`)"),
+            );
+        }
+        for side in &ch.sides {
+            if !matches!(self.decls.lookup(&side.node), Some(Sym::Side(_))) {
+                let d = unknown("side", &side.node, side.span, self.decls.sides.iter());
+                self.err(d.help("declare it in the ruleset with `side NAME`"));
+            }
+        }
+        for (i, tag) in ch.tags.iter().enumerate() {
+            if let Some(first) = ch.tags[..i].iter().find(|t| t.node == tag.node) {
+                self.err(
+                    Diag::new(
+                        "check::duplicate",
+                        format!("the tag `{}` is given twice to {who}", tag.node),
+                    )
+                    .label(tag.span, "again here")
+                    .label(first.span, "first here")
+                    .help("keep one of them: a character has a tag or not"),
+                );
+                continue;
+            }
+            if !matches!(self.decls.lookup(&tag.node), Some(Sym::Tag(_))) {
+                let d = unknown("tag", &tag.node, tag.span, self.decls.tags.iter());
+                self.err(d.help("declare it in the ruleset with `tag NAME`"));
+            }
+        }
+        for again in ch.absent.iter().skip(1) {
+            self.err(
+                Diag::new("check::duplicate", format!("{who} is declared `absent` twice"))
+                    .label(*again, "again here")
+                    .label(ch.absent[0], "first here")
+                    .help("keep one `absent`"),
+            );
         }
     }
 

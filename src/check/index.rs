@@ -252,7 +252,7 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
         }
         Item::Instance { ty, name, .. } => out.push(Symbol::new(name, SymbolKind::Entity, ty.node.clone())),
         Item::Character(c) => {
-            let d = c.side.as_ref().map(|s| format!("side {}", s.node)).unwrap_or_default();
+            let d = c.sides.first().map(|s| format!("side {}", s.node)).unwrap_or_default();
             out.push(Symbol::new(&c.name, SymbolKind::Character, d));
         }
         Item::Measure(m) => out.push(Symbol::new(&m.name, SymbolKind::Measure, "")),

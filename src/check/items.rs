@@ -2,6 +2,7 @@
 //! routines and triggers.
 
 use super::checker::Checker;
+use super::fixed::{Fixed, Val, above, fixed};
 use super::suggest::unknown;
 use super::{CHAR, CHARACTER, FieldKind, Sym, Ty};
 use crate::diag::Diag;
@@ -31,21 +32,25 @@ impl Checker<'_> {
                     self.stands_for(name, f);
                 }
             }
-            Item::Resource { min, max, decimals, .. } => {
-                self.limits(min.as_deref(), max.as_deref(), *decimals, "a resource limit")
-            }
+            Item::Resource {
+                name,
+                min,
+                max,
+                decimals,
+                ..
+            } => self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a resource limit"),
             Item::Global {
+                name,
                 default,
                 min,
                 max,
                 ty,
                 decimals,
-                ..
             } => {
                 if let Some(e) = default {
                     self.field_default(ty.as_ref(), *decimals, e, "a global's default");
                 }
-                self.limits(min.as_deref(), max.as_deref(), *decimals, "a global's limit");
+                self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a global's limit");
             }
             Item::Flag { per, default, .. } => {
                 if let Some(d) = default {
@@ -104,6 +109,9 @@ impl Checker<'_> {
     fn param(&mut self, name: &Ident, args: &[(Ident, Option<Ident>)], value: &Expr) {
         self.arg_count("param", name, args.len());
         self.distinct("param", &args.iter().map(|a| &a.0).collect::<Vec<_>>());
+        // Arguments may take declared names (`param plus(die) = die + 1` beside `param die`): a
+        // param's body only reads, and reads its arguments first; nothing in it can change the
+        // declaration they hide.
         if args.is_empty() {
             let t = self.expr(value);
             if t.scale().is_none() && !t.fits(Ty::Bool) {
@@ -145,11 +153,43 @@ impl Checker<'_> {
         self.expect(e, want, what);
     }
 
-    /// A resource's or global's `min` and `max`: fixed numbers, in its decimals.
-    fn limits(&mut self, min: Option<&Expr>, max: Option<&Expr>, decimals: u8, what: &str) {
+    /// A resource's or global's `min` and `max`: fixed numbers, in its decimals, worked out here
+    /// (they are evaluated as the run starts, before any field or global has its value), and
+    /// `min` no more than `max`.
+    fn limits(&mut self, name: &Ident, min: Option<&Expr>, max: Option<&Expr>, decimals: u8, what: &str) {
+        let mut values = Vec::new();
         for e in min.into_iter().chain(max) {
+            let before = self.diags.len();
             self.expect(e, Ty::of_scale(decimals), what);
             self.no_dice(e, what);
+            match fixed(self.decls, e, &[], 0) {
+                Fixed::Is(v) if self.diags.len() == before => values.push(Some(v)),
+                Fixed::Reads(at) if self.diags.len() == before => {
+                    values.push(None);
+                    let mut d = Diag::new(
+                        "check::limits",
+                        format!("{what} must be a fixed number, but this reads the state"),
+                    )
+                    .label(at, "read as the run starts, before anything has its value");
+                    if at != e.span {
+                        d = d.label(e.span, "in this limit");
+                    }
+                    self.err(d.help(
+                        "write a number, a param, or arithmetic of them: limits are worked out once, as the run starts",
+                    ));
+                }
+                _ => values.push(None),
+            }
+        }
+        if let (Some(lo), Some(hi), [Some(a), Some(b)]) = (min, max, values.as_slice())
+            && above(*a, *b)
+        {
+            self.err(
+                Diag::new("check::limits", format!("`{}` has a `min` above its `max`", name.node))
+                    .label(lo.span, format!("min {}", shown(*a)))
+                    .label(hi.span, format!("max {}", shown(*b)))
+                    .help("no value lies between them: swap them, or fix the one that is wrong"),
+            );
         }
     }
 
@@ -414,7 +454,9 @@ impl Checker<'_> {
     /// A hook's or routine's body: its variables in scope, inside no level and no `repeat`.
     pub(super) fn detached(&mut self, vars: &[(Ident, Ty)], filter: Option<&Expr>, body: &Block) {
         let depth = self.scopes.len();
-        self.scopes.extend(vars.iter().map(|(v, t)| (v.node.clone(), *t)));
+        for (v, t) in vars {
+            self.bind(v, *t);
+        }
         let (levels, repeats, together, deferred) = (
             std::mem::take(&mut self.levels),
             std::mem::replace(&mut self.repeats, 0),
@@ -438,4 +480,20 @@ impl Checker<'_> {
 
 pub fn is_builtin_policy(name: &str) -> bool {
     matches!(name, "first" | "random")
+}
+
+/// A fixed number as written: `5`, `9.5`.
+fn shown(v: Val) -> String {
+    match v {
+        Val::Num(n, 0) => n.to_string(),
+        Val::Num(n, s) => match 10u64.checked_pow(u32::from(s)) {
+            Some(p) => {
+                let sign = if n < 0 { "-" } else { "" };
+                let n = n.unsigned_abs();
+                format!("{sign}{}.{:0width$}", n / p, n % p, width = usize::from(s))
+            }
+            None => format!("{n} × 10^-{s}"),
+        },
+        Val::Bool(b) => b.to_string(),
+    }
 }

@@ -15,6 +15,7 @@ mod decisions;
 mod decls;
 mod entities;
 mod expr;
+mod fixed;
 pub mod index;
 mod items;
 mod stmt;

@@ -106,6 +106,7 @@ impl Checker<'_> {
                 secret,
             } => {
                 let hidden = self.secret(*secret, name, options.iter().any(|o| o.name.is_none()));
+                self.offered_once(name, options);
                 self.choose(name, chooser, options, *span, (*secret, hidden))
             }
             Stmt::End { level: Some(l), .. } => self.end(l),
@@ -196,7 +197,23 @@ impl Checker<'_> {
             }
             _ => {}
         }
-        self.levels.push(name.node.clone());
+        // Inside a level of its own name the inner one's iterations would be the outer one's:
+        // `LEVEL.number`, `end LEVEL`, `--until`, its hooks and `per` flags could not tell them apart.
+        if let Some(outer) = self.levels.iter().find(|l| l.node == name.node) {
+            self.err(
+                Diag::new(
+                    "check::duplicate",
+                    format!("a level named `{}` inside a level of the same name", name.node),
+                )
+                .label(name.span, "the inner level")
+                .label(outer.span, "the outer level, of the same name")
+                .help(format!(
+                    "give the inner level a name of its own (`round NAME`, `phase NAME`, `level NAME`): otherwise `{0}.number` after it, `end {0}` and `--until {0}=N` would mean the inner one",
+                    name.node
+                )),
+            );
+        }
+        self.levels.push(name.clone());
         self.block(body);
         self.levels.pop();
     }
@@ -364,7 +381,8 @@ impl Checker<'_> {
     /// `end LEVEL`: inside a level of that name.
     fn end(&mut self, l: &Ident) {
         // A level entered inside a `together` walk is over when a secret option's block runs.
-        if let (Some(i), Some(((lo, hi), _, option))) = (self.levels.iter().rposition(|n| n == &l.node), self.revealed)
+        if let (Some(i), Some(((lo, hi), _, option))) =
+            (self.levels.iter().rposition(|n| n.node == l.node), self.revealed)
             && (lo..hi).contains(&i)
         {
             self.err(Diag::new(
@@ -375,7 +393,7 @@ impl Checker<'_> {
             .label(option, "this option's block runs when the `together` walk ends")
             .help(format!("end it where the choice is asked, after the choice (`if ... {{ end {} }}`), or end a level around the `together` walk", l.node)));
         }
-        if !self.levels.iter().any(|n| n == &l.node) {
+        if !self.levels.iter().any(|n| n.node == l.node) {
             let mut d = Diag::new(
                 "check::end_outside",
                 format!("`end {}` is not inside a level named `{}`", l.node, l.node),
@@ -384,7 +402,8 @@ impl Checker<'_> {
             d = if self.levels.is_empty() {
                 d.help("`end` must be inside the level it ends; `end encounter` ends the whole encounter")
             } else {
-                d.help(format!("the enclosing levels here are: {}", self.levels.join(", ")))
+                let names: Vec<&str> = self.levels.iter().map(|n| n.node.as_str()).collect();
+                d.help(format!("the enclosing levels here are: {}", names.join(", ")))
             };
             self.err(d);
         }
@@ -636,4 +655,76 @@ impl Checker<'_> {
         }
         in_deferred && heading
     }
+}
+
+impl Checker<'_> {
+    /// Each action is offered by at most one option of a `choose`: an action of two kinds that
+    /// two `option action of kind ...` lines both offer (or an option named like an action one
+    /// offers) would be offered twice under one name, and an answer or a policy, which name it,
+    /// could only ever pick the first.
+    fn offered_once(&mut self, name: &Ident, options: &[OptionDecl]) {
+        let lines: Vec<&OptionDecl> = options.iter().filter(|o| o.name.is_none()).collect();
+        let offers = |o: &OptionDecl, a: usize| {
+            o.kinds.is_empty()
+                || o.kinds.iter().any(|k| {
+                    self.decls
+                        .kind(&k.node)
+                        .is_some_and(|k| self.decls.action_kinds.get(a).is_some_and(|ks| ks.contains(&k)))
+                })
+        };
+        let mut found = Vec::new();
+        for (j, later) in lines.iter().enumerate() {
+            for earlier in &lines[..j] {
+                // The same line twice is `check::duplicate` already.
+                if same_line(earlier, later) {
+                    continue;
+                }
+                let both: Vec<&str> = (0..self.decls.actions.len())
+                    .filter(|&a| offers(earlier, a) && offers(later, a))
+                    .map(|a| self.decls.actions[a].as_str())
+                    .collect();
+                if let Some(first) = both.first() {
+                    let help = format!(
+                        "an answer or a policy names `{first}`, so only the first could ever be picked: give `{first}` one of these kinds only, or offer both in one line (`option action of kind A, B`)"
+                    );
+                    found.push((later.span, earlier.span, (*first).to_string(), both.len(), help));
+                }
+            }
+        }
+        for o in options {
+            let Some(n) = &o.name else { continue };
+            let by = (0..self.decls.actions.len())
+                .find(|&a| self.decls.actions[a] == n.node)
+                .and_then(|a| lines.iter().find(|l| offers(l, a)));
+            if let Some(line) = by {
+                let help = format!(
+                    "an answer or a policy names `{0}`, so only one of them could ever be picked: give this option another name, or leave `{0}` to the `option action` line",
+                    n.node
+                );
+                found.push((n.span, line.span, n.node.clone(), 1, help));
+            }
+        }
+        for (again, first, action, count, help) in found {
+            let others = match count {
+                1 => String::new(),
+                2 => " (and one more action)".to_string(),
+                n => format!(" (and {} more actions)", n - 1),
+            };
+            self.err(
+                Diag::new(
+                    "check::duplicate",
+                    format!("`{action}` would be offered twice in `{}`{others}", name.node),
+                )
+                .label(again, "offers it again")
+                .label(first, "offers it first")
+                .help(help),
+            );
+        }
+    }
+}
+
+/// Two `option action` lines offering the same: the same kinds and `using`.
+fn same_line(a: &OptionDecl, b: &OptionDecl) -> bool {
+    let names = |o: &OptionDecl| o.kinds.iter().map(|k| k.node.clone()).collect::<Vec<_>>();
+    names(a) == names(b) && a.using.as_ref().map(|u| &u.node) == b.using.as_ref().map(|u| &u.node)
 }

@@ -310,7 +310,8 @@ impl Lower<'_> {
 
     /// `character NAME { ... }`: its side, tags and fields.
     fn character(&mut self, ch: &ast::CharacterDecl) {
-        let side = ch.side.as_ref().and_then(|s| match self.d.lookup(&s.node) {
+        // One side at most (the checker refuses a second).
+        let side = ch.sides.first().and_then(|s| match self.d.lookup(&s.node) {
             Some(Sym::Side(i)) => Some(i),
             _ => None,
         });
@@ -329,7 +330,7 @@ impl Lower<'_> {
             side,
             tags,
             fields,
-            absent: ch.absent,
+            absent: !ch.absent.is_empty(),
         });
     }
 

@@ -20,6 +20,18 @@ impl Machine<'_> {
         body: &[St],
         span: Span,
     ) -> R<Flow> {
+        // Entered again inside itself (through a routine, an action or a hook: the checker
+        // refuses it written inside itself), its numbers would be the inner one's from then on.
+        if self.running[level as usize] {
+            let name = &self.p.levels[level as usize].name;
+            return Err(Box::new(
+                Diag::new("run::nested_level", format!("the level `{name}` is entered inside itself"))
+                    .label(span, "entered again here, while it is running")
+                    .help(format!(
+                        "give this level a name of its own: inside `{name}`, a level of the same name would take over `{name}.number`, `end {name}` and its hooks"
+                    )),
+            ));
+        }
         let ctx = Ctx {
             label: NO_LABEL,
             actor: None,

@@ -372,11 +372,14 @@ pub struct OrderKey {
 #[derive(Clone, Debug)]
 pub struct CharacterDecl {
     pub name: Ident,
-    pub side: Option<Ident>,
+    /// Every `side NAME` written, in order: a character has at most one (the checker refuses a
+    /// second, `check::duplicate`).
+    pub sides: Vec<Ident>,
     pub tags: Vec<Ident>,
     pub fields: Vec<(Ident, Expr)>,
-    /// `absent`: out of play until a `join` brings it in.
-    pub absent: bool,
+    /// Where `absent` is written (out of play until a `join` brings it in); more than once is
+    /// `check::duplicate`.
+    pub absent: Vec<Span>,
 }
 
 #[derive(Clone, Debug, Default)]

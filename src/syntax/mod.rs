@@ -2,5 +2,6 @@
 
 pub mod ast;
 mod parser;
+pub mod text;
 
 pub use parser::{each_item, parse};

@@ -303,12 +303,10 @@ impl Builder {
         let (mut min, mut max) = (None, None);
         for p in it {
             let r = p.as_rule();
+            let pspan = self.span(&p);
             let e = self.expr(last_inner(p, span)?)?;
-            if r == Rule::res_min {
-                min = Some(e)
-            } else {
-                max = Some(e)
-            }
+            let slot = if r == Rule::res_min { &mut min } else { &mut max };
+            once(slot, e, r, pspan)?;
         }
         Ok(Item::Resource {
             name,
@@ -471,19 +469,19 @@ impl Builder {
         let name = self.name(next(&mut it, span)?);
         let mut decl = CharacterDecl {
             name,
-            side: None,
+            sides: Vec::new(),
             tags: Vec::new(),
             fields: Vec::new(),
-            absent: false,
+            absent: Vec::new(),
         };
         for p in it {
             let pspan = self.span(&p);
             let r = p.as_rule();
             let mut pi = p.into_inner().filter(|p| !is_keyword(p.as_rule()));
             match r {
-                Rule::char_side => decl.side = Some(self.ident(next(&mut pi, pspan)?)),
+                Rule::char_side => decl.sides.push(self.ident(next(&mut pi, pspan)?)),
                 Rule::char_tag => decl.tags.extend(pi.map(|p| self.ident(p))),
-                Rule::char_absent => decl.absent = true,
+                Rule::char_absent => decl.absent.push(pspan),
                 _ => {
                     let f = self.ident(next(&mut pi, pspan)?);
                     let e = self.expr(next(&mut pi, pspan)?)?;
@@ -527,12 +525,14 @@ impl Builder {
         let (mut default, mut min, mut max) = (None, None, None);
         for p in it {
             let r = p.as_rule();
-            let e = Some(self.expr(last_inner(p, span)?)?);
-            match r {
-                Rule::res_default => default = e,
-                Rule::res_min => min = e,
-                _ => max = e,
-            }
+            let pspan = self.span(&p);
+            let e = self.expr(last_inner(p, span)?)?;
+            let slot = match r {
+                Rule::res_default => &mut default,
+                Rule::res_min => &mut min,
+                _ => &mut max,
+            };
+            once(slot, e, r, pspan)?;
         }
         Ok(Item::Global {
             name,
@@ -644,4 +644,21 @@ impl Builder {
             span,
         })))
     }
+}
+
+/// A resource's or global's `min`, `max` or `default`, given once: a second would silently
+/// replace the first.
+fn once(slot: &mut Option<Expr>, e: Expr, rule: Rule, span: Span) -> R<()> {
+    if slot.is_some() {
+        let word = match rule {
+            Rule::res_min => "min",
+            Rule::res_max => "max",
+            _ => "default",
+        };
+        return Err(Diag::new("syntax::parse", format!("`{word}` is given twice"))
+            .label(span, "given again here")
+            .help(format!("keep one `{word}`")));
+    }
+    *slot = Some(e);
+    Ok(())
 }
