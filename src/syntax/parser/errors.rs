@@ -320,8 +320,8 @@ fn rule_name(r: Rule) -> String {
     .to_string()
 }
 
-/// pest's error `e`, from parsing `src` from byte `offset` on, as a diagnostic.
-pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file: FileId) -> Diag {
+/// pest's error `e`, from parsing `src` from byte `offset` on by `rule`, as a diagnostic.
+pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file: FileId, rule: Rule) -> Diag {
     use pest::error::{ErrorVariant, InputLocation};
     let pos = offset
         + match e.location {
@@ -340,6 +340,17 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
     } else {
         format!("found `{found}`")
     };
+    let window = Window {
+        src,
+        offset,
+        rule,
+        file,
+    };
+    if let ErrorVariant::ParsingError { positives, .. } = &e.variant
+        && let Some(d) = keyword_as_name(&window, pos, positives)
+    {
+        return d;
+    }
     if let Some(d) = missing_parameters(src, pos, file) {
         return d;
     }
@@ -363,12 +374,6 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
             };
             let help = if found.is_empty() {
                 "the file ended early: is a closing `}` missing?".to_string()
-            } else if names.iter().any(|n| n == "a name") && is_reserved(found) {
-                let word: String = found
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                format!("`{word}` is a keyword and cannot be used as a name; pick another name")
             } else {
                 "see docs/language.md for the form of each declaration and statement".to_string()
             };
@@ -379,6 +384,167 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
     Diag::new("syntax::parse", message)
         .label(Span::new(file, pos, found_end), label)
         .help(help)
+}
+
+/// The text a syntax error was met in: `src[offset..]`, parsed by `rule`, in `file`.
+struct Window<'s> {
+    src: &'s str,
+    offset: usize,
+    rule: Rule,
+    file: FileId,
+}
+
+impl Window<'_> {
+    /// Whether the text reads further with the word at `start..end` made an ordinary name: it
+    /// parses, or fails only past the token after the word. (A word that fails again at once, as
+    /// `in` in `for each in characters`, stands where a name is missing.)
+    fn reads_on_as_name(&self, start: usize, end: usize) -> bool {
+        let mut text = self.src[self.offset..].to_string();
+        let (s, e) = (start - self.offset, end - self.offset);
+        let stand_in: String = std::iter::once('_')
+            .chain(std::iter::repeat_n('x', e - s - 1))
+            .collect();
+        text.replace_range(s..e, &stand_in);
+        match Grammar::parse(self.rule, &text) {
+            Ok(_) => true,
+            Err(err) => {
+                let at = match err.location {
+                    pest::error::InputLocation::Pos(p) => p,
+                    pest::error::InputLocation::Span((p, _)) => p,
+                };
+                at > token_after(&text, e)
+            }
+        }
+    }
+}
+
+/// Whether rules failing at a word mean a name was wanted there (or an expression, which a name
+/// may begin). Not where an item may begin: any two words there begin an entity (`player Ann`),
+/// so a name is always among what is expected.
+fn wants_name(positives: &[Rule]) -> bool {
+    let item_start = positives.iter().any(|r| matches!(r, Rule::EOI | Rule::kw_ruleset));
+    !item_start
+        && positives.iter().any(|r| {
+            matches!(
+                r,
+                Rule::ident
+                    | Rule::name
+                    | Rule::level_name
+                    | Rule::ident_list
+                    | Rule::typed
+                    | Rule::typed_list
+                    | Rule::param_arg
+                    | Rule::collection
+                    | Rule::target
+                    | Rule::hook_trigger
+                    | Rule::preference
+                    | Rule::pref
+                    | Rule::path
+                    | Rule::call
+                    | Rule::expr
+            )
+        })
+}
+
+/// A reserved word where a name was wanted: `stat order`, `level count { }`, `act: action`; or
+/// just before the point of failure, read as the keyword it is (`count.number`, `max(a, b)`,
+/// `side = 3` in a character). Said as such, at the word, when the text would read on with a name
+/// there; a keyword where a name is missing (`for each in characters`) is said as that.
+fn keyword_as_name(w: &Window, pos: usize, positives: &[Rule]) -> Option<Diag> {
+    let src = w.src;
+    // The word the parse failed in: at its start where a name was wanted, or inside it (`d` of
+    // `desc(1)` read as a die).
+    let word_start = src[..pos]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1)
+        .max(w.offset);
+    let at = word_at(src, word_start)
+        .filter(|&(s, e)| e > pos && is_reserved(&src[s..e]))
+        .filter(|&(s, _)| s < pos || wants_name(positives));
+    if let Some((start, end)) = at {
+        let word = &src[start..end];
+        let line_start = src[..start].trim_end_matches([' ', '\t']);
+        // `side` then, on the next line, `stat hp`: more likely a name missing before the line.
+        let next_line = line_start.is_empty() || line_start.ends_with('\n');
+        if next_line || !w.reads_on_as_name(start, end) {
+            let before = if next_line { "this line" } else { &format!("`{word}`") };
+            return Some(
+                Diag::new("syntax::parse", format!("expected a name, found the keyword `{word}`"))
+                    .label(Span::new(w.file, start, end), "a keyword, where a name was expected")
+                    .help(format!(
+                        "is a name missing before {before}? `{word}` is a keyword and cannot be used as a \
+                         name; if it was meant as one, {}",
+                        another_name(word)
+                    )),
+            );
+        }
+        let note = if positives.contains(&Rule::level_name) {
+            " (a level may also be called `turn`, `round` or `phase`)"
+        } else {
+            ""
+        };
+        return Some(keyword_diag(w.file, word, start, end, note));
+    }
+    // The word just before, on the same line, read as the keyword it is when the parse failed at
+    // punctuation right after it.
+    let next = src[pos..].chars().next()?;
+    if next.is_ascii_alphanumeric() || next == '_' {
+        return None;
+    }
+    let end = src[..pos].trim_end_matches([' ', '\t']).len();
+    let start = src[..end]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    (start < end && start >= w.offset && is_reserved(&src[start..end]) && w.reads_on_as_name(start, end))
+        .then(|| keyword_diag(w.file, &src[start..end], start, end, ""))
+}
+
+/// `word`, a keyword at `start..end`, used as a name; `note` says more of the place.
+fn keyword_diag(file: FileId, word: &str, start: usize, end: usize, note: &str) -> Diag {
+    Diag::new(
+        "syntax::keyword",
+        format!("`{word}` is a keyword and cannot be used as a name"),
+    )
+    .label(Span::new(file, start, end), "a keyword, not a name")
+    .help(format!(
+        "{}{note}; docs/language.md lists the keywords",
+        another_name(word)
+    ))
+}
+
+fn another_name(word: &str) -> String {
+    format!("pick another name, such as `{word}_` or `my_{word}`")
+}
+
+/// The word (letters, digits, `_`) that begins at `pos`, if one does.
+fn word_at(src: &str, pos: usize) -> Option<(usize, usize)> {
+    let len = src[pos..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(src.len() - pos);
+    (len > 0).then_some((pos, pos + len))
+}
+
+/// Where the token after byte `at` ends (a word, a string or one other character), past blanks
+/// and comments.
+fn token_after(text: &str, at: usize) -> usize {
+    let mut i = at;
+    loop {
+        let rest = &text[i..];
+        let trimmed = rest.trim_start();
+        i += rest.len() - trimmed.len();
+        if trimmed.starts_with('#') {
+            i += trimmed.find('\n').unwrap_or(trimmed.len());
+            continue;
+        }
+        break;
+    }
+    let rest = &text[i..];
+    match rest.chars().next() {
+        None => i,
+        Some('"') => i + rest[1..].find(['"', '\n']).map_or(rest.len(), |j| j + 2),
+        Some(c) if c.is_ascii_alphanumeric() || c == '_' => word_at(text, i).map_or(i, |(_, e)| e),
+        Some(c) => i + c.len_utf8(),
+    }
 }
 
 /// `action move costs 1 ap`, `routine go { }`: a declaration whose name is not followed by its

@@ -93,9 +93,9 @@ fn error_at(src: &str, file: FileId, previous: Option<usize>, at: usize, e: pest
     if let Some(p) = previous
         && let Err(both) = Grammar::parse(Rule::item_pair, &src[p..])
     {
-        return pest_error(both, src, p, file);
+        return pest_error(both, src, p, file, Rule::item_pair);
     }
-    pest_error(e, src, at, file)
+    pest_error(e, src, at, file, Rule::next_item)
 }
 
 struct Builder {
@@ -254,7 +254,7 @@ mod tests {
             return Some(d);
         }
         let top = match Grammar::parse(Rule::file, src) {
-            Err(e) => return Some(pest_error(e, src, 0, 0)),
+            Err(e) => return Some(pest_error(e, src, 0, 0, Rule::file)),
             Ok(mut pairs) => pairs.next()?,
         };
         let b = Builder {
