@@ -315,6 +315,17 @@ fn rule_name(r: Rule) -> String {
         Rule::if_expr => "`if C then A else B`",
         Rule::path_level => "a level name",
         Rule::field_name => "a field name",
+        Rule::forbid_decl => "a `forbid` declaration",
+        Rule::deck_decl => "a `deck NAME, PLURAL { ... }` declaration",
+        Rule::deck_suits => "`suits NAME, ...`",
+        Rule::deck_ranks => "`ranks ...`",
+        Rule::deck_rank => "a rank such as `2 to 10`, `Q = 12` or `7`",
+        Rule::deck_jokers => "`jokers N`",
+        Rule::shuffle_stmt => "a `shuffle`",
+        Rule::draw_stmt => "a `draw`",
+        Rule::discard_stmt => "a `discard`",
+        Rule::return_stmt => "a `return`",
+        Rule::swap_stmt => "a `swap`",
         _ => "something else",
     }
     .to_string()
@@ -322,30 +333,14 @@ fn rule_name(r: Rule) -> String {
 
 /// pest's error `e`, from parsing `src` from byte `offset` on by `rule`, as a diagnostic.
 pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file: FileId, rule: Rule) -> Diag {
-    use pest::error::{ErrorVariant, InputLocation};
-    let pos = offset
-        + match e.location {
-            InputLocation::Pos(p) => p,
-            InputLocation::Span((s, _)) => s,
-        };
-    let found_end = src[pos..]
-        .char_indices()
-        .find(|(_, c)| c.is_whitespace())
-        .map(|(i, _)| pos + i)
-        .unwrap_or(src.len())
-        .max(pos + src[pos..].chars().next().map(|c| c.len_utf8()).unwrap_or(0));
-    let found = &src[pos..found_end];
-    let label = if found.is_empty() {
-        "the file ends here".to_string()
-    } else {
-        format!("found `{found}`")
-    };
+    use pest::error::ErrorVariant;
     let window = Window {
         src,
         offset,
         rule,
         file,
     };
+    let pos = offset + location(&e);
     if let ErrorVariant::ParsingError { positives, .. } = &e.variant
         && let Some(d) = keyword_as_name(&window, pos, positives)
     {
@@ -354,6 +349,10 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
     if let Some(d) = missing_parameters(src, pos, file) {
         return d;
     }
+    if let Some(d) = missing_punctuation(&window, pos) {
+        return d;
+    }
+    let (found, found_end) = found_at(src, pos);
     let (message, help) = match e.variant {
         ErrorVariant::ParsingError { positives, negatives } => {
             let mut names: Vec<String> = positives.into_iter().map(rule_name).collect();
@@ -372,7 +371,7 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
             } else {
                 "this text cannot be parsed".to_string()
             };
-            let help = if found.is_empty() {
+            let help = if found_end == pos {
                 "the file ended early: is a closing `}` missing?".to_string()
             } else {
                 "see docs/language.md for the form of each declaration and statement".to_string()
@@ -382,8 +381,136 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
         ErrorVariant::CustomError { message } => (message, "see docs/language.md".to_string()),
     };
     Diag::new("syntax::parse", message)
-        .label(Span::new(file, pos, found_end), label)
+        .label(Span::new(file, pos, found_end), found)
         .help(help)
+}
+
+/// Where pest's error is, in the text it parsed.
+fn location(e: &pest::error::Error<Rule>) -> usize {
+    match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    }
+}
+
+/// The label of what was found at `pos` (a word, a string, an operator or one character), and
+/// where it ends.
+fn found_at(src: &str, pos: usize) -> (String, usize) {
+    let end = token_at(src, pos);
+    let found = &src[pos..end];
+    if found.is_empty() {
+        ("the file ends here".to_string(), end)
+    } else {
+        (format!("found `{found}`"), end)
+    }
+}
+
+/// Where the token at `at` ends: a word, a string (to its line's end if unclosed), a run of
+/// operator characters (`==`), or one other character.
+fn token_at(text: &str, at: usize) -> usize {
+    let rest = &text[at..];
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let is_op = |c: char| "=!<>+-*/".contains(c);
+    match rest.chars().next() {
+        None => at,
+        Some('"') => {
+            at + rest[1..]
+                .find(['"', '\n'])
+                .map_or(rest.len(), |j| j + 1 + usize::from(rest[1 + j..].starts_with('"')))
+        }
+        Some(c) if is_word(c) => at + rest.find(|c| !is_word(c)).unwrap_or(rest.len()),
+        Some(c) if is_op(c) => at + rest.find(|c| !is_op(c)).unwrap_or(rest.len()),
+        Some(c) => at + c.len_utf8(),
+    }
+}
+
+/// Where the next token begins at or after `at`: past blanks and comments.
+fn skip_blanks(text: &str, mut at: usize) -> usize {
+    loop {
+        let rest = &text[at..];
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if !trimmed.starts_with('#') {
+            return at;
+        }
+        at += trimmed.find('\n').unwrap_or(trimmed.len());
+    }
+}
+
+/// Serializes the parses made with pest's error detail on: a switch for the whole process.
+static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// What pest tried at the furthest point a parse reached: that point, the tokens it expected
+/// there (as pest writes them), and the rules that tried them.
+struct Furthest {
+    at: usize,
+    tokens: Vec<String>,
+    rules: Vec<Rule>,
+}
+
+/// The window parsed again with pest's record of what it tried at the furthest point it reached,
+/// tokens included (the error pest gives names rules only, so a missing `{` after a rule that
+/// parsed is reported where that rule began). Only on the way to a syntax error: the record costs
+/// every parse time.
+fn furthest(w: &Window) -> Option<Furthest> {
+    let _only = DETAIL.lock().unwrap_or_else(|e| e.into_inner());
+    pest::set_error_detail(true);
+    let parsed = Grammar::parse(w.rule, &w.src[w.offset..]);
+    pest::set_error_detail(false);
+    let attempts = parsed.err()?.parse_attempts()?;
+    Some(Furthest {
+        at: w.offset + attempts.max_position,
+        tokens: attempts.expected_tokens().iter().map(|t| t.to_string()).collect(),
+        rules: attempts
+            .call_stacks()
+            .iter()
+            .filter_map(|c| c.deepest.get_rule().copied())
+            .collect(),
+    })
+}
+
+/// A punctuation mark missing past the point pest's rules report: `deck card, cards for holder {`
+/// (`{` expected at `for`), `set c.hp 3` (`=` expected at `3`). Said where it is missing, with
+/// the construct it was read as.
+fn missing_punctuation(w: &Window, pos: usize) -> Option<Diag> {
+    let far = furthest(w)?;
+    let at = skip_blanks(w.src, far.at);
+    if at <= pos {
+        return None;
+    }
+    let mut marks = Vec::new();
+    for token in &far.tokens {
+        if [" ", "\t", "\r", "\n", "#"].contains(&token.as_str()) {
+            continue;
+        }
+        if token.is_empty() || token.chars().any(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return None;
+        }
+        marks.push(format!("`{token}`"));
+    }
+    let expected = match marks.len() {
+        0 => return None,
+        1 => marks[0].clone(),
+        n => format!("{} or {}", marks[..n - 1].join(", "), marks[n - 1]),
+    };
+    let (found, found_end) = found_at(w.src, at);
+    let read_as: Vec<Rule> = (far.rules.into_iter())
+        .filter(|r| !matches!(r, Rule::file | Rule::next_item | Rule::item_pair))
+        .collect();
+    let mut help = match read_as.first() {
+        Some(r) if read_as.iter().all(|x| x == r) => {
+            format!("this is read as {}: see docs/language.md for its form", rule_name(*r))
+        }
+        _ => "see docs/language.md for the form of each declaration and statement".to_string(),
+    };
+    if read_as.first() == Some(&Rule::deck_decl) && w.src[at..].starts_with("for") {
+        help = "only a `thing` stands for a field (`thing NAME, PLURAL for FIELD`); a deck's cards do not".to_string();
+    }
+    Some(
+        Diag::new("syntax::parse", format!("expected {expected}"))
+            .label(Span::new(w.file, at, found_end), found)
+            .help(help),
+    )
 }
 
 /// The text a syntax error was met in: `src[offset..]`, parsed by `rule`, in `file`.
@@ -524,27 +651,9 @@ fn word_at(src: &str, pos: usize) -> Option<(usize, usize)> {
     (len > 0).then_some((pos, pos + len))
 }
 
-/// Where the token after byte `at` ends (a word, a string or one other character), past blanks
-/// and comments.
+/// Where the token after byte `at` ends, past blanks and comments.
 fn token_after(text: &str, at: usize) -> usize {
-    let mut i = at;
-    loop {
-        let rest = &text[i..];
-        let trimmed = rest.trim_start();
-        i += rest.len() - trimmed.len();
-        if trimmed.starts_with('#') {
-            i += trimmed.find('\n').unwrap_or(trimmed.len());
-            continue;
-        }
-        break;
-    }
-    let rest = &text[i..];
-    match rest.chars().next() {
-        None => i,
-        Some('"') => i + rest[1..].find(['"', '\n']).map_or(rest.len(), |j| j + 2),
-        Some(c) if c.is_ascii_alphanumeric() || c == '_' => word_at(text, i).map_or(i, |(_, e)| e),
-        Some(c) => i + c.len_utf8(),
-    }
+    token_at(text, skip_blanks(text, at))
 }
 
 /// `action move costs 1 ap`, `routine go { }`: a declaration whose name is not followed by its
@@ -595,4 +704,29 @@ fn is_reserved(word: &str) -> bool {
         .map(|p| p.as_str().len() == w.len())
         .unwrap_or(false)
         && !w.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every rule of the grammar has a human name for "expected ..." messages: a rule added
+    /// without one would be said as "something else".
+    #[test]
+    fn every_rule_has_a_human_name() {
+        // Silent rules (`NAME = _{ ... }`) are never expected by name.
+        let grammar = include_str!("../../../grammar/turnscript.pest");
+        let silent: Vec<&str> = grammar
+            .lines()
+            .filter_map(|l| l.split_once('=').filter(|(_, r)| r.trim_start().starts_with("_{")))
+            .map(|(name, _)| name.trim())
+            .collect();
+        assert!(silent.contains(&"item") && silent.contains(&"WHITESPACE"), "{silent:?}");
+        let unnamed: Vec<Rule> = Rule::all_rules()
+            .iter()
+            .copied()
+            .filter(|r| rule_name(*r) == "something else" && !silent.contains(&format!("{r:?}").as_str()))
+            .collect();
+        assert!(unnamed.is_empty(), "rules without a human name: {unnamed:?}");
+    }
 }
