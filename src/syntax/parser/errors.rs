@@ -341,6 +341,9 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
         file,
     };
     let pos = offset + location(&e);
+    if let Some(d) = unbalanced(src, pos, file) {
+        return d;
+    }
     if let ErrorVariant::ParsingError { positives, .. } = &e.variant
         && let Some(d) = keyword_as_name(&window, pos, positives)
     {
@@ -372,7 +375,7 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
                 "this text cannot be parsed".to_string()
             };
             let help = if found_end == pos {
-                "the file ended early: is a closing `}` missing?".to_string()
+                "the file ends before this is complete".to_string()
             } else {
                 "see docs/language.md for the form of each declaration and statement".to_string()
             };
@@ -510,6 +513,128 @@ fn missing_punctuation(w: &Window, pos: usize) -> Option<Diag> {
         Diag::new("syntax::parse", format!("expected {expected}"))
             .label(Span::new(w.file, at, found_end), found)
             .help(help),
+    )
+}
+
+/// The braces of a file up to a point: the blocks open there (innermost last), and the first
+/// block whose end the indentation shows before its `}`: a line less indented than its body, or a
+/// `}` less indented than the statements around the block (which closes an outer block).
+struct Braces {
+    /// Where each `{` still open is, and the indentation of the first line of its body.
+    open: Vec<(usize, Option<usize>)>,
+    /// The `{`, and where the indentation shows its block has ended.
+    misclosed: Option<(usize, usize)>,
+}
+
+/// The braces of `src` up to byte `end`, outside strings and comments.
+fn braces(src: &str, end: usize) -> Braces {
+    let mut b = Braces {
+        open: Vec::new(),
+        misclosed: None,
+    };
+    let bytes = src.as_bytes();
+    let (mut i, mut line, mut in_string) = (0, 0, false);
+    let indent = |line: usize| src[line..].len() - src[line..].trim_start_matches([' ', '\t']).len();
+    while i < end.min(bytes.len()) {
+        let first_on_line = !in_string && line + indent(line) == i;
+        match bytes[i] {
+            b'\n' => {
+                line = i + 1;
+                in_string = false;
+            }
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b'#' => {
+                i = src[i..].find('\n').map_or(bytes.len(), |n| i + n);
+                continue;
+            }
+            b'}' => {
+                // A `}` first on its line closes a block where the statements of the block around
+                // it are written; one less indented closes a block further out.
+                let closed = b.open.pop();
+                let around = b.open.last().and_then(|o| o.1);
+                if let (Some((at, _)), Some(around)) = (closed, around)
+                    && b.misclosed.is_none()
+                    && first_on_line
+                    && indent(line) < around
+                {
+                    b.misclosed = Some((at, i));
+                }
+            }
+            c if c.is_ascii_whitespace() => {}
+            c => {
+                // The first line of a block's body sets where its statements are written; a line
+                // less indented than that is past the block's end.
+                if first_on_line && let Some(top) = b.open.last_mut() {
+                    match top.1 {
+                        None => top.1 = Some(indent(line)),
+                        Some(body) if indent(line) < body && b.misclosed.is_none() => b.misclosed = Some((top.0, i)),
+                        Some(_) => {}
+                    }
+                }
+                if c == b'{' {
+                    b.open.push((i, None));
+                }
+            }
+        }
+        i += 1;
+    }
+    b
+}
+
+/// A syntax error that comes of braces that do not balance: a block never closed, met at the end
+/// of the file or at a word beginning a line at the left margin (a declaration read inside the
+/// block), or anywhere after a block the indentation shows has ended; or a `}` that closes
+/// nothing. Said at the brace (the first block the indentation shows has ended, else the
+/// innermost block open there), with where the parse failed.
+fn unbalanced(src: &str, pos: usize, file: FileId) -> Option<Diag> {
+    let line = |at: usize| src[..at].matches('\n').count() + 1;
+    if src[pos..].starts_with('}') {
+        if !braces(src, pos).open.is_empty() {
+            return None;
+        }
+        return Some(
+            Diag::new("syntax::unclosed", "this `}` closes no block")
+                .label(Span::new(file, pos, pos + 1), "no block is open here")
+                .help("remove it, or open its block with a `{` where the block begins"),
+        );
+    }
+    if braces(src, src.len()).open.is_empty() {
+        return None;
+    }
+    let at_end = src[pos..].trim().is_empty();
+    let at_margin = pos == 0 || src[..pos].ends_with('\n');
+    let word = src[pos..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+    // Up to the token the parse failed at, which may be the line the indentation says is past a
+    // block's end.
+    let here = braces(src, (pos + 1).min(src.len()));
+    if !(at_end || at_margin && word || here.misclosed.is_some()) {
+        return None;
+    }
+    let (open, help) = match here.misclosed {
+        Some((open, close)) => (
+            open,
+            format!(
+                "add the `}}` that closes it: by the indentation, its block ends before line {}",
+                line(close)
+            ),
+        ),
+        None => (here.open.last()?.0, "add the `}` that closes it".to_string()),
+    };
+    let found_end = token_at(src, pos);
+    let failed = if at_end {
+        "the file ends inside it".to_string()
+    } else {
+        format!("so `{}` is read inside it", &src[pos..found_end])
+    };
+    Some(
+        Diag::new(
+            "syntax::unclosed",
+            format!("the block opened on line {} is never closed", line(open)),
+        )
+        .label(Span::new(file, open, open + 1), "this `{` is never closed")
+        .label(Span::new(file, pos, found_end), failed)
+        .help(help),
     )
 }
 
