@@ -344,10 +344,13 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
     if let Some(d) = unbalanced(src, pos, file) {
         return d;
     }
-    if let ErrorVariant::ParsingError { positives, .. } = &e.variant
-        && let Some(d) = keyword_as_name(&window, pos, positives)
-    {
-        return d;
+    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
+        if let Some(d) = keyword_as_type(src, pos, positives, file) {
+            return d;
+        }
+        if let Some(d) = keyword_as_name(&window, pos, positives) {
+            return d;
+        }
     }
     if let Some(d) = missing_parameters(src, pos, file) {
         return d;
@@ -696,6 +699,30 @@ fn wants_name(positives: &[Rule]) -> bool {
                     | Rule::expr
             )
         })
+}
+
+/// A keyword where a type was wanted (`s: side`): types are `character` and declared things; a
+/// side, which cannot be passed, is said so with what to pass instead.
+fn keyword_as_type(src: &str, pos: usize, positives: &[Rule], file: FileId) -> Option<Diag> {
+    if !positives.contains(&Rule::type_name) {
+        return None;
+    }
+    let (start, end) = word_at(src, pos).filter(|&(s, e)| is_reserved(&src[s..e]))?;
+    let word = &src[start..end];
+    let span = Span::new(file, start, end);
+    let types = "the types are `character` and the things declared with `thing NAME, PLURAL`";
+    Some(if word == "side" {
+        Diag::new("syntax::keyword", "a side cannot be passed: `side` is not a type")
+            .label(span, "not a type")
+            .help(format!(
+                "{types}; pass a character of the side and read its side (`x: character`, then `x.side`), \
+                 or write the side's name where it is compared"
+            ))
+    } else {
+        Diag::new("syntax::keyword", format!("`{word}` is a keyword, not a type"))
+            .label(span, "not a type")
+            .help(types)
+    })
 }
 
 /// A reserved word where a name was wanted: `stat order`, `level count { }`, `act: action`; or
