@@ -106,6 +106,38 @@ const PLACES: &[(&str, &str)] = &[
     ("global set", "play { set @ = 1 }\n"),
     ("quantifier variable", "param p = count @ in characters\n"),
     ("param called", "param p = @(1)\n"),
+    // Names that refer to what is declared elsewhere.
+    ("flag's level", "flag f per @\n"),
+    ("unit's base", "unit h = 60 @\n"),
+    ("action's cost", "action a(c) costs 1 @ { }\n"),
+    ("forbid's character", "forbid f(@) because \"no\"\n"),
+    ("thing's owner field", "thing t, ts for @ { }\n"),
+    ("deck's named rank", "deck card, cards { ranks @ = 12 }\n"),
+    ("hook's level", "on start of @ { }\n"),
+    (
+        "measure's variable",
+        "measure m = 1 for each @ in characters at end of encounter\n",
+    ),
+    ("collection", "play { for each c in @ { } }\n"),
+    ("walk's order", "play { for each c in characters by @ { } }\n"),
+    ("option's kind", "play { choose d by gm { option action of kind @ } }\n"),
+    (
+        "option's resource",
+        "play { choose d by gm { option action using @ } }\n",
+    ),
+    ("level ended", "play { end @ }\n"),
+    ("order ranked", "play { rank @ }\n"),
+    ("deck shuffled", "play { shuffle @ }\n"),
+    (
+        "effect begun",
+        "play { begin @ on c for 1 counted at end of turn(c) }\n",
+    ),
+    ("effect stopped", "play { stop @ on c }\n"),
+    ("unit elapsed", "play { elapse 1 @ }\n"),
+    ("kept order", "play { place c first in @ }\n"),
+    ("field of a thing created", "play { create t { @ = 1 } }\n"),
+    ("side or tag tested", "param p = c is @\n"),
+    ("quantifier's order", "param p = first x in characters by @\n"),
 ];
 
 /// Where a keyword may stand in a place above because it is read as the construct it opens
@@ -119,6 +151,11 @@ const READ_AS_KEYWORD: &[(&str, &[&str])] = &[
     ("option", &["action"]),
     // `not(1)` is `not 1`; `if(1)` begins `if C then A else B`.
     ("param called", &["not", "if"]),
+    ("flag's level", &["turn", "round", "phase"]),
+    ("hook's level", &["turn", "round", "phase", "encounter"]),
+    ("collection", &["characters"]),
+    // `end repeat`, `end encounter`.
+    ("level ended", &["turn", "round", "phase", "repeat", "encounter"]),
 ];
 
 #[test]

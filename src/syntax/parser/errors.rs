@@ -694,6 +694,7 @@ fn wants_name(positives: &[Rule]) -> bool {
                     | Rule::hook_trigger
                     | Rule::preference
                     | Rule::pref
+                    | Rule::deck_rank
                     | Rule::path
                     | Rule::call
                     | Rule::expr
