@@ -358,7 +358,7 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
     if let Some(d) = missing_punctuation(&window, pos) {
         return d;
     }
-    let (found, found_end) = found_at(src, pos);
+    let (found, found_start, found_end) = found_at(src, pos);
     let (message, help) = match e.variant {
         ErrorVariant::ParsingError { positives, negatives } => {
             let mut names: Vec<String> = positives.into_iter().map(rule_name).collect();
@@ -377,8 +377,8 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
             } else {
                 "this text cannot be parsed".to_string()
             };
-            let help = if found_end == pos {
-                "the file ends before this is complete".to_string()
+            let help = if src[pos..].trim().is_empty() {
+                "the file ends before what it began is complete: finish it, or take it out".to_string()
             } else {
                 "see docs/language.md for the form of each declaration and statement".to_string()
             };
@@ -387,7 +387,7 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
         ErrorVariant::CustomError { message } => (message, "see docs/language.md".to_string()),
     };
     Diag::new("syntax::parse", message)
-        .label(Span::new(file, pos, found_end), found)
+        .label(Span::new(file, found_start, found_end), found)
         .help(help)
 }
 
@@ -399,16 +399,22 @@ fn location(e: &pest::error::Error<Rule>) -> usize {
     }
 }
 
-/// The label of what was found at `pos` (a word, a string, an operator or one character), and
-/// where it ends.
-fn found_at(src: &str, pos: usize) -> (String, usize) {
-    let end = token_at(src, pos);
-    let found = &src[pos..end];
-    if found.is_empty() {
-        ("the file ends here".to_string(), end)
-    } else {
-        (format!("found `{found}`"), end)
+/// The label of what was found at `pos` (a word, a string, an operator or one character, or the
+/// end of the file), and its span.
+fn found_at(src: &str, pos: usize) -> (String, usize, usize) {
+    if src[pos..].trim().is_empty() {
+        let (start, end) = last_char(src, pos);
+        return ("the file ends after this".to_string(), start, end);
     }
+    let end = token_at(src, pos);
+    (format!("found `{}`", &src[pos..end]), pos, end)
+}
+
+/// The last character before `pos` that is not a blank or in a comment: where a label goes to say
+/// the file ends (one past the last line would not be shown).
+fn last_char(src: &str, pos: usize) -> (usize, usize) {
+    let end = super::trimmed_len(&src[..pos]);
+    (src[..end].char_indices().next_back().map_or(end, |(i, _)| i), end)
 }
 
 /// Where the token at `at` ends: a word, a string (to its line's end if unclosed), a run of
@@ -499,7 +505,7 @@ fn missing_punctuation(w: &Window, pos: usize) -> Option<Diag> {
         1 => marks[0].clone(),
         n => format!("{} or {}", marks[..n - 1].join(", "), marks[n - 1]),
     };
-    let (found, found_end) = found_at(w.src, at);
+    let (found, found_start, found_end) = found_at(w.src, at);
     let read_as: Vec<Rule> = (far.rules.into_iter())
         .filter(|r| !matches!(r, Rule::file | Rule::next_item | Rule::item_pair))
         .collect();
@@ -514,7 +520,7 @@ fn missing_punctuation(w: &Window, pos: usize) -> Option<Diag> {
     }
     Some(
         Diag::new("syntax::parse", format!("expected {expected}"))
-            .label(Span::new(w.file, at, found_end), found)
+            .label(Span::new(w.file, found_start, found_end), found)
             .help(help),
     )
 }
@@ -624,11 +630,14 @@ fn unbalanced(src: &str, pos: usize, file: FileId) -> Option<Diag> {
         ),
         None => (here.open.last()?.0, "add the `}` that closes it".to_string()),
     };
-    let found_end = token_at(src, pos);
-    let failed = if at_end {
-        "the file ends inside it".to_string()
+    let (failed, failed_at) = if at_end {
+        (
+            "the file ends after this, still inside the block".to_string(),
+            last_char(src, pos),
+        )
     } else {
-        format!("so `{}` is read inside it", &src[pos..found_end])
+        let end = token_at(src, pos);
+        (format!("so `{}` is read inside it", &src[pos..end]), (pos, end))
     };
     Some(
         Diag::new(
@@ -636,7 +645,7 @@ fn unbalanced(src: &str, pos: usize, file: FileId) -> Option<Diag> {
             format!("the block opened on line {} is never closed", line(open)),
         )
         .label(Span::new(file, open, open + 1), "this `{` is never closed")
-        .label(Span::new(file, pos, found_end), failed)
+        .label(Span::new(file, failed_at.0, failed_at.1), failed)
         .help(help),
     )
 }
