@@ -542,13 +542,15 @@ fn braces(src: &str, end: usize) -> Braces {
         misclosed: None,
     };
     let bytes = src.as_bytes();
-    let (mut i, mut line, mut in_string) = (0, 0, false);
-    let indent = |line: usize| src[line..].len() - src[line..].trim_start_matches([' ', '\t']).len();
+    // The indentation of a line, worked out once, where it begins.
+    let indent_at = |line: usize| bytes[line..].iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+    let (mut i, mut line, mut indent, mut in_string) = (0, 0, indent_at(0), false);
     while i < end.min(bytes.len()) {
-        let first_on_line = !in_string && line + indent(line) == i;
+        let first_on_line = !in_string && line + indent == i;
         match bytes[i] {
             b'\n' => {
                 line = i + 1;
+                indent = indent_at(line);
                 in_string = false;
             }
             b'"' => in_string = !in_string,
@@ -565,7 +567,7 @@ fn braces(src: &str, end: usize) -> Braces {
                 if let (Some((at, _)), Some(around)) = (closed, around)
                     && b.misclosed.is_none()
                     && first_on_line
-                    && indent(line) < around
+                    && indent < around
                 {
                     b.misclosed = Some((at, i));
                 }
@@ -576,8 +578,8 @@ fn braces(src: &str, end: usize) -> Braces {
                 // less indented than that is past the block's end.
                 if first_on_line && let Some(top) = b.open.last_mut() {
                     match top.1 {
-                        None => top.1 = Some(indent(line)),
-                        Some(body) if indent(line) < body && b.misclosed.is_none() => b.misclosed = Some((top.0, i)),
+                        None => top.1 = Some(indent),
+                        Some(body) if indent < body && b.misclosed.is_none() => b.misclosed = Some((top.0, i)),
                         Some(_) => {}
                     }
                 }
