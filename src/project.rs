@@ -196,18 +196,29 @@ pub fn run(
 /// One scripted answer: the text of the answer and where it came from (`answers.txt:3`).
 pub type Answer = (String, String);
 
-/// The lines of an answers file that are answers: trimmed, without blanks and `#` comments.
+/// The lines of an answers file that are answers: trimmed, without blanks and `#` comments. A name
+/// in double quotes, as a ruleset writes one that is not a plain word (`round 1, "Cutthroat A",
+/// act: strike`), stands for the name: the quotes go, and a `#` inside them starts no comment.
 pub fn parse_answers(text: &str, origin: &str) -> Vec<Answer> {
     text.lines()
         .enumerate()
-        .map(|(i, l)| {
-            (
-                l.split('#').next().unwrap_or("").trim().to_string(),
-                format!("{origin}:{}", i + 1),
-            )
-        })
+        .map(|(i, l)| (answer_text(l), format!("{origin}:{}", i + 1)))
         .filter(|(l, _)| !l.is_empty())
         .collect()
+}
+
+/// One line of an answers file without its comment and with its quoted names unquoted, trimmed.
+fn answer_text(line: &str) -> String {
+    let mut text = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '#' if !quoted => break,
+            c => text.push(c),
+        }
+    }
+    text.trim().to_string()
 }
 
 /// What a user asks of a run besides the files: the seed, forced dice, scripted answers, who

@@ -169,6 +169,30 @@ fn a_run_with_no_cast_warns() {
     assert_eq!(err, "");
 }
 
+/// A file that does not build gets its diagnostics alone: no warning about a cast it may well
+/// declare (the run never starts).
+#[test]
+fn a_file_that_does_not_build_gets_no_cast_warning() {
+    for text in [
+        // A syntax error after the cast.
+        "ruleset \"r\"\nside good\ncharacter Ann { side good }\nstat hp default 3 +\n",
+        // No cast, and an error of the checker.
+        "ruleset \"r\"\nside good\nparam p = good + 1\nplay { }\n",
+    ] {
+        for cmd in ["run", "sim"] {
+            let args: &[&str] = if cmd == "sim" {
+                &[cmd, "-", "-n", "2"]
+            } else {
+                &[cmd, "-"]
+            };
+            let (_, err, code) = turnscript(args, text, &[]);
+            assert_eq!(code, 1, "{cmd}: {err}");
+            assert!(err.contains("× "), "{cmd}: {err}");
+            assert!(!err.contains("warning"), "{cmd}: {err}");
+        }
+    }
+}
+
 #[test]
 fn every_help_has_an_example() {
     for sub in [

@@ -260,6 +260,47 @@ impl Checker<'_> {
         Ty::Bool
     }
 
+    /// The help for `l == r` of two kinds: a side compared with something else is told what a
+    /// side compares with; with a param's argument (a number unless typed), how to pass a side.
+    fn compare_help(&self, l: (&Expr, Ty), r: (&Expr, Ty)) -> String {
+        let other = match (l.1, r.1) {
+            (Ty::Side, t) if t != Ty::Side => r.0,
+            (t, Ty::Side) if t != Ty::Side => l.0,
+            _ => return "both sides of `==` and `!=` must be the same kind of value".to_string(),
+        };
+        let side = self.decls.sides.first().map_or("SIDE", String::as_str);
+        // A param's argument without a type, in that param's body.
+        let argument = match &other.node {
+            ExprKind::Name(n) if self.var(n) == Some(Ty::Int) => self
+                .decls
+                .param_exprs
+                .iter()
+                .zip(&self.decls.param_args)
+                .position(|(body, args)| {
+                    body.span.file == other.span.file
+                        && body.span.start <= other.span.start
+                        && other.span.end <= body.span.end
+                        && args.iter().any(|(a, t)| a == n && t.is_none())
+                }),
+            _ => None,
+        };
+        match (argument, &other.node) {
+            (Some(i), ExprKind::Name(n)) => {
+                let param = &self.decls.params[i];
+                format!(
+                    "`{n}` is a number: a param's arguments are numbers, or entities when written `{n}: character` \
+                     (or a thing's type); a side cannot be passed. Pass a character of the side and compare sides: \
+                     `param {param}({n}: character) = ... == {n}.side`; or write the side's name in the rule: \
+                     `c.side == {side}`, `c is {side}`"
+                )
+            }
+            _ => format!(
+                "a side compares with a side: another character's side (`c.side == x.side`) or a side's name \
+                 (`c.side == {side}`); `c is {side}` tests it too"
+            ),
+        }
+    }
+
     /// `l OP r`: truth values for `and` and `or`, two of a kind for `==`, numbers otherwise.
     fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr) -> Ty {
         match op {
@@ -279,6 +320,7 @@ impl Checker<'_> {
                     return Ty::Bool;
                 }
                 if !lt.fits(rt) && !rt.fits(lt) {
+                    let help = self.compare_help((l, lt), (r, rt));
                     self.err(
                         Diag::new(
                             "check::type",
@@ -286,7 +328,7 @@ impl Checker<'_> {
                         )
                         .label(l.span, self.tn(lt))
                         .label(r.span, self.tn(rt))
-                        .help("both sides of `==` and `!=` must be the same kind of value"),
+                        .help(help),
                     );
                 }
                 Ty::Bool

@@ -450,9 +450,6 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
             return 1;
         }
     };
-    if encounter.is_none() {
-        eprint!("{}", no_cast_warning(&texts));
-    }
     if let Some(p) = &opts.answers {
         match read_answers(p) {
             Ok(a) => opts.run.answers = a,
@@ -463,7 +460,12 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
         }
     }
     let stdout = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout());
+    // Without an encounter, a ruleset that declares no one is warned of as its run starts.
+    let alone = encounter.is_none().then(|| shown(&ruleset));
     let (view, result) = play(&texts, &opts.run, |p| {
+        if let Some(ruleset) = &alone {
+            eprint!("{}", no_cast_warning(ruleset, p));
+        }
         Streamed(View::with_writer(opts.jsonl, p, stdout))
     });
     // The trace so far goes out before any error about the run.
@@ -487,21 +489,16 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
 
 /// A warning when a run has no encounter and its ruleset declares no one: it plays its levels
 /// with an empty cast (and so, usually, to the default round limit). The run goes on (exit 0).
-pub(crate) fn no_cast_warning(texts: &[(String, String)]) -> String {
-    let declares_someone = texts.iter().any(|(_, text)| {
-        crate::syntax::parse(text, 0).is_ok_and(|f| {
-            f.items
-                .iter()
-                .any(|i| matches!(i, crate::syntax::ast::Item::Character(_)))
-        })
-    });
-    match (declares_someone, texts.first()) {
-        (false, Some((ruleset, _))) => format!(
-            "warning: no encounter was given and {ruleset} declares no one: the run plays with an empty cast\n  \
-             help: give the cast with --encounter FILE, or run an encounter file that names its ruleset (`uses \"PATH\"`)\n"
-        ),
-        _ => String::new(),
+/// Worked out from the built program, so a file that does not build gets its diagnostics alone
+/// (a syntax error says nothing of the cast the file declares).
+pub(crate) fn no_cast_warning(ruleset: &str, program: &crate::Program) -> String {
+    if program.characters.iter().any(|c| c.ty == crate::check::CHARACTER) {
+        return String::new();
     }
+    format!(
+        "warning: no encounter was given and {ruleset} declares no one: the run plays with an empty cast\n  \
+         help: give the cast with --encounter FILE, or run an encounter file that names its ruleset (`uses \"PATH\"`)\n"
+    )
 }
 
 /// The buffer of the trace on stdout: what a killed run may not have printed.

@@ -62,9 +62,6 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
             }
         }
     }
-    if encounter.is_none() {
-        eprint!("{}", super::no_cast_warning(&texts));
-    }
     let style = Style {
         width: crate::diag::terminal_width(80),
         colour,
@@ -77,6 +74,9 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
             return 1;
         }
     };
+    if encounter.is_none() {
+        eprint!("{}", super::no_cast_warning(&super::shown(&ruleset), &program));
+    }
     let opts = SimOptions {
         n: args.n,
         seed: args.seed,

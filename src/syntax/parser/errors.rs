@@ -315,34 +315,50 @@ fn rule_name(r: Rule) -> String {
         Rule::if_expr => "`if C then A else B`",
         Rule::path_level => "a level name",
         Rule::field_name => "a field name",
+        Rule::forbid_decl => "a `forbid` declaration",
+        Rule::deck_decl => "a `deck NAME, PLURAL { ... }` declaration",
+        Rule::deck_suits => "`suits NAME, ...`",
+        Rule::deck_ranks => "`ranks ...`",
+        Rule::deck_rank => "a rank such as `2 to 10`, `Q = 12` or `7`",
+        Rule::deck_jokers => "`jokers N`",
+        Rule::shuffle_stmt => "a `shuffle`",
+        Rule::draw_stmt => "a `draw`",
+        Rule::discard_stmt => "a `discard`",
+        Rule::return_stmt => "a `return`",
+        Rule::swap_stmt => "a `swap`",
         _ => "something else",
     }
     .to_string()
 }
 
-/// pest's error `e`, from parsing `src` from byte `offset` on, as a diagnostic.
-pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file: FileId) -> Diag {
-    use pest::error::{ErrorVariant, InputLocation};
-    let pos = offset
-        + match e.location {
-            InputLocation::Pos(p) => p,
-            InputLocation::Span((s, _)) => s,
-        };
-    let found_end = src[pos..]
-        .char_indices()
-        .find(|(_, c)| c.is_whitespace())
-        .map(|(i, _)| pos + i)
-        .unwrap_or(src.len())
-        .max(pos + src[pos..].chars().next().map(|c| c.len_utf8()).unwrap_or(0));
-    let found = &src[pos..found_end];
-    let label = if found.is_empty() {
-        "the file ends here".to_string()
-    } else {
-        format!("found `{found}`")
+/// pest's error `e`, from parsing `src` from byte `offset` on by `rule`, as a diagnostic.
+pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file: FileId, rule: Rule) -> Diag {
+    use pest::error::ErrorVariant;
+    let window = Window {
+        src,
+        offset,
+        rule,
+        file,
     };
+    let pos = offset + location(&e);
+    if let Some(d) = unbalanced(src, pos, file) {
+        return d;
+    }
+    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
+        if let Some(d) = keyword_as_type(src, pos, positives, file) {
+            return d;
+        }
+        if let Some(d) = keyword_as_name(&window, pos, positives) {
+            return d;
+        }
+    }
     if let Some(d) = missing_parameters(src, pos, file) {
         return d;
     }
+    if let Some(d) = missing_punctuation(&window, pos) {
+        return d;
+    }
+    let (found, found_start, found_end) = found_at(src, pos);
     let (message, help) = match e.variant {
         ErrorVariant::ParsingError { positives, negatives } => {
             let mut names: Vec<String> = positives.into_iter().map(rule_name).collect();
@@ -361,14 +377,8 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
             } else {
                 "this text cannot be parsed".to_string()
             };
-            let help = if found.is_empty() {
-                "the file ended early: is a closing `}` missing?".to_string()
-            } else if names.iter().any(|n| n == "a name") && is_reserved(found) {
-                let word: String = found
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                format!("`{word}` is a keyword and cannot be used as a name; pick another name")
+            let help = if src[pos..].trim().is_empty() {
+                "the file ends before what it began is complete: finish it, or take it out".to_string()
             } else {
                 "see docs/language.md for the form of each declaration and statement".to_string()
             };
@@ -377,8 +387,437 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
         ErrorVariant::CustomError { message } => (message, "see docs/language.md".to_string()),
     };
     Diag::new("syntax::parse", message)
-        .label(Span::new(file, pos, found_end), label)
+        .label(Span::new(file, found_start, found_end), found)
         .help(help)
+}
+
+/// Where pest's error is, in the text it parsed.
+fn location(e: &pest::error::Error<Rule>) -> usize {
+    match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    }
+}
+
+/// The label of what was found at `pos` (a word, a string, an operator or one character, or the
+/// end of the file), and its span.
+fn found_at(src: &str, pos: usize) -> (String, usize, usize) {
+    if src[pos..].trim().is_empty() {
+        let (start, end) = last_char(src, pos);
+        return ("the file ends after this".to_string(), start, end);
+    }
+    let end = token_at(src, pos);
+    (format!("found `{}`", &src[pos..end]), pos, end)
+}
+
+/// The last character before `pos` that is not a blank or in a comment: where a label goes to say
+/// the file ends (one past the last line would not be shown).
+fn last_char(src: &str, pos: usize) -> (usize, usize) {
+    let end = super::trimmed_len(&src[..pos]);
+    (src[..end].char_indices().next_back().map_or(end, |(i, _)| i), end)
+}
+
+/// Where the token at `at` ends: a word, a string (to its line's end if unclosed), a run of
+/// operator characters (`==`), or one other character.
+fn token_at(text: &str, at: usize) -> usize {
+    let rest = &text[at..];
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let is_op = |c: char| "=!<>+-*/".contains(c);
+    match rest.chars().next() {
+        None => at,
+        Some('"') => {
+            at + rest[1..]
+                .find(['"', '\n'])
+                .map_or(rest.len(), |j| j + 1 + usize::from(rest[1 + j..].starts_with('"')))
+        }
+        Some(c) if is_word(c) => at + rest.find(|c| !is_word(c)).unwrap_or(rest.len()),
+        Some(c) if is_op(c) => at + rest.find(|c| !is_op(c)).unwrap_or(rest.len()),
+        Some(c) => at + c.len_utf8(),
+    }
+}
+
+/// Where the next token begins at or after `at`: past blanks and comments.
+fn skip_blanks(text: &str, mut at: usize) -> usize {
+    loop {
+        let rest = &text[at..];
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if !trimmed.starts_with('#') {
+            return at;
+        }
+        at += trimmed.find('\n').unwrap_or(trimmed.len());
+    }
+}
+
+/// Serializes the parses made with pest's error detail on: a switch for the whole process.
+static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// What pest tried at the furthest point a parse reached: that point, the tokens it expected
+/// there (as pest writes them), and the rules that tried them.
+struct Furthest {
+    at: usize,
+    tokens: Vec<String>,
+    rules: Vec<Rule>,
+}
+
+/// The window parsed again with pest's record of what it tried at the furthest point it reached,
+/// tokens included (the error pest gives names rules only, so a missing `{` after a rule that
+/// parsed is reported where that rule began). Only on the way to a syntax error: the record costs
+/// every parse time.
+fn furthest(w: &Window) -> Option<Furthest> {
+    let _only = DETAIL.lock().unwrap_or_else(|e| e.into_inner());
+    pest::set_error_detail(true);
+    let parsed = Grammar::parse(w.rule, &w.src[w.offset..]);
+    pest::set_error_detail(false);
+    let attempts = parsed.err()?.parse_attempts()?;
+    Some(Furthest {
+        at: w.offset + attempts.max_position,
+        tokens: attempts.expected_tokens().iter().map(|t| t.to_string()).collect(),
+        rules: attempts
+            .call_stacks()
+            .iter()
+            .filter_map(|c| c.deepest.get_rule().copied())
+            .collect(),
+    })
+}
+
+/// A punctuation mark missing past the point pest's rules report: `deck card, cards for holder {`
+/// (`{` expected at `for`), `set c.hp 3` (`=` expected at `3`). Said where it is missing, with
+/// the construct it was read as.
+fn missing_punctuation(w: &Window, pos: usize) -> Option<Diag> {
+    let far = furthest(w)?;
+    let at = skip_blanks(w.src, far.at);
+    if at <= pos {
+        return None;
+    }
+    let mut marks = Vec::new();
+    for token in &far.tokens {
+        if [" ", "\t", "\r", "\n", "#"].contains(&token.as_str()) {
+            continue;
+        }
+        if token.is_empty() || token.chars().any(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return None;
+        }
+        marks.push(format!("`{token}`"));
+    }
+    let expected = match marks.len() {
+        0 => return None,
+        1 => marks[0].clone(),
+        n => format!("{} or {}", marks[..n - 1].join(", "), marks[n - 1]),
+    };
+    let (found, found_start, found_end) = found_at(w.src, at);
+    let read_as: Vec<Rule> = (far.rules.into_iter())
+        .filter(|r| !matches!(r, Rule::file | Rule::next_item | Rule::item_pair))
+        .collect();
+    let mut help = match read_as.first() {
+        Some(r) if read_as.iter().all(|x| x == r) => {
+            format!("this is read as {}: see docs/language.md for its form", rule_name(*r))
+        }
+        _ => "see docs/language.md for the form of each declaration and statement".to_string(),
+    };
+    if read_as.first() == Some(&Rule::deck_decl) && w.src[at..].starts_with("for") {
+        help = "only a `thing` stands for a field (`thing NAME, PLURAL for FIELD`); a deck's cards do not".to_string();
+    }
+    Some(
+        Diag::new("syntax::parse", format!("expected {expected}"))
+            .label(Span::new(w.file, found_start, found_end), found)
+            .help(help),
+    )
+}
+
+/// The braces of a file up to a point: the blocks open there (innermost last), and the first
+/// block whose end the indentation shows before its `}`: a line less indented than its body, or a
+/// `}` less indented than the statements around the block (which closes an outer block).
+struct Braces {
+    /// Where each `{` still open is, and the indentation of the first line of its body.
+    open: Vec<(usize, Option<usize>)>,
+    /// The `{`, and where the indentation shows its block has ended.
+    misclosed: Option<(usize, usize)>,
+}
+
+/// The braces of `src` up to byte `end`, outside strings and comments.
+fn braces(src: &str, end: usize) -> Braces {
+    let mut b = Braces {
+        open: Vec::new(),
+        misclosed: None,
+    };
+    let bytes = src.as_bytes();
+    // The indentation of a line, worked out once, where it begins.
+    let indent_at = |line: usize| bytes[line..].iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+    let (mut i, mut line, mut indent, mut in_string) = (0, 0, indent_at(0), false);
+    while i < end.min(bytes.len()) {
+        let first_on_line = !in_string && line + indent == i;
+        match bytes[i] {
+            b'\n' => {
+                line = i + 1;
+                indent = indent_at(line);
+                in_string = false;
+            }
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b'#' => {
+                i = src[i..].find('\n').map_or(bytes.len(), |n| i + n);
+                continue;
+            }
+            b'}' => {
+                // A `}` first on its line closes a block where the statements of the block around
+                // it are written; one less indented closes a block further out.
+                let closed = b.open.pop();
+                let around = b.open.last().and_then(|o| o.1);
+                if let (Some((at, _)), Some(around)) = (closed, around)
+                    && b.misclosed.is_none()
+                    && first_on_line
+                    && indent < around
+                {
+                    b.misclosed = Some((at, i));
+                }
+            }
+            c if c.is_ascii_whitespace() => {}
+            c => {
+                // The first line of a block's body sets where its statements are written; a line
+                // less indented than that is past the block's end.
+                if first_on_line && let Some(top) = b.open.last_mut() {
+                    match top.1 {
+                        None => top.1 = Some(indent),
+                        Some(body) if indent < body && b.misclosed.is_none() => b.misclosed = Some((top.0, i)),
+                        Some(_) => {}
+                    }
+                }
+                if c == b'{' {
+                    b.open.push((i, None));
+                }
+            }
+        }
+        i += 1;
+    }
+    b
+}
+
+/// A syntax error that comes of braces that do not balance: a block never closed, met at the end
+/// of the file or at a word beginning a line at the left margin (a declaration read inside the
+/// block), or anywhere after a block the indentation shows has ended; or a `}` that closes
+/// nothing. Said at the brace (the first block the indentation shows has ended, else the
+/// innermost block open there), with where the parse failed.
+fn unbalanced(src: &str, pos: usize, file: FileId) -> Option<Diag> {
+    let line = |at: usize| src[..at].matches('\n').count() + 1;
+    if src[pos..].starts_with('}') {
+        if !braces(src, pos).open.is_empty() {
+            return None;
+        }
+        return Some(
+            Diag::new("syntax::unclosed", "this `}` closes no block")
+                .label(Span::new(file, pos, pos + 1), "no block is open here")
+                .help("remove it, or open its block with a `{` where the block begins"),
+        );
+    }
+    if braces(src, src.len()).open.is_empty() {
+        return None;
+    }
+    let at_end = src[pos..].trim().is_empty();
+    let at_margin = pos == 0 || src[..pos].ends_with('\n');
+    let word = src[pos..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+    // Up to the token the parse failed at, which may be the line the indentation says is past a
+    // block's end.
+    let here = braces(src, (pos + 1).min(src.len()));
+    if !(at_end || at_margin && word || here.misclosed.is_some()) {
+        return None;
+    }
+    let (open, help) = match here.misclosed {
+        Some((open, close)) => (
+            open,
+            format!(
+                "add the `}}` that closes it: by the indentation, its block ends before line {}",
+                line(close)
+            ),
+        ),
+        None => (here.open.last()?.0, "add the `}` that closes it".to_string()),
+    };
+    let (failed, failed_at) = if at_end {
+        (
+            "the file ends after this, still inside the block".to_string(),
+            last_char(src, pos),
+        )
+    } else {
+        let end = token_at(src, pos);
+        (format!("so `{}` is read inside it", &src[pos..end]), (pos, end))
+    };
+    Some(
+        Diag::new(
+            "syntax::unclosed",
+            format!("the block opened on line {} is never closed", line(open)),
+        )
+        .label(Span::new(file, open, open + 1), "this `{` is never closed")
+        .label(Span::new(file, failed_at.0, failed_at.1), failed)
+        .help(help),
+    )
+}
+
+/// The text a syntax error was met in: `src[offset..]`, parsed by `rule`, in `file`.
+struct Window<'s> {
+    src: &'s str,
+    offset: usize,
+    rule: Rule,
+    file: FileId,
+}
+
+impl Window<'_> {
+    /// Whether the text reads further with the word at `start..end` made an ordinary name: it
+    /// parses, or fails only past the token after the word. (A word that fails again at once, as
+    /// `in` in `for each in characters`, stands where a name is missing.)
+    fn reads_on_as_name(&self, start: usize, end: usize) -> bool {
+        let mut text = self.src[self.offset..].to_string();
+        let (s, e) = (start - self.offset, end - self.offset);
+        let stand_in: String = std::iter::once('_')
+            .chain(std::iter::repeat_n('x', e - s - 1))
+            .collect();
+        text.replace_range(s..e, &stand_in);
+        match Grammar::parse(self.rule, &text) {
+            Ok(_) => true,
+            Err(err) => {
+                let at = match err.location {
+                    pest::error::InputLocation::Pos(p) => p,
+                    pest::error::InputLocation::Span((p, _)) => p,
+                };
+                at > token_after(&text, e)
+            }
+        }
+    }
+}
+
+/// Whether rules failing at a word mean a name was wanted there (or an expression, which a name
+/// may begin). Not where an item may begin: any two words there begin an entity (`player Ann`),
+/// so a name is always among what is expected.
+fn wants_name(positives: &[Rule]) -> bool {
+    let item_start = positives.iter().any(|r| matches!(r, Rule::EOI | Rule::kw_ruleset));
+    !item_start
+        && positives.iter().any(|r| {
+            matches!(
+                r,
+                Rule::ident
+                    | Rule::name
+                    | Rule::level_name
+                    | Rule::ident_list
+                    | Rule::typed
+                    | Rule::typed_list
+                    | Rule::param_arg
+                    | Rule::collection
+                    | Rule::target
+                    | Rule::hook_trigger
+                    | Rule::preference
+                    | Rule::pref
+                    | Rule::deck_rank
+                    | Rule::path
+                    | Rule::call
+                    | Rule::expr
+            )
+        })
+}
+
+/// A keyword where a type was wanted (`s: side`): types are `character` and declared things; a
+/// side, which cannot be passed, is said so with what to pass instead.
+fn keyword_as_type(src: &str, pos: usize, positives: &[Rule], file: FileId) -> Option<Diag> {
+    if !positives.contains(&Rule::type_name) {
+        return None;
+    }
+    let (start, end) = word_at(src, pos).filter(|&(s, e)| is_reserved(&src[s..e]))?;
+    let word = &src[start..end];
+    let span = Span::new(file, start, end);
+    let types = "the types are `character` and the things declared with `thing NAME, PLURAL`";
+    Some(if word == "side" {
+        Diag::new("syntax::keyword", "a side cannot be passed: `side` is not a type")
+            .label(span, "not a type")
+            .help(format!(
+                "{types}; pass a character of the side and read its side (`x: character`, then `x.side`), \
+                 or write the side's name where it is compared"
+            ))
+    } else {
+        Diag::new("syntax::keyword", format!("`{word}` is a keyword, not a type"))
+            .label(span, "not a type")
+            .help(types)
+    })
+}
+
+/// A reserved word where a name was wanted: `stat order`, `level count { }`, `act: action`; or
+/// just before the point of failure, read as the keyword it is (`count.number`, `max(a, b)`,
+/// `side = 3` in a character). Said as such, at the word, when the text would read on with a name
+/// there; a keyword where a name is missing (`for each in characters`) is said as that.
+fn keyword_as_name(w: &Window, pos: usize, positives: &[Rule]) -> Option<Diag> {
+    let src = w.src;
+    // The word the parse failed in: at its start where a name was wanted, or inside it (`d` of
+    // `desc(1)` read as a die).
+    let word_start = src[..pos]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1)
+        .max(w.offset);
+    let at = word_at(src, word_start)
+        .filter(|&(s, e)| e > pos && is_reserved(&src[s..e]))
+        .filter(|&(s, _)| s < pos || wants_name(positives));
+    if let Some((start, end)) = at {
+        let word = &src[start..end];
+        let line_start = src[..start].trim_end_matches([' ', '\t']);
+        // `side` then, on the next line, `stat hp`: more likely a name missing before the line.
+        let next_line = line_start.is_empty() || line_start.ends_with('\n');
+        if next_line || !w.reads_on_as_name(start, end) {
+            let before = if next_line { "this line" } else { &format!("`{word}`") };
+            return Some(
+                Diag::new("syntax::parse", format!("expected a name, found the keyword `{word}`"))
+                    .label(Span::new(w.file, start, end), "a keyword, where a name was expected")
+                    .help(format!(
+                        "is a name missing before {before}? `{word}` is a keyword and cannot be used as a \
+                         name; if it was meant as one, {}",
+                        another_name(word)
+                    )),
+            );
+        }
+        let note = if positives.contains(&Rule::level_name) {
+            " (a level may also be called `turn`, `round` or `phase`)"
+        } else {
+            ""
+        };
+        return Some(keyword_diag(w.file, word, start, end, note));
+    }
+    // The word just before, on the same line, read as the keyword it is when the parse failed at
+    // punctuation right after it.
+    let next = src[pos..].chars().next()?;
+    if next.is_ascii_alphanumeric() || next == '_' {
+        return None;
+    }
+    let end = src[..pos].trim_end_matches([' ', '\t']).len();
+    let start = src[..end]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    (start < end && start >= w.offset && is_reserved(&src[start..end]) && w.reads_on_as_name(start, end))
+        .then(|| keyword_diag(w.file, &src[start..end], start, end, ""))
+}
+
+/// `word`, a keyword at `start..end`, used as a name; `note` says more of the place.
+fn keyword_diag(file: FileId, word: &str, start: usize, end: usize, note: &str) -> Diag {
+    Diag::new(
+        "syntax::keyword",
+        format!("`{word}` is a keyword and cannot be used as a name"),
+    )
+    .label(Span::new(file, start, end), "a keyword, not a name")
+    .help(format!(
+        "{}{note}; docs/language.md lists the keywords",
+        another_name(word)
+    ))
+}
+
+fn another_name(word: &str) -> String {
+    format!("pick another name, such as `{word}_` or `my_{word}`")
+}
+
+/// The word (letters, digits, `_`) that begins at `pos`, if one does.
+fn word_at(src: &str, pos: usize) -> Option<(usize, usize)> {
+    let len = src[pos..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(src.len() - pos);
+    (len > 0).then_some((pos, pos + len))
+}
+
+/// Where the token after byte `at` ends, past blanks and comments.
+fn token_after(text: &str, at: usize) -> usize {
+    token_at(text, skip_blanks(text, at))
 }
 
 /// `action move costs 1 ap`, `routine go { }`: a declaration whose name is not followed by its
@@ -429,4 +868,29 @@ fn is_reserved(word: &str) -> bool {
         .map(|p| p.as_str().len() == w.len())
         .unwrap_or(false)
         && !w.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every rule of the grammar has a human name for "expected ..." messages: a rule added
+    /// without one would be said as "something else".
+    #[test]
+    fn every_rule_has_a_human_name() {
+        // Silent rules (`NAME = _{ ... }`) are never expected by name.
+        let grammar = include_str!("../../../grammar/turnscript.pest");
+        let silent: Vec<&str> = grammar
+            .lines()
+            .filter_map(|l| l.split_once('=').filter(|(_, r)| r.trim_start().starts_with("_{")))
+            .map(|(name, _)| name.trim())
+            .collect();
+        assert!(silent.contains(&"item") && silent.contains(&"WHITESPACE"), "{silent:?}");
+        let unnamed: Vec<Rule> = Rule::all_rules()
+            .iter()
+            .copied()
+            .filter(|r| rule_name(*r) == "something else" && !silent.contains(&format!("{r:?}").as_str()))
+            .collect();
+        assert!(unnamed.is_empty(), "rules without a human name: {unnamed:?}");
+    }
 }

@@ -93,9 +93,9 @@ fn error_at(src: &str, file: FileId, previous: Option<usize>, at: usize, e: pest
     if let Some(p) = previous
         && let Err(both) = Grammar::parse(Rule::item_pair, &src[p..])
     {
-        return pest_error(both, src, p, file);
+        return pest_error(both, src, p, file, Rule::item_pair);
     }
-    pest_error(e, src, at, file)
+    pest_error(e, src, at, file, Rule::next_item)
 }
 
 struct Builder {
@@ -254,7 +254,7 @@ mod tests {
             return Some(d);
         }
         let top = match Grammar::parse(Rule::file, src) {
-            Err(e) => return Some(pest_error(e, src, 0, 0)),
+            Err(e) => return Some(pest_error(e, src, 0, 0, Rule::file)),
             Ok(mut pairs) => pairs.next()?,
         };
         let b = Builder {
@@ -267,6 +267,67 @@ mod tests {
             Rule::deck_decl => b.deck_decl(pair).err(),
             _ => b.item(pair).err(),
         })
+    }
+
+    /// The bundled files, by path.
+    fn bundled() -> Vec<(String, String)> {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut files = Vec::new();
+        for dir in ["rulesets", "rulesets/encounters"] {
+            let Ok(entries) = std::fs::read_dir(format!("{root}/{dir}")) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                    files.push((entry.path().display().to_string(), text));
+                }
+            }
+        }
+        files
+    }
+
+    /// A `}` that begins its line, taken out of a bundled file, is reported at the `{` of the
+    /// block it closed: the block never closed.
+    #[test]
+    fn a_missing_brace_is_reported_at_its_block() {
+        let mut cases = 0;
+        for (path, text) in bundled() {
+            // Each `{` and the `}` that closes it, outside strings and comments.
+            let (mut open, mut pairs, mut in_string, mut in_comment) = (Vec::new(), Vec::new(), false, false);
+            for (i, c) in text.char_indices() {
+                match c {
+                    '\n' => (in_string, in_comment) = (false, false),
+                    _ if in_comment => {}
+                    '"' => in_string = !in_string,
+                    _ if in_string => {}
+                    '#' => in_comment = true,
+                    '{' => open.push(i),
+                    '}' => pairs.extend(open.pop().map(|o| (o, i))),
+                    _ => {}
+                }
+            }
+            for (o, c) in pairs {
+                let line_start = text[..c].rfind('\n').map_or(0, |i| i + 1);
+                if !text[line_start..c].trim().is_empty() {
+                    continue;
+                }
+                cases += 1;
+                let cut = format!("{}{}", &text[..c], &text[c + 1..]);
+                let d = parse(&cut, 0).err().and_then(|d| d.into_iter().next());
+                let at = d
+                    .as_ref()
+                    .map(|d| (d.code, d.labels.first().map(|l| l.0.start as usize)));
+                let line = |at: usize| text[..at].matches('\n').count() + 1;
+                assert_eq!(
+                    at,
+                    Some(("syntax::unclosed", Some(o))),
+                    "{path} without the `}}` of line {}, closing line {}: {d:?}",
+                    line(c),
+                    line(o)
+                );
+            }
+        }
+        assert!(cases > 100, "{cases} cases");
     }
 
     fn shown(d: &Diag) -> (String, Vec<(Span, String)>) {
