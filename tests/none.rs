@@ -310,3 +310,34 @@ fn a_trigger_raised_with_none_is_traced_with_none_not_the_table() {
         assert!(!out.contains("mark"), "the hook's filter saw none:\n{out}");
     }
 }
+
+/// The second pass's N1: a refusal's text that read a field of `none` (or divided by zero)
+/// printed `?` in the reason, where any other read stops the run.
+#[test]
+fn a_refusal_text_reads_none_as_any_expression_does() {
+    let src = "resource hp min 0\nstat foe: character\ncharacter Ana { hp = 3 }\n\
+               play { for each c in characters { choose plan by c {\n\
+               option strike\n option guard unless c.hp < 5 because \"{c.foe} has {c.foe.hp} hp\"\n} } }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        answers: vec![
+            ("guard".to_string(), "answers:1".to_string()),
+            ("strike".to_string(), "answers:2".to_string()),
+        ],
+        ..RunOptions::default()
+    };
+    let (view, result) = play(&files, &opts, |p| View::new(false, p));
+    let out = view.map(|v| v.out().to_string()).unwrap_or_default();
+    match result {
+        Err(Failure::Run(_, d)) => {
+            let span = d.span().expect("a span");
+            assert_eq!(
+                (d.code, &src[span.start as usize..span.end as usize]),
+                ("run::none", "c.foe.hp"),
+                "{out}"
+            );
+        }
+        _ => panic!("the refusal's text must stop at `none`:\n{out}"),
+    }
+    assert!(!out.contains('?'), "{out}");
+}

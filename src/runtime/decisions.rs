@@ -294,7 +294,7 @@ impl Machine<'_> {
         (refusals, decline): (&[RefusalDef], Option<&Decline>),
         (who, rules): &(EntityId, Vec<usize>),
         span: Span,
-    ) -> (Vec<String>, Diag) {
+    ) -> R<(Vec<String>, Diag)> {
         let (name, all) = match decline {
             Some(d) if *who == WAY_OUT => (self.p.options[d.option as usize].clone(), &d.refusals[..]),
             _ => {
@@ -350,7 +350,7 @@ impl Machine<'_> {
         };
         if let Some(j) = attempted.filter(|j| *j < refused.len()) {
             self.secrecy.answered(false);
-            let (reasons, first) = self.explain_refused(var, rules, &refused[j], span);
+            let (reasons, first) = self.explain_refused(var, rules, &refused[j], span)?;
             if self.stop_on_refusal {
                 return Err(Box::new(self.refusal_stop(first)));
             }
@@ -363,7 +363,7 @@ impl Machine<'_> {
         }
         let mut all = Vec::with_capacity(refused.len());
         for (k, r) in refused.iter().enumerate() {
-            let (reasons, _) = self.explain_refused(var, rules, r, span);
+            let (reasons, _) = self.explain_refused(var, rules, r, span)?;
             all.push((keys[k], reasons));
         }
         self.emit(Event::NoChoice {
@@ -519,15 +519,17 @@ impl Machine<'_> {
         who: Who,
         (keys, refused, suggested): (&[OptionKey], &[OptionKey], Option<usize>),
         span: Span,
-        mut explain: impl FnMut(&mut Self, usize) -> (Vec<String>, Diag),
+        mut explain: impl FnMut(&mut Self, usize) -> R<(Vec<String>, Diag)>,
     ) -> R<(usize, DecidedBy)> {
         // A control (the REPL) shows why each refused candidate is refused, beside the options.
         // (Explaining may bind the choice's variable: the locals are put back as they were.)
         let reasons: Vec<String> = if self.control.is_some() && !refused.is_empty() {
             let locals = self.locals.clone();
-            let reasons = (0..refused.len()).map(|j| explain(self, j).0.join("; ")).collect();
+            let reasons = (0..refused.len())
+                .map(|j| explain(self, j).map(|(r, _)| r.join("; ")))
+                .collect::<R<Vec<String>>>();
             self.locals = locals;
-            reasons
+            reasons?
         } else {
             Vec::new()
         };
@@ -536,7 +538,7 @@ impl Machine<'_> {
                 Ok(pick) => return Ok(pick),
                 Err(j) => {
                     let (option, (reasons, first)) = match refused.get(j) {
-                        Some(o) => (*o, explain(self, j)),
+                        Some(o) => (*o, explain(self, j)?),
                         None => {
                             let k = j - refused.len();
                             let p = self.p;
@@ -626,39 +628,39 @@ impl Machine<'_> {
                 .help(format!("{name} could not be chosen here; the answer was refused"));
             return Ok((vec![text], diag));
         }
-        Ok(self.explain(name, &holding, span))
+        self.explain(name, &holding, span)
     }
 
     /// Every reason `rules` give for refusing `what` (their texts, names filled in), and the
     /// error a run that stops on a refusal reports: the first reason.
-    fn explain(&mut self, what: &str, rules: &[&RefusalDef], span: Span) -> (Vec<String>, Diag) {
-        let reasons: Vec<String> = rules.iter().map(|r| self.reason_text(r)).collect();
+    fn explain(&mut self, what: &str, rules: &[&RefusalDef], span: Span) -> R<(Vec<String>, Diag)> {
+        let reasons: Vec<String> = rules.iter().map(|r| self.reason_text(r)).collect::<R<_>>()?;
         let first = rules.first().map_or(Span::default(), |r| r.span);
         let diag = Diag::new("run::refused", reasons.first().cloned().unwrap_or_default())
             .label(first, "refused by this rule")
             .label(span, "while this was being decided")
             .help(format!("{what} could not be chosen here; the answer was refused"));
-        (reasons, diag)
+        Ok((reasons, diag))
     }
 
-    /// A refusal's text, the names written in it filled in.
-    fn reason_text(&mut self, rule: &RefusalDef) -> String {
+    /// A refusal's text, the names written in it filled in. What it reads is read as anywhere
+    /// else: a field of `none` or a division by zero stops the run, never a `?` in the text.
+    fn reason_text(&mut self, rule: &RefusalDef) -> R<String> {
         let mut text = String::new();
         for part in &rule.message {
             match part {
                 MessagePart::Text(t) => text.push_str(t),
-                MessagePart::Number(x, decimals) => match self.eval(x, NO_CTX) {
-                    Ok(v) => crate::trace::push_decimal(&mut text, v, *decimals),
-                    Err(_) => text.push('?'),
-                },
-                MessagePart::Name(x) => match self.eval(x, NO_CTX) {
-                    Ok(id) if id >= 0 => text.push_str(self.world().character_name(id as EntityId)),
-                    Ok(_) => text.push_str("none"),
-                    Err(_) => text.push('?'),
-                },
+                MessagePart::Number(x, decimals) => {
+                    let v = self.eval(x, NO_CTX)?;
+                    crate::trace::push_decimal(&mut text, v, *decimals);
+                }
+                MessagePart::Name(x) => {
+                    let v = self.eval(x, NO_CTX)?;
+                    text.push_str(self.world().entity_name(v).unwrap_or("none"));
+                }
             }
         }
-        text
+        Ok(text)
     }
 
     /// Whether `who` may take action `a` now: its `when` holds and every cost can be paid

@@ -448,7 +448,7 @@ impl Machine<'_> {
             keys.extend(group[place..].iter().map(|e| OptionKey::Character(*e)));
             let picked = self.suggest(who, prefs, &keys).and_then(|suggested| {
                 self.ask_until_accepted(decision, who, (&keys, &[], suggested), span, |_, _| {
-                    (Vec::new(), Diag::new("run::refused", "refused"))
+                    Ok((Vec::new(), Diag::new("run::refused", "refused")))
                 })
             });
             self.keys.put(keys);
