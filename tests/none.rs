@@ -341,3 +341,42 @@ fn a_refusal_text_reads_none_as_any_expression_does() {
     }
     assert!(!out.contains('?'), "{out}");
 }
+
+/// The second pass's N17 and N18: a start value that read a field worked out later read 0; a
+/// plain `-5` or `1 + 2` counted as worked out.
+#[test]
+fn start_values_read_only_what_has_a_value() {
+    let run_src = |src: &str, rolls: &[i64]| {
+        let files = vec![("t.turn".to_string(), src.to_string())];
+        let opts = RunOptions {
+            rolls: rolls.to_vec(),
+            ..RunOptions::default()
+        };
+        let (view, result) = play(&files, &opts, |p| View::new(false, p));
+        (view.map(|v| v.out().to_string()).unwrap_or_default(), result)
+    };
+    // A plain value of a later character is there from the start.
+    let plain = "stat speed default 0\nresource hp min 0 max 10\ncharacter Ana { speed = (Bo).hp }\ncharacter Bo { hp = 7 }\nplay { }\n";
+    let (out, r) = run_src(plain, &[]);
+    assert!(r.is_ok() && out.contains("final    Ana   speed = 7"), "{out}");
+    // A worked-out value of a later character has none yet.
+    let rolled = plain.replace("hp = 7", "hp = d8");
+    let (out, r) = run_src(&rolled, &[5]);
+    match r {
+        Err(Failure::Run(_, d)) => {
+            assert_eq!(d.code, "run::not_set", "{out}");
+            let span = d.span().expect("a span");
+            assert_eq!(&rolled[span.start as usize..span.end as usize], "(Bo).hp");
+        }
+        _ => panic!("Bo's rolled hp is read before it is rolled:\n{out}"),
+    }
+    // ... and one before it has.
+    let earlier = "stat speed default 0\nresource hp min 0 max 10\ncharacter Bo { hp = d8 }\ncharacter Ana { speed = (Bo).hp }\nplay { }\n";
+    let (out, r) = run_src(earlier, &[5]);
+    assert!(r.is_ok() && out.contains("final    Ana   speed = 5"), "{out}");
+    // Arithmetic on plain values is plain: held by one not yet joined.
+    let neg = "stat temp default 0\nstat t2 default 1 + 2\ncharacter Ana { }\ncharacter Bo { absent, temp = -5 }\n\
+               play { if Bo.temp == -5 and Bo.t2 == 3 { end encounter because \"held\" } }\n";
+    let (out, r) = run_src(neg, &[]);
+    assert!(r.is_ok() && out.contains("end of encounter: held"), "{out}");
+}

@@ -354,6 +354,18 @@ impl Machine<'_> {
         {
             let p = self.p;
             let (who, field) = (p.character_name(e), &p.fields[f as usize].name);
+            if self.joined.get(e as usize).copied().unwrap_or(true) {
+                return Err(Box::new(
+                    Diag::new(
+                        "run::not_set",
+                        format!("{who}'s `{field}` has no value yet: start values are worked out in the order they are declared"),
+                    )
+                    .label(span, format!("{who}'s `{field}` read here"))
+                    .help(format!(
+                        "give `{field}` a plain value (a number, a name), declare what it reads first, or read it in `setup`"
+                    )),
+                ));
+            }
             return Err(Box::new(
                 Diag::new(
                     "run::not_joined",
@@ -403,7 +415,7 @@ impl Machine<'_> {
             let hi = f.max.as_ref().map(|e| self.eval(e, ctx)).transpose()?;
             self.limits[i] = (lo, hi);
         }
-        self.hold_for_joining();
+        self.hold_start_values();
         for (i, f) in p.fields.iter().enumerate() {
             if f.kind == FieldKind::Global
                 && let Some(e) = &f.default
@@ -419,17 +431,20 @@ impl Machine<'_> {
                 self.init_character(id as EntityId)?;
             }
         }
+        // Nothing left to work out (no one waits to join): reads need not look.
+        if !self.pending.iter().any(|p| *p) {
+            self.pending = Vec::new();
+        }
         Ok(())
     }
 
-    /// The characters out of play from the start hold their plain values (a number, a name,
-    /// `none`, given or default) at once; the others are pending until they join.
-    fn hold_for_joining(&mut self) {
+    /// Every declared entity holds its plain values (a number, a name, `none`, given or
+    /// defaulted) from the start, before anything is worked out; the values to work out (they
+    /// roll, or read the state) are pending until then: in declaration order at the start, or
+    /// when a character out of play first joins. Reading a pending value is an error, never a 0.
+    fn hold_start_values(&mut self) {
         let p = self.p;
         for id in 0..p.characters.len() {
-            if self.joined[id] {
-                continue;
-            }
             let ch = &p.characters[id];
             for (fi, f) in p.fields.iter().enumerate() {
                 if f.kind == FieldKind::Global || f.owner != ch.ty {
@@ -440,11 +455,11 @@ impl Machine<'_> {
                 match given.or(f.default.as_ref()) {
                     None if f.kind == FieldKind::Resource => self.values[i] = self.clamp(fi as FieldId, 0),
                     None => {}
-                    Some(Ex::Int(v)) => {
+                    Some(e) if let Some(v) = constant(e) => {
                         let v = if f.kind == FieldKind::Resource {
-                            self.clamp(fi as FieldId, *v)
+                            self.clamp(fi as FieldId, v)
                         } else {
-                            *v
+                            v
                         };
                         self.values[i] = v;
                     }
@@ -478,9 +493,8 @@ impl Machine<'_> {
                 continue;
             }
             let i = id as usize * self.n_fields + fi;
-            if !self.joined.get(id as usize).copied().unwrap_or(true) && !self.pending.get(i).copied().unwrap_or(false)
-            {
-                // Held from the start, or set by a rule since: kept.
+            if id < self.p.characters.len() as EntityId && !self.pending.get(i).copied().unwrap_or(false) {
+                // A declared entity's value held from the start, or set by a rule since: kept.
                 continue;
             }
             let value = given.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
@@ -543,6 +557,26 @@ impl Machine<'_> {
         self.init_fields(id, ty, given)?;
         self.absent[id as usize] = false;
         Ok(id)
+    }
+}
+
+/// The value of an expression that reads nothing and rolls nothing: a number, a name, `none`,
+/// or arithmetic on them (`-5`, `1 + 2`).
+fn constant(e: &Ex) -> Option<i64> {
+    match e {
+        Ex::Int(v) => Some(*v),
+        Ex::Neg(x, _) => constant(x)?.checked_neg(),
+        Ex::Bin(op, a, b, _) => {
+            let (a, b) = (constant(a)?, constant(b)?);
+            match op {
+                crate::syntax::ast::BinOp::Add => a.checked_add(b),
+                crate::syntax::ast::BinOp::Sub => a.checked_sub(b),
+                crate::syntax::ast::BinOp::Mul => a.checked_mul(b),
+                crate::syntax::ast::BinOp::Div if b != 0 => a.checked_div_euclid(b),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 
