@@ -982,6 +982,52 @@ fn an_end_hook_does_not_replace_the_end_of_the_encounter() {
     assert!(out.contains("end of encounter: from turn hook\n"), "{out}");
 }
 
+/// The second pass's N11: when `--until` or an `end` cut a `together` walk short, the reveal still
+/// ran the option blocks after the stop: dice rolled and new decisions were asked. The choices
+/// are shown; their blocks do not run.
+#[test]
+fn a_walk_cut_short_shows_its_secret_choices_but_runs_none_of_their_blocks() {
+    let src = "stat card default 0\ncharacter Ana { }\ncharacter Bo { }\n\
+               play { round repeat { together for each c in characters { phase bid {\n\
+               choose card by c in secret {\n option high { set c.card = d6\n choose confirm by c { option yes option no } }\n\
+               option low { set c.card = 1  end encounter because \"low\" } } } } } }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        until: Some("bid=1".to_string()),
+        policy: Some("first".to_string()),
+        ..RunOptions::default()
+    };
+    let (out, err, code) = run_texts(&files, Vec::new(), &opts, false);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("choose   Ana   card       high     of high|low (policy)"),
+        "shown: {out}"
+    );
+    assert!(
+        !out.contains("roll") && !out.contains("confirm"),
+        "nothing after the stop: {out}"
+    );
+    assert!(out.contains("end of encounter: until bid=1"), "{out}");
+    // A revealed block that ends the encounter: the later choices are shown, not run.
+    let (out, err, code) = run(src, &[], &["low", "high"], None);
+    assert_eq!(code, 0, "{err}");
+    let tail: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("choose") || l.starts_with("roll") || l.starts_with("set") || l.starts_with("end of"))
+        .collect();
+    assert_eq!(
+        tail,
+        vec![
+            "choose   Ana   card       low      of high|low",
+            "set      Ana   card       = 1",
+            "choose   Bo    card       high     of high|low",
+            "end of encounter: low",
+        ],
+        "{out}"
+    );
+}
+
 #[test]
 fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
     let src = "side pcs, npcs\nstat init\nstat seat\n\

@@ -327,16 +327,31 @@ impl Machine<'_> {
     }
 
     /// A `together` walk's members have all had their moment: reveal its secret choices, in
-    /// the order they were made; the first flow other than going on is the walk's.
+    /// the order they were made; the first flow other than going on is the walk's. Once play is
+    /// not going on (the walk was cut short by an `end` or `--until`, or a revealed block ended
+    /// something), the choices left are shown, what was chosen and refused, but their blocks do
+    /// not run: nothing rolls, fires or is asked after the stop.
     pub(super) fn reveal_secrets(&mut self, mut flow: Flow) -> R<Flow> {
         let secrets = self.secrecy.frames.pop().unwrap_or_default();
         for s in secrets {
-            let revealed = self.reveal(s)?;
             if matches!(flow, Flow::Next) {
-                flow = revealed;
+                flow = self.reveal(s)?;
+            } else {
+                self.show(&s);
             }
         }
         Ok(flow)
+    }
+
+    /// A secret choice shown without running its block: its events, then those of the choices
+    /// made with it.
+    fn show(&mut self, s: &Secret) {
+        for h in &s.held {
+            self.emit(h.event());
+        }
+        for n in &s.nested {
+            self.show(n);
+        }
     }
 
     /// Keeps the secret choice just asked (`chosen`: what was decided and by whom; `None`:
