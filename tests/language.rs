@@ -760,6 +760,11 @@ fn counting_the_wrong_way_and_until_numbers_a_level_never_reaches_are_errors() {
         assert_eq!(code, 1, "{counting}: {err}");
         assert!(err.contains("run::counting") && err.contains(says), "{counting}: {err}");
     }
+    // Said only when sure (second pass N8): another statement of the same level may reach it.
+    let shared = "character A { }\nplay { round counting from 5 { }\n round counting from 1 repeat { } }\n";
+    let (out, err, code) = run(shared, &[], &[], Some("round=2"));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: until round=2"), "{out}");
     // The default stop names the number the level showed at its 10th iteration.
     let (out, err, code) = run(&level("counting from 0 repeat"), &[], &[], None);
     assert_eq!(code, 0, "{err}");

@@ -186,6 +186,8 @@ pub struct LevelDef {
     pub on_end: Vec<HookId>,
     /// `counting from ...`: numbered the game's way (so it may have a number 0).
     pub counting: bool,
+    /// How many statements of `setup` and `play` open this level.
+    pub statements: u16,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -99,6 +99,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
                 on_start: Vec::new(),
                 on_end: Vec::new(),
                 counting: false,
+                statements: 0,
             })
             .collect(),
         decisions: d.decisions.clone(),

@@ -223,10 +223,9 @@ impl Lower<'_> {
         St::Level {
             level,
             counting: {
-                if counting.is_some()
-                    && let Some(def) = self.p.levels.get_mut(level as usize)
-                {
-                    def.counting = true;
+                if let Some(def) = self.p.levels.get_mut(level as usize) {
+                    def.counting |= counting.is_some();
+                    def.statements = def.statements.saturating_add(1);
                 }
                 counting
             },

@@ -40,8 +40,20 @@ impl Machine<'_> {
             Some(c) => Numbers::new(self, c, span)?,
             None => Numbers::plain(),
         };
+        // Said as the level begins only when it is sure: one statement opens the level, its
+        // numbers are written as plain numbers, and no outer iteration is named.
+        let sure = self.p.levels[level as usize].statements == 1
+            && self.until_within.is_empty()
+            && counting.is_none_or(|c| {
+                matches!(c.from, Ex::Int(_))
+                    && c.to.as_ref().is_none_or(|t| matches!(t, Ex::Int(_)))
+                    && c.within
+                        .as_ref()
+                        .is_none_or(|(lo, hi)| matches!((lo, hi), (Ex::Int(_), Ex::Int(_))))
+            });
         if let Some((l, n)) = self.until
             && l == level
+            && sure
             && !numbers.reaches(n)
         {
             return Err(Box::new(
