@@ -1033,6 +1033,45 @@ fn a_walk_cut_short_shows_its_secret_choices_but_runs_none_of_their_blocks() {
     );
 }
 
+/// The second pass's N5-N7: a destroyed thing could be placed back in an order, take a turn, be
+/// destroyed again without a word, and a walk round from it said "rank or place them".
+#[test]
+fn a_destroyed_thing_is_out_for_good() {
+    let src = |after: &str| {
+        format!(
+            "thing slot, slots for owner {{ stat owner: character\n stat speed }}\norder quick(s: slot) {{ s.speed desc }}\n\
+             global s2: slot\ncharacter Ana {{ }}\n\
+             play {{ create slot {{ owner = Ana, speed = 2 }} as a\n create slot {{ owner = Ana, speed = 1 }} as b\n\
+             rank quick  set s2 = b  destroy b\n {after} }}\n"
+        )
+    };
+    for after in [
+        "place s2 last in quick",
+        "place a after s2 in quick",
+        "turn s2 { }",
+        "destroy s2",
+        "for each s in quick from s2 { }",
+    ] {
+        let (out, err, code) = run(&src(after), &[], &[], None);
+        assert_eq!(code, 1, "{after}: {out}");
+        assert!(
+            err.contains("run::destroyed") && err.contains("slot 2 was destroyed"),
+            "{after}: {err}"
+        );
+    }
+    // Queries about it read as for one not in the order: no one.
+    let (out, err, code) = run(
+        &src(
+            "if next(s2, quick) == none and below(s2, quick) == none and position(s2, quick) == 0 { end encounter because \"gone\" }",
+        ),
+        &[],
+        &[],
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("end of encounter: gone"), "{out}");
+}
+
 #[test]
 fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
     let src = "side pcs, npcs\nstat init\nstat seat\n\

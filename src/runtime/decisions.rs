@@ -377,10 +377,7 @@ impl Machine<'_> {
     pub(super) fn who(&mut self, chooser: &ChooserEx, span: Span) -> R<Who> {
         Ok(match chooser {
             ChooserEx::Role(r) => Who::Role(*r),
-            ChooserEx::Character(e) => {
-                let v = self.eval(e, NO_CTX)?;
-                Who::Character(self.id(v, span)?)
-            }
+            ChooserEx::Character(e) => Who::Character(self.alive(e, span)?),
         })
     }
 

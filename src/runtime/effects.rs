@@ -21,7 +21,7 @@ impl Machine<'_> {
     /// `begin`: the effect's mark goes up by one, and it runs for `count` counts at its anchor
     /// (a count of 0 or less ends it at once).
     pub(super) fn st_begin(&mut self, effect: FieldId, target: &Ex, count: &Ex, at: &CountEx, span: Span) -> R<Flow> {
-        let t = self.entity(target, span)?;
+        let t = self.alive(target, span)?;
         let n = self.eval(count, NO_CTX)?;
         let anchor = match at {
             CountEx::Place(who, o) => {

@@ -221,7 +221,9 @@ impl Machine<'_> {
                         .iter()
                         .find(|e| !self.absent.get(**e as usize).copied().unwrap_or(false))
                 });
-                after.map_or(v, |e| *e as i64)
+                // Itself when last (or not in the order), unless it is out of play: then no one.
+                let out = v < 0 || self.absent.get(v as usize).copied().unwrap_or(true);
+                after.map_or(if out { NONE } else { v }, |e| *e as i64)
             }
             Ex::Next(who, o, forward) => {
                 let v = self.eval(who, ctx)?;

@@ -201,7 +201,7 @@ impl Machine<'_> {
     /// `turn`: count-downs at the actor's place and turn start, the turn-start hooks, the body,
     /// then (however it ended, unless the run is stopping) the turn-end hooks and count-downs.
     pub(super) fn st_turn(&mut self, actor: &Ex, body: &[St], span: Span) -> R<Flow> {
-        let a = self.entity(actor, span)?;
+        let a = self.alive(actor, span)?;
         let p = self.p;
         // Durations counted at a place end right before a turn begins at that place.
         self.count_down_places(a);

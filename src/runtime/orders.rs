@@ -90,9 +90,9 @@ impl Machine<'_> {
 
     /// `place`: moves one entity within a kept order (first, last, or next to another in it).
     pub(super) fn st_place(&mut self, who: &Ex, to: &PlaceAt, order: OrderId, span: Span) -> R<Flow> {
-        let e = self.entity(who, span)?;
+        let e = self.alive(who, span)?;
         let anchor = match to {
-            PlaceAt::Before(x) | PlaceAt::After(x) | PlaceAt::Swap(x) => Some(self.entity(x, span)?),
+            PlaceAt::Before(x) | PlaceAt::After(x) | PlaceAt::Swap(x) => Some(self.alive(x, span)?),
             _ => None,
         };
         if anchor == Some(e) {
@@ -217,6 +217,9 @@ impl Machine<'_> {
 
     /// The error of a walk `from X` with no place for X to start from.
     fn no_place_to_start(&self, x: EntityId, coll: Coll, order: Option<OrderId>, span: Span) -> Diag {
+        if let Err(gone) = self.not_gone(x, span) {
+            return *gone;
+        }
         let p = self.p;
         let who = self.world().character_name(x).to_string();
         let (what, help) = match (order, coll) {

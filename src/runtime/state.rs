@@ -95,6 +95,8 @@ pub(super) struct Machine<'a> {
     /// its type's list until the destroyed are half of it, then they are dropped all at once, so
     /// walking a type costs in proportion to its live entities, not to every entity ever made.
     pub(super) of_type: Vec<Vec<EntityId>>,
+    /// Which entities `destroy` took out for good (empty until the first `destroy`).
+    pub(super) gone: Vec<bool>,
     /// How many destroyed entities each type's list still holds.
     pub(super) destroyed: Vec<usize>,
     /// The names of the entities made by `create`, in the order they were made.
@@ -201,6 +203,7 @@ impl<'a> Machine<'a> {
             effects: Vec::new(),
             walking: Vec::new(),
             acting: Vec::new(),
+            gone: Vec::new(),
             control,
             absent,
             joined,
@@ -305,6 +308,31 @@ impl Machine<'_> {
             Diag::new("run::none", "this names no entity: it is `none`")
                 .label(span, "used here")
                 .help("test it first, e.g. `if x != none { ... }`, or filter the loop with `where x != none`"),
+        ))
+    }
+
+    /// A value as an entity that can still act and be placed: `none` is `run::none`, and one
+    /// `destroy` took out for good is `run::destroyed` (a turn of it, placing it back in an
+    /// order, destroying it again).
+    pub(super) fn alive(&mut self, e: &Ex, span: Span) -> R<EntityId> {
+        let id = self.entity(e, span)?;
+        self.not_gone(id, span)?;
+        Ok(id)
+    }
+
+    /// `run::destroyed` for an entity `destroy` took out for good.
+    pub(super) fn not_gone(&self, id: EntityId, span: Span) -> R<()> {
+        if !self.gone.get(id as usize).copied().unwrap_or(false) {
+            return Ok(());
+        }
+        let who = self.world().character_name(id).to_string();
+        Err(Box::new(
+            Diag::new(
+                "run::destroyed",
+                format!("{who} was destroyed: it is out of play for good"),
+            )
+            .label(span, "used here")
+            .help("test it first, or keep it and take it out of the order instead of destroying it"),
         ))
     }
 

@@ -237,7 +237,11 @@ impl Machine<'_> {
 
     /// `destroy`: out of play for good; its effects end silently and it leaves every kept order.
     fn st_destroy(&mut self, what: &Ex, span: Span) -> R<Flow> {
-        let e = self.entity(what, span)?;
+        let e = self.alive(what, span)?;
+        if self.gone.len() <= e as usize {
+            self.gone.resize(self.types.len(), false);
+        }
+        self.gone[e as usize] = true;
         if !self.absent[e as usize] {
             self.emit(Event::Destroy { id: e });
             self.absent[e as usize] = true;
