@@ -866,14 +866,22 @@ fn until_settled_at_most_counts_every_roll_and_refuses_none() {
              character A {{ seat = 2 }}\ncharacter B {{ seat = 1 }}\nplay {{ for each c in characters by o {{ }} }}\n"
         )
     };
+    // Written as a number, the checker refuses it; worked out from the state, the run stops.
     for n in ["0", "-1"] {
         let (_, err, code) = run(&src(n), &[1, 1], &[], None);
         assert_eq!(code, 1, "{err}");
         assert!(
-            err.contains("run::at_most") && err.contains(&format!("at most {n}` would never roll")),
+            err.contains("check::limits") && err.contains(&format!("at most {n}` would never roll")),
             "{err}"
         );
     }
+    let computed = format!("global tries default 0\n{}", src("tries"));
+    let (_, err, code) = run(&computed, &[1, 1], &[], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("run::at_most") && err.contains("at most 0` would never roll"),
+        "{err}"
+    );
     let rolls = |n: &str, forced: &[i64]| {
         let (out, err, code) = run(&src(n), forced, &[], None);
         assert_eq!(code, 0, "{err}");

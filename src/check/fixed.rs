@@ -84,7 +84,7 @@ fn common(a: (i64, u8), b: (i64, u8)) -> Option<(i64, i64, u8)> {
     Some((widen(a.0, s - a.1)?, widen(b.0, s - b.1)?, s))
 }
 
-fn widen(v: i64, by: u8) -> Option<i64> {
+pub(super) fn widen(v: i64, by: u8) -> Option<i64> {
     v.checked_mul(10i64.checked_pow(u32::from(by))?)
 }
 

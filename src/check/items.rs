@@ -2,7 +2,7 @@
 //! routines and triggers.
 
 use super::checker::Checker;
-use super::fixed::{Fixed, Val, above, fixed};
+use super::fixed::{Fixed, Val, above, fixed, widen};
 use super::suggest::unknown;
 use super::{CHAR, CHARACTER, FieldKind, Sym, Ty};
 use crate::diag::Diag;
@@ -163,6 +163,20 @@ impl Checker<'_> {
             self.expect(e, Ty::of_scale(decimals), what);
             self.no_dice(e, what);
             match fixed(self.decls, e, &[], 0) {
+                // Kept at the field's decimals, it must still fit in 64 bits.
+                Fixed::Is(Val::Num(n, s))
+                    if self.diags.len() == before && widen(n, decimals.saturating_sub(s)).is_none() =>
+                {
+                    values.push(None);
+                    self.err(
+                        Diag::new(
+                            "check::limits",
+                            format!("{what} is too large to keep at {decimals} decimals"),
+                        )
+                        .label(e.span, "past the largest number at these decimals")
+                        .help("use fewer decimals, or a smaller limit"),
+                    );
+                }
                 Fixed::Is(v) if self.diags.len() == before => values.push(Some(v)),
                 Fixed::Reads(at) if self.diags.len() == before => {
                     values.push(None);
@@ -177,6 +191,16 @@ impl Checker<'_> {
                     self.err(d.help(
                         "write a number, a param, or arithmetic of them: limits are worked out once, as the run starts",
                     ));
+                }
+                // Fixed, with no error of its own reported, but no value: it divides by zero or
+                // runs past the largest number; the run would stop on it as it starts.
+                Fixed::Unknown if self.diags.len() == before => {
+                    values.push(None);
+                    self.err(
+                        Diag::new("check::limits", format!("{what} cannot be worked out"))
+                            .label(e.span, "divides by zero, or runs past the largest number")
+                            .help("write the limit as a number, or fix the arithmetic"),
+                    );
                 }
                 _ => values.push(None),
             }
@@ -278,6 +302,16 @@ impl Checker<'_> {
             }
             if let Some(n) = &k.at_most {
                 self.expect(n, Ty::Int, "`at most`");
+                // A fixed count below 1 would never roll (`run::at_most` if it comes to that).
+                if let Fixed::Is(Val::Num(v, 0)) = fixed(self.decls, n, &[], 0)
+                    && v < 1
+                {
+                    self.err(
+                        Diag::new("check::limits", format!("`until settled at most {v}` would never roll"))
+                            .label(n.span, "the most rolls of a tied group, the first included")
+                            .help("write at least 1, or drop the `roll` key"),
+                    );
+                }
             }
             // `tied`: the group the key would sort, in its `when` and its chooser.
             self.tied = Some(t_order);
