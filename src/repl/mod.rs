@@ -456,7 +456,7 @@ impl Repl {
             o
         };
         if let Some(d) = &div {
-            out.push_str(&show::divergence(&s.log, d));
+            out.push_str(&show::divergence(&s.log, d, &state));
         }
         out.push_str(&show::status(&state));
         if let Some(s) = self.session.as_mut() {
@@ -487,7 +487,7 @@ impl Repl {
             if changed { "" } else { " (unchanged)" }
         );
         match &div {
-            Some(d) => out.push_str(&show::divergence(&s.log, d)),
+            Some(d) => out.push_str(&show::divergence(&s.log, d, &state)),
             None => out.push_str(&format!(
                 "replayed {} command{} to the same point (decision {})\n",
                 cursor,
@@ -557,7 +557,7 @@ impl Repl {
             if cursor == 1 { "" } else { "s" }
         ));
         if let Some(d) = &div {
-            out.push_str(&show::divergence(&saved.log, d));
+            out.push_str(&show::divergence(&saved.log, d, &state));
         }
         out.push_str(&show::status(&state));
         self.session = Some(Session {

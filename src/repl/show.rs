@@ -142,8 +142,20 @@ pub fn status(st: &State) -> String {
     }
 }
 
-pub fn divergence(log: &[Entry], d: &Divergence) -> String {
+/// Where a replay stopped (`st`, the state it reached) because a command no longer fits. An
+/// answer it stopped at, at a decision asked in secret, is said without what it names or why it
+/// no longer fits: the choice is not revealed.
+pub fn divergence(log: &[Entry], d: &Divergence, st: &State) -> String {
     let line = log.get(d.entry).map_or("", |e| e.line.as_str());
+    let secret = matches!(&st.end, End::Paused(pd) if pd.secret);
+    if secret && line.split_whitespace().next() == Some("answer") {
+        return format!(
+            "the replay diverged at command {} (an answer given in secret, which the rules no longer take)
+stopped before it; `redo` tries it again, `log` lists the commands
+",
+            d.entry + 1
+        );
+    }
     format!(
         "the replay diverged at command {} (`{line}`): {}\nstopped before it; `redo` tries it again, `log` lists the commands\n",
         d.entry + 1,
