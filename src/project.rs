@@ -332,9 +332,13 @@ impl RunOptions {
                 (None, None) => {
                     let mut names: Vec<&str> = program.sides.iter().map(String::as_str).collect();
                     names.extend(program.roles.iter().map(String::as_str));
+                    let known = if names.is_empty() {
+                        "the ruleset declares no side and no role; `--policy NAME` alone gives every decision one policy".to_string()
+                    } else {
+                        format!("the sides and roles are: {}", names.join(", "))
+                    };
                     return Err(SetupError(format!(
-                        "error: `--policy {who}={name}`: no side or role is called `{who}`; the sides and roles are: {}\n",
-                        names.join(", ")
+                        "error: `--policy {who}={name}`: no side or role is called `{who}`; {known}\n"
                     )));
                 }
             };

@@ -246,3 +246,17 @@ fn a_destroyed_card_goes_back_to_no_pile() {
         "{report}"
     );
 }
+
+/// The second pass's N3: with every card destroyed, the empty deck's help still said to discard
+/// or shuffle.
+#[test]
+fn a_deck_whose_cards_are_all_destroyed_says_so_when_drawn() {
+    let src = "deck chit, chits { ranks 1 to 2 }\ncharacter Ana { }\n\
+               play { draw from chits as x\n destroy x\n draw from chits as y\n destroy y\n shuffle chits\n draw from chits as z }\n";
+    let (_, err, code) = run(src, &[], None);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("run::empty_deck") && err.contains("every card of the deck was destroyed"),
+        "{err}"
+    );
+}

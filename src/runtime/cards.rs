@@ -110,14 +110,25 @@ impl Machine<'_> {
                 )),
             };
         }
-        self.piles[d as usize].draw.pop().ok_or_else(|| {
+        let card = self.piles[d as usize].draw.pop();
+        card.ok_or_else(|| {
+            let left = self.of_type.get(ty as usize).is_some_and(|cards| {
+                cards
+                    .iter()
+                    .any(|c| !self.gone.get(*c as usize).copied().unwrap_or(false))
+            });
+            let help = if left {
+                "every card is out: `discard` cards so an empty pile can take them back, or `shuffle` the deck"
+            } else {
+                "every card of the deck was destroyed: none can come back; test for cards before drawing"
+            };
             Box::new(
                 Diag::new(
                     "run::empty_deck",
                     format!("the deck `{}` has no card left to draw", p.things[ty as usize].1),
                 )
                 .label(span, "drawn here")
-                .help("every card is out: `discard` cards so an empty pile can take them back, or `shuffle` the deck"),
+                .help(help),
             )
         })
     }
