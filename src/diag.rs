@@ -44,7 +44,14 @@ impl Diag {
 /// Whether `c` may not appear in a source file at all: a control character other than tab,
 /// newline and carriage return (C0, DEL, C1), or a text-direction embedding, override or isolate.
 pub fn is_unsafe(c: char) -> bool {
-    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || is_direction(c)
+    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || is_direction(c) || is_invisible(c)
+}
+
+/// Characters that show nothing or break a line where no newline is: zero-width spaces and
+/// joiners, the word joiner, and the line and paragraph separators. A name holding one looks
+/// like another name, or like none.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{2028}' | '\u{2029}')
 }
 
 /// The Unicode text-direction embeddings, overrides and isolates (U+202A to U+202E, U+2066 to

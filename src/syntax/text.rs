@@ -57,6 +57,11 @@ fn refusal(c: char, span: Span) -> Diag {
             .label(span, "an invisible character")
             .help("it makes the text around it read otherwise than it is: delete it");
     }
+    if crate::diag::is_invisible(c) {
+        return Diag::new(CODE, format!("an invisible character ({code}) in this file"))
+            .label(span, "an invisible character")
+            .help("it makes a name look like another, or like none, or breaks a line where none ends: delete it");
+    }
     if c == '\r' {
         return Diag::new(CODE, "a carriage return not followed by a newline")
             .label(span, "an invisible character")
@@ -70,6 +75,20 @@ fn refusal(c: char, span: Span) -> Diag {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The second pass's N16: a name of a zero-width space passed, and printed like no name.
+    #[test]
+    fn refuses_invisible_characters() {
+        let text = "character \"\u{200B}\" { }\ncharacter \"Ana\u{2028}\" { }\n";
+        let found: Vec<String> = unsafe_characters(text, 0).into_iter().map(|d| d.message).collect();
+        assert_eq!(
+            found,
+            vec![
+                "an invisible character (U+200B) in this file",
+                "an invisible character (U+2028) in this file"
+            ]
+        );
+    }
 
     #[test]
     fn refuses_controls_anywhere_and_tabs_in_strings_only() {
