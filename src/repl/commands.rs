@@ -57,13 +57,28 @@ pub fn unbalanced(text: &str) -> bool {
 }
 
 /// Words of a line with their byte ranges.
-fn words(line: &str) -> Vec<(usize, usize, &str)> {
+/// A name may be quoted, as rulesets write it (`show "Big Bob"`): spaces inside quotes do not
+/// split a word, and a word that is all one quoted name is given without its quotes (its range
+/// keeps them).
+pub(super) fn words(line: &str) -> Vec<(usize, usize, &str)> {
     let mut out = Vec::new();
     let mut start = None;
+    let mut quoted = false;
+    let mut push = |s: usize, e: usize| {
+        let w = &line[s..e];
+        let inner = w
+            .strip_prefix('"')
+            .and_then(|x| x.strip_suffix('"'))
+            .filter(|x| !x.contains('"'));
+        out.push((s, e, inner.unwrap_or(w)));
+    };
     for (i, c) in line.char_indices() {
-        match (c.is_whitespace(), start) {
+        if c == '"' {
+            quoted = !quoted;
+        }
+        match (c.is_whitespace() && !quoted, start) {
             (true, Some(s)) => {
-                out.push((s, i, &line[s..i]));
+                push(s, i);
                 start = None;
             }
             (false, None) => start = Some(i),
@@ -71,7 +86,7 @@ fn words(line: &str) -> Vec<(usize, usize, &str)> {
         }
     }
     if let Some(s) = start {
-        out.push((s, line.len(), &line[s..]));
+        push(s, line.len());
     }
     out
 }

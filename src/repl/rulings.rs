@@ -242,10 +242,17 @@ pub(super) fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
             None => d.help(format!("they are: {list}")),
         }
     };
-    let (who, field, f) = match target.split_once('.') {
-        Some((who, field)) => {
-            character(st, (t0, t0 + who.len(), who))?;
-            let f0 = t0 + who.len() + 1;
+    let (who, field, f) = match target.rsplit_once('.') {
+        Some((quoted, field)) => {
+            // `"Big Bob".hp`: the name as rulesets quote it.
+            let who = quoted
+                .strip_prefix('"')
+                .and_then(|x| x.strip_suffix('"'))
+                .unwrap_or(quoted);
+            let who0 = t0 + usize::from(who.len() != quoted.len());
+            character(st, (who0, who0 + who.len(), who))?;
+            let who = &target[who0 - t0..who0 - t0 + who.len()];
+            let f0 = t0 + quoted.len() + 1;
             match st.field(field) {
                 Some(f) if p.fields[f as usize].kind != FieldKind::Global => (Some(who.to_string()), field, f),
                 _ => return Err(field_err(field, (f0, f0 + field.len()), false)),
