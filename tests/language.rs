@@ -1955,3 +1955,18 @@ fn a_forbid_may_not_take_an_entitys_name() {
         "{report}"
     );
 }
+
+/// F5: `gain half (Ana).ap`, a param as the amount and the owner in parentheses, was read as a
+/// call `half(Ana)`, and the error landed on the next statement. A call's `(` follows its name
+/// with no space, so a name, a space and a parenthesis are the amount, then the field.
+#[test]
+fn a_name_then_a_spaced_parenthesis_is_an_amount_then_a_field() {
+    let src = "resource ap min 0\nglobal pool default 5\nparam half = 1\nparam twice(x) = 2 * x\n\
+               character Ana { }\n\
+               play {\n  gain half (Ana).ap\n  gain twice(2) (Ana).ap\n  spend half + 1 (Ana).ap\n  \
+               transfer 1 from (Ana).ap to pool\n  spend highest(1, half) (Ana).ap\n}\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("gain     Ana   ap         +1"), "{out}");
+    assert!(out.ends_with("final    Ana   ap = 1\n"), "{out}");
+}

@@ -224,6 +224,7 @@ fn rule_name(r: Rule) -> String {
         Rule::quant_where => "`where CONDITION`",
         Rule::quant_body => "`: EXPRESSION`",
         Rule::call => "a function call",
+        Rule::call_args => "`(` and a call's arguments right after its name",
         Rule::path => "a name",
         Rule::string => "a string in double quotes",
         Rule::string_in => "string text",
@@ -342,6 +343,9 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
     };
     let pos = offset + location(&e);
     if let Some(d) = unbalanced(src, pos, file) {
+        return d;
+    }
+    if let Some(d) = spaced_call(&window, pos).or_else(|| glued_call(&window, pos)) {
         return d;
     }
     if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
@@ -665,23 +669,133 @@ impl Window<'_> {
     /// parses, or fails only past the token after the word. (A word that fails again at once, as
     /// `in` in `for each in characters`, stands where a name is missing.)
     fn reads_on_as_name(&self, start: usize, end: usize) -> bool {
-        let mut text = self.src[self.offset..].to_string();
-        let (s, e) = (start - self.offset, end - self.offset);
         let stand_in: String = std::iter::once('_')
-            .chain(std::iter::repeat_n('x', e - s - 1))
+            .chain(std::iter::repeat_n('x', end - start - 1))
             .collect();
-        text.replace_range(s..e, &stand_in);
+        let past = token_after(&self.src[self.offset..], end - self.offset);
+        self.reads_past(start, end, &stand_in, past + self.offset)
+    }
+
+    /// Whether the text, with `start..end` replaced by `stand_in` (of the same length), parses, or
+    /// fails only past byte `past` of the file.
+    fn reads_past(&self, start: usize, end: usize, stand_in: &str, past: usize) -> bool {
+        let mut text = self.src[self.offset..].to_string();
+        text.replace_range(start - self.offset..end - self.offset, stand_in);
         match Grammar::parse(self.rule, &text) {
             Ok(_) => true,
-            Err(err) => {
-                let at = match err.location {
-                    pest::error::InputLocation::Pos(p) => p,
-                    pest::error::InputLocation::Span((p, _)) => p,
-                };
-                at > token_after(&text, e)
-            }
+            Err(err) => self.offset + location(&err) > past,
         }
     }
+}
+
+/// A name, a space and `(` where the parse failed at (or after) the `(`: `highest (a, b)`,
+/// `twice (2) (c).ap`. A call's `(` follows its name with no space; with one, the name is a value
+/// of its own. Said at the name when the text would read on as a call.
+fn spaced_call(w: &Window, pos: usize) -> Option<Diag> {
+    let src = w.src;
+    let past = token_at(src, pos);
+    let mut end = past;
+    // The last `NAME (` at or before the failure, after the start of the text parsed.
+    let (start, name_end, paren) = loop {
+        let paren = src.get(w.offset..end)?.rfind('(')? + w.offset;
+        end = paren;
+        let name_end = src[..paren].trim_end_matches([' ', '\t']).len();
+        if name_end == paren || name_end <= w.offset {
+            continue;
+        }
+        let start = src[..name_end]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let name = &src[start..name_end];
+        let plain = start >= w.offset && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+        if plain && name != "d" && !is_reserved(name) {
+            break (start, name_end, paren);
+        }
+    };
+    // `NAME (` read as `NAME(` with the blanks moved inside the parenthesis: it reads on past
+    // the call's `)` and the point of failure.
+    let stand_in = format!("({}", &src[name_end..paren]);
+    let close = closing_paren(src, paren)?;
+    if !w.reads_past(name_end, paren + 1, &stand_in, past.max(close + 1)) {
+        return None;
+    }
+    let name = &src[start..name_end];
+    Some(
+        Diag::new("syntax::parse", format!("a space between `{name}` and its `(`"))
+            .label(Span::new(w.file, start, paren + 1), "read as the name alone, then a `(`")
+            .help(format!(
+                "a call's `(` follows its name with no space: `{name}(`; a name, a space and a `(` is the \
+                 name's value, then a parenthesis"
+            )),
+    )
+}
+
+/// Where the `)` that closes the `(` at `open` is, outside strings and comments.
+fn closing_paren(src: &str, open: usize) -> Option<usize> {
+    let (mut depth, mut in_string, mut in_comment) = (0usize, false, false);
+    for (i, c) in src[open..].char_indices() {
+        match c {
+            '\n' => (in_string, in_comment) = (false, false),
+            _ if in_comment => {}
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '#' => in_comment = true,
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `gain half(c).ap`, failing after it: a name and a `(` with no space are a call (`half(c)`),
+/// where the amount and then a field reached through a parenthesis were meant. Said at the call
+/// when the text would read on with a space before its `(`.
+fn glued_call(w: &Window, pos: usize) -> Option<Diag> {
+    let src = w.src;
+    let past = token_at(src, pos);
+    let mut end = pos;
+    let (start, paren) = loop {
+        let paren = src.get(w.offset..end)?.rfind('(')? + w.offset;
+        end = paren;
+        let start = src[..paren]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let name = &src[start..paren];
+        let plain = start >= w.offset && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+        if plain && name.len() > 1 && !is_reserved(name) {
+            break (start, paren);
+        }
+    };
+    // The call ends before the failure.
+    if closing_paren(src, paren).is_none_or(|close| close >= pos) {
+        return None;
+    }
+    // The name, one byte shorter, then a space: the same length.
+    let stand_in = format!("_{} ", "x".repeat(paren - start - 2));
+    if !w.reads_past(start, paren, &stand_in, past) {
+        return None;
+    }
+    let name = &src[start..paren];
+    let (found, found_start, found_end) = found_at(src, pos);
+    let found = match found.strip_prefix("found ") {
+        Some(token) => format!("so {token} cannot be read here"),
+        None => found,
+    };
+    Some(
+        Diag::new("syntax::parse", format!("`{name}(` is read as a call of `{name}`"))
+            .label(Span::new(w.file, start, paren + 1), "a call: no space before the `(`")
+            .label(Span::new(w.file, found_start, found_end), found)
+            .help(format!(
+                "if `{name}` is a value on its own and the parenthesis begins what comes next (the owner \
+                 of the field in `gain {name} (c).FIELD`), put a space before the `(`: `{name} (`"
+            )),
+    )
 }
 
 /// Whether rules failing at a word mean a name was wanted there (or an expression, which a name

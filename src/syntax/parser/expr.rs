@@ -146,7 +146,8 @@ impl Builder {
             Rule::call => {
                 let mut it = pair.into_inner();
                 let name = self.ident(next(&mut it, span)?);
-                let args = it.map(|p| self.expr(p)).collect::<R<Vec<_>>>()?;
+                let args = next(&mut it, span)?;
+                let args = args.into_inner().map(|p| self.expr(p)).collect::<R<Vec<_>>>()?;
                 ExprKind::Call(name, args)
             }
             Rule::quantifier => self.quantifier(pair, span)?,
