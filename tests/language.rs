@@ -1970,3 +1970,43 @@ fn a_name_then_a_spaced_parenthesis_is_an_amount_then_a_field() {
     assert!(out.contains("gain     Ana   ap         +1"), "{out}");
     assert!(out.ends_with("final    Ana   ap = 1\n"), "{out}");
 }
+
+/// F27: a clause of a declaration given twice was a parse error elsewhere ("expected `policy`"
+/// for `stat s default 1 default 2`) or, for a deck's `jokers`, the last silently won. Each is
+/// said at both, and the clauses after a name come in any order.
+#[test]
+fn a_clause_given_twice_is_said_at_both() {
+    for (decl, twice) in [
+        ("stat s default 1 default 2", "`default`"),
+        ("stat s decimals 1 decimals 2", "`decimals`"),
+        ("stat s: character: character", "`: TYPE`"),
+        ("flag f default true default false", "`default`"),
+        ("flag f per round per turn", "`per`"),
+        ("global g default 1 decimals 2 default 3", "`default`"),
+        ("resource r min 0 decimals 1 decimals 2", "`decimals`"),
+        ("resource ap\naction a(c) costs 1 ap costs 2 ap", "`costs`"),
+        ("action a(c) when true when false", "`when`"),
+        ("deck c, cs { jokers 2 jokers 3 }", "`jokers`"),
+        ("deck c, cs { ranks 1 to 3 ranks 4 }", "`ranks`"),
+        ("deck c, cs { suits a ranks 1 suits b }", "`suits`"),
+    ] {
+        let src = format!("{decl}\ncharacter Ana {{ }}\nplay {{ }}\n");
+        let (report, clean) = check_texts(&[("t.turn".to_string(), src.clone())]);
+        assert!(
+            !clean && report.contains(&format!("{twice} is given twice")) && report.contains("first given here"),
+            "{src}\n{report}"
+        );
+    }
+    for decl in [
+        "stat s default 1.5 decimals 1",
+        "flag f per turn default true",
+        "global g max 9 decimals 1 default 2.5 min 0",
+        "resource ap\naction a(c) when c.ap > 0 costs 1 ap",
+        "stat s default 1\ndefault policy p\npolicy p { }",
+        "action a(c)\nkind k",
+    ] {
+        let src = format!("{decl}\ncharacter Ana {{ }}\nplay {{ }}\n");
+        let (report, clean) = check_texts(&[("t.turn".to_string(), src.clone())]);
+        assert!(clean, "{src}\n{report}");
+    }
+}

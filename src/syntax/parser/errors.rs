@@ -281,6 +281,8 @@ fn rule_name(r: Rule) -> String {
         Rule::chosen_key => "`chosen by WHO`",
         Rule::kind_decl => "`kind NAME, ...`",
         Rule::flag_default => "`default true` or `default false`",
+        Rule::flag_per => "`per LEVEL`",
+        Rule::action_when => "`when CONDITION`",
         Rule::entity_name => "a character's name in quotes",
         Rule::together => "`together`",
         Rule::anew => "`anew`",

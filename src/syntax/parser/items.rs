@@ -88,22 +88,41 @@ impl Builder {
 
     fn stat_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
-        let ty = self.of_type(&mut it);
-        let decimals = self.decimals(&mut it)?;
-        let default = it.next().map(|p| self.expr(p)).transpose()?;
+        let c = self.clauses(it)?;
         Ok(Item::Stat {
             name,
-            ty,
-            decimals,
-            default,
+            ty: c.ty.map(|t| t.0),
+            decimals: c.decimals.map_or(0, |d| d.0),
+            default: c.default.map(|d| d.0),
         })
     }
 
-    /// `decimals N`, if it comes next: N from 1 to 6 (`syntax::number` otherwise); 0 without it.
-    fn decimals(&self, it: &mut Parts<'_>) -> R<u8> {
-        let Some(d) = it.next_if(|p| p.as_rule() == Rule::decimals) else {
-            return Ok(0);
-        };
+    /// The clauses of a stat, resource, flag or global after its name, in any order, each given
+    /// at most once (the grammar says which a declaration may have).
+    fn clauses(&self, it: Parts<'_>) -> R<Clauses> {
+        let mut c = Clauses::default();
+        for p in it {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::of_type => {
+                    let t = next(&mut p.into_inner(), pspan)?;
+                    once(&mut c.ty, self.ident(t), "`: TYPE`", pspan)?;
+                }
+                Rule::decimals => once(&mut c.decimals, self.decimals(p)?, "`decimals`", pspan)?,
+                Rule::res_default | Rule::flag_default => {
+                    once(&mut c.default, self.expr(last_inner(p, pspan)?)?, "`default`", pspan)?
+                }
+                Rule::res_min => once(&mut c.min, self.expr(last_inner(p, pspan)?)?, "`min`", pspan)?,
+                Rule::res_max => once(&mut c.max, self.expr(last_inner(p, pspan)?)?, "`max`", pspan)?,
+                Rule::flag_per => once(&mut c.per, self.ident(last_inner(p, pspan)?), "`per`", pspan)?,
+                r => return Err(internal(pspan, r)),
+            }
+        }
+        Ok(c)
+    }
+
+    /// `decimals N`: N from 1 to 6 (`syntax::number` otherwise).
+    fn decimals(&self, d: Pair<Rule>) -> R<u8> {
         let dspan = self.span(&d);
         let n = last_inner(d, dspan)?;
         match n.as_str().parse::<u8>() {
@@ -177,11 +196,20 @@ impl Builder {
             },
         ];
         let (mut suits, mut ranks, mut jokers) = (Vec::new(), Vec::new(), None);
+        // Each of `suits`, `ranks` and `jokers` is one line: a second would add to the first or
+        // replace it.
+        let (mut suits_at, mut ranks_at) = (None, None);
         for p in it {
             let pspan = self.span(&p);
             match p.as_rule() {
-                Rule::deck_suits => suits.extend(self.ident_list(last_inner(p, pspan)?)),
+                Rule::deck_suits => {
+                    once(&mut suits_at, (), "`suits`", pspan)
+                        .map_err(|d| d.help("list every suit after one `suits`: `suits clubs, hearts`"))?;
+                    suits.extend(self.ident_list(last_inner(p, pspan)?))
+                }
                 Rule::deck_ranks => {
+                    once(&mut ranks_at, (), "`ranks`", pspan)
+                        .map_err(|d| d.help("list every rank after one `ranks`: `ranks 2 to 10, J = 11`"))?;
                     for r in parts(p) {
                         let rspan = self.span(&r);
                         let mut ri = parts(r);
@@ -209,6 +237,9 @@ impl Builder {
                     }
                 }
                 Rule::deck_jokers => {
+                    if let Some((_, _, first)) = jokers {
+                        once(&mut Some(((), first)), (), "`jokers`", pspan)?;
+                    }
                     let mut ji = parts(p);
                     let n = number(next(&mut ji, pspan)?)?;
                     let rank = ji.next().map(number).transpose()?;
@@ -299,37 +330,22 @@ impl Builder {
 
     fn resource_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
-        let decimals = self.decimals(&mut it)?;
-        let (mut min, mut max) = (None, None);
-        for p in it {
-            let r = p.as_rule();
-            let pspan = self.span(&p);
-            let e = self.expr(last_inner(p, span)?)?;
-            let slot = if r == Rule::res_min { &mut min } else { &mut max };
-            once(slot, e, r, pspan)?;
-        }
+        let c = self.clauses(it)?;
         Ok(Item::Resource {
             name,
-            decimals,
-            min: min.map(Box::new),
-            max: max.map(Box::new),
+            decimals: c.decimals.map_or(0, |d| d.0),
+            min: c.min.map(|m| Box::new(m.0)),
+            max: c.max.map(|m| Box::new(m.0)),
         })
     }
 
     fn flag_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
-        let default = match it.peek() {
-            Some(p) if p.as_rule() == Rule::flag_default => {
-                let d = next(&mut it, span)?;
-                let dspan = self.span(&d);
-                Some(self.expr(last_inner(d, dspan)?)?)
-            }
-            _ => None,
-        };
+        let c = self.clauses(it)?;
         Ok(Item::Flag {
             name,
-            default,
-            per: it.next().map(|p| self.ident(p)),
+            default: c.default.map(|d| d.0),
+            per: c.per.map(|p| p.0),
         })
     }
 
@@ -344,9 +360,16 @@ impl Builder {
             when: None,
             body: Block { stmts: vec![], span },
         };
+        let (mut costs, mut when) = (None, None);
         for p in it {
+            let pspan = self.span(&p);
             match p.as_rule() {
                 Rule::costs => {
+                    // Every cost in one list: a second `costs` would read as more of them, or as
+                    // replacing them.
+                    once(&mut costs, (), "`costs`", pspan).map_err(|d| {
+                        d.help("list every cost after one `costs`: `costs 1 ap, 2 mp`")
+                    })?;
                     for c in p.into_inner().filter(|p| p.as_rule() == Rule::cost) {
                         let cspan = self.span(&c);
                         let mut ci = c.into_inner();
@@ -361,9 +384,12 @@ impl Builder {
                     decl.kinds = self.ident_list(list);
                 }
                 Rule::block => decl.body = self.block(p)?,
-                _ => decl.when = Some(self.expr(p)?),
+                _ => once(&mut when, self.expr(last_inner(p, pspan)?)?, "`when`", pspan).map_err(|d| {
+                    d.help("keep one `when`: join the conditions with `and` (`when A and B`)")
+                })?,
             }
         }
+        decl.when = when.map(|w| w.0);
         Ok(Item::Action(Box::new(decl)))
     }
 
@@ -520,27 +546,14 @@ impl Builder {
 
     fn global_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
-        let ty = self.of_type(&mut it);
-        let decimals = self.decimals(&mut it)?;
-        let (mut default, mut min, mut max) = (None, None, None);
-        for p in it {
-            let r = p.as_rule();
-            let pspan = self.span(&p);
-            let e = self.expr(last_inner(p, span)?)?;
-            let slot = match r {
-                Rule::res_default => &mut default,
-                Rule::res_min => &mut min,
-                _ => &mut max,
-            };
-            once(slot, e, r, pspan)?;
-        }
+        let c = self.clauses(it)?;
         Ok(Item::Global {
             name,
-            ty,
-            decimals,
-            default: default.map(Box::new),
-            min: min.map(Box::new),
-            max: max.map(Box::new),
+            ty: c.ty.map(|t| t.0),
+            decimals: c.decimals.map_or(0, |d| d.0),
+            default: c.default.map(|d| Box::new(d.0)),
+            min: c.min.map(|m| Box::new(m.0)),
+            max: c.max.map(|m| Box::new(m.0)),
         })
     }
 
@@ -646,19 +659,26 @@ impl Builder {
     }
 }
 
-/// A resource's or global's `min`, `max` or `default`, given once: a second would silently
+/// The clauses of a stat, resource, flag or global after its name, with where each was given.
+#[derive(Default)]
+struct Clauses {
+    ty: Option<(Ident, Span)>,
+    decimals: Option<(u8, Span)>,
+    default: Option<(Expr, Span)>,
+    min: Option<(Expr, Span)>,
+    max: Option<(Expr, Span)>,
+    per: Option<(Ident, Span)>,
+}
+
+/// A clause of a declaration (`word`, as written, at `span`), given once: a second would silently
 /// replace the first.
-fn once(slot: &mut Option<Expr>, e: Expr, rule: Rule, span: Span) -> R<()> {
-    if slot.is_some() {
-        let word = match rule {
-            Rule::res_min => "min",
-            Rule::res_max => "max",
-            _ => "default",
-        };
-        return Err(Diag::new("syntax::parse", format!("`{word}` is given twice"))
+fn once<T>(slot: &mut Option<(T, Span)>, value: T, word: &str, span: Span) -> R<()> {
+    if let Some((_, first)) = slot {
+        return Err(Diag::new("syntax::parse", format!("{word} is given twice"))
             .label(span, "given again here")
-            .help(format!("keep one `{word}`")));
+            .label(*first, "first given here")
+            .help(format!("keep one {word}")));
     }
-    *slot = Some(e);
+    *slot = Some((value, span));
     Ok(())
 }

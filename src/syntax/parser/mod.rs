@@ -59,6 +59,8 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
     };
     // Where the item before this one started.
     let mut previous: Option<usize> = None;
+    // Where an action without a body ended, when it is the item before this one.
+    let mut bodiless_action: Option<usize> = None;
     loop {
         let rest = &src[b.offset..];
         let mut pairs = match Grammar::parse(Rule::next_item, rest) {
@@ -69,6 +71,15 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
             return Ok(());
         };
         let end = pair.as_span().end();
+        let start = b.offset + pair.as_span().start();
+        if pair.as_rule() == Rule::kind_decl
+            && let Some(action_end) = bodiless_action
+            && !src[action_end..start].contains('\n')
+        {
+            return Err(vec![kind_on_action_line(file, start)]);
+        }
+        bodiless_action = (pair.as_rule() == Rule::action_decl && !pair.as_str().trim_end().ends_with('}'))
+            .then(|| start + trimmed_len(pair.as_str()));
         let flow = match pair.as_rule() {
             Rule::EOI => return Ok(()),
             Rule::deck_decl => b.deck_decl(pair).map_err(|d| vec![d])?.into_iter().try_for_each(&mut f),
@@ -84,6 +95,18 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
         previous = Some(b.offset);
         b.offset += end;
     }
+}
+
+/// `action a(c) costs 1 ap kind x`: a `kind` after an action's costs or condition, or a second
+/// `kind` (`kind x kind y`), is a declaration of kinds of its own, which the action does not have.
+/// On the action's line it is refused rather than read so.
+fn kind_on_action_line(file: FileId, at: usize) -> Diag {
+    Diag::new("syntax::parse", "this `kind` declares kinds of its own, not the action's")
+        .label(Span::new(file, at, at + "kind".len()), "a declaration of kinds, after the action")
+        .help(
+            "an action's kinds are one list right after its parameters: `action NAME(c) kind K, L costs ...`; \
+             a declaration of kinds begins a line of its own",
+        )
 }
 
 /// The syntax error `e` met parsing the item at `at`, reported as a parse of the whole file
