@@ -2010,3 +2010,23 @@ fn a_clause_given_twice_is_said_at_both() {
         assert!(clean, "{src}\n{report}");
     }
 }
+
+/// F30: `absent` after a tag list was read as one more tag ("unknown tag `absent`", with a help
+/// to declare one, which would then silently put the character in play). It ends the list; a tag
+/// may not be called `absent`.
+#[test]
+fn absent_after_a_tag_list_puts_the_character_out_of_play() {
+    let src = "side foes\ntag big, small\nglobal seen default 0\ncharacter Ana { }\n\
+               character Bo { side foes, tag big, small, absent }\nplay { if Bo is small { set seen = 1 } }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("final          seen = 1"), "{out}");
+    assert!(out.contains("final    Bo    (out of play)"), "{out}");
+    for (src, want) in [
+        ("tag big, absent\ncharacter Bo { tag big, absent }\nplay { }\n", "a tag cannot be called `absent`"),
+        ("tag big\ncharacter Bo { tag absent }\nplay { }\n", "write `absent` on its own"),
+    ] {
+        let (report, clean) = check_texts(&[("t.turn".to_string(), src.to_string())]);
+        assert!(!clean && report.contains(want), "{src}\n{report}");
+    }
+}

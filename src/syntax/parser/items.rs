@@ -25,7 +25,7 @@ impl Builder {
             Rule::resource_decl => self.resource_decl(it, span)?,
             Rule::flag_decl => self.flag_decl(it, span)?,
             Rule::side_decl => Item::Side(self.ident_list(next(&mut it, span)?)),
-            Rule::tag_decl => Item::Tag(self.ident_list(next(&mut it, span)?)),
+            Rule::tag_decl => Item::Tag(not_absent(self.ident_list(next(&mut it, span)?), false)?),
             Rule::action_decl => self.action_decl(it, span)?,
             Rule::order_decl => self.order_decl(it, span)?,
             Rule::policy_decl => self.policy_decl(it, span)?,
@@ -506,7 +506,7 @@ impl Builder {
             let mut pi = p.into_inner().filter(|p| !is_keyword(p.as_rule()));
             match r {
                 Rule::char_side => decl.sides.push(self.ident(next(&mut pi, pspan)?)),
-                Rule::char_tag => decl.tags.extend(pi.map(|p| self.ident(p))),
+                Rule::char_tag => decl.tags.extend(not_absent(pi.map(|p| self.ident(p)).collect(), true)?),
                 Rule::char_absent => decl.absent.push(pspan),
                 _ => {
                     let f = self.ident(next(&mut pi, pspan)?);
@@ -657,6 +657,25 @@ impl Builder {
             span,
         })))
     }
+}
+
+/// Tags, none called `absent`: in a character, `absent` says it starts out of play (`{ tag big,
+/// absent }`), so a tag of that name could not be given (and declaring one would silently put
+/// such a character in play). `in_character`: the list is a character's `tag ...`.
+fn not_absent(tags: Vec<Ident>, in_character: bool) -> R<Vec<Ident>> {
+    let Some(t) = tags.iter().find(|t| t.node == "absent") else {
+        return Ok(tags);
+    };
+    let d = Diag::new("syntax::keyword", "a tag cannot be called `absent`")
+        .label(t.span, "`absent` says a character starts out of play");
+    Err(if in_character {
+        d.help("to have the character start out of play, write `absent` on its own, not after `tag`: `{ side foes, absent }`")
+    } else {
+        d.help(
+            "in a character, `absent` after a tag list ends it (`{ tag big, absent }`): pick another name for the tag, \
+             such as `absent_` or `missing`",
+        )
+    })
 }
 
 /// The clauses of a stat, resource, flag or global after its name, with where each was given.
