@@ -172,8 +172,9 @@ fn the_checker_knows_decks_and_cards() {
             "deck chit, chits { ranks 1 to 3 }\ncharacter A { }\nplay { discard A }\n",
             "`discard` needs a card of the deck",
         ),
-        ("deck card, cards { }\n", "a deck of 0 cards"),
-        ("deck card, cards { ranks 9 to 2 }\n", "the ranks 9 to 2 are not a run"),
+        ("deck card, cards { }\n", "this deck has no ranks"),
+        ("deck card, cards { ranks 9 to 2 }\n", "the ranks 9 to 2 run downwards"),
+        ("deck card, cards { ranks 1 jokers 10000 }\n", "a deck of 10001 cards"),
     ];
     for (src, want) in cases {
         let (report, clean) = check_texts(&[("t.turn".to_string(), src.to_string())]);

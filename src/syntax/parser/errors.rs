@@ -324,6 +324,7 @@ fn rule_name(r: Rule) -> String {
         Rule::deck_ranks => "`ranks ...`",
         Rule::deck_rank => "a rank such as `2 to 10`, `Q = 12` or `7`",
         Rule::deck_jokers => "`jokers N`",
+        Rule::deck_number => "a whole number",
         Rule::shuffle_stmt => "a `shuffle`",
         Rule::draw_stmt => "a `draw`",
         Rule::discard_stmt => "a `discard`",

@@ -161,20 +161,31 @@ impl Builder {
             node: ExprKind::Int(v),
             span: name.span,
         };
+        // A rank: a whole number from 0 to 1,000,000.
         let number = |p: Pair<Rule>| -> R<i64> {
             let pspan = self.span(&p);
-            p.as_str()
-                .parse::<i64>()
-                .ok()
-                .filter(|v| *v <= 1_000_000)
-                .ok_or_else(|| {
-                    Diag::new(
-                        "syntax::deck",
-                        format!("`{}` is too large for a card's rank", p.as_str()),
-                    )
+            let text = p.as_str();
+            match text.parse::<i64>() {
+                Ok(v) if (0..=1_000_000).contains(&v) => Ok(v),
+                Ok(v) if v < 0 => Err(Diag::new("syntax::deck", format!("`{text}` is not a card's rank"))
+                    .label(pspan, "a rank is not negative")
+                    .help("ranks are whole numbers from 0 to 1,000,000: number the cards from 0 and work out their values in the rules (`x.rank - 3`)")),
+                _ => Err(Diag::new("syntax::deck", format!("`{text}` is too large for a card's rank"))
                     .label(pspan, "at most 1,000,000")
-                    .help("ranks are whole numbers from 0 to 1,000,000")
-                })
+                    .help("ranks are whole numbers from 0 to 1,000,000")),
+            }
+        };
+        // How many jokers: a whole number (the deck's size is held to its limit below).
+        let count = |p: Pair<Rule>| -> R<usize> {
+            let pspan = self.span(&p);
+            let text = p.as_str();
+            match text.parse::<i64>() {
+                Ok(v) if v < 0 => Err(Diag::new("syntax::deck", format!("`jokers {text}`: a count is not negative"))
+                    .label(pspan, "how many jokers")
+                    .help("write how many jokers the deck has, or leave `jokers` out for none")),
+                Ok(v) => Ok(usize::try_from(v).unwrap_or(usize::MAX)),
+                Err(_) => Err(too_large(pspan)),
+            }
         };
         let mut fields = vec![
             Item::Stat {
@@ -219,13 +230,29 @@ impl Builder {
                             (_, Some(to)) => {
                                 let (lo, hi) = (number(first)?, number(to)?);
                                 let most = crate::limits::MAX_RANK_RUN;
-                                if hi < lo || hi - lo >= most {
+                                if hi < lo {
                                     return Err(Diag::new(
                                         "syntax::deck",
-                                        format!("the ranks {lo} to {hi} are not a run of at most {most}"),
+                                        format!("the ranks {lo} to {hi} run downwards"),
                                     )
                                     .label(rspan, "this run of ranks")
-                                    .help("write the lower rank first: `2 to 10`"));
+                                    .help(format!("write the lower rank first: `{hi} to {lo}`")));
+                                }
+                                if hi - lo >= most {
+                                    return Err(Diag::new(
+                                        "syntax::deck",
+                                        format!("the ranks {lo} to {hi} are {} ranks in one run", hi - lo + 1),
+                                    )
+                                    .label(rspan, format!("a run holds at most {most} ranks"))
+                                    .help(format!(
+                                        "split it into runs of at most {most}: `{lo} to {}, {}`",
+                                        lo + most - 1,
+                                        match hi - lo + 1 - most {
+                                            1 => hi.to_string(),
+                                            n if n <= most => format!("{} to {hi}", lo + most),
+                                            _ => format!("{} to {}, ...", lo + most, lo + 2 * most - 1),
+                                        }
+                                    )));
                                 }
                                 ranks.extend((lo..=hi).map(|v| (v.to_string(), v)));
                             }
@@ -241,20 +268,26 @@ impl Builder {
                         once(&mut Some(((), first)), (), "`jokers`", pspan)?;
                     }
                     let mut ji = parts(p);
-                    let n = number(next(&mut ji, pspan)?)?;
+                    let n = count(next(&mut ji, pspan)?)?;
                     let rank = ji.next().map(number).transpose()?;
                     jokers = Some((n, rank, pspan));
                 }
                 _ => fields.push(self.item(p)?),
             }
         }
-        let cards = ranks.len() * suits.len().max(1) + jokers.map_or(0, |j| j.0 as usize);
+        // Jokers rank above the highest rank: a deck has ranks, as the docs say.
+        if ranks.is_empty() {
+            return Err(Diag::new("syntax::deck", "this deck has no ranks")
+                .label(name.span, "a deck without `ranks`")
+                .help("give it at least one rank: `ranks 1 to 10` (jokers are ranked above the highest rank)"));
+        }
+        let cards = (ranks.len() * suits.len().max(1)).saturating_add(jokers.map_or(0, |j| j.0));
         let most = crate::limits::MAX_DECK_CARDS;
-        if cards == 0 || cards > most {
+        if cards > most {
             return Err(Diag::new("syntax::deck", format!("a deck of {cards} cards"))
                 .label(span, "this deck")
                 .help(format!(
-                    "give it `ranks` (and `suits`, `jokers`): from 1 to {most} cards"
+                    "a deck holds at most {most} cards: give it fewer ranks, suits or jokers"
                 )));
         }
         let mut items = vec![Item::Thing {
