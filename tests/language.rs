@@ -2030,3 +2030,25 @@ fn absent_after_a_tag_list_puts_the_character_out_of_play() {
         assert!(!clean && report.contains(want), "{src}\n{report}");
     }
 }
+
+/// F18: a file saved with a byte-order mark, as some editors save UTF-8, was "expected a file".
+/// The mark is skipped where a file begins (and the formatter keeps it there); elsewhere it is
+/// said to be an invisible character.
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_file_is_skipped() {
+    let src = "\u{feff}ruleset \"bom\"\ncharacter Ana   { }\nplay { }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("bom · encounter"), "{out}");
+    let formatted = turnscript::format::format(src, 0).map_err(|d| format!("{d:?}"));
+    assert_eq!(
+        formatted.as_deref(),
+        Ok("\u{feff}ruleset \"bom\"\ncharacter Ana { }\nplay { }\n")
+    );
+    let src = "ruleset \"bom\"\ncharacter Ana { }\n\u{feff}play { }\n";
+    let (report, clean) = check_texts(&[("t.turn".to_string(), src.to_string())]);
+    assert!(
+        !clean && report.contains("found an invisible character, U+FEFF (a byte-order mark): delete it"),
+        "{report}"
+    );
+}

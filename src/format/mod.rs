@@ -44,7 +44,11 @@ pub const TABLE_OUTLIER_GAP: usize = 12;
 /// Formats a ruleset or an encounter. A file that does not parse is refused with its diagnostic.
 pub fn format(src: &str, file: FileId) -> Result<String, Vec<Diag>> {
     crate::syntax::parse(src, file)?;
-    Ok(layout(src))
+    // A byte-order mark stays where it is, before the laid-out text: the layout is no encoding.
+    Ok(match src.strip_prefix(crate::syntax::BOM) {
+        Some(rest) => format!("{}{}", crate::syntax::BOM, layout(rest)),
+        None => layout(src),
+    })
 }
 
 /// One line of output before trailing comments are aligned.

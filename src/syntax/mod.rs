@@ -4,4 +4,4 @@ pub mod ast;
 mod parser;
 pub mod text;
 
-pub use parser::{each_item, parse};
+pub use parser::{BOM, each_item, parse};

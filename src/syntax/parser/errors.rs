@@ -348,6 +348,9 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
     if let Some(d) = unbalanced(src, pos, file) {
         return d;
     }
+    if let Some(d) = non_ascii_name(&window, pos) {
+        return d;
+    }
     if let Some(d) = spaced_call(&window, pos).or_else(|| glued_call(&window, pos)) {
         return d;
     }
@@ -414,7 +417,18 @@ fn found_at(src: &str, pos: usize) -> (String, usize, usize) {
         return ("the file ends after this".to_string(), start, end);
     }
     let end = token_at(src, pos);
-    (format!("found `{}`", &src[pos..end]), pos, end)
+    let found = &src[pos..end];
+    match found.chars().next() {
+        Some(c @ ('\u{feff}' | '\u{200b}'..='\u{200d}' | '\u{2060}')) => {
+            let what = if c == super::BOM { " (a byte-order mark)" } else { "" };
+            (
+                format!("found an invisible character, U+{:04X}{what}: delete it", u32::from(c)),
+                pos,
+                end,
+            )
+        }
+        _ => (format!("found `{found}`"), pos, end),
+    }
 }
 
 /// The last character before `pos` that is not a blank or in a comment: where a label goes to say
@@ -730,6 +744,48 @@ fn spaced_call(w: &Window, pos: usize) -> Option<Diag> {
                 "a call's `(` follows its name with no space: `{name}(`; a name, a space and a `(` is the \
                  name's value, then a parenthesis"
             )),
+    )
+}
+
+/// A word with a letter outside ASCII where the parse failed (`character Änä`, `Bjørn`): names
+/// are ASCII letters, digits and `_`. Said at the word, with its quoted form where a name in
+/// quotes would read on (an entity's name, as a character's), else that it must be ASCII.
+fn non_ascii_name(w: &Window, pos: usize) -> Option<Diag> {
+    let src = w.src;
+    let letter = |at: usize| src[at..].chars().next().filter(|c| !c.is_ascii() && c.is_alphanumeric());
+    // At the point of failure, or past it where pest's rules report the word before (`character
+    // Bjørn` fails at `ø`, reported at `character`).
+    let (pos, c) = match letter(pos) {
+        Some(c) => (pos, c),
+        None if src[pos..].contains(|c: char| !c.is_ascii()) => {
+            let at = skip_blanks(src, furthest(w)?.at);
+            (at, letter(at)?)
+        }
+        None => return None,
+    };
+    let in_word = |c: char| c.is_alphanumeric() || c == '_';
+    let start = src[..pos].rfind(|c: char| !in_word(c)).map_or(0, |i| i + 1).max(w.offset);
+    let end = src[pos..].find(|c: char| !in_word(c)).map_or(src.len(), |i| pos + i);
+    let word = &src[start..end];
+    let span = Span::new(w.file, start, end);
+    let quoted = format!("\"{}\"", "x".repeat(end - start - 2));
+    let help = if w.reads_past(start, end, &quoted, end) {
+        format!(
+            "a character's or other entity's name that is not a plain word is written in quotes: `\"{word}\"`; \
+             every other name is ASCII letters, digits and `_`"
+        )
+    } else {
+        "only the names of characters and other entities may be written in quotes, with any letters; \
+         every other name is ASCII letters, digits and `_`: spell it so"
+            .to_string()
+    };
+    Some(
+        Diag::new(
+            "syntax::parse",
+            format!("`{word}` is not a plain name: names are ASCII letters, digits and `_`"),
+        )
+        .label(span, format!("`{c}` is not an ASCII letter"))
+        .help(help),
     )
 }
 

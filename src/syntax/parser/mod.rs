@@ -27,6 +27,9 @@ struct Grammar;
 
 type R<T> = Result<T, Diag>;
 
+/// The byte-order mark some editors begin a UTF-8 file with (U+FEFF): skipped where a file begins.
+pub const BOM: char = '\u{feff}';
+
 /// Parses one source file into its AST, or returns the syntax error.
 pub fn parse(src: &str, file: FileId) -> Result<File, Vec<Diag>> {
     let mut items = Vec::new();
@@ -55,7 +58,8 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
     let mut b = Builder {
         file,
         pratt: pratt(),
-        offset: 0,
+        // A byte-order mark, as some editors begin a UTF-8 file with, is no part of the text.
+        offset: if src.starts_with(BOM) { BOM.len_utf8() } else { 0 },
     };
     // Where the item before this one started.
     let mut previous: Option<usize> = None;
