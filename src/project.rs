@@ -198,7 +198,8 @@ pub type Answer = (String, String);
 
 /// The lines of an answers file that are answers: trimmed, without blanks and `#` comments. A name
 /// in double quotes, as a ruleset writes one that is not a plain word (`round 1, "Cutthroat A",
-/// act: strike`), stands for the name: the quotes go, and a `#` inside them starts no comment.
+/// act: strike`), stands for the name: a `#` inside the quotes starts no comment, and the quotes
+/// stay for the decider to read the name whole (a `,` or `:` inside it parts nothing).
 pub fn parse_answers(text: &str, origin: &str) -> Vec<Answer> {
     text.lines()
         .enumerate()
@@ -207,18 +208,17 @@ pub fn parse_answers(text: &str, origin: &str) -> Vec<Answer> {
         .collect()
 }
 
-/// One line of an answers file without its comment and with its quoted names unquoted, trimmed.
+/// One line of an answers file without its comment (a `#` outside double quotes), trimmed.
 fn answer_text(line: &str) -> String {
-    let mut text = String::new();
     let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            '#' if !quoted => break,
-            c => text.push(c),
-        }
-    }
-    text.trim().to_string()
+    let end = line
+        .char_indices()
+        .find(|&(_, c)| {
+            quoted ^= c == '"';
+            c == '#' && !quoted
+        })
+        .map_or(line.len(), |(i, _)| i);
+    line[..end].trim().to_string()
 }
 
 /// What a user asks of a run besides the files: the seed, forced dice, scripted answers, who

@@ -2052,3 +2052,47 @@ fn a_byte_order_mark_at_the_start_of_a_file_is_skipped() {
         "{report}"
     );
 }
+
+/// A quoted name holding a comma, as the chooser of an addressed answer (`round 1, "Smith, J",
+/// act: wait`), was split at its comma ("`Smith` is neither a level ... nor a character"): the
+/// address is read with its quoted parts whole, as the option and an answer in order are.
+#[test]
+fn an_addressed_answer_may_quote_a_name_with_a_comma() {
+    let src = "side crew, foes\nresource hp min 0\n\
+               action strike(c) { choose target by c from t in characters where t.side != c.side { spend 1 t.hp } }\n\
+               action wait(c) { }\n\
+               play { round repeat { for each c in characters { turn c { choose act by c { option action } } } } }\n\
+               default policy first\n\
+               character \"Smith, J\" { side crew, hp = 3 }\ncharacter \"Doe, K: the elder\" { side foes, hp = 3 }\n";
+    let answers = turnscript::project::parse_answers(
+        "round 1, \"Smith, J\", act: strike    # the chooser, quoted, holds a comma\n\
+         round 1, \"Smith, J\", target: \"Doe, K: the elder\"\n\
+         \"wait\"                              # in order: Doe waits\n\
+         round 2, \"Doe, K: the elder\", act: wait\n",
+        "answers",
+    );
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        until: Some("round=2".to_string()),
+        ..RunOptions::default()
+    };
+    let (out, err, code) = run_texts(&files, answers, &opts, false);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "{err}");
+    let unclosed = turnscript::project::parse_answers("round 1, \"Smith, J, act: strike\n", "answers");
+    let (_, unclosed, status) = run_texts(&files, unclosed, &opts, false);
+    assert_eq!(status, 2, "{unclosed}");
+    assert!(unclosed.contains("a `\"` is never closed"), "{unclosed}");
+    let picks: Vec<&str> = out.lines().map(str::trim).filter(|l| l.starts_with("choose")).collect();
+    assert_eq!(
+        picks,
+        vec![
+            "choose   Smith, J           act        strike            of strike|wait",
+            "choose   Smith, J           target     Doe, K: the elder of Doe, K: the elder",
+            "choose   Doe, K: the elder  act        wait              of strike|wait",
+            "choose   Smith, J           act        strike            of strike|wait (policy)",
+            "choose   Smith, J           target     Doe, K: the elder of Doe, K: the elder (policy)",
+            "choose   Doe, K: the elder  act        wait              of strike|wait",
+        ]
+    );
+}

@@ -192,8 +192,8 @@ impl Scripted {
                     addressed.push((address, answer, false, text));
                 }
                 None => plain.push(Answer {
-                    keys: keys(&text),
-                    text,
+                    keys: keys(&unquote(&text)),
+                    text: unquote(&text),
                     origin,
                 }),
             }
@@ -264,27 +264,27 @@ impl Scripted {
 /// Reads an addressed answer: `[LEVEL N, ...] [WHO,] DECISION: OPTION`, e.g. `round 3, Mira,
 /// act: attack`. `Ok(None)`: no `:`, an answer in order. Each part before the decision is a
 /// level and its iteration (the level must be running, at that iteration) or the chooser (a
-/// character or a role).
+/// character or a role). A name may be written in double quotes (`round 1, "Smith, J", act:
+/// strike`), read whole; the option comes back without its quotes.
 pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)>, String> {
     // Names may hold a `:` (`Bolt: lightning`): the address ends at the first `:` after which a
     // decision's name ends the head; a text that is a name as a whole is an answer in order.
-    let is_decision = |head: &str| {
-        p.decisions
-            .iter()
-            .position(|d| d == head.rsplit(',').next().unwrap_or("").trim())
-    };
-    let split = text
-        .match_indices(':')
-        .find_map(|(i, _)| is_decision(&text[..i]).map(|d| (i, d)));
-    let names_something = p.options.iter().any(|o| o == text)
-        || p.actions.iter().any(|a| a.name == text)
-        || p.characters.iter().any(|c| c.name == text);
+    // A name in double quotes is read whole: its `,` and `:` part nothing.
+    if text.matches('"').count() % 2 == 1 {
+        return Err("a `\"` is never closed: a name in quotes ends with one".to_string());
+    }
+    let last = |head: &str| unquote(split_unquoted(head, ',').pop().unwrap_or("")).trim().to_string();
+    let is_decision = |head: &str| p.decisions.iter().position(|d| *d == last(head));
+    let split = unquoted(text, ':').find_map(|i| is_decision(&text[..i]).map(|d| (i, d)));
+    let whole = unquote(text);
+    let names_something = p.options.iter().any(|o| *o == whole)
+        || p.actions.iter().any(|a| a.name == whole)
+        || p.characters.iter().any(|c| c.name == whole);
     let (at, decision) = match split {
         Some(s) => s,
-        None if names_something || !text.contains(':') => return Ok(None),
+        None if names_something || unquoted(text, ':').next().is_none() => return Ok(None),
         None => {
-            let head = text.split(':').next().unwrap_or("");
-            let name = head.rsplit(',').next().unwrap_or("").trim();
+            let name = last(split_unquoted(text, ':')[0]);
             return Err(format!(
                 "no decision is called `{name}`; the decisions are: {}",
                 p.decisions.join(", ")
@@ -292,7 +292,7 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
         }
     };
     let (head, option) = (&text[..at], &text[at + 1..]);
-    let mut parts: Vec<&str> = head.split(',').map(str::trim).collect();
+    let mut parts: Vec<&str> = split_unquoted(head, ',').into_iter().map(str::trim).collect();
     parts.pop();
     let mut address = Address {
         levels: Vec::new(),
@@ -300,7 +300,10 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
         decision: decision as DecisionId,
     };
     for part in parts {
-        let level = part.rsplit_once(' ').and_then(|(name, n)| {
+        // A quoted part is a name, never a level.
+        let (quoted, part) = (part.starts_with('"'), unquote(part));
+        let part = part.trim();
+        let level = part.rsplit_once(' ').filter(|_| !quoted).and_then(|(name, n)| {
             let l = p.levels.iter().position(|l| l.name == name.trim())?;
             Some((l as LevelId, n.trim().parse::<u64>().ok()?))
         });
@@ -324,7 +327,35 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
             }
         }
     }
-    Ok(Some((address, option.trim().to_string())))
+    Ok(Some((address, unquote(option).trim().to_string())))
+}
+
+/// An answer's text without the double quotes that hold its names whole.
+fn unquote(text: &str) -> String {
+    text.replace('"', "")
+}
+
+/// Where `sep` stands in `text` outside double quotes.
+fn unquoted(text: &str, sep: char) -> impl Iterator<Item = usize> + '_ {
+    let mut quoted = false;
+    text.char_indices().filter_map(move |(i, c)| {
+        quoted ^= c == '"';
+        (c == sep && !quoted).then_some(i)
+    })
+}
+
+/// The parts of `text` between the `sep`s outside double quotes.
+fn split_unquoted(text: &str, sep: char) -> Vec<&str> {
+    let mut from = 0;
+    let mut parts: Vec<&str> = unquoted(text, sep)
+        .map(|i| {
+            let part = &text[from..i];
+            from = i + sep.len_utf8();
+            part
+        })
+        .collect();
+    parts.push(&text[from..]);
+    parts
 }
 
 impl Decider for Scripted {
