@@ -205,14 +205,10 @@ fn rule_name(r: Rule) -> String {
         Rule::op_not => "`not`",
         Rule::op_is => "`is NAME`",
         Rule::op_field => "`.FIELD`",
-        Rule::op_or
-        | Rule::op_and
-        | Rule::op_eq
-        | Rule::op_ne
-        | Rule::op_le
-        | Rule::op_ge
-        | Rule::op_lt
-        | Rule::op_gt => "a comparison or `and`/`or`",
+        // `and` and `or` by their keywords' names, once each in a list of what was expected.
+        Rule::op_or => "`or`",
+        Rule::op_and => "`and`",
+        Rule::op_eq | Rule::op_ne | Rule::op_le | Rule::op_ge | Rule::op_lt | Rule::op_gt => "a comparison",
         Rule::op_add | Rule::op_sub | Rule::op_mul | Rule::op_div => "an arithmetic operator",
         Rule::dice => "dice such as `2d6`",
         Rule::number => "a number",
