@@ -2023,8 +2023,14 @@ fn absent_after_a_tag_list_puts_the_character_out_of_play() {
     assert!(out.contains("final          seen = 1"), "{out}");
     assert!(out.contains("final    Bo    (out of play)"), "{out}");
     for (src, want) in [
-        ("tag big, absent\ncharacter Bo { tag big, absent }\nplay { }\n", "a tag cannot be called `absent`"),
-        ("tag big\ncharacter Bo { tag absent }\nplay { }\n", "write `absent` on its own"),
+        (
+            "tag big, absent\ncharacter Bo { tag big, absent }\nplay { }\n",
+            "a tag cannot be called `absent`",
+        ),
+        (
+            "tag big\ncharacter Bo { tag absent }\nplay { }\n",
+            "write `absent` on its own",
+        ),
     ] {
         let (report, clean) = check_texts(&[("t.turn".to_string(), src.to_string())]);
         assert!(!clean && report.contains(want), "{src}\n{report}");

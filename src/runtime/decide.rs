@@ -273,11 +273,15 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
     if text.matches('"').count() % 2 == 1 {
         return Err("a `\"` is never closed: a name in quotes ends with one".to_string());
     }
-    let last = |head: &str| unquote(split_unquoted(head, ',').pop().unwrap_or("")).trim().to_string();
+    let last = |head: &str| {
+        unquote(split_unquoted(head, ',').pop().unwrap_or(""))
+            .trim()
+            .to_string()
+    };
     let is_decision = |head: &str| p.decisions.iter().position(|d| *d == last(head));
     let split = unquoted(text, ':').find_map(|i| is_decision(&text[..i]).map(|d| (i, d)));
     let whole = unquote(text);
-    let names_something = p.options.iter().any(|o| *o == whole)
+    let names_something = p.options.contains(&whole)
         || p.actions.iter().any(|a| a.name == whole)
         || p.characters.iter().any(|c| c.name == whole);
     let (at, decision) = match split {

@@ -735,7 +735,10 @@ fn spaced_call(w: &Window, pos: usize) -> Option<Diag> {
     let name = &src[start..name_end];
     Some(
         Diag::new("syntax::parse", format!("a space between `{name}` and its `(`"))
-            .label(Span::new(w.file, start, paren + 1), "read as the name alone, then a `(`")
+            .label(
+                Span::new(w.file, start, paren + 1),
+                "read as the name alone, then a `(`",
+            )
             .help(format!(
                 "a call's `(` follows its name with no space: `{name}(`; a name, a space and a `(` is the \
                  name's value, then a parenthesis"
@@ -748,7 +751,12 @@ fn spaced_call(w: &Window, pos: usize) -> Option<Diag> {
 /// quotes would read on (an entity's name, as a character's), else that it must be ASCII.
 fn non_ascii_name(w: &Window, pos: usize) -> Option<Diag> {
     let src = w.src;
-    let letter = |at: usize| src[at..].chars().next().filter(|c| !c.is_ascii() && c.is_alphanumeric());
+    let letter = |at: usize| {
+        src[at..]
+            .chars()
+            .next()
+            .filter(|c| !c.is_ascii() && c.is_alphanumeric())
+    };
     // At the point of failure, or past it where pest's rules report the word before (`character
     // Bjørn` fails at `ø`, reported at `character`).
     let (pos, c) = match letter(pos) {
@@ -760,7 +768,10 @@ fn non_ascii_name(w: &Window, pos: usize) -> Option<Diag> {
         None => return None,
     };
     let in_word = |c: char| c.is_alphanumeric() || c == '_';
-    let start = src[..pos].rfind(|c: char| !in_word(c)).map_or(0, |i| i + 1).max(w.offset);
+    let start = src[..pos]
+        .rfind(|c: char| !in_word(c))
+        .map_or(0, |i| i + 1)
+        .max(w.offset);
     let end = src[pos..].find(|c: char| !in_word(c)).map_or(src.len(), |i| pos + i);
     let word = &src[start..end];
     let span = Span::new(w.file, start, end);

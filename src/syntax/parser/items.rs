@@ -180,9 +180,11 @@ impl Builder {
             let pspan = self.span(&p);
             let text = p.as_str();
             match text.parse::<i64>() {
-                Ok(v) if v < 0 => Err(Diag::new("syntax::deck", format!("`jokers {text}`: a count is not negative"))
-                    .label(pspan, "how many jokers")
-                    .help("write how many jokers the deck has, or leave `jokers` out for none")),
+                Ok(v) if v < 0 => Err(
+                    Diag::new("syntax::deck", format!("`jokers {text}`: a count is not negative"))
+                        .label(pspan, "how many jokers")
+                        .help("write how many jokers the deck has, or leave `jokers` out for none"),
+                ),
                 Ok(v) => Ok(usize::try_from(v).unwrap_or(usize::MAX)),
                 Err(_) => Err(too_large(pspan)),
             }
@@ -400,9 +402,8 @@ impl Builder {
                 Rule::costs => {
                     // Every cost in one list: a second `costs` would read as more of them, or as
                     // replacing them.
-                    once(&mut costs, (), "`costs`", pspan).map_err(|d| {
-                        d.help("list every cost after one `costs`: `costs 1 ap, 2 mp`")
-                    })?;
+                    once(&mut costs, (), "`costs`", pspan)
+                        .map_err(|d| d.help("list every cost after one `costs`: `costs 1 ap, 2 mp`"))?;
                     for c in p.into_inner().filter(|p| p.as_rule() == Rule::cost) {
                         let cspan = self.span(&c);
                         let mut ci = c.into_inner();
@@ -417,9 +418,8 @@ impl Builder {
                     decl.kinds = self.ident_list(list);
                 }
                 Rule::block => decl.body = self.block(p)?,
-                _ => once(&mut when, self.expr(last_inner(p, pspan)?)?, "`when`", pspan).map_err(|d| {
-                    d.help("keep one `when`: join the conditions with `and` (`when A and B`)")
-                })?,
+                _ => once(&mut when, self.expr(last_inner(p, pspan)?)?, "`when`", pspan)
+                    .map_err(|d| d.help("keep one `when`: join the conditions with `and` (`when A and B`)"))?,
             }
         }
         decl.when = when.map(|w| w.0);

@@ -105,12 +105,18 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
 /// `kind` (`kind x kind y`), is a declaration of kinds of its own, which the action does not have.
 /// On the action's line it is refused rather than read so.
 fn kind_on_action_line(file: FileId, at: usize) -> Diag {
-    Diag::new("syntax::parse", "this `kind` declares kinds of its own, not the action's")
-        .label(Span::new(file, at, at + "kind".len()), "a declaration of kinds, after the action")
-        .help(
-            "an action's kinds are one list right after its parameters: `action NAME(c) kind K, L costs ...`; \
-             a declaration of kinds begins a line of its own",
-        )
+    Diag::new(
+        "syntax::parse",
+        "this `kind` declares kinds of its own, not the action's",
+    )
+    .label(
+        Span::new(file, at, at + "kind".len()),
+        "a declaration of kinds, after the action",
+    )
+    .help(
+        "an action's kinds are one list right after its parameters: `action NAME(c) kind K, L costs ...`; \
+         a declaration of kinds begins a line of its own",
+    )
 }
 
 /// The syntax error `e` met parsing the item at `at`, reported as a parse of the whole file
