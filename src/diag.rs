@@ -48,10 +48,14 @@ pub fn is_unsafe(c: char) -> bool {
 }
 
 /// Characters that show nothing or break a line where no newline is: zero-width spaces and
-/// joiners, the word joiner, and the line and paragraph separators. A name holding one looks
-/// like another name, or like none.
+/// joiners, the word joiner, the line and paragraph separators, and the zero-width no-break space
+/// (U+FEFF, a byte-order mark, which only a file's first character may be). A name holding one
+/// looks like another name, or like none.
 pub fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{2028}' | '\u{2029}')
+    matches!(
+        c,
+        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{2028}' | '\u{2029}' | '\u{FEFF}'
+    )
 }
 
 /// The Unicode text-direction embeddings, overrides and isolates (U+202A to U+202E, U+2066 to
@@ -65,15 +69,14 @@ pub fn is_direction(c: char) -> bool {
 /// that spans into it stay valid: what a diagnostic quotes never reaches the terminal raw.
 pub fn defang(text: &str) -> std::borrow::Cow<'_, str> {
     let lone_return = |i: usize| text.as_bytes().get(i + 1) != Some(&b'\n');
-    if !text
-        .char_indices()
-        .any(|(i, c)| is_unsafe(c) || (c == '\r' && lone_return(i)))
-    {
+    // A byte-order mark that begins a file shows nothing and moves nothing: it stays.
+    let unsafe_at = |i: usize, c: char| (is_unsafe(c) && !(i == 0 && c == '\u{FEFF}')) || (c == '\r' && lone_return(i));
+    if !text.char_indices().any(|(i, c)| unsafe_at(i, c)) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     for (i, c) in text.char_indices() {
-        if is_unsafe(c) || (c == '\r' && lone_return(i)) {
+        if unsafe_at(i, c) {
             match c.len_utf8() {
                 3 => out.push('\u{FFFD}'),
                 n => out.extend(std::iter::repeat_n('?', n)),

@@ -2039,7 +2039,7 @@ fn absent_after_a_tag_list_puts_the_character_out_of_play() {
 
 /// F18: a file saved with a byte-order mark, as some editors save UTF-8, was "expected a file".
 /// The mark is skipped where a file begins (and the formatter keeps it there); elsewhere it is
-/// said to be an invisible character.
+/// an invisible character (`syntax::character`), and the parser names it so.
 #[test]
 fn a_byte_order_mark_at_the_start_of_a_file_is_skipped() {
     let src = "\u{feff}ruleset \"bom\"\ncharacter Ana   { }\nplay { }\n";
@@ -2054,8 +2054,17 @@ fn a_byte_order_mark_at_the_start_of_a_file_is_skipped() {
     let src = "ruleset \"bom\"\ncharacter Ana { }\n\u{feff}play { }\n";
     let (report, clean) = check_texts(&[("t.turn".to_string(), src.to_string())]);
     assert!(
-        !clean && report.contains("found an invisible character, U+FEFF (a byte-order mark): delete it"),
+        !clean && report.contains("an invisible character (U+FEFF) in this file"),
         "{report}"
+    );
+    // The parser alone (as the formatter uses it) names it too.
+    let d = turnscript::format::format(src, 0).err().unwrap_or_default();
+    assert!(
+        d.iter().any(|d| d
+            .labels
+            .iter()
+            .any(|l| l.1.contains("U+FEFF (a byte-order mark): delete it"))),
+        "{d:?}"
     );
 }
 

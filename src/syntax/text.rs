@@ -30,7 +30,9 @@ pub fn unsafe_characters(text: &str, file: FileId) -> Vec<Diag> {
     while let Some((at, c)) = chars.next() {
         let span = Span::new(file, at, at + c.len_utf8());
         let lone_return = c == '\r' && chars.peek().map(|p| p.1) != Some('\n');
-        if is_unsafe(c) || lone_return {
+        // A byte-order mark that begins the file is no part of its text (the parser skips it).
+        let leading_bom = at == 0 && c == crate::syntax::BOM;
+        if (is_unsafe(c) && !leading_bom) || lone_return {
             out.push(refusal(c, span));
         } else if c == '\t' && state == In::String {
             out.push(
@@ -87,6 +89,21 @@ mod tests {
                 "an invisible character (U+200B) in this file",
                 "an invisible character (U+2028) in this file"
             ]
+        );
+    }
+
+    /// A byte-order mark that begins a file is skipped; one anywhere else (`"Ana\u{FEFF}"` looks
+    /// like `"Ana"`) is an invisible character.
+    #[test]
+    fn a_byte_order_mark_is_refused_except_where_the_file_begins() {
+        let text = "\u{FEFF}character \"Ana\u{FEFF}\" { }\n";
+        let found: Vec<(String, u32)> = unsafe_characters(text, 0)
+            .into_iter()
+            .map(|d| (d.message, d.labels[0].0.start))
+            .collect();
+        assert_eq!(
+            found,
+            vec![("an invisible character (U+FEFF) in this file".to_string(), 17)]
         );
     }
 

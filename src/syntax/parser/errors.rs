@@ -415,7 +415,7 @@ fn found_at(src: &str, pos: usize) -> (String, usize, usize) {
     let end = token_at(src, pos);
     let found = &src[pos..end];
     match found.chars().next() {
-        Some(c @ ('\u{feff}' | '\u{200b}'..='\u{200d}' | '\u{2060}')) => {
+        Some(c) if crate::diag::is_invisible(c) => {
             let what = if c == super::BOM { " (a byte-order mark)" } else { "" };
             (
                 format!("found an invisible character, U+{:04X}{what}: delete it", u32::from(c)),
