@@ -7,28 +7,8 @@
 
 mod common;
 
-use common::{check_texts, run_texts};
+use common::{check_texts, run_texts, turn_blocks};
 use turnscript::project::RunOptions;
-
-fn blocks(doc: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current: Option<String> = None;
-    for line in doc.lines() {
-        match (&mut current, line.trim_start()) {
-            (None, "```turn") => current = Some(String::new()),
-            (Some(b), "```") => {
-                out.push(std::mem::take(b));
-                current = None;
-            }
-            (Some(b), _) => {
-                b.push_str(line);
-                b.push('\n');
-            }
-            _ => {}
-        }
-    }
-    out
-}
 
 fn clean(files: &[(&str, String)]) -> bool {
     let files: Vec<(String, String)> = files.iter().map(|(n, t)| (n.to_string(), t.clone())).collect();
@@ -38,7 +18,7 @@ fn clean(files: &[(&str, String)]) -> bool {
 #[test]
 fn every_example_in_the_language_guide_checks() {
     let doc = std::fs::read_to_string("docs/language.md").expect("docs/language.md is readable");
-    let examples = blocks(&doc);
+    let examples = turn_blocks(&doc);
     assert!(examples.len() > 20, "the guide should have its examples");
     let ruleset = examples[0].clone();
     let cast = examples[1].clone();
@@ -85,7 +65,7 @@ fn options_of(example: &str) -> RunOptions {
 #[test]
 fn every_pattern_checks_and_runs_to_its_end() {
     let doc = std::fs::read_to_string("docs/patterns.md").expect("docs/patterns.md is readable");
-    let examples = blocks(&doc);
+    let examples = turn_blocks(&doc);
     assert!(examples.len() >= 16, "one example per family of turn system");
     let mut failed = Vec::new();
     for (i, ex) in examples.iter().enumerate() {

@@ -3,6 +3,10 @@
 //! of the docs: formatting is idempotent, keeps every token and comment in order, and gives the
 //! parser the same tree.
 
+mod common;
+
+use common::turn_blocks;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -109,28 +113,11 @@ fn every_bundled_file_formats_faithfully_from_a_flattened_layout() {
     }
 }
 
-fn blocks(doc: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current: Option<String> = None;
-    for line in doc.lines() {
-        match (&mut current, line.trim_start()) {
-            (None, "```turn") => current = Some(String::new()),
-            (Some(_), "```") => out.push(current.take().unwrap_or_default()),
-            (Some(b), _) => {
-                b.push_str(line);
-                b.push('\n');
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 #[test]
 fn every_docs_example_formats_faithfully() {
     let mut formatted = 0;
     for doc in ["docs/language.md", "docs/patterns.md"] {
-        let examples = blocks(&read(doc));
+        let examples = turn_blocks(&read(doc));
         assert!(!examples.is_empty(), "{doc} has ```turn examples");
         for (i, block) in examples.iter().enumerate() {
             // A fragment of statements is formatted inside a play block.

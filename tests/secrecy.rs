@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::run_texts;
+use common::{run_texts, turn_blocks};
 use serde_json::Value;
 use turnscript::RunOptions;
 use turnscript::diag::Diag;
@@ -558,24 +558,6 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// The ```turn blocks of a Markdown file.
-fn blocks(doc: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current: Option<String> = None;
-    for line in doc.lines() {
-        match (&mut current, line.trim_start()) {
-            (None, "```turn") => current = Some(String::new()),
-            (Some(_), "```") => out.push(current.take().unwrap_or_default()),
-            (Some(b), _) => {
-                b.push_str(line);
-                b.push('\n');
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 /// A name, its files (ruleset first), and the runs to make of it.
 type SecretRun = (String, Vec<(String, String)>, Vec<RunOptions>);
 
@@ -633,7 +615,7 @@ fn secret_runs() -> Vec<SecretRun> {
             out.push((path.display().to_string(), files, by_policy(None)));
         }
     }
-    for (i, ex) in blocks(&read("docs/patterns.md")).into_iter().enumerate() {
+    for (i, ex) in turn_blocks(&read("docs/patterns.md")).into_iter().enumerate() {
         if secret(&ex) {
             let until = ex
                 .lines()
@@ -646,7 +628,7 @@ fn secret_runs() -> Vec<SecretRun> {
             ));
         }
     }
-    for (i, ex) in blocks(&read("docs/language.md")).into_iter().enumerate() {
+    for (i, ex) in turn_blocks(&read("docs/language.md")).into_iter().enumerate() {
         if secret(&ex) && ex.contains("play {") {
             let cast = if ex.contains("character ") {
                 ""

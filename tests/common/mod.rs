@@ -243,3 +243,21 @@ pub fn compact(e: &Value) -> String {
 pub fn v(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
+
+/// The ```turn blocks of a Markdown file, in order.
+pub fn turn_blocks(doc: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    for line in doc.lines() {
+        match (&mut current, line.trim_start()) {
+            (None, "```turn") => current = Some(String::new()),
+            (Some(_), "```") => out.push(current.take().unwrap_or_default()),
+            (Some(b), _) => {
+                b.push_str(line);
+                b.push('\n');
+            }
+            _ => {}
+        }
+    }
+    out
+}
