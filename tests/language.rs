@@ -1080,6 +1080,25 @@ fn a_destroyed_thing_is_out_for_good() {
     assert!(out.contains("end of encounter: gone"), "{out}");
 }
 
+/// The second pass's N12: a statement's owner named in quotes, as expressions name it, was
+/// "expected `.FIELD`".
+#[test]
+fn a_target_may_name_its_owner_in_quotes() {
+    let src = "resource hp min 0\nflag down\ncharacter \"Big Bob\" { hp = 5 }\n\
+               play { spend 2 \"Big Bob\".hp  mark \"Big Bob\".down  set x = \"Big Bob\" }\nglobal x: character\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("final    Big Bob  hp = 3, down = 1"), "{out}");
+    let (_, err, code) = run(
+        "resource hp\ncharacter \"Big Bob\" { }\nplay { gain 1 \"Big Bob\" }\n",
+        &[],
+        &[],
+        None,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("a quoted name needs a field"), "{err}");
+}
+
 #[test]
 fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
     let src = "side pcs, npcs\nstat init\nstat seat\n\

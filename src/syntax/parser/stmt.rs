@@ -105,6 +105,21 @@ impl Builder {
                 let fspan = self.span(&first);
                 (None, Some(Box::new(self.expr(last_inner(first, fspan)?)?)))
             }
+            // `"Big Bob".hp`: an entity named in quotes, as in expressions.
+            (Rule::entity_name, _) => {
+                let nspan = self.span(&first);
+                let text = self.string(next(&mut first.into_inner(), nspan)?);
+                let mut e = Spanned::new(ExprKind::Name(text.node), nspan);
+                for f in fields {
+                    let fspan = Span {
+                        file: e.span.file,
+                        start: e.span.start,
+                        end: f.span.end,
+                    };
+                    e = Spanned::new(ExprKind::Field(Box::new(e), f), fspan);
+                }
+                (None, Some(Box::new(e)))
+            }
             _ => {
                 let v = self.ident(first);
                 match fields.is_empty() {
@@ -136,7 +151,7 @@ impl Builder {
             (None, _, _) => {
                 return Err(Diag::new(
                     "syntax::parse",
-                    "a parenthesized expression needs a field: `(EXPR).FIELD`",
+                    "a parenthesized expression or a quoted name needs a field: `(EXPR).FIELD`, `\"NAME\".FIELD`",
                 )
                 .label(span, "which field?")
                 .help("write the field after it, e.g. `(first x in cards where x.up).fast`"));
