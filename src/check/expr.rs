@@ -12,6 +12,32 @@ impl Checker<'_> {
         // A number with fewer decimals than wanted is widened.
         if let (Some(g), Ty::Dec(w)) = (got.scale(), want) {
             self.widen(e.span, g, w);
+            // A number written out that cannot be kept at those decimals: said here, not as the
+            // run's overflow when it is first used.
+            let literal = match &e.node {
+                ExprKind::Int(v) | ExprKind::Dec(v, _) => Some(*v),
+                ExprKind::Unary(UnOp::Neg, x) => match &x.node {
+                    ExprKind::Int(v) | ExprKind::Dec(v, _) => v.checked_neg(),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if w > g
+                && let Some(v) = literal
+                && 10i64
+                    .checked_pow(u32::from(w - g))
+                    .and_then(|k| v.checked_mul(k))
+                    .is_none()
+            {
+                self.err(
+                    Diag::new(
+                        "check::decimals",
+                        format!("{what} is too large to keep at {w} decimals"),
+                    )
+                    .label(e.span, "past the largest number at these decimals")
+                    .help("use fewer decimals, or a smaller number"),
+                );
+            }
         }
         if !got.fits(want) && want != Ty::Error {
             self.err(
