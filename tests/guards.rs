@@ -59,3 +59,29 @@ fn the_rest_pattern_guard_finds_a_rest_pattern() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].ends_with(":2: let S { a, .. } = s; // a rest"), "{found:?}");
 }
+
+/// Every field written in a statement's target is in the parsed target, in order: a target of
+/// an owner in parentheses followed by two fields once lost the first (`(e).held.uses` was
+/// `(e).uses`). One case per shape of owner (a variable, a name, a quoted name, parentheses)
+/// and per number of fields.
+#[test]
+fn a_target_keeps_every_field_written() {
+    let owners = ["c", "Ana", "\"Big Bob\"", "(first x in characters)"];
+    let chains: [&[&str]; 3] = [&["fa"], &["fb", "fc"], &["fd", "fe", "ff"]];
+    for owner in owners {
+        for chain in chains {
+            let target = format!("{owner}.{}", chain.join("."));
+            let src = format!("play {{ spend 1 {target} }}\n");
+            let file = turnscript::syntax::parse(&src, 0).unwrap_or_else(|_| panic!("`{target}` parses"));
+            let tree = format!("{:?}", file.items);
+            let mut at = 0;
+            for f in chain {
+                let needle = format!("\"{f}\"");
+                match tree[at..].find(&needle) {
+                    Some(i) => at += i + needle.len(),
+                    None => panic!("`{target}`: the field `{f}` is missing or out of order in\n{tree}"),
+                }
+            }
+        }
+    }
+}

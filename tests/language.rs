@@ -1099,6 +1099,20 @@ fn a_target_may_name_its_owner_in_quotes() {
     assert!(err.contains("a quoted name needs a field"), "{err}");
 }
 
+/// Found while closing issue 24: a statement's owner in parentheses followed by more than one
+/// field (`(EXPR).held.uses`) dropped the fields between: it changed the character's `uses`, not
+/// the held token's, and the checker agreed, since it checked the same shortened target.
+#[test]
+fn a_parenthesized_owner_keeps_every_field_after_it() {
+    let src = "thing token, tokens { resource uses min 0 }\nstat held: token\nresource uses min 0\n\
+               character Ana { uses = 5 }\n\
+               play { create token { uses = 3 } as t\n set (Ana).held = t\n spend 1 (first c in characters).held.uses }\n";
+    let (out, err, code) = run(src, &[], &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("spend    token 1  uses       -1 → 2"), "{out}");
+    assert!(out.contains("final    Ana   held = token 1, uses = 5"), "{out}");
+}
+
 #[test]
 fn a_tie_breaker_may_depend_on_the_tied_group_and_may_stay_unsettled() {
     let src = "side pcs, npcs\nstat init\nstat seat\n\

@@ -99,42 +99,37 @@ impl Builder {
         let first = next(&mut it, span)?;
         let mut fields: Vec<Ident> = it.map(|f| self.ident(f)).collect();
         let last = fields.pop();
-        // The owner: a parenthesized expression, or a variable followed by all but the last field.
-        let (var, base) = match (first.as_rule(), &last) {
-            (Rule::target_paren, _) => {
+        // The owner: a parenthesized expression, an entity named in quotes (as in expressions:
+        // `"Big Bob".hp`) or a variable, each followed by all but the last field.
+        let through = |e: Expr, fields: Vec<Ident>| {
+            fields.into_iter().fold(e, |e, f| {
+                let fspan = Span {
+                    file: e.span.file,
+                    start: e.span.start,
+                    end: f.span.end,
+                };
+                Spanned::new(ExprKind::Field(Box::new(e), f), fspan)
+            })
+        };
+        let (var, base) = match first.as_rule() {
+            Rule::target_paren => {
                 let fspan = self.span(&first);
-                (None, Some(Box::new(self.expr(last_inner(first, fspan)?)?)))
+                let e = self.expr(last_inner(first, fspan)?)?;
+                (None, Some(Box::new(through(e, fields))))
             }
-            // `"Big Bob".hp`: an entity named in quotes, as in expressions.
-            (Rule::entity_name, _) => {
+            Rule::entity_name => {
                 let nspan = self.span(&first);
                 let text = self.string(next(&mut first.into_inner(), nspan)?);
-                let mut e = Spanned::new(ExprKind::Name(text.node), nspan);
-                for f in fields {
-                    let fspan = Span {
-                        file: e.span.file,
-                        start: e.span.start,
-                        end: f.span.end,
-                    };
-                    e = Spanned::new(ExprKind::Field(Box::new(e), f), fspan);
-                }
-                (None, Some(Box::new(e)))
+                let e = Spanned::new(ExprKind::Name(text.node), nspan);
+                (None, Some(Box::new(through(e, fields))))
             }
             _ => {
                 let v = self.ident(first);
                 match fields.is_empty() {
                     true => (Some(v), None),
                     false => {
-                        let mut e = Spanned::new(ExprKind::Name(v.node.clone()), v.span);
-                        for f in fields {
-                            let fspan = Span {
-                                file: e.span.file,
-                                start: e.span.start,
-                                end: f.span.end,
-                            };
-                            e = Spanned::new(ExprKind::Field(Box::new(e), f), fspan);
-                        }
-                        (None, Some(Box::new(e)))
+                        let e = Spanned::new(ExprKind::Name(v.node.clone()), v.span);
+                        (None, Some(Box::new(through(e, fields))))
                     }
                 }
             }
