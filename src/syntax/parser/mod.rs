@@ -5,6 +5,7 @@ mod bounds;
 mod errors;
 mod expr;
 mod items;
+mod names;
 mod stmt;
 
 use std::ops::ControlFlow;
@@ -18,8 +19,9 @@ use super::ast::*;
 use crate::diag::Diag;
 use crate::limits::MAX_SOURCE_BYTES;
 use bounds::check_nesting;
-use errors::{keyword_text, pest_error};
+use errors::pest_error;
 use expr::pratt;
+use names::keyword_text;
 
 #[derive(Parser)]
 #[grammar = "../grammar/turnscript.pest"]
