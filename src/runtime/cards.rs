@@ -151,7 +151,8 @@ impl Machine<'_> {
 
     /// A card that was destroyed is out for good: it goes back to no pile.
     fn still_a_card(&self, card: EntityId, span: Span) -> R<()> {
-        if !self.absent.get(card as usize).copied().unwrap_or(false) {
+        // The one record of what `destroy` took out (`Machine::gone`), as `alive` reads it.
+        if !self.gone.get(card as usize).copied().unwrap_or(false) {
             return Ok(());
         }
         Err(Box::new(
