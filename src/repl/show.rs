@@ -425,12 +425,17 @@ fn effects_and_flags(p: &Program, snap: &Snapshot) -> String {
     let flags: Vec<String> = p
         .fields
         .iter()
-        .filter_map(|f| {
-            let per = f.per?;
-            Some(format!(
-                "{} clears as each {} starts",
-                f.name, p.levels[per as usize].name
-            ))
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let mut per: Vec<String> = f
+                .per
+                .iter()
+                .map(|l| format!("each {}", p.levels[*l as usize].name))
+                .collect();
+            if p.any_turn_clears.contains(&(i as FieldId)) {
+                per.push("any turn".into());
+            }
+            (!per.is_empty()).then(|| format!("{} clears as {} starts", f.name, per.join(" or ")))
         })
         .collect();
     if !flags.is_empty() {
