@@ -16,11 +16,11 @@ use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 /// Who makes a secret choice, as far as the checker can tell the same one: a variable (its place
-/// in the scopes) or a role.
+/// in the scopes), or a role or declared entity by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Chooser {
     Var(usize),
-    Role(String),
+    Named(String),
 }
 
 /// A pick named with `as`: its name and place in the scopes, the decision, its chooser, whether
@@ -55,8 +55,8 @@ impl Checker<'_> {
             return Some(Chooser::Var(i));
         }
         match self.decls.lookup(n) {
-            Some(Sym::Role(_)) => Some(Chooser::Role(n.clone())),
-            _ => None,
+            Some(Sym::Role(_)) => Some(Chooser::Named(n.clone())),
+            _ => self.decls.entity(n).map(|_| Chooser::Named(n.clone())),
         }
     }
 
