@@ -125,6 +125,9 @@ pub const KEYWORDS: &[&str] = &[
     "discard",
     "return",
     "with",
+    "reveal",
+    "revealed",
+    "next",
     "none",
 ];
 
