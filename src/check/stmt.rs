@@ -408,7 +408,11 @@ impl Checker<'_> {
             )
             .label(l.span, if self.in_held { "ends a level the choice is made in" } else { "ends a level the walk is in" })
             .label(option, if self.in_held { "this option's block runs where a `reveal` shows it" } else { "this option's block runs when the `together` walk ends" })
-            .help(format!("end it where the choice is asked, after the choice (`if ... {{ end {} }}`), or end a level around the `together` walk", l.node)));
+            .help(if self.in_held {
+                format!("a held option's block runs where it is revealed; end the level there, after the `reveal` (`if ... {{ end {} }}`), or end the encounter", l.node)
+            } else {
+                format!("end it where the choice is asked, after the choice (`if ... {{ end {} }}`), or end a level around the `together` walk", l.node)
+            }));
         }
         if !self.levels.iter().any(|n| n.node == l.node) {
             let mut d = Diag::new(
@@ -464,7 +468,11 @@ impl Checker<'_> {
                         "this option's block runs when the `together` walk ends"
                     },
                 )
-                .help("leave the loop where the choice is asked, after it (`if ... { end repeat }`)"),
+                .help(if self.in_held {
+                    "a held option's block runs where it is revealed; leave the loop there, after the `reveal` (`if ... { end repeat }`)"
+                } else {
+                    "leave the loop where the choice is asked, after it (`if ... { end repeat }`)"
+                }),
             );
         }
         if self.repeats == 0 {
