@@ -30,7 +30,7 @@ fn codes(src: &str) -> Vec<String> {
     assert!(!clean, "expected errors");
     let mut out: Vec<String> = report
         .lines()
-        .filter_map(|l| l.trim().strip_suffix("").and_then(|l| l.split_whitespace().next()))
+        .filter_map(|l| l.split_whitespace().next())
         .filter(|w| w.starts_with("check::"))
         .map(str::to_string)
         .collect();

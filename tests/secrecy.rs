@@ -529,7 +529,7 @@ fn another_reveal(t: &Traced, shown: &[usize], k: usize, i: usize) -> bool {
     let e = &t.events[i].0;
     let a = &t.asks[k];
     ["decision", "refused", "no_choice"].contains(&e["event"].as_str().unwrap_or(""))
-        && (e["actor"] != *a.chooser || e["decision"] != *a.decision || shown.iter().any(|&s| s == i))
+        && (e["actor"] != *a.chooser || e["decision"] != *a.decision || shown.contains(&i))
 }
 
 /// Every place a run names an answer given in secret before its reveal (`held`: the run holds
