@@ -257,6 +257,30 @@ fn a_later_secret_choice_sees_the_same_choosers_earlier_pick_and_shows_it_only_a
 }
 
 #[test]
+fn picks_revealed_at_the_end_of_their_walk_may_be_read_by_the_next_choice_of_the_walk() {
+    // Both cards revealed when the walk ends, in the order played: the first before the second.
+    let src = CARDS
+        .replace(" until revealed", "")
+        .replace("for each c in characters { reveal all lay of c }\n", "");
+    let (out, err, code) = run(&src, &[], "Ace\nAce\nTwo\nSix\nSix\nAce\n", false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out)[5..11],
+        [
+            "  choose   Ana   lay        Ace      of Ace|Two|Six",
+            "  set      Ana   total      = 3",
+            "  refused  Ana   lay        Ace: Ace is played already",
+            "  choose   Ana   lay        Two      of Two|Six",
+            "  set      Ana   total      = 5",
+            "  choose   Bo    lay        Six      of Ace|Two|Six",
+        ]
+    );
+    // A held pick read by a choice revealed when the walk ends would be shown before itself.
+    let mixed = CARDS.replacen(" until revealed from k in cards unless", " from k in cards unless", 1);
+    assert_eq!(codes(&mixed), vec!["check::secret_pick"]);
+}
+
+#[test]
 fn a_choice_reading_an_earlier_pick_is_traced_as_made_even_when_nothing_could_be_chosen() {
     // One card only: the second pick has no candidate. Its `secret` event is traced all the same
     // (its absence would tell that the one card was taken), and its reveal shows nothing.
