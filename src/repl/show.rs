@@ -708,7 +708,11 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
         out.push_str(&fit(&format!("globals  {}", globals.join(", ")), look.width));
         out.push('\n');
     }
-    out.push_str(&held_line(st));
+    let held = held_line(st);
+    if !held.is_empty() {
+        out.push_str(&fit(held.trim_end(), look.width));
+        out.push('\n');
+    }
     out.push_str(&pending_text(st));
     out.push_str(&last_events(st, n));
     out
