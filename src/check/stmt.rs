@@ -152,6 +152,7 @@ impl Checker<'_> {
             Stmt::Place { who, to, order, .. } => self.place(who, to, order),
             Stmt::Do { routine, args, span } => self.do_(routine, args, *span),
             Stmt::React { actor, body, .. } => self.acting(actor, "`react`", body),
+            Stmt::Ready(r) => self.ready(r),
             Stmt::Elapse { amount, unit, .. } => self.elapse(amount, unit),
             Stmt::Spend { amount, target, .. } => {
                 self.resource(amount.as_ref(), "an amount", target, "spend");

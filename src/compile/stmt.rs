@@ -184,6 +184,7 @@ impl Lower<'_> {
             Stmt::Place { who, to, order, span } => self.place(who, to, order, span),
             Stmt::Do { routine, args, span } => self.do_(routine, args, span),
             Stmt::React { actor, body, span: _ } => self.react(actor, body, actor.span),
+            Stmt::Ready(r) => self.ready(r),
             Stmt::Elapse { amount, unit, span } => self.elapse(amount, unit, span),
             Stmt::Presence { who, join, span } => St::Presence {
                 who: self.expr(who),

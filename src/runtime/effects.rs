@@ -51,7 +51,7 @@ impl Machine<'_> {
             CountEx::LevelEnd(l) => Anchor::LevelEnd(*l),
         };
         self.begin_effect(effect, t, n, anchor);
-        Ok(Flow::Next)
+        self.effect_hooks(span)
     }
 
     /// Starts an instance of `effect` on `t` for `n` counts at `anchor` (ended at once if `n <= 0`).
@@ -64,6 +64,7 @@ impl Machine<'_> {
             count: n,
             at: anchor,
         });
+        self.effect_moment(effect, t, true);
         if n <= 0 {
             self.end_effect(effect, t);
         } else {
@@ -80,7 +81,7 @@ impl Machine<'_> {
     pub(super) fn st_stop(&mut self, effect: FieldId, target: &Ex, span: Span) -> R<Flow> {
         let t = self.entity(target, span)?;
         self.stop_effect(effect, t);
-        Ok(Flow::Next)
+        self.effect_hooks(span)
     }
 
     /// Ends every instance of `effect` on `t`.
@@ -143,5 +144,6 @@ impl Machine<'_> {
         let n = self.get(target, effect);
         self.put(target, effect, (n - 1).max(0));
         self.emit(Event::EffectEnd { effect, target });
+        self.effect_moment(effect, target, false);
     }
 }
