@@ -174,12 +174,12 @@ impl Machine<'_> {
                 Some(Anchor::Place(*ord, i))
             }
         };
-        self.emit(Event::Ready {
-            actor: o,
-            ready: id,
-            until,
-        });
         if self.out_of_play(o) {
+            self.emit(Event::Ready {
+                actor: o,
+                ready: id,
+                until,
+            });
             self.emit(Event::ReadyEnd {
                 actor: o,
                 ready: id,
@@ -223,6 +223,11 @@ impl Machine<'_> {
             until,
             captured,
             seq,
+        });
+        self.emit(Event::Ready {
+            actor: o,
+            ready: id,
+            until,
         });
         Ok(Flow::Next)
     }

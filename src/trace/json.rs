@@ -385,7 +385,7 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
         Event::Ready { actor, ready, until } => {
             o.write_all(br#"{"event":"ready","actor":"#)?;
             name(o, p, *actor)?;
-            o.write_all(br#","on":"#)?;
+            o.write_all(br#","trigger":"#)?;
             q(o, p.moments.readies.get(*ready as usize).map_or("?", |r| r.text.as_str()))?;
             if let Some(at) = until {
                 o.write_all(br#","until":"#)?;
@@ -396,7 +396,7 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
         Event::ReadyEnd { actor, ready, reason } => {
             o.write_all(br#"{"event":"ready_end","actor":"#)?;
             name(o, p, *actor)?;
-            o.write_all(br#","on":"#)?;
+            o.write_all(br#","trigger":"#)?;
             q(o, p.moments.readies.get(*ready as usize).map_or("?", |r| r.text.as_str()))?;
             o.write_all(br#","reason":"#)?;
             q(o, reason.as_str())?;
