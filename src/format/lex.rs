@@ -125,6 +125,7 @@ pub const KEYWORDS: &[&str] = &[
     "discard",
     "return",
     "with",
+    "ready",
     "none",
 ];
 

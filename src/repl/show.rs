@@ -357,11 +357,40 @@ pub fn show(s: &Session, n: usize, width: usize) -> String {
     }
     if let Some(snap) = snap {
         out.push_str(&snapshot_text(p, snap, width));
+        let armed = readied(st, snap, None);
+        if !armed.is_empty() {
+            out.push_str(&format!("ready    {}\n", armed.join("; ")));
+        }
     }
     out.push_str(&modes_line(st));
     out.push_str(&pending_text(st));
     out.push_str(&last_events(st, n));
     out
+}
+
+/// The responses armed by `ready` (of one owner, or everyone's with the owner's name): the
+/// point, the condition as written, and the edge it expires at.
+fn readied(st: &State, snap: &Snapshot, owner: Option<EntityId>) -> Vec<String> {
+    let p = &st.program;
+    snap.armed
+        .iter()
+        .filter(|(_, o, _)| owner.is_none_or(|e| e == *o))
+        .filter_map(|(r, o, until)| {
+            let def = p.moments.readies.get(*r as usize)?;
+            let mut text = match owner {
+                Some(_) => format!("on {}", def.text),
+                None => format!("{} on {}", p.character_name(*o), def.text),
+            };
+            if let Some(span) = def.filter_span {
+                text.push_str(&format!(" where {}", st.sources.slice(span)));
+            }
+            if let Some(at) = until {
+                let w = crate::trace::World::of(p);
+                text.push_str(&format!(", until {}", crate::trace::anchor_text(&w, *at)));
+            }
+            Some(text)
+        })
+        .collect()
 }
 
 /// The kept orders, the clock, the globals, the characters' table, effects and flags.
@@ -754,6 +783,9 @@ pub fn one(s: &Session, e: EntityId, look: Look) -> String {
                 crate::trace::anchor_text(&crate::trace::World::of(p), *at)
             ));
         }
+    }
+    for r in readied(st, &snap, Some(e)) {
+        out.push_str(&format!("  ready {r}\n"));
     }
     out
 }

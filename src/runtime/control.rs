@@ -58,6 +58,9 @@ pub struct Snapshot {
     pub pending: Vec<bool>,
     /// The effects running: effect, the character it is on, counts left, where it is counted.
     pub effects: Vec<(FieldId, EntityId, i64, Anchor)>,
+    /// The responses armed by `ready`, in the order they were armed: the `ready` statement's
+    /// definition, its owner, and the edge it expires at.
+    pub armed: Vec<(ReadyId, EntityId, Option<Anchor>)>,
 }
 
 impl Snapshot {
@@ -159,6 +162,7 @@ impl Editor<'_, '_> {
                 .iter()
                 .map(|a| (a.effect, a.target, a.left, a.anchor))
                 .collect(),
+            armed: m.readied.armed.iter().map(|a| (a.ready, a.owner, a.until)).collect(),
         }
     }
 
