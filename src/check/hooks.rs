@@ -35,7 +35,9 @@ impl Checker<'_> {
                 for k in kinds {
                     if self.decls.kind(&k.node).is_none() {
                         let d = unknown("kind of action", &k.node, k.span, self.decls.kinds.iter());
-                        self.err(d.help("give actions a kind with `action NAME(c) kind K ...`, or declare it with `kind K`"));
+                        self.err(
+                            d.help("give actions a kind with `action NAME(c) kind K ...`, or declare it with `kind K`"),
+                        );
                     }
                 }
             }
@@ -85,7 +87,9 @@ impl Checker<'_> {
                 l.node
             )));
         } else {
-            self.err(d.help("a hook `on end of LEVEL` or a measure `at end of LEVEL` names a level of `setup` or `play`"));
+            self.err(
+                d.help("a hook `on end of LEVEL` or a measure `at end of LEVEL` names a level of `setup` or `play`"),
+            );
         }
     }
 
@@ -160,9 +164,12 @@ impl Checker<'_> {
             Some(CountAt::Place(_, o)) => {
                 // The grammar offers no place here; said, should an AST be built by hand.
                 self.err(
-                    Diag::new("check::wrong_kind", "a readied response cannot last until a place in an order")
-                        .label(o.span, "here")
-                        .help("write `until start of turn(c)` or `until end of LEVEL`"),
+                    Diag::new(
+                        "check::wrong_kind",
+                        "a readied response cannot last until a place in an order",
+                    )
+                    .label(o.span, "here")
+                    .help("write `until start of turn(c)` or `until end of LEVEL`"),
                 );
             }
         }

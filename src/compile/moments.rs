@@ -84,7 +84,10 @@ pub struct Moments {
 impl Moments {
     /// Whether an effect has a hook at its start or end: its ends are then queued to run them.
     pub fn effect_hooked(&self, effect: FieldId) -> bool {
-        self.effect_start.iter().chain(&self.effect_end).any(|(f, _)| *f == effect)
+        self.effect_start
+            .iter()
+            .chain(&self.effect_end)
+            .any(|(f, _)| *f == effect)
     }
 
     /// Resolves the action hooks into per-action lists, once every action is known.
@@ -94,7 +97,11 @@ impl Moments {
         for (after, m, id) in &self.action_hooks {
             for (a, def) in actions.iter().enumerate() {
                 if m.matches(a as ActionId, &def.kinds) {
-                    let list = if *after { &mut self.after[a] } else { &mut self.before[a] };
+                    let list = if *after {
+                        &mut self.after[a]
+                    } else {
+                        &mut self.before[a]
+                    };
                     list.push(*id);
                 }
             }
@@ -118,10 +125,15 @@ impl Lower<'_> {
     fn action_match(&self, sel: &ActionSel) -> ActionMatch {
         match sel {
             ActionSel::Any => ActionMatch::Any,
-            ActionSel::Named(a) => ActionMatch::One(self.d.actions.iter().position(|n| *n == a.node).unwrap_or(0) as ActionId),
-            ActionSel::Kinds(ks) => {
-                ActionMatch::Kinds(ks.iter().filter_map(|k| self.d.kind(&k.node)).map(|k| k as KindId).collect())
+            ActionSel::Named(a) => {
+                ActionMatch::One(self.d.actions.iter().position(|n| *n == a.node).unwrap_or(0) as ActionId)
             }
+            ActionSel::Kinds(ks) => ActionMatch::Kinds(
+                ks.iter()
+                    .filter_map(|k| self.d.kind(&k.node))
+                    .map(|k| k as KindId)
+                    .collect(),
+            ),
         }
     }
 
@@ -177,14 +189,20 @@ impl Lower<'_> {
             ),
             HookOn::Join => (ReadyOn::Join, "join".into()),
             HookOn::Leave => (ReadyOn::Leave, "leave".into()),
-            HookOn::ActionAfter(sel) => (ReadyOn::Action(true, self.action_match(sel)), format!("after {}", sel_text(sel))),
+            HookOn::ActionAfter(sel) => (
+                ReadyOn::Action(true, self.action_match(sel)),
+                format!("after {}", sel_text(sel)),
+            ),
             // The parser builds no other point for `ready`; the checker's moments are these.
             other => {
                 let sel = match other {
                     HookOn::ActionBefore(sel) => sel,
                     _ => &ActionSel::Any,
                 };
-                (ReadyOn::Action(false, self.action_match(sel)), format!("before {}", sel_text(sel)))
+                (
+                    ReadyOn::Action(false, self.action_match(sel)),
+                    format!("before {}", sel_text(sel)),
+                )
             }
         };
         // The innermost binding of each name in scope: what the block may read, by value.

@@ -739,7 +739,14 @@ impl Machine<'_> {
     }
 
     /// The costs, then (between the action's moments before and after, see `ready.rs`) its body.
-    fn pay_and_run(&mut self, def: &ActionDef, a: ActionId, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {
+    fn pay_and_run(
+        &mut self,
+        def: &ActionDef,
+        a: ActionId,
+        who: EntityId,
+        using: Option<FieldId>,
+        span: Span,
+    ) -> R<Flow> {
         for (amount, f) in &def.costs {
             let cost = self.eval(
                 amount,

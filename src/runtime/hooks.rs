@@ -118,7 +118,11 @@ impl Machine<'_> {
         }
         let p = self.p;
         let hooks = if join { &p.join_hooks } else { &p.leave_hooks };
-        let at = if join { crate::compile::Point::Join } else { crate::compile::Point::Leave };
+        let at = if join {
+            crate::compile::Point::Join
+        } else {
+            crate::compile::Point::Leave
+        };
         match self.hooks(hooks, &[e as i64], span)? {
             Flow::Next => self.fire_ready(at, &[e as i64], span),
             other => Ok(other),

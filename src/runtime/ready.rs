@@ -133,7 +133,11 @@ impl Machine<'_> {
         let p = self.p;
         while !self.readied.fx.is_empty() {
             let (effect, e, start) = self.readied.fx.remove(0);
-            let list = if start { &p.moments.effect_start } else { &p.moments.effect_end };
+            let list = if start {
+                &p.moments.effect_start
+            } else {
+                &p.moments.effect_end
+            };
             for &(f, id) in list {
                 if f != effect {
                     continue;
@@ -243,9 +247,10 @@ impl Machine<'_> {
         let upto = self.readied.next;
         let mut from = 0u64;
         loop {
-            let found = self.readied.armed.iter().position(|x| {
-                x.seq >= from && x.seq < upto && fires(p, &p.moments.readies[x.ready as usize].on, at)
-            });
+            let found =
+                self.readied.armed.iter().position(|x| {
+                    x.seq >= from && x.seq < upto && fires(p, &p.moments.readies[x.ready as usize].on, at)
+                });
             let Some(i) = found else {
                 return Ok(Flow::Next);
             };

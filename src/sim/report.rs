@@ -418,13 +418,18 @@ impl Report {
             table(&mut o, &["character", "turns", "actions"], &rows, 1);
         }
         if !self.responses.is_empty() {
-            let _ = writeln!(o, "\nreadied responses and cancelled turns or actions, mean per encounter");
+            let _ = writeln!(
+                o,
+                "\nreadied responses and cancelled turns or actions, mean per encounter"
+            );
             let rows: Vec<Vec<String>> = self
                 .responses
                 .iter()
                 .map(|r| {
                     let n = [r.armed, r.fired, r.expired, r.disarmed, r.cancelled];
-                    std::iter::once(r.character.clone()).chain(n.iter().map(|x| format!("{x:.2}"))).collect()
+                    std::iter::once(r.character.clone())
+                        .chain(n.iter().map(|x| format!("{x:.2}")))
+                        .collect()
                 })
                 .collect();
             table(
@@ -622,10 +627,12 @@ impl Report {
         if !self.responses.is_empty()
             && let Some(m) = doc.as_object_mut()
         {
-            let rows = self.responses.iter().map(|r| json!({
-                "character": r.character, "armed": r.armed, "fired": r.fired, "expired": r.expired,
-                "disarmed": r.disarmed, "cancelled": r.cancelled,
-            }));
+            let rows = self.responses.iter().map(|r| {
+                json!({
+                    "character": r.character, "armed": r.armed, "fired": r.fired, "expired": r.expired,
+                    "disarmed": r.disarmed, "cancelled": r.cancelled,
+                })
+            });
             m.insert("responses".into(), serde_json::Value::Array(rows.collect()));
         }
         let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();

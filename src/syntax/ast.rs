@@ -263,8 +263,8 @@ impl MeasureDecl {
                 | HookOn::EffectStart(_)
                 | HookOn::EffectEnd(_)
         )
-            .then(|| self.vars.first().cloned())
-            .flatten();
+        .then(|| self.vars.first().cloned())
+        .flatten();
         let record = |about: Option<Ident>| Stmt::Record {
             measure: self.name.clone(),
             value: self.value.clone(),

@@ -386,7 +386,10 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             o.write_all(br#"{"event":"ready","actor":"#)?;
             name(o, p, *actor)?;
             o.write_all(br#","trigger":"#)?;
-            q(o, p.moments.readies.get(*ready as usize).map_or("?", |r| r.text.as_str()))?;
+            q(
+                o,
+                p.moments.readies.get(*ready as usize).map_or("?", |r| r.text.as_str()),
+            )?;
             if let Some(at) = until {
                 o.write_all(br#","until":"#)?;
                 q_with(o, |e| write_anchor(e, p, *at))?;
@@ -397,7 +400,10 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             o.write_all(br#"{"event":"ready_end","actor":"#)?;
             name(o, p, *actor)?;
             o.write_all(br#","trigger":"#)?;
-            q(o, p.moments.readies.get(*ready as usize).map_or("?", |r| r.text.as_str()))?;
+            q(
+                o,
+                p.moments.readies.get(*ready as usize).map_or("?", |r| r.text.as_str()),
+            )?;
             o.write_all(br#","reason":"#)?;
             q(o, reason.as_str())?;
             o.write_all(b"}")

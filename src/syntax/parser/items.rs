@@ -650,7 +650,11 @@ impl Builder {
                 return Ok((on, vec![var], None));
             }
             let t = self.typed(last_inner(target, tspan)?)?;
-            let on = if edge == Rule::hook_after { HookOn::TurnAfter } else { HookOn::TurnBefore };
+            let on = if edge == Rule::hook_after {
+                HookOn::TurnAfter
+            } else {
+                HookOn::TurnBefore
+            };
             return Ok((on, vec![t.name], t.ty));
         }
         let target = next(&mut wi, wspan)?;
@@ -659,7 +663,11 @@ impl Builder {
             let mut ti = target.into_inner();
             let effect = self.ident(next(&mut ti, tspan)?);
             let var = self.ident(next(&mut ti, tspan)?);
-            let on = if start { HookOn::EffectStart(effect) } else { HookOn::EffectEnd(effect) };
+            let on = if start {
+                HookOn::EffectStart(effect)
+            } else {
+                HookOn::EffectEnd(effect)
+            };
             return Ok((on, vec![var], None));
         }
         Ok(match target.as_rule() {

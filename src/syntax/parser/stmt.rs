@@ -743,10 +743,18 @@ impl Builder {
         Ok(if what.as_rule() == Rule::count_turn {
             let wspan = self.span(&what);
             let who = self.expr(last_inner(what, wspan)?)?;
-            if start { CountAt::TurnStart(who) } else { CountAt::TurnEnd(who) }
+            if start {
+                CountAt::TurnStart(who)
+            } else {
+                CountAt::TurnEnd(who)
+            }
         } else {
             let level = self.ident(what);
-            if start { CountAt::LevelStart(level) } else { CountAt::LevelEnd(level) }
+            if start {
+                CountAt::LevelStart(level)
+            } else {
+                CountAt::LevelEnd(level)
+            }
         })
     }
 
