@@ -179,6 +179,18 @@ impl Checker<'_> {
             .enumerate()
             .map(|(i, v)| (v.clone(), Ty::Entity(types.get(i).copied().unwrap_or(CHARACTER))))
             .collect();
+        let before = self.diags.len();
         self.detached(&vars, r.filter.as_ref(), &r.body);
+        // The block runs later, where its point happens: inside no level or loop written around it.
+        for d in self.diags[before..]
+            .iter_mut()
+            .filter(|d| d.code == "check::end_outside")
+        {
+            d.help = Some(
+                "a readied response runs later, when its point happens, inside no level or loop: it cannot end one; \
+                 mark a flag in it and `end` the level where the flag is tested (`end encounter` may be written here)"
+                    .into(),
+            );
+        }
     }
 }
