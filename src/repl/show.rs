@@ -625,6 +625,11 @@ fn glance(p: &Program, snap: &Snapshot, e: EntityId) -> Vec<String> {
             parts.push(format!("{} ({left} left)", p.fields[*f as usize].name));
         }
     }
+    for (r, owner, _) in &snap.armed {
+        if let (true, Some(def)) = (*owner == e, p.moments.readies.get(*r as usize)) {
+            parts.push(format!("ready on {}", def.text));
+        }
+    }
     parts
 }
 
