@@ -155,12 +155,11 @@ impl Checker<'_> {
             Some(CountAt::TurnStart(who) | CountAt::TurnEnd(who)) => {
                 self.entity(who, "the entity whose turn ends a readied response");
             }
-            Some(CountAt::LevelStart(l) | CountAt::LevelEnd(l)) => {
-                if !self.decls.level_names.contains_key(&l.node) {
-                    let d = unknown("level", &l.node, l.span, self.decls.level_names.keys());
-                    self.err(d.help("a response lasts until the start or end of a level of `play`, or of a turn"));
-                }
+            Some(CountAt::LevelStart(l) | CountAt::LevelEnd(l)) if !self.decls.level_names.contains_key(&l.node) => {
+                let d = unknown("level", &l.node, l.span, self.decls.level_names.keys());
+                self.err(d.help("a response lasts until the start or end of a level of `play`, or of a turn"));
             }
+            Some(CountAt::LevelStart(_) | CountAt::LevelEnd(_)) => {}
             Some(CountAt::Place(_, o)) => {
                 // The grammar offers no place here; said, should an AST be built by hand.
                 self.err(

@@ -789,7 +789,7 @@ pub fn one(s: &Session, e: EntityId, look: Look) -> String {
             ));
         }
     }
-    for r in readied(st, &snap, Some(e)) {
+    for r in readied(st, snap, Some(e)) {
         out.push_str(&format!("  ready {r}\n"));
     }
     out
