@@ -489,3 +489,73 @@ fn more_responses_armed_at_once_than_the_limit_is_run_too_many_armed() {
         "every one up to the limit was armed"
     );
 }
+
+#[test]
+fn a_point_whose_argument_is_none_is_never_read_as_someone() {
+    // The condition tests for `none` first; the response stays armed for a real mover.
+    let cast = READY.replace("on moves(m) { gain 0 m.hp }\n", "");
+    let src = format!(
+        "{cast}play {{\n  ready Ann on moves(m) where m != none and m.side != Ann.side {{ spend 1 m.hp }}\n\
+         raise moves(none)\n  raise moves(Orc)\n}}\n"
+    );
+    let out = ok(&src, &[], "");
+    assert_eq!(
+        body(&out),
+        vec![
+            "ready    Ann   on moves",
+            "trigger        moves(none)",
+            "trigger  Orc   moves(Orc)",
+            "unready  Ann   on moves: fired",
+            "spend    Orc   hp         -1 → 4",
+        ]
+    );
+    // Read without the test, `none` is an error where it is read, not someone else's field.
+    let src =
+        format!("{cast}play {{\n  ready Ann on moves(m) where m.side != Ann.side {{ }}\n  raise moves(none)\n}}\n");
+    let (_, err, code) = go(&src, &[], "", None, false);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("run::none"), "{err}");
+}
+
+#[test]
+fn a_thing_destroyed_before_its_turn_has_its_turn_cancelled() {
+    let src = "thing slot, slots { stat n }\nslot S1 { n = 1 }\nslot S2 { n = 2 }\n\
+               on before turn(s: slot) where s.n == 2 { destroy s }\n\
+               play { for each s in slots { turn s { } } }\n";
+    let out = ok(src, &[], "");
+    assert_eq!(
+        body(&out),
+        vec![
+            "▸ S1",
+            "destroy  S2",
+            "cancel   S2    turn: out of play before it began"
+        ]
+    );
+}
+
+#[test]
+fn a_response_readied_in_a_secret_option_is_armed_only_at_the_reveal() {
+    // Each one picks in secret whether to ready; nothing of the pick, the `ready` included, is
+    // shown before the `together` walk reveals it.
+    let src = format!(
+        "{READY}play {{\n  together for each c in characters where c.side == foes {{\n\
+         choose plan by c in secret {{\n      option watch {{ ready c on moves(m) where m == Ann {{ spend 1 Ann.hp }} }}\n\
+         option rest\n    }}\n  }}\n  raise moves(Ann)\n}}\n"
+    );
+    let out = ok(&src, &[], "watch\nrest\n");
+    assert_eq!(
+        body(&out),
+        vec![
+            "together Orc, Gob",
+            "  secret   Orc   plan       chosen in secret",
+            "  secret   Gob   plan       chosen in secret",
+            "  choose   Orc   plan       watch    of watch|rest",
+            "  ready    Orc   on moves",
+            "  choose   Gob   plan       rest     of watch|rest",
+            "trigger  Ann   moves(Ann)",
+            "gain     Ann   hp         +0 → 3",
+            "unready  Orc   on moves: fired",
+            "spend    Ann   hp         -1 → 2",
+        ]
+    );
+}
