@@ -559,3 +559,30 @@ fn a_response_readied_in_a_secret_option_is_armed_only_at_the_reveal() {
         ]
     );
 }
+
+#[test]
+fn effects_ending_together_are_answered_in_order_each_hook_whole() {
+    // a and b end at the same count-down; a's end hook begins z, whose start hook runs inside
+    // a's (it began there), and b's end hook runs after a's is over, not in the middle of it.
+    let src = "resource hp min 0\neffect a, b, z\ncharacter Ann { }\n\
+               on end of a(c) { begin z on c for 3 counted at end of turn(c)  gain 1 c.hp }\n\
+               on end of b(c) { gain 10 c.hp }\non start of z(c) { gain 100 c.hp }\n\
+               play {\n  begin a on Ann for 1 counted at start of turn(Ann)\n\
+               begin b on Ann for 1 counted at start of turn(Ann)\n  turn Ann { }\n}\n";
+    let out = ok(src, &[], "");
+    assert_eq!(
+        body(&out),
+        vec![
+            "effect   Ann   a          for 1, counted at start of Ann's turn",
+            "effect   Ann   b          for 1, counted at start of Ann's turn",
+            "▸ Ann",
+            "  effect   Ann   a          ends",
+            "  effect   Ann   b          ends",
+            "  effect   Ann   z          for 3, counted at end of Ann's turn",
+            "  gain     Ann   hp         +100 → 100",
+            "  gain     Ann   hp         +1 → 101",
+            "  gain     Ann   hp         +10 → 111",
+            "  effect   Ann   z          2 left",
+        ]
+    );
+}

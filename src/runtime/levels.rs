@@ -102,9 +102,10 @@ impl Machine<'_> {
                 }
             }
             let def = &p.levels[level as usize];
+            let mark = self.fx_mark();
             self.count_down(Anchor::LevelStart(level));
             self.expire_ready(Anchor::LevelStart(level));
-            let mut flow = self.effect_hooks(span)?;
+            let mut flow = self.effect_hooks(mark, span)?;
             if let Flow::Next = flow {
                 flow = self.hooks(&def.on_start, &[], span)?;
             }
@@ -117,9 +118,10 @@ impl Machine<'_> {
                     Flow::Next => {}
                     other => flow = flow.then(other),
                 }
+                let mark = self.fx_mark();
                 self.count_down(Anchor::LevelEnd(level));
                 self.expire_ready(Anchor::LevelEnd(level));
-                match self.effect_hooks(span)? {
+                match self.effect_hooks(mark, span)? {
                     Flow::Next => {}
                     other => flow = flow.then(other),
                 }
@@ -217,8 +219,9 @@ impl Machine<'_> {
         }
         let p = self.p;
         // Durations counted at a place end right before a turn begins at that place.
+        let mark = self.fx_mark();
         self.count_down_places(a);
-        match self.effect_hooks(span)? {
+        match self.effect_hooks(mark, span)? {
             Flow::Next => {}
             other => return Ok(other),
         }
@@ -235,9 +238,10 @@ impl Machine<'_> {
                 });
             }
         }
+        let mark = self.fx_mark();
         self.count_down(Anchor::TurnStart(a));
         self.expire_ready(Anchor::TurnStart(a));
-        let mut flow = self.effect_hooks(span)?;
+        let mut flow = self.effect_hooks(mark, span)?;
         if let Flow::Next = flow {
             flow = self.turn_hooks(&p.turn_start, a, span)?;
         }
@@ -250,9 +254,10 @@ impl Machine<'_> {
                 Flow::Next => {}
                 other => flow = flow.then(other),
             }
+            let mark = self.fx_mark();
             self.count_down(Anchor::TurnEnd(a));
             self.expire_ready(Anchor::TurnEnd(a));
-            match self.effect_hooks(span)? {
+            match self.effect_hooks(mark, span)? {
                 Flow::Next => {}
                 other => flow = flow.then(other),
             }

@@ -128,11 +128,19 @@ impl Machine<'_> {
         self.fire_ready(Point::After(a), &[who as i64], span)
     }
 
-    /// Runs the hooks of the effects begun and ended since the last drain, in that order.
-    pub(super) fn effect_hooks(&mut self, span: Span) -> R<Flow> {
+    /// Where the queue of effects' moments ends now: what a statement or count-down about to
+    /// begin or end effects passes to [`Self::effect_hooks`] afterwards.
+    pub(super) fn fx_mark(&self) -> usize {
+        self.readied.fx.len()
+    }
+
+    /// Runs the hooks of the effects begun and ended since `mark`, in the order they began or
+    /// ended. Those queued before `mark` belong to a drain in progress around this one (a hook
+    /// that begins an effect runs that effect's hooks itself, not the ones still waiting).
+    pub(super) fn effect_hooks(&mut self, mark: usize, span: Span) -> R<Flow> {
         let p = self.p;
-        while !self.readied.fx.is_empty() {
-            let (effect, e, start) = self.readied.fx.remove(0);
+        while self.readied.fx.len() > mark {
+            let (effect, e, start) = self.readied.fx.remove(mark);
             let list = if start {
                 &p.moments.effect_start
             } else {
@@ -145,7 +153,7 @@ impl Machine<'_> {
                 match self.hooks(&[id], &[e as i64], span)? {
                     Flow::Next => {}
                     other => {
-                        self.readied.fx.clear();
+                        self.readied.fx.truncate(mark);
                         return Ok(other);
                     }
                 }
