@@ -586,3 +586,45 @@ fn effects_ending_together_are_answered_in_order_each_hook_whole() {
         ]
     );
 }
+
+#[test]
+fn disarm_gives_up_an_owners_responses_on_one_point_or_all() {
+    let src = format!(
+        "{READY}trigger casts(m)\nplay {{\n  ready Ann on moves(m) {{ }}\n  ready Ann on casts(m) {{ }}\n\
+         ready Orc on moves(m) {{ }}\n  disarm Ann on casts\n  disarm Orc on casts\n  raise casts(Gob)\n\
+         disarm Ann\n  raise moves(Gob)\n}}\n"
+    );
+    let out = ok(&src, &[], "");
+    assert_eq!(
+        body(&out),
+        vec![
+            "ready    Ann   on moves",
+            "ready    Ann   on casts",
+            "ready    Orc   on moves",
+            "unready  Ann   on casts: disarmed",
+            // Orc has nothing on `casts`: nothing to disarm.
+            "trigger  Gob   casts(Gob)",
+            "unready  Ann   on moves: disarmed",
+            "trigger  Gob   moves(Gob)",
+            "gain     Gob   hp         +0 → 5",
+            "unready  Orc   on moves: fired",
+        ]
+    );
+}
+
+#[test]
+fn disarm_on_an_actions_moment_names_the_point_as_ready_did() {
+    let src = "kind attack\naction claw(c) kind attack\ncharacter Ann { }\ncharacter Orc { }\n\
+               play {\n  ready Ann on before action of kind attack(m) { }\n  ready Ann on after claw(m) { }\n\
+               disarm Ann on before action of kind attack\n  disarm Ann on after claw\n}\n";
+    let out = ok(src, &[], "");
+    assert_eq!(
+        body(&out),
+        vec![
+            "ready    Ann   on before action of kind attack",
+            "ready    Ann   on after claw",
+            "unready  Ann   on before action of kind attack: disarmed",
+            "unready  Ann   on after claw: disarmed",
+        ]
+    );
+}

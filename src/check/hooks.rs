@@ -5,6 +5,7 @@ use super::checker::Checker;
 use super::suggest::unknown;
 use super::{CHAR, CHARACTER, FieldKind, Sym, Ty};
 use crate::diag::Diag;
+use crate::source::Span;
 use crate::syntax::ast::*;
 
 impl Checker<'_> {
@@ -90,6 +91,35 @@ impl Checker<'_> {
             self.err(
                 d.help("a hook `on end of LEVEL` or a measure `at end of LEVEL` names a level of `setup` or `play`"),
             );
+        }
+    }
+
+    /// `disarm OWNER [on POINT]`: the owner a character; the point a declared trigger, `join`,
+    /// `leave` or an action's moment.
+    pub(super) fn disarm(&mut self, owner: &Expr, on: Option<&HookOn>, span: Span) {
+        self.expect(owner, CHAR, "the owner of readied responses");
+        match on {
+            Some(HookOn::Trigger(t)) if !matches!(self.decls.lookup(&t.node), Some(Sym::Trigger(_))) => {
+                let names: Vec<&String> = self.decls.triggers.iter().map(|t| &t.0).collect();
+                let d = unknown("trigger", &t.node, t.span, names.into_iter());
+                self.err(d.help(
+                    "`disarm c on NAME` names a declared trigger, `join`, `leave`, or an action's moment: \
+                     `before NAME`, `after action of kind K`",
+                ));
+            }
+            Some(HookOn::ActionBefore(sel) | HookOn::ActionAfter(sel)) => self.action_sel(sel),
+            Some(HookOn::Trigger(_) | HookOn::Join | HookOn::Leave) | None => {}
+            Some(_) => {
+                // The parser builds no other point for `disarm`.
+                self.err(
+                    Diag::new(
+                        "check::wrong_kind",
+                        "responses are disarmed on a trigger or an action's moment",
+                    )
+                    .label(span, "here")
+                    .help("write `disarm c on NAME` or `disarm c on before ACTION`"),
+                );
+            }
         }
     }
 

@@ -489,6 +489,12 @@ pub enum St {
         body: Vec<St>,
         span: Span,
     },
+    /// `disarm OWNER [on POINT]`: the owner's responses (on that point only, if set) disarmed.
+    Disarm {
+        owner: Ex,
+        on: Option<super::moments::ReadyOn>,
+        span: Span,
+    },
     /// `ready OWNER on ... [until EDGE] { ... }`: arms response `ready` for the owner.
     Ready {
         ready: ReadyId,

@@ -159,6 +159,42 @@ impl Lower<'_> {
         true
     }
 
+    /// The point a response is readied on (or disarmed from), and its text for the trace.
+    fn ready_on(&self, on: &HookOn) -> (ReadyOn, String) {
+        match on {
+            HookOn::Trigger(t) => (
+                ReadyOn::Trigger(self.d.triggers.iter().position(|x| x.0 == t.node).unwrap_or(0) as TriggerId),
+                t.node.clone(),
+            ),
+            HookOn::Join => (ReadyOn::Join, "join".into()),
+            HookOn::Leave => (ReadyOn::Leave, "leave".into()),
+            HookOn::ActionAfter(sel) => (
+                ReadyOn::Action(true, self.action_match(sel)),
+                format!("after {}", sel_text(sel)),
+            ),
+            // The parser builds no other point for `ready` and `disarm`.
+            other => {
+                let sel = match other {
+                    HookOn::ActionBefore(sel) => sel,
+                    _ => &ActionSel::Any,
+                };
+                (
+                    ReadyOn::Action(false, self.action_match(sel)),
+                    format!("before {}", sel_text(sel)),
+                )
+            }
+        }
+    }
+
+    /// `disarm OWNER [on POINT]`.
+    pub(super) fn disarm(&mut self, owner: &ast::Expr, on: Option<&HookOn>, span: Span) -> St {
+        St::Disarm {
+            owner: self.expr(owner),
+            on: on.map(|o| self.ready_on(o).0),
+            span,
+        }
+    }
+
     /// `ready`: its definition (the block compiled here, with the locals in scope visible), and
     /// the statement that arms it.
     pub(super) fn ready(&mut self, r: &ast::Ready) -> St {
@@ -182,29 +218,7 @@ impl Lower<'_> {
             // Refused by the checker.
             Some(CountAt::Place(_, _)) => None,
         };
-        let (on, text) = match on {
-            HookOn::Trigger(t) => (
-                ReadyOn::Trigger(self.d.triggers.iter().position(|x| x.0 == t.node).unwrap_or(0) as TriggerId),
-                t.node.clone(),
-            ),
-            HookOn::Join => (ReadyOn::Join, "join".into()),
-            HookOn::Leave => (ReadyOn::Leave, "leave".into()),
-            HookOn::ActionAfter(sel) => (
-                ReadyOn::Action(true, self.action_match(sel)),
-                format!("after {}", sel_text(sel)),
-            ),
-            // The parser builds no other point for `ready`; the checker's moments are these.
-            other => {
-                let sel = match other {
-                    HookOn::ActionBefore(sel) => sel,
-                    _ => &ActionSel::Any,
-                };
-                (
-                    ReadyOn::Action(false, self.action_match(sel)),
-                    format!("before {}", sel_text(sel)),
-                )
-            }
-        };
+        let (on, text) = self.ready_on(on);
         // The innermost binding of each name in scope: what the block may read, by value.
         let mut captured: Vec<Slot> = Vec::new();
         for (i, (name, slot)) in self.scopes.iter().enumerate().rev() {

@@ -185,6 +185,7 @@ impl Lower<'_> {
             Stmt::Do { routine, args, span } => self.do_(routine, args, span),
             Stmt::React { actor, body, span: _ } => self.react(actor, body, actor.span),
             Stmt::Ready(r) => self.ready(r),
+            Stmt::Disarm { owner, on, span } => self.disarm(owner, on.as_ref(), *span),
             Stmt::Elapse { amount, unit, span } => self.elapse(amount, unit, span),
             Stmt::Presence { who, join, span } => St::Presence {
                 who: self.expr(who),

@@ -126,6 +126,7 @@ pub const KEYWORDS: &[&str] = &[
     "return",
     "with",
     "ready",
+    "disarm",
     "none",
 ];
 

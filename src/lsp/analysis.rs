@@ -607,7 +607,7 @@ const STATEMENT_KEYWORDS: &[&str] = &[
     "level", "phase", "round", "turn", "for", "together", "if", "else", "choose", "option", "end", "spend", "gain",
     "reset", "forfeit", "set", "mark", "clear", "repeat", "rank", "transfer", "raise", "react", "elapse", "do",
     "place", "begin", "stop", "create", "destroy", "let", "join", "leave", "roll", "chosen", "side", "tag", "absent",
-    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers", "ready",
+    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers", "ready", "disarm",
 ];
 
 /// A keyword's meaning in one line (docs/language.md says more).
@@ -705,6 +705,7 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
             "`on before turn(c)`: before a turn starts, outside it; `on before ACTION(c)`: before an action resolves; `place c before x in ORDER`"
         }
         "ready" => "a one-shot response armed now: `ready c on TRIGGER(x) [where C] [until start of turn(c)] { ... }`",
+        "disarm" => "disarms a character's readied responses: `disarm c [on TRIGGER]`",
         "thing" => "a type of entity besides characters: `thing NAME, PLURAL { fields }`",
         "create" => "a new thing in play: `create THING { field = value } as x`",
         "destroy" => "removes a thing from play",

@@ -321,6 +321,29 @@ impl Machine<'_> {
         }
     }
 
+    /// `disarm`: the owner's responses (on `on` only, if set), traced `disarmed`, in the order
+    /// they were armed.
+    pub(super) fn st_disarm(&mut self, owner: &Ex, on: Option<&ReadyOn>, span: Span) -> R<Flow> {
+        let p = self.p;
+        let o = self.alive(owner, span)?;
+        let mut i = 0;
+        while i < self.readied.armed.len() {
+            let x = &self.readied.armed[i];
+            if x.owner == o && on.is_none_or(|on| p.moments.readies[x.ready as usize].on == *on) {
+                let x = self.readied.armed.remove(i);
+                self.emit(Event::ReadyEnd {
+                    actor: x.owner,
+                    ready: x.ready,
+                    reason: Disarmed::Disarmed,
+                });
+                self.readied.spare.push(x.captured);
+            } else {
+                i += 1;
+            }
+        }
+        Ok(Flow::Next)
+    }
+
     /// The responses whose `until` is `anchor`: disarmed, traced `expired`.
     pub(super) fn expire_ready(&mut self, anchor: Anchor) {
         if self.readied.armed.is_empty() {

@@ -146,6 +146,7 @@ impl Machine<'_> {
                 until,
                 span,
             } => self.st_ready(*ready, owner, until.as_ref(), *span),
+            St::Disarm { owner, on, span } => self.st_disarm(owner, on.as_ref(), *span),
             St::Elapse { amount, unit, span } => self.st_elapse(amount, *unit, *span),
             St::If { cond, then, otherwise } => self.st_if(cond, then, otherwise),
             St::Choose {

@@ -568,7 +568,9 @@ impl Sink for Tally {
                         let list = match reason {
                             Disarmed::Fired => &mut self.cur.fired,
                             Disarmed::Expired => &mut self.cur.expired,
-                            Disarmed::LeftPlay | Disarmed::Replaced | Disarmed::OutOfPlay => &mut self.cur.disarmed,
+                            Disarmed::LeftPlay | Disarmed::Replaced | Disarmed::OutOfPlay | Disarmed::Disarmed => {
+                                &mut self.cur.disarmed
+                            }
                         };
                         bump_at(list, *actor);
                     }

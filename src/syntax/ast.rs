@@ -623,6 +623,13 @@ pub enum Stmt {
     },
     /// `ready c on POINT [where C] [until EDGE] { ... }`: a one-shot response armed now.
     Ready(Box<Ready>),
+    /// `disarm c [on POINT]`: `c`'s armed responses (on POINT only, if given) are disarmed;
+    /// POINT is `Trigger`, `Join`, `Leave`, `ActionBefore` or `ActionAfter`.
+    Disarm {
+        owner: Expr,
+        on: Option<HookOn>,
+        span: Span,
+    },
     /// `react c { ... }`: an out-of-order window for `c`.
     React {
         actor: Expr,
@@ -704,6 +711,7 @@ impl Stmt {
             | Stmt::Begin { span, .. }
             | Stmt::Stop { span, .. }
             | Stmt::React { span, .. }
+            | Stmt::Disarm { span, .. }
             | Stmt::Elapse { span, .. }
             | Stmt::End { span, .. }
             | Stmt::Spend { span, .. }

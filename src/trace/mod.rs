@@ -283,6 +283,8 @@ pub enum Disarmed {
     OutOfPlay,
     /// Its owner readied a response on the same point again.
     Replaced,
+    /// `disarm`.
+    Disarmed,
 }
 
 impl Disarmed {
@@ -293,6 +295,7 @@ impl Disarmed {
             Disarmed::LeftPlay => "left play",
             Disarmed::OutOfPlay => "out of play",
             Disarmed::Replaced => "replaced",
+            Disarmed::Disarmed => "disarmed",
         }
     }
 }

@@ -129,6 +129,7 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_return => "return",
         Rule::kw_with => "with",
         Rule::kw_ready => "ready",
+        Rule::kw_disarm => "disarm",
         _ => return None,
     })
 }
@@ -270,6 +271,8 @@ pub(super) fn rule_name(r: Rule) -> String {
         Rule::hook_effect => "an effect such as `NAME(c)`",
         Rule::hook_action => "an action such as `NAME(c)`, `action(c)` or `action of kind K(c)`",
         Rule::ready_stmt => "a `ready`",
+        Rule::disarm_stmt => "a `disarm`",
+        Rule::disarm_point => "a trigger's name, `join`, `leave`, or `before`/`after` and an action",
         Rule::ready_until => "`until start of ...` or `until end of ...`",
         Rule::measure_decl => "a measure `measure NAME = ...`",
         Rule::measure_each => "`for each c in ...`",

@@ -241,6 +241,7 @@ impl Builder {
             Rule::do_stmt => self.do_stmt(it, span)?,
             Rule::react_stmt => self.react_stmt(it, span)?,
             Rule::ready_stmt => self.ready_stmt(it, span)?,
+            Rule::disarm_stmt => self.disarm_stmt(it, span)?,
             Rule::elapse_stmt => self.elapse_stmt(it, span)?,
             _ => return Err(internal(span, rule)),
         })
@@ -732,6 +733,51 @@ impl Builder {
             body,
             span,
         })))
+    }
+
+    /// `disarm OWNER [on POINT]`.
+    fn disarm_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let owner = self.expr(next(&mut it, span)?)?;
+        let on = match it.next() {
+            None => None,
+            Some(point) => {
+                let pspan = self.span(&point);
+                let mut pi = point.into_inner().peekable();
+                let first = next(&mut pi, pspan)?;
+                match first.as_rule() {
+                    Rule::hook_after | Rule::hook_before => {
+                        let after = first.as_rule() == Rule::hook_after;
+                        let mut sel = ActionSel::Any;
+                        for p in pi {
+                            match p.as_rule() {
+                                Rule::of_kind => {
+                                    let kspan = self.span(&p);
+                                    let list = p.into_inner().find(|k| k.as_rule() == Rule::ident_list);
+                                    let list = list.ok_or_else(|| internal(kspan, Rule::of_kind))?;
+                                    sel = ActionSel::Kinds(self.ident_list(list));
+                                }
+                                Rule::ident => sel = ActionSel::Named(self.ident(p)),
+                                _ => {}
+                            }
+                        }
+                        Some(if after {
+                            HookOn::ActionAfter(sel)
+                        } else {
+                            HookOn::ActionBefore(sel)
+                        })
+                    }
+                    _ => {
+                        let name = self.ident(first);
+                        Some(match name.node.as_str() {
+                            "join" => HookOn::Join,
+                            "leave" => HookOn::Leave,
+                            _ => HookOn::Trigger(name),
+                        })
+                    }
+                }
+            }
+        };
+        Ok(Stmt::Disarm { owner, on, span })
     }
 
     /// `start|end of turn(x)|LEVEL`: an edge a duration or an expiry is anchored to.
