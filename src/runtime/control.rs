@@ -215,17 +215,15 @@ impl Editor<'_, '_> {
     /// `begin` does (traced `effect_start`; a count of 0 or less ends it at once); the
     /// ruleset's `on start of EFFECT(c)` (and `on end of ...`) hooks run.
     pub fn begin(&mut self, effect: FieldId, e: EntityId, count: i64, at: Anchor) -> R<()> {
-        let mark = self.m.fx_mark();
         self.m.begin_effect(effect, e, count, at);
-        self.m.effect_hooks(mark, Span::default()).map(|_| ())
+        self.m.effect_hooks(Span::default()).map(|_| ())
     }
 
     /// Ends every instance of an effect on a character by hand, as `stop` does; the ruleset's
     /// `on end of EFFECT(c)` hooks run.
     pub fn stop(&mut self, effect: FieldId, e: EntityId) -> R<()> {
-        let mark = self.m.fx_mark();
         self.m.stop_effect(effect, e);
-        self.m.effect_hooks(mark, Span::default()).map(|_| ())
+        self.m.effect_hooks(Span::default()).map(|_| ())
     }
 
     /// Moves a character within a kept order, as `place` does: first, last, or before or after

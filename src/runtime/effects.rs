@@ -50,9 +50,8 @@ impl Machine<'_> {
             CountEx::LevelStart(l) => Anchor::LevelStart(*l),
             CountEx::LevelEnd(l) => Anchor::LevelEnd(*l),
         };
-        let mark = self.fx_mark();
         self.begin_effect(effect, t, n, anchor);
-        self.effect_hooks(mark, span)
+        self.effect_hooks(span)
     }
 
     /// Starts an instance of `effect` on `t` for `n` counts at `anchor` (ended at once if `n <= 0`).
@@ -81,9 +80,8 @@ impl Machine<'_> {
     /// `stop`: ends every run of the effect on the target.
     pub(super) fn st_stop(&mut self, effect: FieldId, target: &Ex, span: Span) -> R<Flow> {
         let t = self.entity(target, span)?;
-        let mark = self.fx_mark();
         self.stop_effect(effect, t);
-        self.effect_hooks(mark, span)
+        self.effect_hooks(span)
     }
 
     /// Ends every instance of `effect` on `t`.

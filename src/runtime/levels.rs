@@ -102,10 +102,9 @@ impl Machine<'_> {
                 }
             }
             let def = &p.levels[level as usize];
-            let mark = self.fx_mark();
             self.count_down(Anchor::LevelStart(level));
             self.expire_ready(Anchor::LevelStart(level));
-            let mut flow = self.effect_hooks(mark, span)?;
+            let mut flow = self.effect_hooks(span)?;
             if let Flow::Next = flow {
                 flow = self.hooks(&def.on_start, &[], span)?;
             }
@@ -118,10 +117,9 @@ impl Machine<'_> {
                     Flow::Next => {}
                     other => flow = flow.then(other),
                 }
-                let mark = self.fx_mark();
                 self.count_down(Anchor::LevelEnd(level));
                 self.expire_ready(Anchor::LevelEnd(level));
-                match self.effect_hooks(mark, span)? {
+                match self.effect_hooks(span)? {
                     Flow::Next => {}
                     other => flow = flow.then(other),
                 }
@@ -219,9 +217,8 @@ impl Machine<'_> {
         }
         let p = self.p;
         // Durations counted at a place end right before a turn begins at that place.
-        let mark = self.fx_mark();
         self.count_down_places(a);
-        match self.effect_hooks(mark, span)? {
+        match self.effect_hooks(span)? {
             Flow::Next => {}
             other => return Ok(other),
         }
@@ -238,10 +235,9 @@ impl Machine<'_> {
                 });
             }
         }
-        let mark = self.fx_mark();
         self.count_down(Anchor::TurnStart(a));
         self.expire_ready(Anchor::TurnStart(a));
-        let mut flow = self.effect_hooks(mark, span)?;
+        let mut flow = self.effect_hooks(span)?;
         if let Flow::Next = flow {
             flow = self.turn_hooks(&p.turn_start, a, span)?;
         }
@@ -254,10 +250,9 @@ impl Machine<'_> {
                 Flow::Next => {}
                 other => flow = flow.then(other),
             }
-            let mark = self.fx_mark();
             self.count_down(Anchor::TurnEnd(a));
             self.expire_ready(Anchor::TurnEnd(a));
-            match self.effect_hooks(mark, span)? {
+            match self.effect_hooks(span)? {
                 Flow::Next => {}
                 other => flow = flow.then(other),
             }

@@ -37,6 +37,8 @@ pub(super) struct Readied {
     /// Effects begun (`true`) or ended on an entity, whose hooks run at the next point that
     /// drains them (right after the statement or count-down that began or ended them).
     pub(super) fx: Vec<(FieldId, EntityId, bool)>,
+    /// How many of `fx` belong to the drains in progress (see `effect_hooks`).
+    floor: usize,
 }
 
 impl Readied {
@@ -46,6 +48,7 @@ impl Readied {
             next: 1,
             spare: Vec::new(),
             fx: Vec::new(),
+            floor: 0,
         }
     }
 }
@@ -128,20 +131,16 @@ impl Machine<'_> {
         self.fire_ready(Point::After(a), &[who as i64], span)
     }
 
-    /// Where the queue of effects' moments ends now: what a statement or count-down about to
-    /// begin or end effects passes to [`Self::effect_hooks`] afterwards.
-    pub(super) fn fx_mark(&self) -> usize {
-        self.readied.fx.len()
-    }
-
-    /// Runs the hooks of the effects begun and ended since `mark`, in the order they began or
-    /// ended. Those queued before `mark` belong to a drain in progress around this one (a hook
-    /// that begins an effect runs that effect's hooks itself, not the ones still waiting).
-    pub(super) fn effect_hooks(&mut self, mark: usize, span: Span) -> R<Flow> {
+    /// Runs the hooks of the effects begun and ended, in the order they began or ended: those
+    /// queued since the drains in progress around this one took theirs (a hook that begins an
+    /// effect answers that effect itself, not the moments still waiting in the drain that runs
+    /// the hook). Called right after every statement or count-down that begins or ends effects.
+    pub(super) fn effect_hooks(&mut self, span: Span) -> R<Flow> {
         let p = self.p;
-        while self.readied.fx.len() > mark {
-            let (effect, e, start) = self.readied.fx.remove(mark);
-            let list = if start {
+        let start = self.readied.floor;
+        while self.readied.fx.len() > start {
+            let (effect, e, begun) = self.readied.fx.remove(start);
+            let list = if begun {
                 &p.moments.effect_start
             } else {
                 &p.moments.effect_end
@@ -150,10 +149,14 @@ impl Machine<'_> {
                 if f != effect {
                     continue;
                 }
-                match self.hooks(&[id], &[e as i64], span)? {
+                // The moments still waiting here are this drain's, not the hook's.
+                let outer = std::mem::replace(&mut self.readied.floor, self.readied.fx.len());
+                let ran = self.hooks(&[id], &[e as i64], span);
+                self.readied.floor = outer;
+                match ran? {
                     Flow::Next => {}
                     other => {
-                        self.readied.fx.truncate(mark);
+                        self.readied.fx.truncate(start);
                         return Ok(other);
                     }
                 }
