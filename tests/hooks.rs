@@ -628,3 +628,72 @@ fn disarm_on_an_actions_moment_names_the_point_as_ready_did() {
         ]
     );
 }
+
+/// Over many seeds of a fight where everyone readies, acts and is struck down at random: every
+/// `ready_end` ends a response armed before it (each once), one fires only for an owner in play,
+/// a `cancelled` follows its actor's `leave`, and nothing stays armed for one out of play.
+#[test]
+fn responses_are_disarmed_once_each_and_never_fire_for_someone_out_of_play() {
+    let src = "side wardens, raiders\nresource hp min 0\ntrigger moves(m)\nkind attack\n\
+               action advance(c) { raise moves(c) }\n\
+               action slash(c) kind attack {\n  choose target by c from t in characters where t.side != c.side {\n\
+               spend lowest(2, t.hp) t.hp\n    if t.hp == 0 { leave t }\n  }\n}\n\
+               on before turn(c) where c.hp == 1 { if d6 == 1 { leave c } }\n\
+               play {\n  round repeat until round.number == 4 {\n    for each c in characters {\n      turn c {\n\
+               choose act by c {\n          option action\n\
+               option shot { ready c on moves(m) where m.side != c.side and m.hp > 0 until end of round {\n\
+               spend 1 m.hp  if m.hp == 0 { leave m } } }\n\
+               option block { ready c on before action of kind attack(m) where m.side != c.side and m.hp > 0 {\n\
+               spend 1 m.hp  if m.hp == 0 { leave m } } }\n\
+               option drop { disarm c }\n        }\n      }\n    }\n  }\n}\n\
+               character A { side wardens, hp = 4 }\ncharacter B { side wardens, hp = 3 }\n\
+               character C { side raiders, hp = 4 }\ncharacter D { side raiders, hp = 2 }\n";
+    let files = vec![("p.turn".to_string(), src.to_string())];
+    let mut seen = [0usize; 3];
+    for seed in 0..150 {
+        let opts = RunOptions {
+            seed,
+            policy: Some("random".into()),
+            ..RunOptions::default()
+        };
+        let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
+        assert_eq!(code, 0, "seed {seed}: {err}");
+        let mut armed: Vec<(String, String)> = Vec::new();
+        let mut out_of_play: Vec<String> = Vec::new();
+        for line in out.lines() {
+            let e: serde_json::Value = serde_json::from_str(line).expect("JSON");
+            let who = e["actor"].as_str().unwrap_or("").to_string();
+            match e["event"].as_str().unwrap_or("") {
+                "leave" => out_of_play.push(who),
+                "ready" => armed.push((who, e["trigger"].as_str().unwrap_or("").to_string())),
+                "ready_end" => {
+                    let key = (who.clone(), e["trigger"].as_str().unwrap_or("").to_string());
+                    let reason = e["reason"].as_str().unwrap_or("");
+                    let i = armed.iter().position(|a| *a == key);
+                    assert!(i.is_some(), "seed {seed}: {line} ends nothing armed");
+                    if let Some(i) = i {
+                        armed.remove(i);
+                    }
+                    if reason == "fired" {
+                        seen[0] += 1;
+                        assert!(!out_of_play.contains(&who), "seed {seed}: {line} for one out of play");
+                    }
+                }
+                "cancelled" => {
+                    seen[1] += 1;
+                    assert!(out_of_play.contains(&who), "seed {seed}: {line} with no leave");
+                }
+                _ => {}
+            }
+        }
+        seen[2] += armed.len();
+        for (who, _) in &armed {
+            assert!(
+                !out_of_play.contains(who),
+                "seed {seed}: {who} left play with a response armed"
+            );
+        }
+    }
+    // The seeds reach every case: responses fired, turns or actions cancelled, some still armed.
+    assert!(seen.iter().all(|n| *n > 0), "{seen:?}");
+}
