@@ -697,3 +697,21 @@ fn responses_are_disarmed_once_each_and_never_fire_for_someone_out_of_play() {
     // The seeds reach every case: responses fired, turns or actions cancelled, some still armed.
     assert!(seen.iter().all(|n| *n > 0), "{seen:?}");
 }
+
+#[test]
+fn a_roll_in_a_response_is_its_owners() {
+    let src =
+        format!("{READY}play {{\n  ready Ann on moves(m) {{ if d6 > 3 {{ spend 1 m.hp }} }}\n  raise moves(Orc)\n}}\n");
+    let out = ok(&src, &[5], "");
+    assert_eq!(
+        body(&out),
+        vec![
+            "ready    Ann   on moves",
+            "trigger  Orc   moves(Orc)",
+            "gain     Orc   hp         +0 → 5",
+            "unready  Ann   on moves: fired",
+            "roll     Ann   roll       d6 [5] = 5",
+            "spend    Orc   hp         -1 → 4",
+        ]
+    );
+}
