@@ -715,3 +715,29 @@ fn a_roll_in_a_response_is_its_owners() {
         ]
     );
 }
+
+#[test]
+fn a_held_character_steps_in_before_a_turn_with_a_turn_of_its_own_not_nested() {
+    // Paz holds on her turn; before Grell's turn she steps in (scripted `now`), her turn traced
+    // between Paz's and Grell's, not inside either; she then takes Grell's place for next round.
+    let src = "flag holding\norder o(c) { c.n desc }\nstat n\n\
+               character Paz { n = 2 }\ncharacter Grell { n = 1 }\n\
+               on before turn(c) {\n  for each h in o where h.holding and h != c {\n\
+               choose step_in by h {\n      option now { clear h.holding  turn h { }  place h before c in o }\n      option wait\n    }\n  }\n}\n\
+               setup { rank o }\n\
+               play {\n  for each c in o {\n    turn c { if c == Paz { mark c.holding } }\n  }\n}\n";
+    let out = ok(src, &[], "now\n");
+    assert_eq!(
+        body(&out),
+        vec![
+            "order           Paz, Grell",
+            "▸ Paz",
+            "  mark     Paz    holding",
+            "choose   Paz    step_in    now      of now|wait",
+            "clear    Paz    holding",
+            "▸ Paz",
+            "order           Paz, Grell",
+            "▸ Grell",
+        ]
+    );
+}
