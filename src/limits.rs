@@ -65,6 +65,8 @@ pub struct Limits {
     pub refusals: usize,
     /// The most digits a number keeps after its point.
     pub decimals: u8,
+    /// The most responses armed by `ready` at once (every owner's together).
+    pub armed_responses: usize,
     /// The most cards in one deck.
     pub deck_cards: usize,
     /// The most ranks one run (`2 to 10`) of a deck's ranks makes.
@@ -98,6 +100,7 @@ impl Limits {
         entities: 1_000_000,
         tie_rolls: 1000,
         call_depth: 64,
+        armed_responses: 256,
         trigger_args: 8,
         run_nesting: 1024,
         run_stack_bytes: 256 * 1024 * 1024,
@@ -156,6 +159,8 @@ pub const MAX_CHARACTERS: usize = Limits::DEFAULT.characters;
 pub const MAX_ENTITIES: usize = Limits::DEFAULT.entities;
 /// [`Limits::tie_rolls`].
 pub const MAX_TIE_ROLLS: u32 = Limits::DEFAULT.tie_rolls;
+/// [`Limits::armed_responses`].
+pub const MAX_ARMED: usize = Limits::DEFAULT.armed_responses;
 /// [`Limits::call_depth`].
 pub const MAX_CALL_DEPTH: u32 = Limits::DEFAULT.call_depth;
 /// [`Limits::trigger_args`].

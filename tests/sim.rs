@@ -303,3 +303,54 @@ fn a_measure_of_any_range_plots() {
     let bars = svg.lines().filter(|l| l.contains(r##"fill="#466EAA""##)).count();
     assert_eq!(bars, report.measures[0].hist.len());
 }
+
+#[test]
+fn readied_responses_and_cancellations_are_counted_per_character() {
+    // Each encounter: A readies twice (the second replaces the first) and fires once when B
+    // moves; B readies until the end of the round and it expires; C flees before its turn (its
+    // turn is cancelled), and its response is disarmed as it leaves.
+    let src = "trigger moves(m)\ncharacter A { }\ncharacter B { }\ncharacter C { }\n\
+               on before turn(c) where c == C { leave c }\n\
+               play {\n  round repeat until round.number == 1 {\n\
+               ready A on moves(m) { }\n    ready A on moves(m) where m == B { }\n\
+               ready B on moves(m) where m == C until end of round { }\n    ready C on moves(m) where m == A { }\n\
+               raise moves(B)\n    for each c in characters { turn c { } }\n  }\n}\n";
+    let project = Project::load(vec![("r.turn".to_string(), src.to_string())]);
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n: 4,
+        threads: 2,
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    let rows: Vec<(String, [f64; 5])> = report
+        .responses
+        .iter()
+        .map(|r| {
+            (
+                r.character.clone(),
+                [r.armed, r.fired, r.expired, r.disarmed, r.cancelled],
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            ("A".to_string(), [2.0, 1.0, 0.0, 1.0, 0.0]),
+            ("B".to_string(), [1.0, 0.0, 1.0, 0.0, 0.0]),
+            ("C".to_string(), [1.0, 0.0, 0.0, 1.0, 1.0]),
+        ]
+    );
+    let text = report.render(Format::Text);
+    assert!(
+        text.contains("readied responses and cancelled turns or actions"),
+        "{text}"
+    );
+    let csv = report.render(Format::Csv);
+    assert!(csv.contains("responses,A,,fired,1\n"), "{csv}");
+    let json = report.render(Format::Json);
+    assert!(json.contains("\"responses\""), "{json}");
+}

@@ -428,10 +428,7 @@ impl Checker<'_> {
         }
         match &h.on {
             HookOn::LevelStart(l) | HookOn::LevelEnd(l) if !self.decls.level_names.contains_key(&l.node) => {
-                let d = unknown("level", &l.node, l.span, self.decls.level_names.keys());
-                self.err(d.help(
-                    "a hook `on end of LEVEL` or a measure `at end of LEVEL` names a level of `setup` or `play`",
-                ));
+                self.not_a_level(l);
             }
             HookOn::Trigger(t) => match self.decls.lookup(&t.node) {
                 Some(Sym::Trigger(i)) => {
@@ -453,7 +450,7 @@ impl Checker<'_> {
                     self.err(d.help("declare it with `trigger NAME(c)`; raise it with `raise NAME(c)`"));
                 }
             },
-            _ => {}
+            other => self.hook_point(other),
         }
         let types: Vec<u16> = match &h.on {
             HookOn::Trigger(t) => match self.decls.lookup(&t.node) {

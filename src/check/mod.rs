@@ -16,6 +16,7 @@ mod decls;
 mod entities;
 mod expr;
 mod fixed;
+mod hooks;
 pub mod index;
 mod items;
 mod reveal;

@@ -169,6 +169,8 @@ impl Checker<'_> {
             Stmt::Place { who, to, order, .. } => self.place(who, to, order),
             Stmt::Do { routine, args, span } => self.do_(routine, args, *span),
             Stmt::React { actor, body, .. } => self.acting(actor, "`react`", body),
+            Stmt::Ready(r) => self.ready(r),
+            Stmt::Disarm { owner, on, span } => self.disarm(owner, on.as_ref(), *span),
             Stmt::Elapse { amount, unit, .. } => self.elapse(amount, unit),
             Stmt::Spend { amount, target, .. } => {
                 self.resource(amount.as_ref(), "an amount", target, "spend");

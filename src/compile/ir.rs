@@ -15,6 +15,8 @@ pub type HookId = u16;
 pub type MeasureId = u16;
 pub type PolicyId = u16;
 pub type TriggerId = u16;
+/// A `ready` statement's definition: its place in `Program::moments.readies`.
+pub type ReadyId = u16;
 pub type RoleId = u16;
 pub type UnitId = u16;
 pub type KindId = u16;
@@ -100,6 +102,8 @@ pub struct Program {
     /// FIELD`), which the trace names beside it.
     pub stands_for: Vec<Option<FieldId>>,
     pub attempts: Vec<OptionKey>,
+    /// The moments before turns and actions, effects' hooks, readied responses.
+    pub moments: super::moments::Moments,
 }
 
 #[derive(Debug, Clone)]
@@ -502,6 +506,19 @@ pub enum St {
     React {
         actor: Ex,
         body: Vec<St>,
+        span: Span,
+    },
+    /// `disarm OWNER [on POINT]`: the owner's responses (on that point only, if set) disarmed.
+    Disarm {
+        owner: Ex,
+        on: Option<super::moments::ReadyOn>,
+        span: Span,
+    },
+    /// `ready OWNER on ... [until EDGE] { ... }`: arms response `ready` for the owner.
+    Ready {
+        ready: ReadyId,
+        owner: Ex,
+        until: Option<CountEx>,
         span: Span,
     },
     Begin {

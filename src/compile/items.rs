@@ -159,6 +159,9 @@ impl Lower<'_> {
         def.ty = h.turn_ty.as_ref().map_or(CHARACTER, |t| self.thing_id(t));
         let id = self.p.hooks.len() as HookId;
         self.p.hooks.push(def);
+        if self.moment_hook(&h.on, id) {
+            return;
+        }
         let level = |l: &ast::Ident| self.d.level_names.get(&l.node).copied().map(usize::from);
         match &h.on {
             HookOn::TurnStart => self.p.turn_start.push(id),
@@ -183,6 +186,12 @@ impl Lower<'_> {
                     self.p.triggers[i as usize].hooks.push(id);
                 }
             }
+            // Filed by `moment_hook`.
+            HookOn::TurnBefore
+            | HookOn::ActionBefore(_)
+            | HookOn::ActionAfter(_)
+            | HookOn::EffectStart(_)
+            | HookOn::EffectEnd(_) => {}
         }
     }
 

@@ -7,6 +7,7 @@
 mod expr;
 pub mod ir;
 mod items;
+pub mod moments;
 mod stmt;
 
 use std::collections::HashMap;
@@ -14,6 +15,7 @@ use std::collections::HashMap;
 use crate::check::{Checked, Decls};
 use crate::syntax::ast::{self, Expr};
 pub use ir::*;
+pub use moments::{ActionMatch, Moments, Point, ReadyDef, ReadyOn};
 
 /// Lowers checked files to a runnable program.
 pub fn compile(checked: &Checked) -> Program {
@@ -57,6 +59,7 @@ pub fn compile(checked: &Checked) -> Program {
         }
     }
     c.p.n_locals = c.max_locals;
+    c.p.moments.resolve(&c.p.actions);
     c.p.default_policy = c.default_policy.as_deref().and_then(|n| c.p.policy(n));
     c.p
 }
@@ -142,6 +145,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
         forbids: Vec::new(),
         attempts: Vec::new(),
         faces: Vec::new(),
+        moments: Moments::default(),
     }
 }
 

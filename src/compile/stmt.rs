@@ -196,6 +196,8 @@ impl Lower<'_> {
             Stmt::Place { who, to, order, span } => self.place(who, to, order, span),
             Stmt::Do { routine, args, span } => self.do_(routine, args, span),
             Stmt::React { actor, body, span: _ } => self.react(actor, body, actor.span),
+            Stmt::Ready(r) => self.ready(r),
+            Stmt::Disarm { owner, on, span } => self.disarm(owner, on.as_ref(), *span),
             Stmt::Elapse { amount, unit, span } => self.elapse(amount, unit, span),
             Stmt::Presence { who, join, span } => St::Presence {
                 who: self.expr(who),

@@ -128,6 +128,8 @@ pub const KEYWORDS: &[&str] = &[
     "reveal",
     "revealed",
     "next",
+    "ready",
+    "disarm",
     "none",
 ];
 

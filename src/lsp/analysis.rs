@@ -607,7 +607,7 @@ const STATEMENT_KEYWORDS: &[&str] = &[
     "level", "phase", "round", "turn", "for", "together", "if", "else", "choose", "option", "end", "spend", "gain",
     "reset", "forfeit", "set", "mark", "clear", "repeat", "rank", "transfer", "raise", "react", "elapse", "do",
     "place", "begin", "stop", "create", "destroy", "let", "join", "leave", "roll", "chosen", "side", "tag", "absent",
-    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers", "reveal",
+    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers", "reveal", "ready", "disarm",
 ];
 
 /// A keyword's meaning in one line (docs/language.md says more).
@@ -677,8 +677,13 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "unit" => "a unit of the game clock: `unit minute = 60 seconds`",
         "role" => "deciders who are not characters (the GM)",
         "trigger" => "a happening that hooks answer: `trigger NAME(a, b)`, raised by `raise`",
-        "on" => "a hook: `on start of LEVEL`, `on end of turn(c)`, `on TRIGGER(a)`",
-        "start" | "after" => "when a hook runs: at the start of, or after, a level or a turn",
+        "on" => {
+            "a hook: `on start of LEVEL`, `on before turn(c)`, `on after ACTION(c)`, `on end of EFFECT(c)`, `on TRIGGER(a)`"
+        }
+        "start" => "when a hook runs: at the start of a level, a turn, the encounter or an effect",
+        "after" => {
+            "`on after turn(c)`, `on after ACTION(c)`: once a turn is over, or an action has resolved; `place c after x`"
+        }
         "of" => "`on start of LEVEL`; `option action of kind K`",
         "using" => "`option action using RES`: costs paid from another resource",
         "from" => "`choose NAME by WHO from x in COLL`; `for each ... from X`; `transfer N from A to B`",
@@ -700,7 +705,11 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "stop" => "ends an effect early: `stop E on c`",
         "unless" => "a refusal: `unless C because \"...\"`",
         "place" => "moves a character within a kept order",
-        "before" => "`place c before x in ORDER`",
+        "before" => {
+            "`on before turn(c)`: before a turn starts, outside it; `on before ACTION(c)`: before an action resolves; `place c before x in ORDER`"
+        }
+        "ready" => "a one-shot response armed now: `ready c on TRIGGER(x) [where C] [until start of turn(c)] { ... }`",
+        "disarm" => "disarms a character's readied responses: `disarm c [on TRIGGER]`",
         "thing" => "a type of entity besides characters: `thing NAME, PLURAL { fields }`",
         "create" => "a new thing in play: `create THING { field = value } as x`",
         "destroy" => "removes a thing from play",

@@ -15,11 +15,12 @@ pub const COMMANDS: &[Help] = &[
         usage: "show [N] | show all [N] | show NAME",
         about: "The initiative strip, one screen: where play is and the clock; the order, with who \
                 is up (▸), who has acted (✓), who is next (›) and who is out (×); each character's \
-                resources, flags set and effects with the counts left; the pending decision with its \
-                numbered options and refused candidates; the last N events (default 8). `show all`: \
-                everything — every field of everyone in a table cut to the screen's width, kept \
-                orders, globals, effects and where they are counted, flags and when they clear, who \
-                answers. `show NAME`: one character.",
+                resources, flags set, effects with the counts left and responses readied; the pending \
+                decision with its numbered options and refused candidates; the last N events (default \
+                8). `show all`: everything — every field of everyone in a table cut to the screen's \
+                width, kept orders, globals, effects and where they are counted, flags and when they \
+                clear, every response armed by `ready` (its point, condition and expiry), who \
+                answers. `show NAME`: one character, with its armed responses.",
         example: "show Mira",
     },
     Help {

@@ -596,13 +596,13 @@ impl Ctl<'_> {
                     None => format!("end of turn({on})"),
                 };
                 ed.ruling(&format!("begin {effect} on {on} for {count} counted at {where_}"));
-                ed.begin(f, e, *count, anchor);
+                ed.begin(f, e, *count, anchor).map_err(|d| d.message)?;
             }
             Op::Stop { effect, on } => {
                 let f = effect_of(p, effect)?;
                 let e = find(on).ok_or_else(|| format!("no character is called `{on}` now"))?;
                 ed.ruling(&format!("stop {effect} on {on}"));
-                ed.stop(f, e);
+                ed.stop(f, e).map_err(|d| d.message)?;
             }
             Op::Place { who, to, order } => {
                 let e = find(who).ok_or_else(|| format!("no character is called `{who}` now"))?;

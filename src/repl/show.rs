@@ -357,6 +357,10 @@ pub fn show(s: &Session, n: usize, width: usize) -> String {
     }
     if let Some(snap) = snap {
         out.push_str(&snapshot_text(p, snap, width));
+        let armed = readied(st, snap, None);
+        if !armed.is_empty() {
+            out.push_str(&format!("ready    {}\n", armed.join("; ")));
+        }
     }
     out.push_str(&modes_line(st));
     out.push_str(&held_line(st));
@@ -384,6 +388,31 @@ fn held_line(st: &State) -> String {
         })
         .collect();
     format!("held     {} (in secret until revealed)\n", held.join(", "))
+}
+
+/// The responses armed by `ready` (of one owner, or everyone's with the owner's name): the
+/// point, the condition as written, and the edge it expires at.
+fn readied(st: &State, snap: &Snapshot, owner: Option<EntityId>) -> Vec<String> {
+    let p = &st.program;
+    snap.armed
+        .iter()
+        .filter(|(_, o, _)| owner.is_none_or(|e| e == *o))
+        .filter_map(|(r, o, until)| {
+            let def = p.moments.readies.get(*r as usize)?;
+            let mut text = match owner {
+                Some(_) => format!("on {}", def.text),
+                None => format!("{} on {}", p.character_name(*o), def.text),
+            };
+            if let Some(span) = def.filter_span {
+                text.push_str(&format!(" where {}", st.sources.slice(span)));
+            }
+            if let Some(at) = until {
+                let w = crate::trace::World::of(p);
+                text.push_str(&format!(", until {}", crate::trace::anchor_text(&w, *at)));
+            }
+            Some(text)
+        })
+        .collect()
 }
 
 /// The kept orders, the clock, the globals, the characters' table, effects and flags.
@@ -623,6 +652,11 @@ fn glance(p: &Program, snap: &Snapshot, e: EntityId) -> Vec<String> {
             parts.push(format!("{} ({left} left)", p.fields[*f as usize].name));
         }
     }
+    for (r, owner, _) in &snap.armed {
+        if let (true, Some(def)) = (*owner == e, p.moments.readies.get(*r as usize)) {
+            parts.push(format!("ready on {}", def.text));
+        }
+    }
     parts
 }
 
@@ -786,6 +820,9 @@ pub fn one(s: &Session, e: EntityId, look: Look) -> String {
                 crate::trace::anchor_text(&crate::trace::World::of(p), *at)
             ));
         }
+    }
+    for r in readied(st, snap, Some(e)) {
+        out.push_str(&format!("  ready {r}\n"));
     }
     out
 }

@@ -65,6 +65,9 @@ pub struct Snapshot {
     pub pending: Vec<bool>,
     /// The effects running: effect, the character it is on, counts left, where it is counted.
     pub effects: Vec<(FieldId, EntityId, i64, Anchor)>,
+    /// The responses armed by `ready`, in the order they were armed: the `ready` statement's
+    /// definition, its owner, and the edge it expires at.
+    pub armed: Vec<(ReadyId, EntityId, Option<Anchor>)>,
 }
 
 impl Snapshot {
@@ -170,6 +173,7 @@ impl Editor<'_, '_> {
                 .iter()
                 .map(|a| (a.effect, a.target, a.left, a.anchor))
                 .collect(),
+            armed: m.readied.armed.iter().map(|a| (a.ready, a.owner, a.until)).collect(),
         }
     }
 
@@ -219,14 +223,18 @@ impl Editor<'_, '_> {
     }
 
     /// Begins an instance of an effect on a character by hand, for `count` counts at `at`, as
-    /// `begin` does (traced `effect_start`; a count of 0 or less ends it at once).
-    pub fn begin(&mut self, effect: FieldId, e: EntityId, count: i64, at: Anchor) {
+    /// `begin` does (traced `effect_start`; a count of 0 or less ends it at once); the
+    /// ruleset's `on start of EFFECT(c)` (and `on end of ...`) hooks run.
+    pub fn begin(&mut self, effect: FieldId, e: EntityId, count: i64, at: Anchor) -> R<()> {
         self.m.begin_effect(effect, e, count, at);
+        self.m.effect_hooks(Span::default()).map(|_| ())
     }
 
-    /// Ends every instance of an effect on a character by hand, as `stop` does.
-    pub fn stop(&mut self, effect: FieldId, e: EntityId) {
+    /// Ends every instance of an effect on a character by hand, as `stop` does; the ruleset's
+    /// `on end of EFFECT(c)` hooks run.
+    pub fn stop(&mut self, effect: FieldId, e: EntityId) -> R<()> {
         self.m.stop_effect(effect, e);
+        self.m.effect_hooks(Span::default()).map(|_| ())
     }
 
     /// Moves a character within a kept order, as `place` does: first, last, or before or after

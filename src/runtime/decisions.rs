@@ -737,7 +737,7 @@ impl Machine<'_> {
         self.depth += 1;
         self.locals[def.actor as usize] = who as i64;
         self.acting.push(who);
-        let flow = self.pay_and_run(def, who, using, span);
+        let flow = self.pay_and_run(def, a, who, using, span);
         self.acting.pop();
         self.depth -= 1;
         self.locals[lo..hi].copy_from_slice(&self.saved[mark..]);
@@ -745,7 +745,15 @@ impl Machine<'_> {
         flow
     }
 
-    fn pay_and_run(&mut self, def: &ActionDef, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {
+    /// The costs, then (between the action's moments before and after, see `ready.rs`) its body.
+    fn pay_and_run(
+        &mut self,
+        def: &ActionDef,
+        a: ActionId,
+        who: EntityId,
+        using: Option<FieldId>,
+        span: Span,
+    ) -> R<Flow> {
         for (amount, f) in &def.costs {
             let cost = self.eval(
                 amount,
@@ -756,6 +764,6 @@ impl Machine<'_> {
             )?;
             self.spend(who, using.unwrap_or(*f), cost, span)?;
         }
-        self.block(&def.body)
+        self.around_action(a, who, span, |m| m.block(&def.body))
     }
 }

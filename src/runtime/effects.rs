@@ -65,7 +65,7 @@ impl Machine<'_> {
             _ => n,
         };
         self.begin_effect(effect, t, n, anchor);
-        Ok(Flow::Next)
+        self.effect_hooks(span)
     }
 
     /// `until end of next ...`: whether the edge `anchor` counts at has a turn (an iteration)
@@ -88,6 +88,7 @@ impl Machine<'_> {
             count: n,
             at: anchor,
         });
+        self.effect_moment(effect, t, true);
         if n <= 0 {
             self.end_effect(effect, t);
         } else {
@@ -104,7 +105,7 @@ impl Machine<'_> {
     pub(super) fn st_stop(&mut self, effect: FieldId, target: &Ex, span: Span) -> R<Flow> {
         let t = self.entity(target, span)?;
         self.stop_effect(effect, t);
-        Ok(Flow::Next)
+        self.effect_hooks(span)
     }
 
     /// Ends every instance of `effect` on `t`.
@@ -167,5 +168,6 @@ impl Machine<'_> {
         let n = self.get(target, effect);
         self.put(target, effect, (n - 1).max(0));
         self.emit(Event::EffectEnd { effect, target });
+        self.effect_moment(effect, target, false);
     }
 }

@@ -70,7 +70,10 @@ impl Machine<'_> {
             args: &vals[..n],
         });
         let p = self.p;
-        self.hooks(&p.triggers[trigger as usize].hooks, &vals[..n], span)
+        match self.hooks(&p.triggers[trigger as usize].hooks, &vals[..n], span)? {
+            Flow::Next => self.fire_ready(crate::compile::Point::Trigger(trigger), &vals[..n], span),
+            other => Ok(other),
+        }
     }
 
     /// `do`: runs one routine (a hook) with its variables bound to the arguments.
@@ -110,8 +113,19 @@ impl Machine<'_> {
             actor: e,
             present: join,
         });
+        if !join {
+            self.disarm_owner(e);
+        }
         let p = self.p;
         let hooks = if join { &p.join_hooks } else { &p.leave_hooks };
-        self.hooks(hooks, &[e as i64], span)
+        let at = if join {
+            crate::compile::Point::Join
+        } else {
+            crate::compile::Point::Leave
+        };
+        match self.hooks(hooks, &[e as i64], span)? {
+            Flow::Next => self.fire_ready(at, &[e as i64], span),
+            other => Ok(other),
+        }
     }
 }

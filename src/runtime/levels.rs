@@ -103,7 +103,11 @@ impl Machine<'_> {
             }
             let def = &p.levels[level as usize];
             self.count_down(Anchor::LevelStart(level));
-            let mut flow = self.hooks(&def.on_start, &[], span)?;
+            self.expire_ready(Anchor::LevelStart(level));
+            let mut flow = self.effect_hooks(span)?;
+            if let Flow::Next = flow {
+                flow = self.hooks(&def.on_start, &[], span)?;
+            }
             if let Flow::Next = flow {
                 flow = self.block(body)?;
             }
@@ -114,6 +118,11 @@ impl Machine<'_> {
                     other => flow = flow.then(other),
                 }
                 self.count_down(Anchor::LevelEnd(level));
+                self.expire_ready(Anchor::LevelEnd(level));
+                match self.effect_hooks(span)? {
+                    Flow::Next => {}
+                    other => flow = flow.then(other),
+                }
             }
             match flow {
                 Flow::Next => self.emit(Event::LevelEnd { level, n, reason: None }),
@@ -202,9 +211,17 @@ impl Machine<'_> {
     /// then (however it ended, unless the run is stopping) the turn-end hooks and count-downs.
     pub(super) fn st_turn(&mut self, actor: &Ex, body: &[St], span: Span) -> R<Flow> {
         let a = self.alive(actor, span)?;
+        // `on before turn(c)`: outside the turn, before it starts.
+        if let Some(flow) = self.before_turn(a, span)? {
+            return Ok(flow);
+        }
         let p = self.p;
         // Durations counted at a place end right before a turn begins at that place.
         self.count_down_places(a);
+        match self.effect_hooks(span)? {
+            Flow::Next => {}
+            other => return Ok(other),
+        }
         self.emit(Event::TurnStart { actor: a });
         self.acting.push(a);
         // `flag F per turn`: the actor's clear as its turn starts (traced when one was set).
@@ -221,7 +238,11 @@ impl Machine<'_> {
         self.turns.push(a);
         self.clear_any_turn();
         self.count_down(Anchor::TurnStart(a));
-        let mut flow = self.turn_hooks(&p.turn_start, a, span)?;
+        self.expire_ready(Anchor::TurnStart(a));
+        let mut flow = self.effect_hooks(span)?;
+        if let Flow::Next = flow {
+            flow = self.turn_hooks(&p.turn_start, a, span)?;
+        }
         if let Flow::Next = flow {
             flow = self.block(body)?;
         }
@@ -232,6 +253,11 @@ impl Machine<'_> {
                 other => flow = flow.then(other),
             }
             self.count_down(Anchor::TurnEnd(a));
+            self.expire_ready(Anchor::TurnEnd(a));
+            match self.effect_hooks(span)? {
+                Flow::Next => {}
+                other => flow = flow.then(other),
+            }
         }
         self.clear_react_marks(!matches!(flow, Flow::Stop(_)));
         self.turns.pop();

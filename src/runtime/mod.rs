@@ -20,6 +20,7 @@ mod eval;
 mod hooks;
 mod levels;
 mod orders;
+mod ready;
 mod resources;
 mod secrets;
 mod state;

@@ -72,6 +72,8 @@ pub(super) struct Machine<'a> {
     pub(super) nesting: u32,
     /// The effects running, in the order they began.
     pub(super) effects: Vec<Active>,
+    /// Readied responses armed, and effects' moments whose hooks are to run (see `ready.rs`).
+    pub(super) readied: super::ready::Readied,
     /// The kept-order walks under way, innermost last: the order and the place reached.
     pub(super) walking: Vec<(OrderId, usize)>,
     /// Who is acting: the characters whose turns, reactions and actions are running, innermost
@@ -205,6 +207,7 @@ impl<'a> Machine<'a> {
             depth: 0,
             nesting: 0,
             effects: Vec::new(),
+            readied: super::ready::Readied::new(),
             walking: Vec::new(),
             acting: Vec::new(),
             turns: Vec::new(),

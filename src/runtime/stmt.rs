@@ -153,6 +153,13 @@ impl Machine<'_> {
             St::Raise { trigger, args, span } => self.st_raise(*trigger, args, *span),
             St::Do { hook, args, span } => self.st_do(*hook, args, *span),
             St::React { actor, body, span } => self.st_react(actor, body, *span),
+            St::Ready {
+                ready,
+                owner,
+                until,
+                span,
+            } => self.st_ready(*ready, owner, until.as_ref(), *span),
+            St::Disarm { owner, on, span } => self.st_disarm(owner, on.as_ref(), *span),
             St::Elapse { amount, unit, span } => self.st_elapse(amount, *unit, *span),
             St::If { cond, then, otherwise } => self.st_if(cond, then, otherwise),
             St::Choose {

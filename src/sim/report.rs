@@ -109,6 +109,19 @@ fn unit(d: u8) -> f64 {
     10f64.powi(i32::from(d))
 }
 
+/// A character's readied responses (`ready`) and cancelled turns and actions: means per
+/// finished encounter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResponseRow {
+    pub character: String,
+    pub armed: f64,
+    pub fired: f64,
+    pub expired: f64,
+    /// Disarmed otherwise: the owner left play, a new one replaced it, or it was out of play.
+    pub disarmed: f64,
+    pub cancelled: f64,
+}
+
 /// What a simulation found, with names.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
@@ -126,6 +139,9 @@ pub struct Report {
     pub levels: Vec<LevelRow>,
     /// (character, turns, actions): means per finished encounter.
     pub characters: Vec<(String, f64, f64)>,
+    /// Readied responses and cancellations per character (those with any), means per
+    /// finished encounter.
+    pub responses: Vec<ResponseRow>,
     pub orders: Vec<OrderRow>,
     pub resources: Vec<ResourceRow>,
     pub measures: Vec<MeasureRow>,
@@ -220,6 +236,21 @@ impl Report {
                 )
             })
             .collect();
+        let sum = &stats.sum;
+        let responses = p
+            .characters
+            .iter()
+            .enumerate()
+            .filter(|(e, _)| sum.armed[*e] > 0 || sum.cancelled[*e] > 0)
+            .map(|(e, c)| ResponseRow {
+                character: c.name.clone(),
+                armed: ratio(sum.armed[e] as f64, fin),
+                fired: ratio(sum.fired[e] as f64, fin),
+                expired: ratio(sum.expired[e] as f64, fin),
+                disarmed: ratio(sum.disarmed[e] as f64, fin),
+                cancelled: ratio(sum.cancelled[e] as f64, fin),
+            })
+            .collect();
         let c = p.characters.len();
         let orders = p
             .orders
@@ -292,6 +323,7 @@ impl Report {
             ends: ends.iter().map(|(r, n)| (reason_text(p, r), *n)).collect(),
             levels,
             characters,
+            responses,
             orders,
             resources,
             measures,
@@ -384,6 +416,28 @@ impl Report {
                 .map(|(c, t, a)| vec![c.clone(), format!("{t:.2}"), format!("{a:.2}")])
                 .collect();
             table(&mut o, &["character", "turns", "actions"], &rows, 1);
+        }
+        if !self.responses.is_empty() {
+            let _ = writeln!(
+                o,
+                "\nreadied responses and cancelled turns or actions, mean per encounter"
+            );
+            let rows: Vec<Vec<String>> = self
+                .responses
+                .iter()
+                .map(|r| {
+                    let n = [r.armed, r.fired, r.expired, r.disarmed, r.cancelled];
+                    std::iter::once(r.character.clone())
+                        .chain(n.iter().map(|x| format!("{x:.2}")))
+                        .collect()
+                })
+                .collect();
+            table(
+                &mut o,
+                &["character", "armed", "fired", "expired", "disarmed", "cancelled"],
+                &rows,
+                1,
+            );
         }
         for ord in &self.orders {
             let _ = writeln!(
@@ -536,7 +590,7 @@ impl Report {
                 })
             })
             .collect();
-        let doc = json!({
+        let mut doc = json!({
             "ruleset": self.ruleset,
             "encounter": self.encounter,
             "encounters": self.runs,
@@ -569,6 +623,18 @@ impl Report {
             "errors": self.errors.iter().map(|(c, n)| json!({"code": c, "count": n})).collect::<Vec<_>>(),
             "first_error": self.first_error.as_ref().map(|(i, s, t)| json!({"encounter": i, "seed": s, "diagnostic": t})),
         });
+        // Only a ruleset that readies responses or cancels turns has this part.
+        if !self.responses.is_empty()
+            && let Some(m) = doc.as_object_mut()
+        {
+            let rows = self.responses.iter().map(|r| {
+                json!({
+                    "character": r.character, "armed": r.armed, "fired": r.fired, "expired": r.expired,
+                    "disarmed": r.disarmed, "cancelled": r.cancelled,
+                })
+            });
+            m.insert("responses".into(), serde_json::Value::Array(rows.collect()));
+        }
         let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
         s.push('\n');
         s
@@ -608,6 +674,13 @@ impl Report {
         for (c, t, a) in &self.characters {
             row("character", c, "", "turns", t.to_string());
             row("character", c, "", "actions", a.to_string());
+        }
+        for r in &self.responses {
+            row("responses", &r.character, "", "armed", r.armed.to_string());
+            row("responses", &r.character, "", "fired", r.fired.to_string());
+            row("responses", &r.character, "", "expired", r.expired.to_string());
+            row("responses", &r.character, "", "disarmed", r.disarmed.to_string());
+            row("responses", &r.character, "", "cancelled", r.cancelled.to_string());
         }
         for ord in &self.orders {
             row("order", &ord.name, "", "made", ord.made.to_string());

@@ -8,7 +8,14 @@ use std::collections::BTreeMap;
 
 use crate::compile::ir::*;
 use crate::diag::Diag;
-use crate::trace::{Change, EndReason, Event, FinalState, Sink, World};
+use crate::trace::{Change, Disarmed, EndReason, Event, FinalState, Sink, World};
+
+/// One more at a declared entity's slot (made entities are not counted).
+fn bump_at(list: &mut [u64], e: EntityId) {
+    if let Some(x) = list.get_mut(e as usize) {
+        *x += 1;
+    }
+}
 
 /// Sums of one or many encounters, by slot.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +45,13 @@ pub struct Counts {
     /// `(samples, sum)` of each measure's values about each declared entity:
     /// `about[m * characters + e]`.
     pub about: Vec<(u64, i128)>,
+    /// Per declared entity: responses armed by `ready`, fired, expired, disarmed otherwise
+    /// (left play, replaced, out of play); turns and actions cancelled by a moment before them.
+    pub armed: Vec<u64>,
+    pub fired: Vec<u64>,
+    pub expired: Vec<u64>,
+    pub disarmed: Vec<u64>,
+    pub cancelled: Vec<u64>,
 }
 
 /// How many values, their sum, the least and the most: a field's value at the end of the
@@ -131,6 +145,11 @@ impl Counts {
             ended: vec![0; l * (p.reasons.len() + 1)],
             measures: vec![Values::new(); p.measures.len()],
             about: vec![(0, 0); p.measures.len() * c],
+            armed: vec![0; c],
+            fired: vec![0; c],
+            expired: vec![0; c],
+            disarmed: vec![0; c],
+            cancelled: vec![0; c],
         }
     }
 
@@ -144,6 +163,11 @@ impl Counts {
             &mut self.complete,
             &mut self.outer,
             &mut self.ended,
+            &mut self.armed,
+            &mut self.fired,
+            &mut self.expired,
+            &mut self.disarmed,
+            &mut self.cancelled,
         ] {
             v.fill(0);
         }
@@ -174,6 +198,11 @@ impl Counts {
         sum(&mut self.complete, &o.complete);
         sum(&mut self.outer, &o.outer);
         sum(&mut self.ended, &o.ended);
+        sum(&mut self.armed, &o.armed);
+        sum(&mut self.fired, &o.fired);
+        sum(&mut self.expired, &o.expired);
+        sum(&mut self.disarmed, &o.disarmed);
+        sum(&mut self.cancelled, &o.cancelled);
         for (a, b) in self.measures.iter_mut().zip(&o.measures) {
             a.merge(b);
         }
@@ -534,6 +563,18 @@ impl Sink for Tally {
                     }
                     Event::Manual { actor, field, value } => self.left(*actor, *field, *value),
                     Event::Measure { measure, about, value } => self.measure(*measure, *about, *value),
+                    Event::Ready { actor, .. } => bump_at(&mut self.cur.armed, *actor),
+                    Event::ReadyEnd { actor, reason, .. } => {
+                        let list = match reason {
+                            Disarmed::Fired => &mut self.cur.fired,
+                            Disarmed::Expired => &mut self.cur.expired,
+                            Disarmed::LeftPlay | Disarmed::Replaced | Disarmed::OutOfPlay | Disarmed::Disarmed => {
+                                &mut self.cur.disarmed
+                            }
+                        };
+                        bump_at(list, *actor);
+                    }
+                    Event::Cancelled { actor, .. } => bump_at(&mut self.cur.cancelled, *actor),
                     _ => {}
                 }
             }

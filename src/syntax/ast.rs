@@ -172,6 +172,15 @@ pub enum HookOn {
     TurnEnd,
     /// `on after turn(c)`: after the turn's end event, outside the turn.
     TurnAfter,
+    /// `on before turn(c)`: before the turn's start event, outside the turn.
+    TurnBefore,
+    /// `on before ACTION(c)`: an action was declared (its event traced, its costs paid) and is
+    /// about to resolve; `on after ACTION(c)`: its body has run.
+    ActionBefore(ActionSel),
+    ActionAfter(ActionSel),
+    /// `on start of EFFECT(c)` / `on end of EFFECT(c)`: an instance of the effect began or ended.
+    EffectStart(Ident),
+    EffectEnd(Ident),
     LevelStart(Ident),
     LevelEnd(Ident),
     /// `on start of encounter` (before `setup`), `on end of encounter` (as the run ends).
@@ -181,6 +190,34 @@ pub enum HookOn {
     Join,
     Leave,
     Trigger(Ident),
+}
+
+/// `ready OWNER on POINT [where C] [until EDGE] { ... }`: a one-shot response owned by `OWNER`,
+/// armed when the statement runs, run right after POINT's hooks the next time it happens (and
+/// `C` holds), unless its owner left play or EDGE came first.
+#[derive(Clone, Debug)]
+pub struct Ready {
+    pub owner: Expr,
+    /// `Trigger`, `Join`, `Leave`, `ActionBefore` or `ActionAfter`.
+    pub on: HookOn,
+    /// The variables bound to the point's arguments.
+    pub vars: Vec<Ident>,
+    pub filter: Option<Expr>,
+    /// `until start|end of turn(x)|LEVEL` (never a place).
+    pub until: Option<CountAt>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// Which actions a hook `on before|after ...(c)` answers.
+#[derive(Clone, Debug)]
+pub enum ActionSel {
+    /// `action(c)`: every action.
+    Any,
+    /// `NAME(c)`: one declared action.
+    Named(Ident),
+    /// `action of kind K, ...(c)`: the actions of any of these kinds.
+    Kinds(Vec<Ident>),
 }
 
 #[derive(Clone, Debug)]
@@ -216,9 +253,19 @@ impl MeasureDecl {
     /// with the entity walked or the turn's entity as the one it is about.
     pub fn hook(&self) -> HookDecl {
         let span = self.span;
-        let turn_var = matches!(self.at, HookOn::TurnStart | HookOn::TurnEnd | HookOn::TurnAfter)
-            .then(|| self.vars.first().cloned())
-            .flatten();
+        let turn_var = matches!(
+            self.at,
+            HookOn::TurnStart
+                | HookOn::TurnEnd
+                | HookOn::TurnAfter
+                | HookOn::TurnBefore
+                | HookOn::ActionBefore(_)
+                | HookOn::ActionAfter(_)
+                | HookOn::EffectStart(_)
+                | HookOn::EffectEnd(_)
+        )
+        .then(|| self.vars.first().cloned())
+        .flatten();
         let record = |about: Option<Ident>| Stmt::Record {
             measure: self.name.clone(),
             value: self.value.clone(),
@@ -605,6 +652,15 @@ pub enum Stmt {
         args: Vec<Expr>,
         span: Span,
     },
+    /// `ready c on POINT [where C] [until EDGE] { ... }`: a one-shot response armed now.
+    Ready(Box<Ready>),
+    /// `disarm c [on POINT]`: `c`'s armed responses (on POINT only, if given) are disarmed;
+    /// POINT is `Trigger`, `Join`, `Leave`, `ActionBefore` or `ActionAfter`.
+    Disarm {
+        owner: Expr,
+        on: Option<HookOn>,
+        span: Span,
+    },
     /// `react c { ... }`: an out-of-order window for `c`.
     React {
         actor: Expr,
@@ -667,6 +723,7 @@ impl Stmt {
             Stmt::ForEach(f) => f.span,
             Stmt::ChooseFrom(c) => c.span,
             Stmt::Transfer(t) => t.span,
+            Stmt::Ready(r) => r.span,
             Stmt::Level { span, .. }
             | Stmt::Turn { span, .. }
             | Stmt::If { span, .. }
@@ -686,6 +743,7 @@ impl Stmt {
             | Stmt::Stop { span, .. }
             | Stmt::Reveal { span, .. }
             | Stmt::React { span, .. }
+            | Stmt::Disarm { span, .. }
             | Stmt::Elapse { span, .. }
             | Stmt::End { span, .. }
             | Stmt::Spend { span, .. }

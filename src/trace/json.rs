@@ -382,6 +382,39 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             let d = p.measure_decimals.get(*measure as usize).copied().unwrap_or(0);
             write!(o, r#","value":{}}}"#, super::Decimal(*value, d))
         }
+        Event::Ready { actor, ready, until } => {
+            o.write_all(br#"{"event":"ready","actor":"#)?;
+            name(o, p, *actor)?;
+            o.write_all(br#","trigger":"#)?;
+            q(
+                o,
+                p.moments.readies.get(*ready as usize).map_or("?", |r| r.text.as_str()),
+            )?;
+            if let Some(at) = until {
+                o.write_all(br#","until":"#)?;
+                q_with(o, |e| write_anchor(e, p, *at))?;
+            }
+            o.write_all(b"}")
+        }
+        Event::ReadyEnd { actor, ready, reason } => {
+            o.write_all(br#"{"event":"ready_end","actor":"#)?;
+            name(o, p, *actor)?;
+            o.write_all(br#","trigger":"#)?;
+            q(
+                o,
+                p.moments.readies.get(*ready as usize).map_or("?", |r| r.text.as_str()),
+            )?;
+            o.write_all(br#","reason":"#)?;
+            q(o, reason.as_str())?;
+            o.write_all(b"}")
+        }
+        Event::Cancelled { actor, action } => {
+            o.write_all(br#"{"event":"cancelled","actor":"#)?;
+            name(o, p, *actor)?;
+            o.write_all(br#","what":"#)?;
+            q(o, action.map_or("turn", |a| p.actions[a as usize].name.as_str()))?;
+            o.write_all(b"}")
+        }
         Event::Final { state } => final_state(o, p, state),
     }
 }

@@ -246,10 +246,58 @@ pub enum Event<'a> {
         about: Option<EntityId>,
         value: i64,
     },
+    /// `ready`: a response armed for `actor` on a point of play, lasting until `until` if set.
+    Ready {
+        actor: EntityId,
+        ready: ReadyId,
+        until: Option<Anchor>,
+    },
+    /// A readied response disarmed: it fired, expired, its owner left play, or was replaced.
+    ReadyEnd {
+        actor: EntityId,
+        ready: ReadyId,
+        reason: Disarmed,
+    },
+    /// A turn (`action: None`) or an action that does not happen: the moment before it took its
+    /// actor out of play.
+    Cancelled {
+        actor: EntityId,
+        action: Option<ActionId>,
+    },
     /// The state the run ended in: the last event of every run that finished.
     Final {
         state: FinalState<'a>,
     },
+}
+
+/// Why a readied response was disarmed (the `ready_end` event's `reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Disarmed {
+    /// Its point came and its condition held: it ran.
+    Fired,
+    /// Its `until` edge came first.
+    Expired,
+    /// Its owner went out of play.
+    LeftPlay,
+    /// Its owner was out of play when it would have been armed.
+    OutOfPlay,
+    /// Its owner readied a response on the same point again.
+    Replaced,
+    /// `disarm`.
+    Disarmed,
+}
+
+impl Disarmed {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Disarmed::Fired => "fired",
+            Disarmed::Expired => "expired",
+            Disarmed::LeftPlay => "left play",
+            Disarmed::OutOfPlay => "out of play",
+            Disarmed::Replaced => "replaced",
+            Disarmed::Disarmed => "disarmed",
+        }
+    }
 }
 
 /// The state a run ended in, borrowed from the interpreter: the content of the `final` event.

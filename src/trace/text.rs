@@ -333,6 +333,22 @@ impl<W: Write> Text<W> {
                     let _ = write!(b, "{name:<fw$} = {}", Decimal(*value, d));
                 });
             }
+            Event::Ready { actor, ready, until } => self.line("ready", p.character_name(*actor), |b| {
+                let on = p.moments.readies.get(*ready as usize).map_or("?", |r| r.text.as_str());
+                let _ = write!(b, "on {on}");
+                if let Some(at) = until {
+                    b.push_str(" until ");
+                    let _ = super::write_anchor(b, p, *at);
+                }
+            }),
+            Event::ReadyEnd { actor, ready, reason } => self.line("unready", p.character_name(*actor), |b| {
+                let on = p.moments.readies.get(*ready as usize).map_or("?", |r| r.text.as_str());
+                let _ = write!(b, "on {on}: {}", reason.as_str());
+            }),
+            Event::Cancelled { actor, action } => self.line("cancel", p.character_name(*actor), |b| {
+                let what = action.map_or("turn", |a| p.actions[a as usize].name.as_str());
+                let _ = write!(b, "{what}: out of play before it began");
+            }),
             Event::Final { state } => self.final_state(p, state),
         }
     }

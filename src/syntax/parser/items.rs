@@ -651,13 +651,39 @@ impl Builder {
         let mut wi = what.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let edge = next(&mut wi, wspan)?.as_rule();
         let start = edge == Rule::hook_start;
-        if edge == Rule::hook_after {
+        if matches!(edge, Rule::hook_after | Rule::hook_before) {
             let target = next(&mut wi, wspan)?;
             let tspan = self.span(&target);
+            if target.as_rule() == Rule::hook_action {
+                let (sel, var) = self.hook_action(target)?;
+                let on = if edge == Rule::hook_after {
+                    HookOn::ActionAfter(sel)
+                } else {
+                    HookOn::ActionBefore(sel)
+                };
+                return Ok((on, vec![var], None));
+            }
             let t = self.typed(last_inner(target, tspan)?)?;
-            return Ok((HookOn::TurnAfter, vec![t.name], t.ty));
+            let on = if edge == Rule::hook_after {
+                HookOn::TurnAfter
+            } else {
+                HookOn::TurnBefore
+            };
+            return Ok((on, vec![t.name], t.ty));
         }
         let target = next(&mut wi, wspan)?;
+        if target.as_rule() == Rule::hook_effect {
+            let tspan = self.span(&target);
+            let mut ti = target.into_inner();
+            let effect = self.ident(next(&mut ti, tspan)?);
+            let var = self.ident(next(&mut ti, tspan)?);
+            let on = if start {
+                HookOn::EffectStart(effect)
+            } else {
+                HookOn::EffectEnd(effect)
+            };
+            return Ok((on, vec![var], None));
+        }
         Ok(match target.as_rule() {
             Rule::hook_turn => {
                 let tspan = self.span(&target);
@@ -677,6 +703,31 @@ impl Builder {
                 (on, Vec::new(), None)
             }
         })
+    }
+
+    /// `action(c)`, `action of kind K, ...(c)` or `NAME(c)` after `before`/`after`: which
+    /// actions, and the variable bound to the actor.
+    pub(super) fn hook_action(&self, pair: Pair<Rule>) -> R<(ActionSel, Ident)> {
+        let span = self.span(&pair);
+        let mut any = false;
+        let mut sel = None;
+        let mut var = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::kw_action => any = true,
+                Rule::of_kind => {
+                    let kspan = self.span(&p);
+                    let list = p.into_inner().find(|k| k.as_rule() == Rule::ident_list);
+                    let list = list.ok_or_else(|| internal(kspan, Rule::of_kind))?;
+                    sel = Some(ActionSel::Kinds(self.ident_list(list)));
+                }
+                Rule::ident if !any && sel.is_none() => sel = Some(ActionSel::Named(self.ident(p))),
+                Rule::ident => var = Some(self.ident(p)),
+                _ => {}
+            }
+        }
+        let var = var.ok_or_else(|| internal(span, Rule::hook_action))?;
+        Ok((sel.unwrap_or(ActionSel::Any), var))
     }
 
     fn measure_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
