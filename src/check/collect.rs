@@ -339,6 +339,10 @@ impl<'f> Decls<'f> {
             self.order_vars.push(o.var.node.clone());
             let t = self.resolve_type(o.ty.as_ref(), diags);
             self.order_types.push(t);
+            // `ties together`: where its first roll-off or `chosen by` key is written, if first.
+            if let Some(k) = o.keys.first().filter(|k| k.roll || k.chosen.is_some()) {
+                self.order_tiebreak_first.insert(o.name.node.clone(), k.span);
+            }
             if let Some(k) = o
                 .keys
                 .iter()

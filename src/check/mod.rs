@@ -18,6 +18,7 @@ mod expr;
 mod fixed;
 pub mod index;
 mod items;
+mod moments;
 mod stmt;
 mod suggest;
 mod targets;
@@ -131,6 +132,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         widen_at: HashMap::new(),
         site: Span::default(),
         decimals_at: HashMap::new(),
+        moments: Default::default(),
     };
     for file in files {
         for item in &file.items {

@@ -66,9 +66,12 @@ impl Checker<'_> {
                     from,
                     together,
                     anew,
+                    ties,
+                    again,
                     backwards,
                     span,
                 } = &**f;
+                self.walk_words(f);
                 if *anew && (*together || *backwards || from.is_some()) {
                     self.err(
                         Diag::new(
@@ -83,7 +86,13 @@ impl Checker<'_> {
                 if *together {
                     self.walks.push((self.levels.len(), self.repeats));
                 }
+                // A moment: a `together` walk, each group of a `ties together` walk.
+                self.moments.depth += usize::from(*together || *ties);
+                // `repeat for first`: `end repeat` leaves it.
+                self.repeats += usize::from(*again);
                 self.for_each(var, coll, from.as_ref(), filter.as_ref(), order.as_ref(), body);
+                self.repeats -= usize::from(*again);
+                self.moments.depth -= usize::from(*together || *ties);
                 if *together {
                     self.walks.pop();
                 }
@@ -174,6 +183,8 @@ impl Checker<'_> {
             Stmt::Mark { target, on, .. } => {
                 self.target(target, FieldKind::Flag, if *on { "mark" } else { "clear" });
             }
+            Stmt::Moment { body, .. } => self.moment_body(body, true),
+            Stmt::Deferred(d) => self.deferred(d),
         }
     }
 

@@ -107,6 +107,9 @@ impl Machine<'_> {
             if let Flow::Next = flow {
                 flow = self.block(body)?;
             }
+            // The changes deferred to the iteration's end are made first (dropped if the
+            // encounter is ending).
+            flow = self.settle_level(level, flow, span)?;
             // The iteration is over, however it ended, unless the run itself is stopping.
             if !matches!(flow, Flow::Stop(_)) {
                 match self.hooks(&def.on_end, &[], span)? {
