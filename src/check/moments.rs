@@ -53,7 +53,9 @@ impl Checker<'_> {
                     "a walk whose ties act together cannot also be `together`, `backwards` or `from` a place",
                 )
                 .label(f.span, "this walk")
-                .help("`ties together` makes a moment of each tied group in the order's own order; drop the other word"),
+                .help(
+                    "`ties together` makes a moment of each tied group in the order's own order; drop the other word",
+                ),
             );
         }
         if let (true, Some(o)) = (f.ties, &f.order)

@@ -198,7 +198,9 @@ impl Lower<'_> {
                 let ast::Deferred { stmt, level, at, span } = &**d;
                 St::Deferred {
                     change: Box::new(self.stmt(stmt)),
-                    level: level.as_ref().map(|l| self.d.level_names.get(&l.node).copied().unwrap_or(0)),
+                    level: level
+                        .as_ref()
+                        .map(|l| self.d.level_names.get(&l.node).copied().unwrap_or(0)),
                     at: *at,
                     span: *span,
                 }

@@ -352,7 +352,9 @@ impl TieMemo {
     /// What `key` gave `e` the `round`-th time, if it is kept (the same value keys before it).
     pub(super) fn roll(&self, key: usize, e: EntityId, round: usize) -> Option<i64> {
         let k = &self.kept[self.find(key, e).ok()?];
-        (k.prefix == self.prefix(e)).then(|| k.values.get(round).copied()).flatten()
+        (k.prefix == self.prefix(e))
+            .then(|| k.values.get(round).copied())
+            .flatten()
     }
 
     /// Keeps what `key` gave `e` the `round`-th time (the rounds after it are forgotten).

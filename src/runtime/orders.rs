@@ -657,7 +657,11 @@ impl Machine<'_> {
         let p = self.p;
         let order = &p.orders[o as usize];
         // The value keys before the first tie-breaker: those that tie members for a moment.
-        let lead = order.keys.iter().position(|k| k.roll || k.chosen.is_some()).unwrap_or(order.keys.len());
+        let lead = order
+            .keys
+            .iter()
+            .position(|k| k.roll || k.chosen.is_some())
+            .unwrap_or(order.keys.len());
         if let Some(m) = memo.as_deref_mut() {
             m.begin(ids);
         }

@@ -313,11 +313,10 @@ impl<W: Write> Text<W> {
                 }
             }),
             Event::TogetherStart { actors } => self.open(|b| {
-                b.push_str("together ");
+                // A `together { ... }` block names no one.
+                b.push_str("together");
                 for (k, a) in actors.iter().enumerate() {
-                    if k > 0 {
-                        b.push_str(", ");
-                    }
+                    b.push_str(if k > 0 { ", " } else { " " });
                     b.push_str(p.character_name(*a));
                 }
             }),

@@ -183,12 +183,7 @@ impl Builder {
         let at = self.span(&at_end);
         let what = last_inner(at_end, at)?;
         let level = (what.as_rule() == Rule::level_name).then(|| self.ident(what));
-        Ok(Stmt::Deferred(Box::new(Deferred {
-            stmt,
-            level,
-            at,
-            span,
-        })))
+        Ok(Stmt::Deferred(Box::new(Deferred { stmt, level, at, span })))
     }
 
     fn plain_stmt(&self, pair: Pair<Rule>) -> R<Stmt> {
