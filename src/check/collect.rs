@@ -494,6 +494,7 @@ fn walk_block(b: &Block, d: &mut Decls<'_>) {
                 walk_block(body, d);
             }
             Stmt::Turn { body, .. } | Stmt::Repeat { body, .. } | Stmt::React { body, .. } => walk_block(body, d),
+            Stmt::Moment { body, .. } => walk_block(body, d),
             Stmt::ForEach(f) => walk_block(&f.body, d),
             Stmt::ChooseFrom(c) => {
                 let ChooseFrom {
