@@ -151,7 +151,7 @@ impl Machine<'_> {
                         format!("this change waits for the end of `{name}`, but `{name}` is not running"),
                     )
                     .label(at, "deferred to the end of the level's iteration")
-                    .help(format!("defer it to a level that is running where this runs, or to the end of the moment: `at end of moment`")),
+                    .help("defer it to a level that is running where this runs, or to the end of the moment: `at end of moment`"),
                 ));
             }
             Some(l) => Until::Level(l),
