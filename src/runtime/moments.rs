@@ -326,8 +326,14 @@ pub(super) const SKIPPED: i64 = i64::MIN;
 impl TieMemo {
     /// A sort begins over `ids`: no value key evaluated yet.
     pub(super) fn begin(&mut self, ids: &[EntityId]) {
-        self.pre.clear();
-        self.pre.extend(ids.iter().map(|e| (*e, Vec::new())));
+        // The members' lists are reused from sort to sort.
+        self.pre.truncate(ids.len());
+        for (slot, e) in self.pre.iter_mut().zip(ids) {
+            slot.0 = *e;
+            slot.1.clear();
+        }
+        let have = self.pre.len();
+        self.pre.extend(ids[have..].iter().map(|e| (*e, Vec::new())));
         self.pre.sort_unstable_by_key(|p| p.0);
     }
 

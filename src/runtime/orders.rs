@@ -329,6 +329,7 @@ impl Machine<'_> {
         let mut walked = self.ids.take();
         let mut runs = self.spans.take();
         let mut memo = TieMemo::default();
+        let keeps = self.breaks_ties(order);
         let mut flow = Flow::Next;
         loop {
             let mut ids = self.ids.take();
@@ -339,7 +340,7 @@ impl Machine<'_> {
                 self.ids.put(ids);
                 break;
             }
-            self.sort_with(order, &mut ids, Some(&mut memo), ties.then_some(&mut runs))?;
+            self.sort_with(order, &mut ids, keeps.then_some(&mut memo), ties.then_some(&mut runs))?;
             self.emit(Event::Order { order, ids: &ids });
             let first = match ties {
                 true => runs.first().map_or(1, |r| r.1.max(1)),
@@ -379,6 +380,7 @@ impl Machine<'_> {
         span: Span,
     ) -> R<Flow> {
         let mut memo = TieMemo::default();
+        let keeps = self.breaks_ties(order);
         loop {
             self.tick(span)?;
             let mut ids = self.ids.take();
@@ -387,7 +389,7 @@ impl Machine<'_> {
                 self.ids.put(ids);
                 return Ok(Flow::Next);
             }
-            let sorted = self.sort_with(order, &mut ids, Some(&mut memo), None);
+            let sorted = self.sort_with(order, &mut ids, keeps.then_some(&mut memo), None);
             if sorted.is_ok() {
                 self.emit(Event::Order { order, ids: &ids });
             }
@@ -401,6 +403,14 @@ impl Machine<'_> {
                 other => return Ok(other),
             }
         }
+    }
+
+    /// Whether an order has a tie-breaker a re-sorting walk keeps (a `roll` or `chosen by` key).
+    fn breaks_ties(&self, order: OrderId) -> bool {
+        self.p.orders[order as usize]
+            .keys
+            .iter()
+            .any(|k| k.roll || k.chosen.is_some())
     }
 
     /// `ties together`: each run of members tied on the order's value keys is one `together`
