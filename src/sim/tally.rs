@@ -38,6 +38,9 @@ pub struct Counts {
     /// `(samples, sum)` of each measure's values about each declared entity:
     /// `about[m * characters + e]`.
     pub about: Vec<(u64, i128)>,
+    /// Changes deferred to the end of a moment that lapsed (`lapsed` events: their entity was
+    /// destroyed first).
+    pub lapsed: u64,
 }
 
 /// How many values, their sum, the least and the most: a field's value at the end of the
@@ -131,6 +134,7 @@ impl Counts {
             ended: vec![0; l * (p.reasons.len() + 1)],
             measures: vec![Values::new(); p.measures.len()],
             about: vec![(0, 0); p.measures.len() * c],
+            lapsed: 0,
         }
     }
 
@@ -154,6 +158,7 @@ impl Counts {
             *m = Values::new();
         }
         self.about.fill((0, 0));
+        self.lapsed = 0;
     }
 
     fn add(&mut self, o: &Counts) {
@@ -181,6 +186,7 @@ impl Counts {
             a.0 += b.0;
             a.1 += b.1;
         }
+        self.lapsed += o.lapsed;
     }
 }
 
@@ -534,6 +540,7 @@ impl Sink for Tally {
                     }
                     Event::Manual { actor, field, value } => self.left(*actor, *field, *value),
                     Event::Measure { measure, about, value } => self.measure(*measure, *about, *value),
+                    Event::Lapsed { .. } => self.cur.lapsed += 1,
                     _ => {}
                 }
             }
