@@ -383,3 +383,26 @@ fn walks_over_nobody_trace_nothing() {
         "end of encounter: complete\nfinal    Ana   init = 1, down = 1\n"
     );
 }
+
+/// A level's own end hook may defer to the level's end: the change is made right after the
+/// hooks, in the same iteration, never left waiting for the next time the level runs.
+#[test]
+fn a_change_an_end_hook_defers_to_its_level_is_made_after_the_hooks() {
+    let src = "resource hp min 0\nflag hit\non end of tally { mark Ana.hit\n spend 1 Ana.hp at end of tally }\n\
+               play {\n  round tally counting from 1 to 2 { spend 1 Bo.hp at end of tally }\n}\n\
+               character Ana { hp = 3 }\ncharacter Bo { hp = 4 }\n";
+    assert_eq!(
+        trace(src, &[], &[]),
+        "tally 1\n\
+         \x20 spend    Bo    hp         -1 → 3\n\
+         \x20 mark     Ana   hit\n\
+         \x20 spend    Ana   hp         -1 → 2\n\
+         tally 2\n\
+         \x20 spend    Bo    hp         -1 → 2\n\
+         \x20 mark     Ana   hit\n\
+         \x20 spend    Ana   hp         -1 → 1\n\
+         end of encounter: complete\n\
+         final    Ana   hp = 1, hit = 1\n\
+         final    Bo    hp = 2, hit = 0\n"
+    );
+}

@@ -116,6 +116,8 @@ impl Machine<'_> {
                     Flow::Next => {}
                     other => flow = flow.then(other),
                 }
+                // What the end hooks deferred to this iteration's end is made after them.
+                flow = self.settle_level(level, flow, span)?;
                 self.count_down(Anchor::LevelEnd(level));
             }
             match flow {
