@@ -406,3 +406,31 @@ fn a_change_an_end_hook_defers_to_its_level_is_made_after_the_hooks() {
          final    Bo    hp = 2, hit = 0\n"
     );
 }
+
+/// In a `ties together` walk, secret choices are revealed at the end of each tied group, and a
+/// member tied with no one reveals its own at the end of its moment.
+#[test]
+fn a_tied_group_reveals_its_secret_choices_at_its_end() {
+    let src = "stat init\nstat card default 0\norder by_init(c) { c.init desc }\n\
+               play {\n  for each c in characters by by_init ties together {\n    choose card by c in secret {\n\
+               option high { set c.card = 3 }\n      option low { set c.card = 1 }\n    }\n  }\n}\n\
+               character Ana { init = 2 }\ncharacter Bo { init = 2 }\ncharacter Cy { init = 1 }\n";
+    assert_eq!(
+        trace(src, &[], &["high", "low", "high"]),
+        "order          Ana, Bo, Cy\n\
+         together Ana, Bo\n\
+         \x20 secret   Ana   card       chosen in secret\n\
+         \x20 secret   Bo    card       chosen in secret\n\
+         \x20 choose   Ana   card       high     of high|low\n\
+         \x20 set      Ana   card       = 3\n\
+         \x20 choose   Bo    card       low      of high|low\n\
+         \x20 set      Bo    card       = 1\n\
+         secret   Cy    card       chosen in secret\n\
+         choose   Cy    card       high     of high|low\n\
+         set      Cy    card       = 3\n\
+         end of encounter: complete\n\
+         final    Ana   init = 2, card = 3\n\
+         final    Bo    init = 2, card = 1\n\
+         final    Cy    init = 1, card = 3\n"
+    );
+}

@@ -439,10 +439,13 @@ impl Machine<'_> {
     }
 
     /// A member tied with no one in a `ties together` walk: visited as in a plain walk, in a
-    /// moment of its own.
+    /// moment of its own (its secret choices revealed, then its deferred changes made, as its
+    /// body ends; no `together` events).
     fn alone(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
         self.open_moment();
+        self.open_secrets();
         let flow = self.visit(e, var, filter, body, span)?;
+        let flow = self.reveal_secrets(flow)?;
         self.close_moment(flow, span)
     }
 
