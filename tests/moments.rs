@@ -434,3 +434,21 @@ fn a_tied_group_reveals_its_secret_choices_at_its_end() {
          final    Cy    init = 1, card = 3\n"
     );
 }
+
+/// A deferred transfer whose receiver is destroyed before the moment ends lapses, naming the
+/// receiver and its resource; the giver keeps what it would have given.
+#[test]
+fn a_transfer_to_an_entity_destroyed_meanwhile_lapses() {
+    let src = "resource ap min 0\nthing drone, drones { resource ap min 0 }\n\
+               play {\n  together {\n    transfer 2 from Ana.ap to D1.ap at end of moment\n    destroy D1\n  }\n}\n\
+               character Ana { ap = 3 }\ndrone D1 { ap = 0 }\n";
+    assert_eq!(
+        trace(src, &[], &[]),
+        "together\n\
+         \x20 destroy  D1\n\
+         \x20 lapsed   D1    transfer ap: destroyed before it was made\n\
+         end of encounter: complete\n\
+         final    Ana   ap = 3\n\
+         final    D1    (out of play) ap = 0\n"
+    );
+}

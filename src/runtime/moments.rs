@@ -72,8 +72,8 @@ impl Pending {
         }
     }
 
-    /// The entities it changes (the giver first), and the field or effect named.
-    fn parties(self) -> ([Option<EntityId>; 2], Option<FieldId>) {
+    /// The entities it changes (the giver first), each with the field or effect it names there.
+    fn parties(self) -> [Option<(EntityId, Option<FieldId>)>; 2] {
         match self {
             Pending::Spend(e, f, _)
             | Pending::Gain(e, f, _)
@@ -81,9 +81,9 @@ impl Pending {
             | Pending::Forfeit(e, f)
             | Pending::Set(e, f, _)
             | Pending::Mark(e, f, _)
-            | Pending::Stop(f, e) => ([Some(e), None], Some(f)),
-            Pending::Transfer((a, f), (b, _), _) => ([Some(a), Some(b)], Some(f)),
-            Pending::Presence(e, _) | Pending::Destroy(e) => ([Some(e), None], None),
+            | Pending::Stop(f, e) => [Some((e, Some(f))), None],
+            Pending::Transfer((a, f), (b, g), _) => [Some((a, Some(f))), Some((b, Some(g)))],
+            Pending::Presence(e, _) | Pending::Destroy(e) => [Some((e, None)), None],
         }
     }
 }
@@ -246,14 +246,14 @@ impl Machine<'_> {
     /// One deferred change, made now with its usual events; on an entity destroyed meanwhile it
     /// lapses, traced as such (one out of play keeps its fields: the change is made).
     fn apply(&mut self, change: Pending, span: Span) -> R<Flow> {
-        let (who, field) = change.parties();
-        if let Some(gone) = who
-            .iter()
+        if let Some((gone, field)) = change
+            .parties()
+            .into_iter()
             .flatten()
-            .find(|e| self.gone.get(**e as usize).copied().unwrap_or(false))
+            .find(|(e, _)| self.gone.get(*e as usize).copied().unwrap_or(false))
         {
             self.emit(Event::Lapsed {
-                actor: *gone,
+                actor: gone,
                 change: change.word(),
                 field,
             });
