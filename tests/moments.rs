@@ -452,3 +452,21 @@ fn a_transfer_to_an_entity_destroyed_meanwhile_lapses() {
          final    D1    (out of play) ap = 0\n"
     );
 }
+
+/// `begin ... at end of moment`: the effect's target, count and anchor are worked out now, and it
+/// begins when the moment ends.
+#[test]
+fn an_effect_begun_at_the_end_of_the_moment_starts_then() {
+    let src = "effect dazed\nflag hit\n\
+               play {\n  together {\n    begin dazed on Ana for d4 counted at end of turn(Ana) at end of moment\n    mark Ana.hit\n  }\n}\n\
+               character Ana { }\n";
+    assert_eq!(
+        trace(src, &[3], &[]),
+        "together\n\
+         \x20 roll           roll       d4 [3] = 3\n\
+         \x20 mark     Ana   hit\n\
+         \x20 effect   Ana   dazed      for 3, counted at end of Ana's turn\n\
+         end of encounter: complete\n\
+         final    Ana   dazed = 1, hit = 1\n"
+    );
+}

@@ -21,6 +21,19 @@ impl Machine<'_> {
     /// `begin`: the effect's mark goes up by one, and it runs for `count` counts at its anchor
     /// (a count of 0 or less ends it at once).
     pub(super) fn st_begin(&mut self, effect: FieldId, target: &Ex, count: &Ex, at: &CountEx, span: Span) -> R<Flow> {
+        let (t, n, anchor) = self.begin_parts(target, count, at, span)?;
+        self.begin_effect(effect, t, n, anchor);
+        Ok(Flow::Next)
+    }
+
+    /// What a `begin` starts: on whom, for how many counts, counted where.
+    pub(super) fn begin_parts(
+        &mut self,
+        target: &Ex,
+        count: &Ex,
+        at: &CountEx,
+        span: Span,
+    ) -> R<(EntityId, i64, Anchor)> {
         let t = self.alive(target, span)?;
         let n = self.eval(count, NO_CTX)?;
         let anchor = match at {
@@ -50,8 +63,7 @@ impl Machine<'_> {
             CountEx::LevelStart(l) => Anchor::LevelStart(*l),
             CountEx::LevelEnd(l) => Anchor::LevelEnd(*l),
         };
-        self.begin_effect(effect, t, n, anchor);
-        Ok(Flow::Next)
+        Ok((t, n, anchor))
     }
 
     /// Starts an instance of `effect` on `t` for `n` counts at `anchor` (ended at once if `n <= 0`).

@@ -43,6 +43,7 @@ enum Pending {
     Transfer((EntityId, FieldId), (EntityId, FieldId), i64),
     Presence(EntityId, bool),
     Destroy(EntityId),
+    Begin(FieldId, EntityId, i64, Anchor),
     Stop(FieldId, EntityId),
 }
 
@@ -68,6 +69,7 @@ impl Pending {
             Pending::Presence(_, true) => "join",
             Pending::Presence(_, false) => "leave",
             Pending::Destroy(..) => "destroy",
+            Pending::Begin(..) => "begin",
             Pending::Stop(..) => "stop",
         }
     }
@@ -81,6 +83,7 @@ impl Pending {
             | Pending::Forfeit(e, f)
             | Pending::Set(e, f, _)
             | Pending::Mark(e, f, _)
+            | Pending::Begin(f, e, _, _)
             | Pending::Stop(f, e) => [Some((e, Some(f))), None],
             Pending::Transfer((a, f), (b, g), _) => [Some((a, Some(f))), Some((b, Some(g)))],
             Pending::Presence(e, _) | Pending::Destroy(e) => [Some((e, None)), None],
@@ -205,6 +208,16 @@ impl Machine<'_> {
             St::Presence { who, join, span } => Pending::Presence(self.entity(who, *span)?, *join),
             St::Destroy { what, span } => Pending::Destroy(self.alive(what, *span)?),
             St::Stop { effect, target, span } => Pending::Stop(*effect, self.entity(target, *span)?),
+            St::Begin {
+                effect,
+                target,
+                count,
+                at,
+                span,
+            } => {
+                let (t, n, anchor) = self.begin_parts(target, count, at, *span)?;
+                Pending::Begin(*effect, t, n, anchor)
+            }
             _ => {
                 return Err(Box::new(
                     Diag::new("internal", "only a change can be deferred to the end of a moment")
@@ -279,6 +292,7 @@ impl Machine<'_> {
             Pending::Transfer(from, to, n) => self.move_amount(from, to, n, span)?,
             Pending::Presence(e, join) => return self.presence(e, join, span),
             Pending::Destroy(e) => self.destroy(e),
+            Pending::Begin(effect, e, n, anchor) => self.begin_effect(effect, e, n, anchor),
             Pending::Stop(effect, e) => self.stop_effect(effect, e),
         }
         Ok(Flow::Next)

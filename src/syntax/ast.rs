@@ -648,7 +648,7 @@ pub enum Stmt {
 #[derive(Clone, Debug)]
 pub struct Deferred {
     /// The change: `spend`, `gain`, `reset`, `forfeit`, `set`, `mark`, `clear`, `transfer`,
-    /// `join`, `leave`, `destroy` or `stop`.
+    /// `join`, `leave`, `destroy`, `begin` or `stop`.
     pub stmt: Stmt,
     /// `None`: the innermost moment; else the level whose current iteration's end applies it.
     pub level: Option<Ident>,

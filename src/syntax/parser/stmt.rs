@@ -170,6 +170,7 @@ impl Builder {
                 | Rule::leave_stmt
                 | Rule::destroy_stmt
                 | Rule::stop_stmt
+                | Rule::begin_stmt
         );
         let at_end = match deferrable {
             true => pair.clone().into_inner().last().filter(|p| p.as_rule() == Rule::at_end),
