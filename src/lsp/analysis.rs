@@ -636,7 +636,9 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "phase" => "a phase: a named level reported as a phase",
         "round" => "a round: a level reported as a round, repeated while or until a condition holds",
         "turn" => "one entity's turn: `turn c { ... }`; `on start of turn(c)` hooks run in it",
-        "repeat" => "repeats a block or a level: `repeat [while C | until C]`; `repeat for first c in COLL where C by ORDER { ... }`: the first acts, again and again; `end repeat` leaves it",
+        "repeat" => {
+            "repeats a block or a level: `repeat [while C | until C]`; `repeat for first c in COLL where C by ORDER { ... }`: the first acts, again and again; `end repeat` leaves it"
+        }
         "while" => "repeat as long as the condition holds",
         "until" => "repeat until the condition holds; `until settled` rolls ties again",
         "settled" => "`until settled`: roll again among those still tied",
