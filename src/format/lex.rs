@@ -127,6 +127,9 @@ pub const KEYWORDS: &[&str] = &[
     "discard",
     "return",
     "with",
+    "reveal",
+    "revealed",
+    "next",
     "none",
 ];
 

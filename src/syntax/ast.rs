@@ -61,7 +61,8 @@ pub enum Item {
         name: Ident,
         /// `default E`: a truth value each character starts with (false if none).
         default: Option<Expr>,
-        per: Option<Ident>,
+        /// `per LEVEL, ...`: the levels (or `any turn`) whose start clears it.
+        per: Vec<Per>,
     },
     Side(Vec<Ident>),
     Tag(Vec<Ident>),
@@ -293,6 +294,23 @@ pub enum CountAt {
     LevelEnd(Ident),
 }
 
+/// How long a `begin` lasts: `for N` counts of its `counted at`, or `until [start|end] of [next]
+/// X` (the edge is its `counted at`; `next` skips a turn of X, an iteration of a level, under way
+/// when it begins).
+#[derive(Clone, Debug)]
+pub enum Lasting {
+    For(Expr),
+    Until { next: bool, span: Span },
+}
+
+/// What clears a `flag ... per`: each iteration of a level (`turn` with no level of that name:
+/// the owner's own turns), or `any turn`, anyone's.
+#[derive(Clone, Debug)]
+pub enum Per {
+    Level(Ident),
+    AnyTurn(Span),
+}
+
 /// What a statement does with a deck's cards.
 #[derive(Clone, Debug)]
 pub enum CardOp {
@@ -445,6 +463,10 @@ pub struct ForEach {
 #[derive(Clone, Debug)]
 pub struct ChooseFrom {
     pub secret: bool,
+    /// `in secret until revealed`: held until a `reveal` shows it.
+    pub held: bool,
+    /// `as NAME`: the pick, for the same chooser's later secret choices of this decision.
+    pub bind: Option<Ident>,
     pub name: Ident,
     pub chooser: Expr,
     pub var: Ident,
@@ -494,6 +516,8 @@ pub enum Stmt {
     Choose {
         /// `in secret`: revealed, and its option run, when the `together` walk ends.
         secret: bool,
+        /// `in secret until revealed`: held until a `reveal` shows it.
+        held: bool,
         name: Ident,
         chooser: Expr,
         options: Vec<OptionDecl>,
@@ -561,11 +585,11 @@ pub enum Stmt {
         order: Ident,
         span: Span,
     },
-    /// `begin EFFECT on c for N counted at ...`
+    /// `begin EFFECT on c for N counted at ...`, or `... until [start|end] of [next] X`.
     Begin {
         effect: Ident,
         target: Expr,
-        count: Box<Expr>,
+        count: Box<Lasting>,
         at: Box<CountAt>,
         span: Span,
     },
@@ -573,6 +597,13 @@ pub enum Stmt {
     Stop {
         effect: Ident,
         target: Expr,
+        span: Span,
+    },
+    /// `reveal [all] DECISION of WHO`: the earliest (every) choice WHO holds of DECISION, shown.
+    Reveal {
+        decision: Ident,
+        chooser: Expr,
+        all: bool,
         span: Span,
     },
     /// `do ROUTINE(args)`: run a routine here.
@@ -682,6 +713,7 @@ impl Stmt {
             | Stmt::Place { span, .. }
             | Stmt::Begin { span, .. }
             | Stmt::Stop { span, .. }
+            | Stmt::Reveal { span, .. }
             | Stmt::React { span, .. }
             | Stmt::Elapse { span, .. }
             | Stmt::End { span, .. }
