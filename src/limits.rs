@@ -51,6 +51,8 @@ pub struct Limits {
     pub entities: usize,
     /// Most rolls of one tied group in an "until settled" tie-break.
     pub tie_rolls: u32,
+    /// Most changes waiting for the end of a moment or a level's iteration (`at end of ...`).
+    pub deferred: usize,
     /// How deeply actions and hooks may nest.
     pub call_depth: u32,
     /// The most arguments a trigger may take.
@@ -99,6 +101,7 @@ impl Limits {
         characters: 10_000,
         entities: 1_000_000,
         tie_rolls: 1000,
+        deferred: 100_000,
         call_depth: 64,
         armed_responses: 256,
         trigger_args: 8,
@@ -161,6 +164,8 @@ pub const MAX_ENTITIES: usize = Limits::DEFAULT.entities;
 pub const MAX_TIE_ROLLS: u32 = Limits::DEFAULT.tie_rolls;
 /// [`Limits::armed_responses`].
 pub const MAX_ARMED: usize = Limits::DEFAULT.armed_responses;
+/// [`Limits::deferred`].
+pub const MAX_DEFERRED: usize = Limits::DEFAULT.deferred;
 /// [`Limits::call_depth`].
 pub const MAX_CALL_DEPTH: u32 = Limits::DEFAULT.call_depth;
 /// [`Limits::trigger_args`].

@@ -354,3 +354,36 @@ fn readied_responses_and_cancellations_are_counted_per_character() {
     let json = report.render(Format::Json);
     assert!(json.contains("\"responses\""), "{json}");
 }
+
+/// Changes deferred to the end of a moment whose entity was destroyed first (`lapsed`) are
+/// counted, and shown only when some lapsed: every encounter here makes one drone, defers a
+/// change to it, and destroys it before the moment ends.
+#[test]
+fn lapsed_deferred_changes_are_counted() {
+    let src = "thing drone, drones { resource hull min 0 }\n\
+               play {\n  round counting from 1 to 3 {\n    together {\n      create drone { hull = 2 } as d\n\
+               spend 1 d.hull at end of moment\n      destroy d\n    }\n  }\n}\n";
+    let project = Project::load(vec![("l.turn".to_string(), src.to_string())]);
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n: 4,
+        threads: 2,
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    assert_eq!(report.lapsed, 12);
+    let text = report.render(Format::Text);
+    assert!(
+        text.contains("lapsed: 12 deferred changes not made (their entity destroyed first), 3.00 per encounter"),
+        "{text}"
+    );
+    assert!(report.render(Format::Csv).contains("run,,,lapsed,12\n"));
+    // A ruleset with nothing lapsed shows no such line.
+    let (_, _, stats, opts) = sim("crisis-mode", 3, 1, 1);
+    let (_, program) = compile("crisis-mode");
+    let quiet = Report::new(&program, &opts, &stats, |_| String::new()).render(Format::Text);
+    assert!(!quiet.contains("lapsed"), "{quiet}");
+}

@@ -62,6 +62,8 @@ pub(super) struct Checker<'a> {
     pub(super) site: Span,
     /// Numbers shown with decimals (see [`super::Checked::decimals_at`]).
     pub(super) decimals_at: HashMap<Span, u8>,
+    /// The moments enclosing the statement being checked (see `moments.rs`).
+    pub(super) moments: super::moments::Scope,
 }
 
 impl Checker<'_> {

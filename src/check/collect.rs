@@ -339,6 +339,10 @@ impl<'f> Decls<'f> {
             self.order_vars.push(o.var.node.clone());
             let t = self.resolve_type(o.ty.as_ref(), diags);
             self.order_types.push(t);
+            // `ties together`: where its first roll-off or `chosen by` key is written, if first.
+            if let Some(k) = o.keys.first().filter(|k| k.roll || k.chosen.is_some()) {
+                self.order_tiebreak_first.insert(o.name.node.clone(), k.span);
+            }
             if let Some(k) = o
                 .keys
                 .iter()
@@ -490,6 +494,7 @@ fn walk_block(b: &Block, d: &mut Decls<'_>) {
                 walk_block(body, d);
             }
             Stmt::Turn { body, .. } | Stmt::Repeat { body, .. } | Stmt::React { body, .. } => walk_block(body, d),
+            Stmt::Moment { body, .. } => walk_block(body, d),
             Stmt::ForEach(f) => walk_block(&f.body, d),
             Stmt::ChooseFrom(c) => {
                 let ChooseFrom {

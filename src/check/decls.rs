@@ -103,6 +103,9 @@ pub struct Decls<'f> {
     pub order_types: Vec<u16>,
     /// Orders with a key that rolls dice, with the key's span.
     pub order_rolls: HashMap<String, Span>,
+    /// The orders whose first key is a roll-off or `chosen by` (where it is written): no value
+    /// key ties their members for `ties together`.
+    pub order_tiebreak_first: HashMap<String, Span>,
     /// Each order's own variable (`order NAME(c)`), by order id.
     pub order_vars: Vec<String>,
     /// Each declared entity's type, in declaration order (parallel to `character_names`).

@@ -286,6 +286,7 @@ fn block_symbols(b: &Block, out: &mut Vec<Symbol>) {
                 out.push(sym);
             }
             Stmt::Turn { body, .. } | Stmt::Repeat { body, .. } | Stmt::React { body, .. } => block_symbols(body, out),
+            Stmt::Moment { body, .. } => block_symbols(body, out),
             Stmt::ForEach(f) => block_symbols(&f.body, out),
             Stmt::ChooseFrom(c) => {
                 let ChooseFrom {

@@ -19,6 +19,7 @@ mod fixed;
 mod hooks;
 pub mod index;
 mod items;
+mod moments;
 mod reveal;
 mod stmt;
 mod suggest;
@@ -143,6 +144,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         widen_at: HashMap::new(),
         site: Span::default(),
         decimals_at: HashMap::new(),
+        moments: Default::default(),
     };
     for file in files {
         for item in &file.items {

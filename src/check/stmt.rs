@@ -77,9 +77,12 @@ impl Checker<'_> {
                     from,
                     together,
                     anew,
+                    ties,
+                    again,
                     backwards,
                     span,
                 } = &**f;
+                self.walk_words(f);
                 if *anew && (*together || *backwards || from.is_some()) {
                     self.err(
                         Diag::new(
@@ -90,15 +93,24 @@ impl Checker<'_> {
                         .help("`anew` sorts before each moment, one member at a time; drop `anew`, or the other word"),
                     );
                 }
-                self.together += usize::from(*together);
-                if *together {
+                // A `ties together` walk's groups are `together` moments: secret choices may be
+                // made in its body, revealed at each group's end.
+                let moment = *together || *ties;
+                self.together += usize::from(moment);
+                if moment {
                     self.walks.push((self.levels.len(), self.repeats));
                 }
+                // A moment: a `together` walk, each group of a `ties together` walk.
+                self.moments.depth += usize::from(moment);
+                // `repeat for first`: `end repeat` leaves it.
+                self.repeats += usize::from(*again);
                 self.for_each(var, coll, from.as_ref(), filter.as_ref(), order.as_ref(), body);
-                if *together {
+                self.repeats -= usize::from(*again);
+                self.moments.depth -= usize::from(moment);
+                if moment {
                     self.walks.pop();
                 }
-                self.together -= usize::from(*together);
+                self.together -= usize::from(moment);
             }
             Stmt::Create {
                 thing, fields, bind, ..
@@ -193,6 +205,8 @@ impl Checker<'_> {
             Stmt::Mark { target, on, .. } => {
                 self.target(target, FieldKind::Flag, if *on { "mark" } else { "clear" });
             }
+            Stmt::Moment { body, .. } => self.moment_body(body, true),
+            Stmt::Deferred(d) => self.deferred(d),
         }
     }
 
@@ -692,7 +706,7 @@ impl Checker<'_> {
                 )
                 .label(name.span, "chosen in secret here")
                 .help(
-                    "secret choices are revealed when a `together for each ...` walk ends: put the choice inside one, or hold it with `in secret until revealed` and show it with `reveal`",
+                    "secret choices are revealed when a `together for each ...` walk, a `together { ... }` block or a group of a `... ties together` walk ends: put the choice inside one, or hold it with `in secret until revealed` and show it with `reveal`",
                 ),
             );
         }

@@ -412,6 +412,11 @@ pub enum St {
         together: bool,
         /// `by ORDER anew`: sorted again before each member's moment.
         anew: bool,
+        /// `by ORDER ties together`: each group tied on the order's value keys is one moment.
+        ties: bool,
+        /// `repeat for first`: sorted before every pass, the first has the moment, until no one
+        /// passes.
+        again: bool,
         var: Slot,
         coll: Coll,
         backwards: bool,
@@ -598,6 +603,20 @@ pub enum St {
         measure: MeasureId,
         value: Ex,
         about: Option<Slot>,
+    },
+    /// `together { ... }`: a moment with no walk.
+    Moment {
+        body: Vec<St>,
+        span: Span,
+    },
+    /// `CHANGE at end of moment|LEVEL`: the change's target and amount worked out now, the change
+    /// made when the innermost moment (`level: None`) or the level's current iteration ends.
+    Deferred {
+        change: Box<St>,
+        level: Option<LevelId>,
+        /// Where `at end of ...` is written.
+        at: Span,
+        span: Span,
     },
 }
 

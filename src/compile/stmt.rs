@@ -204,6 +204,21 @@ impl Lower<'_> {
                 join: *join,
                 span: *span,
             },
+            Stmt::Moment { body, span } => St::Moment {
+                body: self.block(body),
+                span: *span,
+            },
+            Stmt::Deferred(d) => {
+                let ast::Deferred { stmt, level, at, span } = &**d;
+                St::Deferred {
+                    change: Box::new(self.stmt(stmt)),
+                    level: level
+                        .as_ref()
+                        .map(|l| self.d.level_names.get(&l.node).copied().unwrap_or(0)),
+                    at: *at,
+                    span: *span,
+                }
+            }
             Stmt::Record {
                 measure,
                 value,
@@ -264,6 +279,8 @@ impl Lower<'_> {
         let ast::ForEach {
             together,
             anew,
+            ties,
+            again,
             var,
             coll,
             backwards,
@@ -282,6 +299,8 @@ impl Lower<'_> {
         St::ForEach {
             together: *together,
             anew: *anew,
+            ties: *ties,
+            again: *again,
             var: slot,
             coll: self.coll(coll),
             backwards: *backwards,

@@ -108,6 +108,8 @@ pub const KEYWORDS: &[&str] = &[
     "chosen",
     "together",
     "anew",
+    "ties",
+    "moment",
     "absent",
     "join",
     "leave",

@@ -636,7 +636,9 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "phase" => "a phase: a named level reported as a phase",
         "round" => "a round: a level reported as a round, repeated while or until a condition holds",
         "turn" => "one entity's turn: `turn c { ... }`; `on start of turn(c)` hooks run in it",
-        "repeat" => "repeats a block or a level: `repeat [while C | until C]`; `end repeat` leaves it",
+        "repeat" => {
+            "repeats a block or a level: `repeat [while C | until C]`; `repeat for first c in COLL where C by ORDER { ... }`: the first acts, again and again; `end repeat` leaves it"
+        }
         "while" => "repeat as long as the condition holds",
         "until" => "repeat until the condition holds; `until settled` rolls ties again",
         "settled" => "`until settled`: roll again among those still tied",
@@ -673,7 +675,9 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "none" => "no entity",
         "any" | "all" => "a quantifier: `any c in COLL [where C]: COND`",
         "count" | "sum" | "max" | "min" => "a quantifier over a collection, or a resource's bound",
-        "first" | "last" => "the first or last entity of a walk (`first x in COLL where C by ORDER`), or a place",
+        "first" | "last" => {
+            "the first or last entity of a walk (`first x in COLL where C by ORDER`), a place, or `repeat for first x in COLL where C by ORDER { ... }`: the first acts, again and again"
+        }
         "unit" => "a unit of the game clock: `unit minute = 60 seconds`",
         "role" => "deciders who are not characters (the GM)",
         "trigger" => "a happening that hooks answer: `trigger NAME(a, b)`, raised by `raise`",
@@ -701,7 +705,7 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
             "starts an effect: `begin E on c for N counted at ...` or `begin E on c until end of [next] turn(x)`"
         }
         "counted" => "where an effect's duration counts down",
-        "at" => "`counted at`, `measure ... at`, `until settled at most N`",
+        "at" => "`counted at`, `measure ... at`, `until settled at most N`, `CHANGE at end of moment|LEVEL`",
         "stop" => "ends an effect early: `stop E on c`",
         "unless" => "a refusal: `unless C because \"...\"`",
         "place" => "moves a character within a kept order",
@@ -721,8 +725,16 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "within" => "`counting from A within LO to HI`: numbers wrap round",
         "most" => "`until settled at most N`",
         "chosen" => "`chosen by WHO`: a person orders each tied group",
-        "together" => "`together for each`: members act at one moment",
-        "anew" => "`by ORDER anew`: sorted again before each member's moment",
+        "together" => {
+            "`together for each`: members act at one moment; `together { ... }`: a moment with no walk; `by ORDER ties together`: tied members act at one moment"
+        }
+        "anew" => {
+            "`by ORDER anew`: sorted again before each member's moment (roll-offs and `chosen by` answers kept while a tie lasts)"
+        }
+        "ties" => "`by ORDER ties together`: members tied on the order's value keys act as one moment",
+        "moment" => {
+            "`CHANGE at end of moment`: worked out now, made when the innermost moment ends (`at end of LEVEL`: when the level's iteration ends)"
+        }
         "absent" => "out of play until a `join` brings it in",
         "join" => "a declared character comes into play",
         "leave" => "a character goes out of play",

@@ -28,6 +28,19 @@ impl Machine<'_> {
         at: &CountEx,
         span: Span,
     ) -> R<Flow> {
+        let (t, n, anchor) = self.begin_parts(target, count, at, span)?;
+        self.begin_effect(effect, t, n, anchor);
+        self.effect_hooks(span)
+    }
+
+    /// What a `begin` starts: on whom, for how many counts, counted where.
+    pub(super) fn begin_parts(
+        &mut self,
+        target: &Ex,
+        count: &Lasts,
+        at: &CountEx,
+        span: Span,
+    ) -> R<(EntityId, i64, Anchor)> {
         let t = self.alive(target, span)?;
         let n = match count {
             Lasts::For(count) => self.eval(count, NO_CTX)?,
@@ -64,8 +77,7 @@ impl Machine<'_> {
             Lasts::Until { next: true } => n + i64::from(self.under_way(anchor)),
             _ => n,
         };
-        self.begin_effect(effect, t, n, anchor);
-        self.effect_hooks(span)
+        Ok((t, n, anchor))
     }
 
     /// `until end of next ...`: whether the edge `anchor` counts at has a turn (an iteration)

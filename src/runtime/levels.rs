@@ -111,12 +111,17 @@ impl Machine<'_> {
             if let Flow::Next = flow {
                 flow = self.block(body)?;
             }
+            // The changes deferred to the iteration's end are made first (dropped if the
+            // encounter is ending).
+            flow = self.settle_level(level, flow, span)?;
             // The iteration is over, however it ended, unless the run itself is stopping.
             if !matches!(flow, Flow::Stop(_)) {
                 match self.hooks(&def.on_end, &[], span)? {
                     Flow::Next => {}
                     other => flow = flow.then(other),
                 }
+                // What the end hooks deferred to this iteration's end is made after them.
+                flow = self.settle_level(level, flow, span)?;
                 self.count_down(Anchor::LevelEnd(level));
                 self.expire_ready(Anchor::LevelEnd(level));
                 match self.effect_hooks(span)? {

@@ -19,6 +19,7 @@ mod effects;
 mod eval;
 mod hooks;
 mod levels;
+mod moments;
 mod orders;
 mod ready;
 mod resources;

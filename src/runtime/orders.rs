@@ -1,6 +1,7 @@
 //! Orders and walks: sorting by an order's keys, `rank` and `place` on kept orders, gathering the
 //! members of a collection that pass a filter, and `for each` walks (of kept orders, place by place).
 
+use super::moments::{SKIPPED, TieMemo};
 use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R};
 use super::stmt::Flow;
 use crate::compile::ir::*;
@@ -15,6 +16,8 @@ struct Walk {
     /// `together`: one moment for all: traced as a group, no member re-checked, secret choices
     /// revealed at its end.
     together: bool,
+    /// `ties together`: each group tied on the order's value keys is one moment.
+    ties: bool,
     var: Slot,
     coll: Coll,
     backwards: bool,
@@ -30,7 +33,7 @@ impl Machine<'_> {
         &mut self,
         var: Slot,
         coll: Coll,
-        (backwards, together, anew): (bool, bool, bool),
+        (backwards, together, anew, ties, again): (bool, bool, bool, bool, bool),
         from: Option<&Ex>,
         filter: Option<&Ex>,
         order: Option<OrderId>,
@@ -41,14 +44,21 @@ impl Machine<'_> {
             Some(x) => Some(self.entity(x, span)?),
             None => None,
         };
+        if let (true, Some(o)) = (again, order) {
+            self.loops.push(span);
+            let flow = self.walk_again((var, coll), filter, o, body, span);
+            self.loops.pop();
+            return flow;
+        }
         if let (true, Some(o)) = (anew, order) {
             self.loops.push(span);
-            let flow = self.walk_anew(var, coll, filter, o, body, span);
+            let flow = self.walk_anew((var, coll), filter, (o, ties), body, span);
             self.loops.pop();
             return flow;
         }
         let walk = Walk {
             together,
+            ties,
             var,
             coll,
             backwards,
@@ -158,6 +168,7 @@ impl Machine<'_> {
     fn for_each(&mut self, w: &Walk, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
         let Walk {
             together,
+            ties,
             var,
             coll,
             backwards,
@@ -166,13 +177,24 @@ impl Machine<'_> {
         } = *w;
         let mut ids = self.ids.take();
         self.gather((var, coll), filter, &mut ids, span)?;
+        // `ties together`: the runs of members tied on the order's value keys.
+        let mut runs = self.spans.take();
         // An empty walk has nothing to order, and traces no `order`.
         if let Some(o) = order
             && !ids.is_empty()
         {
-            self.sort(o, &mut ids)?;
+            self.sort_with(o, &mut ids, None, ties.then_some(&mut runs))?;
             self.emit(Event::Order { order: o, ids: &ids });
         }
+        if ties {
+            self.loops.push(span);
+            let flow = self.walk_ties(&ids, &runs, var, filter, body, span);
+            self.loops.pop();
+            self.ids.put(ids);
+            self.spans.put(runs);
+            return flow;
+        }
+        self.spans.put(runs);
         if backwards {
             ids.reverse();
         }
@@ -270,6 +292,7 @@ impl Machine<'_> {
             return Ok(Flow::Next);
         }
         self.emit(Event::TogetherStart { actors: ids });
+        self.open_moment();
         self.open_secrets();
         let mut flow = Flow::Next;
         for &e in ids {
@@ -284,23 +307,29 @@ impl Machine<'_> {
             }
         }
         let flow = self.reveal_secrets(flow)?;
+        // The changes deferred to the moment's end are made after the reveal, before its end.
+        let flow = self.close_moment(flow, span)?;
         self.emit(Event::TogetherEnd);
         Ok(flow)
     }
 
     /// `for each ... by ORDER anew`: before each member's moment, those not yet walked who pass
     /// the filter now (newcomers included) are sorted again (an `order` event), and the first
-    /// has its moment.
+    /// has its moment. Roll-offs and `chosen by` answers are kept while a tie lasts (`TieMemo`).
+    /// With `ties together`, the first and everyone tied with it on the order's value keys have
+    /// one moment together (all are walked).
     fn walk_anew(
         &mut self,
-        var: Slot,
-        coll: Coll,
+        (var, coll): (Slot, Coll),
         filter: Option<&Ex>,
-        order: OrderId,
+        (order, ties): (OrderId, bool),
         body: &[St],
         span: Span,
     ) -> R<Flow> {
         let mut walked = self.ids.take();
+        let mut runs = self.spans.take();
+        let mut memo = TieMemo::default();
+        let keeps = self.breaks_ties(order);
         let mut flow = Flow::Next;
         loop {
             let mut ids = self.ids.take();
@@ -311,20 +340,113 @@ impl Machine<'_> {
                 self.ids.put(ids);
                 break;
             }
-            self.sort(order, &mut ids)?;
+            self.sort_with(order, &mut ids, keeps.then_some(&mut memo), ties.then_some(&mut runs))?;
             self.emit(Event::Order { order, ids: &ids });
-            let e = ids[0];
-            self.ids.put(ids);
-            if let Err(at) = walked.binary_search(&e) {
-                walked.insert(at, e);
+            let first = match ties {
+                true => runs.first().map_or(1, |r| r.1.max(1)),
+                false => 1,
+            };
+            for e in &ids[..first] {
+                if let Err(at) = walked.binary_search(e) {
+                    walked.insert(at, *e);
+                }
             }
-            flow = self.visit(e, var, filter, body, span)?;
+            let moment = match (ties, first) {
+                (false, _) => self.visit(ids[0], var, filter, body, span),
+                (true, 1) => self.alone(ids[0], var, filter, body, span),
+                (true, _) => self.together(&ids[..first], var, body, span),
+            };
+            self.ids.put(ids);
+            flow = moment?;
             if !matches!(flow, Flow::Next) {
                 break;
             }
         }
         self.ids.put(walked);
+        self.spans.put(runs);
         Ok(flow)
+    }
+
+    /// `repeat for first c in COLL [where C] by ORDER`: before every pass, those who pass the
+    /// filter now are sorted (an `order` event, roll-offs and `chosen by` answers kept while a tie
+    /// lasts), and the first has the moment (the same one again, maybe); until no one passes, `end
+    /// repeat`, or an `end`.
+    fn walk_again(
+        &mut self,
+        (var, coll): (Slot, Coll),
+        filter: Option<&Ex>,
+        order: OrderId,
+        body: &[St],
+        span: Span,
+    ) -> R<Flow> {
+        let mut memo = TieMemo::default();
+        let keeps = self.breaks_ties(order);
+        loop {
+            self.tick(span)?;
+            let mut ids = self.ids.take();
+            self.gather((var, coll), filter, &mut ids, span)?;
+            if ids.is_empty() {
+                self.ids.put(ids);
+                return Ok(Flow::Next);
+            }
+            let sorted = self.sort_with(order, &mut ids, keeps.then_some(&mut memo), None);
+            if sorted.is_ok() {
+                self.emit(Event::Order { order, ids: &ids });
+            }
+            let e = ids[0];
+            self.ids.put(ids);
+            sorted?;
+            self.locals[var as usize] = e as i64;
+            match self.block(body)? {
+                Flow::Next => {}
+                Flow::EndRepeat => return Ok(Flow::Next),
+                other => return Ok(other),
+            }
+        }
+    }
+
+    /// Whether an order has a tie-breaker a re-sorting walk keeps (a `roll` or `chosen by` key).
+    fn breaks_ties(&self, order: OrderId) -> bool {
+        self.p.orders[order as usize]
+            .keys
+            .iter()
+            .any(|k| k.roll || k.chosen.is_some())
+    }
+
+    /// `ties together`: each run of members tied on the order's value keys is one `together`
+    /// moment; a member tied with no one walks as in a plain walk (checked again), a moment of
+    /// one (the changes it defers are made when its body ends, with no `together` events).
+    fn walk_ties(
+        &mut self,
+        ids: &[EntityId],
+        runs: &[(usize, usize)],
+        var: Slot,
+        filter: Option<&Ex>,
+        body: &[St],
+        span: Span,
+    ) -> R<Flow> {
+        for &(s, e) in runs {
+            let flow = match e - s {
+                0 => Flow::Next,
+                1 => self.alone(ids[s], var, filter, body, span)?,
+                _ => self.together(&ids[s..e], var, body, span)?,
+            };
+            if !matches!(flow, Flow::Next) {
+                return Ok(flow);
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// A member tied with no one in a `ties together` walk: visited as in a plain walk, in a
+    /// moment of its own (its secret choices revealed, then its deferred changes made, as its
+    /// body ends; no `together` events).
+    fn alone(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+        self.open_moment();
+        self.open_secrets();
+        let flow = self.visit(e, var, filter, body, span)?;
+        let flow = self.reveal_secrets(flow)?;
+        self.close_moment(flow, span)
     }
 
     fn walk(&mut self, ids: &[EntityId], var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
@@ -462,14 +584,108 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// `chosen by WHO` in a walk that keeps answers: the members whose place is kept (the same
+    /// value keys before this key as when they were placed) keep their order among themselves;
+    /// WHO places each of the others, picking who goes next among them and the first of the
+    /// kept ones still to place (a pick with one candidate is no decision). Everyone in the group
+    /// is then kept in its new order.
+    fn chosen_kept(
+        &mut self,
+        (who, prefs): (&ChooserEx, &[PolicyPrefs]),
+        (decision, key, memo): (DecisionId, usize, &mut TieMemo),
+        group: &mut [EntityId],
+        span: Span,
+    ) -> R<()> {
+        let mut kept: Vec<(i64, EntityId)> = group
+            .iter()
+            .filter_map(|e| memo.place(key, *e).map(|p| (p, *e)))
+            .collect();
+        kept.sort_by_key(|k| k.0);
+        if kept.len() < group.len() {
+            let mut tied = self.ids.take();
+            tied.extend_from_slice(group);
+            let outer = std::mem::replace(&mut self.tied, tied);
+            let who = self.who(who, span);
+            let tied = std::mem::replace(&mut self.tied, outer);
+            self.ids.put(tied);
+            let who = who?;
+            let mut next_kept = 0;
+            for place in 0..group.len() {
+                // The candidates: the members not placed whose place is not kept, and the first
+                // kept one still to place, in their current order.
+                let first_kept = kept.get(next_kept).map(|k| k.1);
+                let mut keys = self.keys.take();
+                keys.extend(
+                    group[place..]
+                        .iter()
+                        .filter(|e| Some(**e) == first_kept || kept.iter().all(|k| k.1 != **e))
+                        .map(|e| OptionKey::Character(*e)),
+                );
+                let picked = match keys.len() {
+                    0 | 1 => Ok(0),
+                    _ => self.suggest(who, prefs, &keys).and_then(|suggested| {
+                        self.ask_until_accepted(decision, who, (&keys, &[], suggested), span, |_, _| {
+                            Ok((Vec::new(), Diag::new("run::refused", "refused")))
+                        })
+                        .map(|(i, _)| i)
+                    }),
+                };
+                let chosen = keys.get(picked.as_ref().copied().unwrap_or(0)).copied();
+                self.keys.put(keys);
+                picked?;
+                let Some(OptionKey::Character(c)) = chosen else { break };
+                if Some(c) == first_kept {
+                    next_kept += 1;
+                }
+                if let Some(at) = group[place..].iter().position(|e| *e == c) {
+                    group[place..=place + at].rotate_right(1);
+                }
+            }
+        } else {
+            for (slot, (_, e)) in group.iter_mut().zip(&kept) {
+                *slot = *e;
+            }
+        }
+        for e in group.iter() {
+            memo.keep_place(key, *e);
+        }
+        Ok(())
+    }
+
     /// Sorts by an order's keys; each key splits the groups the earlier keys left tied.
     pub(super) fn sort(&mut self, o: OrderId, ids: &mut [EntityId]) -> R<()> {
+        self.sort_with(o, ids, None, None)
+    }
+
+    /// Sorts by an order's keys, keeping tie-breakers in `memo` (a walk that sorts again), and
+    /// gives in `tied` the runs of members tied on the value keys before the order's first
+    /// roll-off or `chosen by` key (`ties together`; each member alone when it has none).
+    pub(super) fn sort_with(
+        &mut self,
+        o: OrderId,
+        ids: &mut [EntityId],
+        mut memo: Option<&mut TieMemo>,
+        mut tied: Option<&mut Vec<(usize, usize)>>,
+    ) -> R<()> {
         let p = self.p;
         let order = &p.orders[o as usize];
+        // The value keys before the first tie-breaker: those that tie members for a moment.
+        let lead = order
+            .keys
+            .iter()
+            .position(|k| k.roll || k.chosen.is_some())
+            .unwrap_or(order.keys.len());
+        if let Some(m) = memo.as_deref_mut() {
+            m.begin(ids);
+        }
+        if let (Some(t), 0) = (tied.as_deref_mut(), lead) {
+            t.clear();
+            t.extend((0..ids.len()).map(|i| (i, i + 1)));
+        }
         let (mut groups, mut next, mut runs) = (self.spans.take(), self.spans.take(), self.spans.take());
         let (mut work, mut keyed) = (self.groups.take(), self.keyed.take());
         groups.push((0usize, ids.len()));
-        for key in &order.keys {
+        for (k, key) in order.keys.iter().enumerate() {
             next.clear();
             // Each tied group carries how many times it has been rolled: the limit is per group
             // (a runaway tie), not per sort, so many distinct ties in a large cast are no error.
@@ -502,12 +718,19 @@ impl Machine<'_> {
                 if let Some(w) = &key.when
                     && !self.holds_of_group(w, &ids[s..e])?
                 {
+                    if let (Some(m), false, None) = (memo.as_deref_mut(), key.roll, &key.chosen) {
+                        ids[s..e].iter().for_each(|id| m.value(*id, SKIPPED));
+                    }
                     next.push((s, e));
                     continue;
                 }
-                // `chosen by WHO`: WHO puts the group in order, one pick at a time.
+                // `chosen by WHO`: WHO puts the group in order, one pick at a time (asked only
+                // about members whose place is not kept, in a walk that keeps them).
                 if let Some((who, decision, prefs)) = &key.chosen {
-                    self.chosen_order((who, prefs), *decision, &mut ids[s..e], key.span)?;
+                    match memo.as_deref_mut() {
+                        Some(m) => self.chosen_kept((who, prefs), (*decision, k, m), &mut ids[s..e], key.span)?,
+                        None => self.chosen_order((who, prefs), *decision, &mut ids[s..e], key.span)?,
+                    }
                     next.extend((s..e).map(|i| (i, i + 1)));
                     continue;
                 }
@@ -531,6 +754,12 @@ impl Machine<'_> {
                 // Every member keyed is a step.
                 self.charge((e - s) as u64, key.span)?;
                 for &id in &ids[s..e] {
+                    // A roll-off kept while the tie lasts is not rolled again.
+                    let round = rolls.saturating_sub(1) as usize;
+                    if let (true, Some(v)) = (key.roll, memo.as_deref().and_then(|m| m.roll(k, id, round))) {
+                        keyed.push((v, id));
+                        continue;
+                    }
                     self.locals[order.var as usize] = id as i64;
                     let v = self.eval(
                         &key.value,
@@ -539,6 +768,11 @@ impl Machine<'_> {
                             actor: Some(id),
                         },
                     )?;
+                    match memo.as_deref_mut() {
+                        Some(m) if key.roll => m.keep_roll(k, id, round, v),
+                        Some(m) => m.value(id, v),
+                        None => {}
+                    }
                     keyed.push((v, id));
                 }
                 if key.descending {
@@ -566,6 +800,11 @@ impl Machine<'_> {
             }
             next.sort_unstable();
             std::mem::swap(&mut groups, &mut next);
+            // The last value key before a tie-breaker: the runs tied on all of them.
+            if let (Some(t), true) = (tied.as_deref_mut(), k + 1 == lead) {
+                t.clear();
+                t.extend_from_slice(&groups);
+            }
         }
         self.spans.put(groups);
         self.spans.put(next);

@@ -11,7 +11,7 @@ use crate::trace::{Change, Decimal, Event};
 impl Machine<'_> {
     /// An expression's value for `e`'s field: evaluated with `e` as the actor, under the
     /// target's label.
-    fn value_for(&mut self, x: &Ex, e: EntityId, target: &Target) -> R<i64> {
+    pub(super) fn value_for(&mut self, x: &Ex, e: EntityId, target: &Target) -> R<i64> {
         self.eval(
             x,
             Ctx {
@@ -22,7 +22,7 @@ impl Machine<'_> {
     }
 
     /// Puts a resource's new value (`left`) and traces the change.
-    fn put_traced(&mut self, change: Change, e: EntityId, f: FieldId, amount: i64, left: i64) {
+    pub(super) fn put_traced(&mut self, change: Change, e: EntityId, f: FieldId, amount: i64, left: i64) {
         self.put(e, f, left);
         self.emit(Event::Resource {
             change,
@@ -72,7 +72,7 @@ impl Machine<'_> {
 
     /// How much `spend`/`transfer` takes from `e`'s resource: the amount written, or with `all`,
     /// everything above the resource's floor.
-    fn amount(&mut self, amount: Option<&Ex>, e: EntityId, target: &Target) -> R<i64> {
+    pub(super) fn amount(&mut self, amount: Option<&Ex>, e: EntityId, target: &Target) -> R<i64> {
         match amount {
             Some(x) => self.value_for(x, e, target),
             None => {
@@ -91,18 +91,29 @@ impl Machine<'_> {
     fn transfer(&mut self, amount: Option<&Ex>, from: &Target, to: &Target, span: Span) -> R<()> {
         let a = self.owner(from, span)?;
         let b = self.owner(to, span)?;
-        let have = self.read(a, from.field, span)?;
         let amount = self.amount(amount, a, from)?;
-        let left = self.take(a, from.field, amount, span)?;
-        self.put(a, from.field, left);
-        let had = self.read(b, to.field, span)?;
+        self.move_amount((a, from.field), (b, to.field), amount, span)
+    }
+
+    /// Moves `amount` from one resource to another, within both resources' limits.
+    pub(super) fn move_amount(
+        &mut self,
+        (a, from): (EntityId, FieldId),
+        (b, to): (EntityId, FieldId),
+        amount: i64,
+        span: Span,
+    ) -> R<()> {
+        let have = self.read(a, from, span)?;
+        let left = self.take(a, from, amount, span)?;
+        self.put(a, from, left);
+        let had = self.read(b, to, span)?;
         let got = checked(had.checked_add(amount), span)?;
-        if let Some(hi) = self.limits[to.field as usize].1
+        if let Some(hi) = self.limits[to as usize].1
             && got > hi
         {
-            self.put(a, from.field, have);
+            self.put(a, from, have);
             let p = self.p;
-            let d = p.fields[to.field as usize].decimals;
+            let d = p.fields[to as usize].decimals;
             let (amount, had, hi) = (Decimal(amount, d), Decimal(had, d), Decimal(hi, d));
             return Err(Box::new(
                 Diag::new(
@@ -110,17 +121,17 @@ impl Machine<'_> {
                     format!(
                         "{} cannot take {amount} more {}: they have {had} and the most is {hi}",
                         p.character_name(b),
-                        p.fields[to.field as usize].name
+                        p.fields[to as usize].name
                     ),
                 )
                 .label(span, "transferred here")
                 .help("guard the transfer with a condition on what the receiver already has"),
             ));
         }
-        self.put(b, to.field, got);
+        self.put(b, to, got);
         self.emit(Event::Transfer {
-            from: (a, from.field),
-            to: (b, to.field),
+            from: (a, from),
+            to: (b, to),
             amount,
             left,
             total: got,
@@ -164,12 +175,18 @@ impl Machine<'_> {
     /// `forfeit`: down to the resource's floor (0 within its limits); traced only if it changed.
     pub(super) fn st_forfeit(&mut self, target: &Target) -> R<Flow> {
         let e = self.owner(target, target.span)?;
-        let have = self.read(e, target.field, target.span)?;
-        let floor = self.clamp(target.field, 0);
-        if have != floor {
-            self.put_traced(Change::Forfeit, e, target.field, have - floor, floor);
-        }
+        self.forfeit(e, target.field, target.span)?;
         Ok(Flow::Next)
+    }
+
+    /// A resource down to its floor (0 within its limits); traced only if it changed.
+    pub(super) fn forfeit(&mut self, e: EntityId, f: FieldId, span: Span) -> R<()> {
+        let have = self.read(e, f, span)?;
+        let floor = self.clamp(f, 0);
+        if have != floor {
+            self.put_traced(Change::Forfeit, e, f, have - floor, floor);
+        }
+        Ok(())
     }
 
     /// `set`: a field set to a value, as written (no limits).

@@ -118,6 +118,8 @@ pub(super) struct Machine<'a> {
     pub(super) indices: Pool<usize>,
     /// Secret choices: those held for the reveal, those being asked (see `secrets.rs`).
     pub(super) secrecy: super::secrets::Secrecy,
+    /// The moments open and the changes deferred to their ends (`moments.rs`).
+    pub(super) moments: super::moments::Moments,
     /// The tied group an ordering key's `when` is asked about (`tied`).
     pub(super) tied: Vec<EntityId>,
     /// The faces of a roll that keeps some dice, sorted.
@@ -231,6 +233,7 @@ impl<'a> Machine<'a> {
             sorted: Vec::new(),
             tied: Vec::new(),
             secrecy: Default::default(),
+            moments: Default::default(),
             piles: vec![super::cards::Piles::default(); p.decks.len()],
             forced_draws: cfg.draws.iter().copied().collect(),
         }

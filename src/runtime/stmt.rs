@@ -71,6 +71,8 @@ impl Machine<'_> {
             St::ForEach {
                 together,
                 anew,
+                ties,
+                again,
                 var,
                 coll,
                 backwards,
@@ -82,7 +84,7 @@ impl Machine<'_> {
             } => self.st_for_each(
                 *var,
                 *coll,
-                (*backwards, *together, *anew),
+                (*backwards, *together, *anew, *ties, *again),
                 from.as_ref(),
                 filter.as_ref(),
                 *order,
@@ -179,6 +181,13 @@ impl Machine<'_> {
             St::Set { target, value, span } => self.st_set(target, value, *span),
             St::Mark { target, on } => self.st_mark(target, *on),
             St::Record { measure, value, about } => self.st_record(*measure, value, *about),
+            St::Moment { body, span } => self.st_moment(body, *span),
+            St::Deferred {
+                change,
+                level,
+                at,
+                span,
+            } => self.st_deferred(change, *level, *at, *span),
             St::Presence { who, join, span } => {
                 let e = self.entity(who, *span)?;
                 self.presence(e, *join, *span)
@@ -259,6 +268,12 @@ impl Machine<'_> {
     /// `destroy`: out of play for good; its effects end silently and it leaves every kept order.
     fn st_destroy(&mut self, what: &Ex, span: Span) -> R<Flow> {
         let e = self.alive(what, span)?;
+        self.destroy(e);
+        Ok(Flow::Next)
+    }
+
+    /// Takes `e` out of play for good (it has not been destroyed yet).
+    pub(super) fn destroy(&mut self, e: EntityId) {
         if self.gone.len() <= e as usize {
             self.gone.resize(self.types.len(), false);
         }
@@ -273,7 +288,6 @@ impl Machine<'_> {
                 list.retain(|x| *x != e);
             }
         }
-        Ok(Flow::Next)
     }
 }
 
@@ -294,7 +308,9 @@ fn stmt_span(s: &St) -> Option<Span> {
         | St::Spend { span, .. }
         | St::Gain { span, .. }
         | St::Reset { span, .. }
-        | St::Set { span, .. } => Some(*span),
+        | St::Set { span, .. }
+        | St::Moment { span, .. }
+        | St::Deferred { span, .. } => Some(*span),
         _ => None,
     }
 }

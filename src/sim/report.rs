@@ -135,6 +135,8 @@ pub struct Report {
     pub steps: u128,
     pub steps_min: u64,
     pub steps_max: u64,
+    /// Changes deferred to the end of a moment that lapsed, in all (shown only when some did).
+    pub lapsed: u64,
     pub ends: Vec<(String, u64)>,
     pub levels: Vec<LevelRow>,
     /// (character, turns, actions): means per finished encounter.
@@ -320,6 +322,7 @@ impl Report {
             steps: stats.steps,
             steps_min: if fin == 0 { 0 } else { stats.steps_min },
             steps_max: stats.steps_max,
+            lapsed: stats.sum.lapsed,
             ends: ends.iter().map(|(r, n)| (reason_text(p, r), *n)).collect(),
             levels,
             characters,
@@ -367,6 +370,14 @@ impl Report {
             self.steps_min,
             self.steps_max
         );
+        if self.lapsed > 0 {
+            let _ = writeln!(
+                o,
+                "lapsed: {} deferred changes not made (their entity destroyed first), {:.2} per encounter",
+                self.lapsed,
+                ratio(self.lapsed as f64, self.finished)
+            );
+        }
         if !self.ends.is_empty() {
             let _ = writeln!(o, "\nencounter ends");
             let rows: Vec<Vec<String>> = self
@@ -635,6 +646,14 @@ impl Report {
             });
             m.insert("responses".into(), serde_json::Value::Array(rows.collect()));
         }
+        if self.lapsed > 0
+            && let Some(m) = doc.as_object_mut()
+        {
+            m.insert(
+                "lapsed".to_string(),
+                json!({"total": self.lapsed, "mean": ratio(self.lapsed as f64, self.finished)}),
+            );
+        }
         let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
         s.push('\n');
         s
@@ -655,6 +674,9 @@ impl Report {
         row("run", "", "", "steps", self.steps.to_string());
         row("run", "", "", "steps_min", self.steps_min.to_string());
         row("run", "", "", "steps_max", self.steps_max.to_string());
+        if self.lapsed > 0 {
+            row("run", "", "", "lapsed", self.lapsed.to_string());
+        }
         for (r, n) in &self.ends {
             row("end", "", r, "count", n.to_string());
         }

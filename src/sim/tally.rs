@@ -52,6 +52,9 @@ pub struct Counts {
     pub expired: Vec<u64>,
     pub disarmed: Vec<u64>,
     pub cancelled: Vec<u64>,
+    /// Changes deferred to the end of a moment that lapsed (`lapsed` events: their entity was
+    /// destroyed first).
+    pub lapsed: u64,
 }
 
 /// How many values, their sum, the least and the most: a field's value at the end of the
@@ -150,6 +153,7 @@ impl Counts {
             expired: vec![0; c],
             disarmed: vec![0; c],
             cancelled: vec![0; c],
+            lapsed: 0,
         }
     }
 
@@ -178,6 +182,7 @@ impl Counts {
             *m = Values::new();
         }
         self.about.fill((0, 0));
+        self.lapsed = 0;
     }
 
     fn add(&mut self, o: &Counts) {
@@ -210,6 +215,7 @@ impl Counts {
             a.0 += b.0;
             a.1 += b.1;
         }
+        self.lapsed += o.lapsed;
     }
 }
 
@@ -575,6 +581,7 @@ impl Sink for Tally {
                         bump_at(list, *actor);
                     }
                     Event::Cancelled { actor, .. } => bump_at(&mut self.cur.cancelled, *actor),
+                    Event::Lapsed { .. } => self.cur.lapsed += 1,
                     _ => {}
                 }
             }

@@ -276,6 +276,8 @@ impl MeasureDecl {
             Some((var, coll, filter)) => Stmt::ForEach(Box::new(ForEach {
                 together: false,
                 anew: false,
+                ties: false,
+                again: false,
                 var: var.clone(),
                 coll: coll.clone(),
                 backwards: false,
@@ -487,6 +489,11 @@ pub struct ForEach {
     pub together: bool,
     /// `by ORDER anew`: sorted again before each member's moment.
     pub anew: bool,
+    /// `by ORDER ties together`: members tied on the order's value keys act as one moment.
+    pub ties: bool,
+    /// `repeat for first c in ...`: sorted before every pass, the first has the moment, again and
+    /// again until no one passes `where`.
+    pub again: bool,
     pub var: Ident,
     pub coll: Collection,
     /// `backwards`: walk the list from its end.
@@ -715,6 +722,26 @@ pub enum Stmt {
         about: Option<Ident>,
         span: Span,
     },
+    /// `together { ... }`: a moment with no walk.
+    Moment {
+        body: Block,
+        span: Span,
+    },
+    /// `CHANGE at end of moment|LEVEL`: a change worked out now, applied when the moment ends.
+    Deferred(Box<Deferred>),
+}
+
+/// `CHANGE at end of moment` / `CHANGE at end of LEVEL` (boxed in [`Stmt`]).
+#[derive(Clone, Debug)]
+pub struct Deferred {
+    /// The change: `spend`, `gain`, `reset`, `forfeit`, `set`, `mark`, `clear`, `transfer`,
+    /// `join`, `leave`, `destroy`, `begin` or `stop`.
+    pub stmt: Stmt,
+    /// `None`: the innermost moment; else the level whose current iteration's end applies it.
+    pub level: Option<Ident>,
+    /// Where `at end of ...` is written.
+    pub at: Span,
+    pub span: Span,
 }
 
 impl Stmt {
@@ -724,6 +751,8 @@ impl Stmt {
             Stmt::ChooseFrom(c) => c.span,
             Stmt::Transfer(t) => t.span,
             Stmt::Ready(r) => r.span,
+            Stmt::Deferred(d) => d.span,
+            Stmt::Moment { span, .. } => *span,
             Stmt::Level { span, .. }
             | Stmt::Turn { span, .. }
             | Stmt::If { span, .. }

@@ -365,6 +365,18 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             o.write_all(b"]}")
         }
         Event::TogetherEnd => o.write_all(br#"{"event":"together_end"}"#),
+        Event::Lapsed { actor, change, field } => {
+            o.write_all(br#"{"event":"lapsed","actor":"#)?;
+            name(o, p, *actor)?;
+            o.write_all(br#","change":"#)?;
+            q(o, change)?;
+            o.write_all(br#","field":"#)?;
+            match field {
+                Some(f) => q(o, &p.fields[*f as usize].name)?,
+                None => o.write_all(b"null")?,
+            }
+            o.write_all(b"}")
+        }
         Event::Secret { decision, chooser } => {
             o.write_all(br#"{"event":"secret","actor":"#)?;
             q(o, p.who_name(*chooser))?;

@@ -233,6 +233,14 @@ pub enum Event<'a> {
     },
     /// The `together` walk is over (its secret choices revealed).
     TogetherEnd,
+    /// A change deferred to the end of a moment (`... at end of moment|LEVEL`) was not made: the
+    /// entity it changes (`actor`) was destroyed meanwhile. `change`: the statement's word;
+    /// `field`: the field or effect it names (none for `join`, `leave`, `destroy`).
+    Lapsed {
+        actor: EntityId,
+        change: &'static str,
+        field: Option<FieldId>,
+    },
     /// A choice made in secret (`choose ... in secret`): who chose is known, not what; the
     /// `decision` event follows when the `together` walk reveals it.
     Secret {

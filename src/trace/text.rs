@@ -313,15 +313,22 @@ impl<W: Write> Text<W> {
                 }
             }),
             Event::TogetherStart { actors } => self.open(|b| {
-                b.push_str("together ");
+                // A `together { ... }` block names no one.
+                b.push_str("together");
                 for (k, a) in actors.iter().enumerate() {
-                    if k > 0 {
-                        b.push_str(", ");
-                    }
+                    b.push_str(if k > 0 { ", " } else { " " });
                     b.push_str(p.character_name(*a));
                 }
             }),
             Event::TogetherEnd => self.close(),
+            Event::Lapsed { actor, change, field } => self.line("lapsed", p.character_name(*actor), |b| {
+                b.push_str(change);
+                if let Some(f) = field {
+                    b.push(' ');
+                    b.push_str(&p.fields[*f as usize].name);
+                }
+                b.push_str(": destroyed before it was made");
+            }),
             Event::Secret { decision, chooser } => self.line("secret", p.who_name(*chooser), |b| {
                 let _ = write!(b, "{:<fw$} chosen in secret", p.decisions[*decision as usize]);
             }),

@@ -155,6 +155,39 @@ impl Builder {
     }
 
     fn stmt(&self, pair: Pair<Rule>) -> R<Stmt> {
+        // `... at end of moment|LEVEL`: the change statement, deferred.
+        let deferrable = matches!(
+            pair.as_rule(),
+            Rule::spend_stmt
+                | Rule::gain_stmt
+                | Rule::reset_stmt
+                | Rule::forfeit_stmt
+                | Rule::set_stmt
+                | Rule::mark_stmt
+                | Rule::clear_stmt
+                | Rule::transfer_stmt
+                | Rule::join_stmt
+                | Rule::leave_stmt
+                | Rule::destroy_stmt
+                | Rule::stop_stmt
+                | Rule::begin_stmt
+        );
+        let at_end = match deferrable {
+            true => pair.clone().into_inner().last().filter(|p| p.as_rule() == Rule::at_end),
+            false => None,
+        };
+        let span = self.span(&pair);
+        let stmt = self.plain_stmt(pair)?;
+        let Some(at_end) = at_end else {
+            return Ok(stmt);
+        };
+        let at = self.span(&at_end);
+        let what = last_inner(at_end, at)?;
+        let level = (what.as_rule() == Rule::level_name).then(|| self.ident(what));
+        Ok(Stmt::Deferred(Box::new(Deferred { stmt, level, at, span })))
+    }
+
+    fn plain_stmt(&self, pair: Pair<Rule>) -> R<Stmt> {
         let span = self.span(&pair);
         let rule = pair.as_rule();
         let mut it = parts(pair);
@@ -255,6 +288,11 @@ impl Builder {
             Rule::ready_stmt => self.ready_stmt(it, span)?,
             Rule::disarm_stmt => self.disarm_stmt(it, span)?,
             Rule::elapse_stmt => self.elapse_stmt(it, span)?,
+            Rule::moment_stmt => Stmt::Moment {
+                body: self.block(next(&mut it, span)?)?,
+                span,
+            },
+            Rule::pick_stmt => self.pick_stmt(it, span)?,
             _ => return Err(internal(span, rule)),
         })
     }
@@ -364,10 +402,11 @@ impl Builder {
         let var = self.ident(next(&mut it, span)?);
         let coll = self.collection(next(&mut it, span)?);
         let (mut filter, mut order, mut body, mut backwards) = (None, None, Block::default(), false);
-        let (mut from, mut anew) = (None, false);
+        let (mut from, mut anew, mut ties) = (None, false, false);
         for p in it {
             match p.as_rule() {
                 Rule::anew => anew = true,
+                Rule::ties_together => ties = true,
                 Rule::expr => filter = Some(self.expr(p)?),
                 Rule::ident => order = Some(self.ident(p)),
                 Rule::backwards => backwards = true,
@@ -381,10 +420,40 @@ impl Builder {
         Ok(Stmt::ForEach(Box::new(ForEach {
             together,
             anew,
+            ties,
+            again: false,
             var,
             coll,
             backwards,
             from,
+            filter,
+            order,
+            body,
+            span,
+        })))
+    }
+
+    /// `repeat for first c in COLL [where C] by ORDER { ... }`: a walk that picks again.
+    fn pick_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
+        let var = self.ident(next(&mut it, span)?);
+        let coll = self.collection(next(&mut it, span)?);
+        let (mut filter, mut order, mut body) = (None, None, Block::default());
+        for p in it {
+            match p.as_rule() {
+                Rule::expr => filter = Some(self.expr(p)?),
+                Rule::ident => order = Some(self.ident(p)),
+                _ => body = self.block(p)?,
+            }
+        }
+        Ok(Stmt::ForEach(Box::new(ForEach {
+            together: false,
+            anew: false,
+            ties: false,
+            again: true,
+            var,
+            coll,
+            backwards: false,
+            from: None,
             filter,
             order,
             body,
