@@ -258,6 +258,7 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
         Item::Measure(m) => out.push(Symbol::new(&m.name, SymbolKind::Measure, "")),
         Item::Setup(b) | Item::Play(b) => block_symbols(b, out),
         Item::Hook(h) => block_symbols(&h.body, out),
+        Item::Attempt(a) => block_symbols(&a.body, out),
         // A deck is written out by the parser as its thing and its cards; the rest declare no
         // name (`default policy`, `forbid`).
         _ => {}

@@ -98,6 +98,44 @@ pub struct Program {
     /// FIELD`), which the trace names beside it.
     pub stands_for: Vec<Option<FieldId>>,
     pub attempts: Vec<OptionKey>,
+    /// `attempt`: for each of `attempts`, what carries it out, if an `attempt` declares it (a
+    /// name only `forbid` names is always refused).
+    pub attempt_defs: Vec<Option<AttemptDef>>,
+}
+
+/// `attempt NAME [(c)] [at MOMENT, ...] [when C] { ... }`: the hook running its body (binding who
+/// attempts, then whose turn it is, where written; its filter is the `when`), and its moments.
+#[derive(Debug, Clone)]
+pub struct AttemptDef {
+    pub hook: HookId,
+    pub who: Option<Slot>,
+    pub turn: Option<Slot>,
+    /// Where it may be made; empty: at any moment.
+    pub at: Vec<MomentDef>,
+    /// The moments and the `when` as written, for the reason of a refusal.
+    pub windows: String,
+    pub when_text: String,
+}
+
+/// A moment an attempt may be made at (`at ...`), or is made at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MomentDef {
+    BeforeTurn,
+    AfterTurn,
+    LevelStart(LevelId),
+    LevelEnd(LevelId),
+    Decision(DecisionId),
+}
+
+/// The moment an attempt is made at: before or after someone's turn, a level's start or end
+/// (while it runs), or while a decision is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    BeforeTurn(EntityId),
+    AfterTurn(EntityId),
+    LevelStart(LevelId),
+    LevelEnd(LevelId),
+    Decision(DecisionId),
 }
 
 #[derive(Debug, Clone)]

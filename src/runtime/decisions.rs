@@ -1,6 +1,7 @@
 //! Decisions: `choose` (its options, the actions affordable now, performing the one picked),
 //! `choose ... from` a collection, asking the decider or the control, and refusals.
 
+use super::attempts::AGAIN;
 use super::control;
 use super::decide::{DecisionPoint, SecretAt};
 use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R, too_deep};
@@ -81,6 +82,11 @@ impl Machine<'_> {
         });
         self.keys.put(refused_keys);
         let (picked, _) = asked?;
+        if picked == AGAIN {
+            self.keys.put(keys);
+            self.indices.put(sources);
+            return self.offer_again(span, |m| m.choose(decision, chooser, (options, prefs, secret), span));
+        }
         let (key, option) = (keys[picked], &options[sources[picked]]);
         if secret {
             self.keys.put(keys);
@@ -256,6 +262,24 @@ impl Machine<'_> {
                 return Err(e);
             }
         };
+        if picked == AGAIN {
+            self.keys.put(keys);
+            self.ids.put(ids);
+            return self.offer_again(span, |m| {
+                m.st_choose_from(
+                    decision,
+                    chooser,
+                    var,
+                    coll,
+                    filter,
+                    order,
+                    body,
+                    decline,
+                    (refusals, prefs, deferred),
+                    span,
+                )
+            });
+        }
         let chosen = ids.get(picked).copied();
         self.ids.put(ids);
         if let Some(e) = chosen {
@@ -470,7 +494,11 @@ impl Machine<'_> {
                     values: &self.values,
                     types: &self.types,
                 };
-                self.decider.decide(&w, &point(&self.counters, &self.running))?
+                let answer = self.decider.decide(&w, &point(&self.counters, &self.running))?;
+                if answer.0 >= keys.len() + refused.len() {
+                    self.attempter = self.decider.attempter();
+                }
+                answer
             }
         };
         self.secrecy.answered(picked < keys.len());
@@ -534,15 +562,20 @@ impl Machine<'_> {
             match self.ask_refusing(decision, who, (keys, refused, suggested), &reasons, span)? {
                 Ok(pick) => return Ok(pick),
                 Err(j) => {
-                    let (option, (reasons, first)) = match refused.get(j) {
-                        Some(o) => (*o, explain(self, j)?),
+                    let (option, (reasons, first), by) = match refused.get(j) {
+                        Some(o) => (*o, explain(self, j)?, who),
+                        // An attempt, by the chooser or by whoever the answer names: refused, or
+                        // carried out (the decision is then offered anew).
                         None => {
                             let k = j - refused.len();
-                            let p = self.p;
-                            (
-                                p.attempts[k],
-                                self.explain_attempt(decision, who, &p.forbids[k], p.attempts[k], span)?,
-                            )
+                            let by = self.attempter.take().unwrap_or(who);
+                            match self.make_attempt(by, k, Moment::Decision(decision), span)? {
+                                Ok(flow) => {
+                                    self.attempt_flow = Some(flow);
+                                    return Ok((AGAIN, DecidedBy::Answer));
+                                }
+                                Err(refusal) => (self.p.attempts[k], refusal, by),
+                            }
                         }
                     };
                     if self.stop_on_refusal {
@@ -550,7 +583,7 @@ impl Machine<'_> {
                     }
                     self.emit(Event::Refused {
                         decision,
-                        chooser: who,
+                        chooser: by,
                         option,
                         reasons: &reasons,
                     });
@@ -589,48 +622,9 @@ impl Machine<'_> {
         )
     }
 
-    /// Why an attempt no decision offers now is refused: the reason of every `forbid` line of
-    /// its name whose condition holds for who attempts it (`who`), else that it is not offered.
-    fn explain_attempt(
-        &mut self,
-        decision: DecisionId,
-        who: Who,
-        forbid: &ForbidDef,
-        option: OptionKey,
-        span: Span,
-    ) -> R<(Vec<String>, Diag)> {
-        // A line that names who attempts (`forbid NAME(c)`) speaks of characters: it applies
-        // only when a character is asked (not a role, not a thing).
-        let me = match who {
-            Who::Character(e) if self.types.get(e as usize) == Some(&CHARACTER) => Some(e as i64),
-            _ => None,
-        };
-        for (slot, _) in &forbid.rules {
-            if let (Some(s), Some(me)) = (slot, me) {
-                self.locals[*s as usize] = me;
-            }
-        }
-        let mut holding = Vec::new();
-        for (slot, rule) in &forbid.rules {
-            if (slot.is_none() || me.is_some()) && self.eval(&rule.cond, NO_CTX)? != 0 {
-                holding.push(rule);
-            }
-        }
-        let p = self.p;
-        let name = p.option_name(option);
-        if holding.is_empty() {
-            let text = format!("{name} is not an option of {} now", p.decisions[decision as usize]);
-            let diag = Diag::new("run::refused", text.clone())
-                .label(span, "while this was being decided")
-                .help(format!("{name} could not be chosen here; the answer was refused"));
-            return Ok((vec![text], diag));
-        }
-        self.explain(name, &holding, span)
-    }
-
     /// Every reason `rules` give for refusing `what` (their texts, names filled in), and the
     /// error a run that stops on a refusal reports: the first reason.
-    fn explain(&mut self, what: &str, rules: &[&RefusalDef], span: Span) -> R<(Vec<String>, Diag)> {
+    pub(super) fn explain(&mut self, what: &str, rules: &[&RefusalDef], span: Span) -> R<(Vec<String>, Diag)> {
         let reasons: Vec<String> = rules.iter().map(|r| self.reason_text(r)).collect::<R<_>>()?;
         let first = rules.first().map_or(Span::default(), |r| r.span);
         let diag = Diag::new("run::refused", reasons.first().cloned().unwrap_or_default())

@@ -105,6 +105,9 @@ impl Machine<'_> {
             self.count_down(Anchor::LevelStart(level));
             let mut flow = self.hooks(&def.on_start, &[], span)?;
             if let Flow::Next = flow {
+                flow = self.moment(Moment::LevelStart(level), span)?;
+            }
+            if let Flow::Next = flow {
                 flow = self.block(body)?;
             }
             // The iteration is over, however it ended, unless the run itself is stopping.
@@ -112,6 +115,12 @@ impl Machine<'_> {
                 match self.hooks(&def.on_end, &[], span)? {
                     Flow::Next => {}
                     other => flow = flow.then(other),
+                }
+                if !matches!(flow, Flow::Stop(_) | Flow::End(None, _)) {
+                    match self.moment(Moment::LevelEnd(level), span)? {
+                        Flow::Next => {}
+                        other => flow = flow.then(other),
+                    }
                 }
                 self.count_down(Anchor::LevelEnd(level));
             }
@@ -202,6 +211,16 @@ impl Machine<'_> {
     /// then (however it ended, unless the run is stopping) the turn-end hooks and count-downs.
     pub(super) fn st_turn(&mut self, actor: &Ex, body: &[St], span: Span) -> R<Flow> {
         let a = self.alive(actor, span)?;
+        // Attempts made before the turn, outside it; one that takes the actor out of play
+        // takes its turn with it.
+        let was_absent = self.absent.get(a as usize).copied().unwrap_or(false);
+        match self.moment(Moment::BeforeTurn(a), span)? {
+            Flow::Next if !was_absent && self.absent.get(a as usize).copied().unwrap_or(false) => {
+                return Ok(Flow::Next);
+            }
+            Flow::Next => {}
+            other => return Ok(other),
+        }
         let p = self.p;
         // Durations counted at a place end right before a turn begins at that place.
         self.count_down_places(a);
@@ -236,6 +255,10 @@ impl Machine<'_> {
         // `on after turn(c)`: after the turn is over, outside it (a delayed turn does not nest).
         if matches!(flow, Flow::Next) {
             flow = self.turn_hooks(&p.turn_after, a, span)?;
+        }
+        // Attempts made once the turn is over.
+        if matches!(flow, Flow::Next) {
+            flow = self.moment(Moment::AfterTurn(a), span)?;
         }
         Ok(flow)
     }

@@ -120,6 +120,14 @@ pub(super) struct Machine<'a> {
     pub(super) piles: Vec<super::cards::Piles>,
     /// The cards the next draws must take (`--draws`).
     pub(super) forced_draws: std::collections::VecDeque<EntityId>,
+    /// Attempts (see `attempts.rs`): whether the decider is asked at each moment (the program
+    /// declares attempts, or answers address moments); whether an attempt made at the decision
+    /// being asked may be carried out (the decision is then offered anew); who made the attempt
+    /// the last answer named (`None`: the chooser); and how the block of one carried out ended.
+    pub(super) moments: bool,
+    pub(super) reoffer: bool,
+    pub(super) attempter: Option<Who>,
+    pub(super) attempt_flow: Option<super::stmt::Flow>,
 }
 
 /// Spare lists of one kind. A walk, sort or choice takes a list, fills it and gives it back, so
@@ -175,6 +183,7 @@ impl<'a> Machine<'a> {
             }
         }
         let (until, until_default) = (cfg.until, cfg.until.is_none() && cfg.default_limit);
+        let moments = p.attempt_defs.iter().any(Option::is_some) || decider.moments();
         Machine {
             p,
             n_fields,
@@ -224,6 +233,10 @@ impl<'a> Machine<'a> {
             secrecy: Default::default(),
             piles: vec![super::cards::Piles::default(); p.decks.len()],
             forced_draws: cfg.draws.iter().copied().collect(),
+            moments,
+            reoffer: true,
+            attempter: None,
+            attempt_flow: None,
         }
     }
 }
