@@ -467,6 +467,7 @@ pub enum St {
         chooser: ChooserEx,
         var: Slot,
         coll: Coll,
+        presence: crate::syntax::ast::Presence,
         filter: Option<Ex>,
         order: Option<OrderId>,
         body: Vec<St>,
@@ -669,6 +670,8 @@ pub enum Ex {
     /// A character's side (its index), or -1 for a character on no side; the span is reported
     /// when the character is `none`.
     SideOf(Box<Ex>, Span),
+    /// `x.in_play`: `x` is in play (joined, not gone by `leave`, not destroyed).
+    InPlay(Box<Ex>, Span),
     /// The current iteration of a level, from 1 (0 before it first runs).
     LevelNumber(LevelId),
     /// A param with arguments, called.

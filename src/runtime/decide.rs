@@ -19,6 +19,10 @@ pub struct DecisionPoint<'a> {
     /// What an answer may attempt that no decision offers now (`forbid`): a decider told one of
     /// them returns `options.len() + refused.len() + k` for `attempts[k]`.
     pub attempts: &'a [OptionKey],
+    /// Members of the collection of a `choose ... from` that are not candidates for being out of
+    /// play (or, with `out of play`, in it; or destroyed): a decider told one of them returns
+    /// `options.len() + refused.len() + attempts.len() + m` for `outside[m]`, and it is refused.
+    pub outside: &'a [OptionKey],
     /// Why each of `refused` is refused (every reason, joined with `; `): worked out only for a
     /// [`super::control::Control`], which shows them beside the options; empty for a decider.
     pub reasons: &'a [String],
@@ -44,19 +48,22 @@ pub struct SecretAt {
 }
 
 impl DecisionPoint<'_> {
-    /// What index `i` stands for: an option, then a refused option, then an attempt.
+    /// What index `i` stands for: an option, then a refused option, then an attempt, then a
+    /// member out of play.
     pub fn key(&self, i: usize) -> Option<OptionKey> {
-        let (o, r) = (self.options.len(), self.refused.len());
+        let (o, r, a) = (self.options.len(), self.refused.len(), self.attempts.len());
         match i {
             _ if i < o => self.options.get(i).copied(),
             _ if i < o + r => self.refused.get(i - o).copied(),
-            _ => self.attempts.get(i - o - r).copied(),
+            _ if i < o + r + a => self.attempts.get(i - o - r).copied(),
+            _ => self.outside.get(i - o - r - a).copied(),
         }
     }
 
-    /// How many indices a decider may answer with: the options, the refused and the attempts.
+    /// How many indices a decider may answer with: the options, the refused, the attempts and
+    /// the members out of play.
     pub fn answerable(&self) -> usize {
-        self.options.len() + self.refused.len() + self.attempts.len()
+        self.options.len() + self.refused.len() + self.attempts.len() + self.outside.len()
     }
 }
 
@@ -566,6 +573,10 @@ impl Decider for Scripted {
             (Some(i), _) => Ok((i, DecidedBy::Answer)),
             (None, Some(j)) => Ok((d.options.len() + j, DecidedBy::Answer)),
             (None, None) if let Some(k) = attempted() => Ok((d.options.len() + d.refused.len() + k, DecidedBy::Answer)),
+            // Someone out of play (or in it, for a choice among those out of play): refused.
+            (None, None) if let Some(m) = d.outside.iter().position(names) => {
+                Ok((d.options.len() + d.refused.len() + d.attempts.len() + m, DecidedBy::Answer))
+            }
             // In a secret choice the message says no more than the `secret` event does: not the
             // answer (what was attempted), nor the decision or its options (a nested choice's
             // would tell what was picked); the line of the answers file says which answer.

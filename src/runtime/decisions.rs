@@ -10,6 +10,7 @@ use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::limits::{MAX_CALL_DEPTH, MAX_REFUSALS};
 use crate::source::Span;
+use crate::syntax::ast::Presence;
 use crate::trace::{DecidedBy, Event, World};
 
 /// Stands for the way out (`or NAME`) among the refused options of a `choose ... from`.
@@ -167,7 +168,7 @@ impl Machine<'_> {
         decision: DecisionId,
         chooser: &ChooserEx,
         var: Slot,
-        coll: Coll,
+        (coll, presence): (Coll, Presence),
         filter: Option<&Ex>,
         order: Option<OrderId>,
         body: &[St],
@@ -187,7 +188,7 @@ impl Machine<'_> {
             span,
         };
         let mut ids = self.ids.take();
-        self.gather((var, coll), filter, &mut ids, span)?;
+        self.gather_present((var, coll), presence, filter, &mut ids, span)?;
         // Candidates a rule refuses are not offered; remember every rule that refused each.
         let mut refused: Vec<(EntityId, Vec<usize>)> = Vec::new();
         if !refusals.is_empty() {
@@ -249,12 +250,18 @@ impl Machine<'_> {
         if secret && !nested {
             self.hide(Some(at));
         }
+        // Members an answer may name that are not candidates for being in or out of play.
+        let mut outside = self.keys.take();
+        self.outside_of(coll, presence, &mut outside);
+        let outer = std::mem::replace(&mut self.outside, outside);
         let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
                 m.explain_refused(var, (refusals, decline), &refused[j], span)
             })
         });
         self.keys.put(refused_keys);
+        let outside = std::mem::replace(&mut self.outside, outer);
+        self.keys.put(outside);
         let (picked, _) = match asked {
             Ok(pick) => pick,
             Err(e) => {
@@ -270,7 +277,7 @@ impl Machine<'_> {
                     decision,
                     chooser,
                     var,
-                    coll,
+                    (coll, presence),
                     filter,
                     order,
                     body,
@@ -355,6 +362,7 @@ impl Machine<'_> {
             options: &[],
             refused: &keys,
             attempts: &[],
+            outside: &[],
             reasons: &[],
             suggested: None,
             counters: &self.counters,
@@ -465,12 +473,14 @@ impl Machine<'_> {
     ) -> R<Result<(usize, DecidedBy), usize>> {
         let p = self.p;
         let secret = self.secrecy.asking();
+        let outside = std::mem::take(&mut self.outside);
         let point = |counters, running| DecisionPoint {
             decision,
             chooser: who,
             options: keys,
             refused,
             attempts: &p.attempts,
+            outside: &outside,
             reasons,
             suggested,
             counters,
@@ -485,6 +495,7 @@ impl Machine<'_> {
                 self.secrecy.suspend();
                 let answer = control::consult(self, c, &point(&[], &[]));
                 self.secrecy.resume();
+                self.outside = outside;
                 answer?
             }
             None => {
@@ -494,7 +505,9 @@ impl Machine<'_> {
                     values: &self.values,
                     types: &self.types,
                 };
-                let answer = self.decider.decide(&w, &point(&self.counters, &self.running))?;
+                let answer = self.decider.decide(&w, &point(&self.counters, &self.running));
+                self.outside = outside;
+                let answer = answer?;
                 if answer.0 >= keys.len() + refused.len() {
                     self.attempter = self.decider.attempter();
                 }
@@ -502,7 +515,7 @@ impl Machine<'_> {
             }
         };
         self.secrecy.answered(picked < keys.len());
-        if picked >= keys.len() && picked - keys.len() < refused.len() + p.attempts.len() {
+        if picked >= keys.len() && picked - keys.len() < refused.len() + p.attempts.len() + self.outside.len() {
             return Ok(Err(picked - keys.len()));
         }
         if picked >= keys.len() {
@@ -566,6 +579,12 @@ impl Machine<'_> {
                         Some(o) => (*o, explain(self, j)?, who),
                         // An attempt, by the chooser or by whoever the answer names: refused, or
                         // carried out (the decision is then offered anew).
+                        // Someone who is not a candidate for being out of play (or in it).
+                        None if j >= refused.len() + self.p.attempts.len() => {
+                            let m = j - refused.len() - self.p.attempts.len();
+                            let key = self.outside[m];
+                            (key, self.explain_outside(key, span), who)
+                        }
                         None => {
                             let k = j - refused.len();
                             let by = self.attempter.take().unwrap_or(who);

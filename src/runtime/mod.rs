@@ -21,6 +21,7 @@ mod eval;
 mod hooks;
 mod levels;
 mod orders;
+mod presence;
 mod resources;
 mod secrets;
 mod state;

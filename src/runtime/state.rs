@@ -128,6 +128,9 @@ pub(super) struct Machine<'a> {
     pub(super) reoffer: bool,
     pub(super) attempter: Option<Who>,
     pub(super) attempt_flow: Option<super::stmt::Flow>,
+    /// The members of the collection of the `choose ... from` being asked that it does not
+    /// offer for being out of play (or in it): an answer naming one is refused (`presence.rs`).
+    pub(super) outside: Vec<OptionKey>,
 }
 
 /// Spare lists of one kind. A walk, sort or choice takes a list, fills it and gives it back, so
@@ -237,6 +240,7 @@ impl<'a> Machine<'a> {
             reoffer: true,
             attempter: None,
             attempt_flow: None,
+            outside: Vec::new(),
         }
     }
 }

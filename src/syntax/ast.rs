@@ -465,6 +465,16 @@ pub struct ForEach {
     pub span: Span,
 }
 
+/// Whom a `choose ... from` draws its candidates from: those in play (the default), those out of
+/// play (`out of play`), or both (`including out of play`). Destroyed things never.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Presence {
+    #[default]
+    InPlay,
+    OutOfPlay,
+    Both,
+}
+
 /// `choose NAME by WHO from x in COLL ...`: pick one of a collection (boxed in [`Stmt`]).
 #[derive(Clone, Debug)]
 pub struct ChooseFrom {
@@ -473,6 +483,8 @@ pub struct ChooseFrom {
     pub chooser: Expr,
     pub var: Ident,
     pub coll: Collection,
+    /// `out of play`, `including out of play`: whom the candidates are drawn from.
+    pub presence: Presence,
     pub filter: Option<Expr>,
     pub order: Option<Ident>,
     pub body: Block,

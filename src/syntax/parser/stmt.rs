@@ -429,8 +429,15 @@ impl Builder {
         let coll = self.collection(next(&mut fi, fspan)?);
         let (mut filter, mut order, mut body, mut decline) = (None, None, Block::default(), None);
         let mut refusals = Vec::new();
+        let mut presence = Presence::InPlay;
         for p in fi {
             match p.as_rule() {
+                Rule::presence => {
+                    presence = match p.into_inner().next().map(|q| q.as_rule()) {
+                        Some(Rule::presence_both) => Presence::Both,
+                        _ => Presence::OutOfPlay,
+                    }
+                }
                 Rule::expr => filter = Some(self.expr(p)?),
                 Rule::refusal => refusals.push(self.refusal(p)?),
                 Rule::ident => order = Some(self.ident(p)),
@@ -464,6 +471,7 @@ impl Builder {
             chooser,
             var,
             coll,
+            presence,
             filter,
             order,
             body,
