@@ -408,7 +408,10 @@ fn completion_offers_what_fits_where_the_cursor_is() {
 
     let dotted = ruleset.replacen("forfeit c.ap", "forfeit c.", 1);
     let fields = labels(&dotted, inner + "forfeit c.".len());
-    assert_eq!(fields, ["finesse", "ap", "steps", "passed", "side", "number"]);
+    assert_eq!(
+        fields,
+        ["finesse", "ap", "steps", "passed", "side", "in_play", "number"]
+    );
 }
 
 /// After `x.`, the fields of the type `x` holds where it can be read: a parameter's type, the
@@ -434,7 +437,12 @@ fn fields_after_a_dot_follow_the_type_of_the_variable() {
         l
     };
     let q = fields("for each q in players { clear q.");
-    assert_eq!(q, ["added", "claimed", "number", "reacted", "seat", "side", "tokens"]);
+    assert_eq!(
+        q,
+        [
+            "added", "claimed", "in_play", "number", "reacted", "seat", "side", "tokens"
+        ]
+    );
     // `for each p in clockwise`, a kept order of players (`order clockwise(p: player)`).
     let by_order = fields("option buy_character unless p.");
     assert_eq!(by_order, q);

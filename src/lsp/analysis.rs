@@ -330,6 +330,10 @@ impl Unit {
         if after_dot {
             for (name, what) in [
                 ("side", "the side of an entity"),
+                (
+                    "in_play",
+                    "whether an entity is in play (joined, not left, not destroyed)",
+                ),
                 ("number", "a level's iteration number"),
             ] {
                 items.push(CompletionItem {
@@ -599,6 +603,7 @@ const ITEM_KEYWORDS: &[&str] = &[
     "thing",
     "measure",
     "forbid",
+    "attempt",
     "deck",
 ];
 
@@ -715,6 +720,13 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "leave" => "a character goes out of play",
         "secret" => "`in secret`: revealed when all have chosen",
         "forbid" => "why an attempt no decision offers now is refused: `forbid NAME [(c)] [when C] because \"...\"`",
+        "attempt" => {
+            "an attempt that can be carried out, at any moment or at those listed: `attempt NAME [(c)] [at before turn(x), after turn(x), start of LEVEL, end of LEVEL, DECISION] [when C] { ... }`"
+        }
+        "out" => "`choose ... from x in COLL out of play`: only those out of play are candidates",
+        "including" => {
+            "`choose ... from x in COLL including out of play`: those in play and those out of it are candidates"
+        }
         "swap" => "two in a kept order trade places: `swap A with B in ORDER`",
         "with" => "`swap A with B in ORDER`",
         "deck" => "a deck of cards: `deck NAME, PLURAL { suits ... ranks ... jokers N }`",
