@@ -20,6 +20,9 @@ use crate::trace::{DecidedBy, Event, Sink};
 pub enum Verdict {
     /// Pick the option at this index.
     Pick(usize, DecidedBy),
+    /// An attempt (an index among the attempts, as for `Pick`) made at this decision by this
+    /// character or role: refused or carried out, and the decision is asked again.
+    Attempt(usize, Who),
     /// Stop the run here, with this decision pending.
     Pause,
 }
@@ -277,6 +280,10 @@ pub(super) fn consult<'a>(m: &mut Machine<'a>, c: &'a mut dyn Control, d: &Decis
     m.control = Some(c);
     match verdict? {
         Verdict::Pick(i, by) => Ok((i, by)),
+        Verdict::Attempt(i, who) => {
+            m.attempter = Some(who);
+            Ok((i, DecidedBy::Answer))
+        }
         Verdict::Pause => Err(Box::new(
             Diag::new(PAUSED, "paused").label(d.span, "paused at this decision"),
         )),
