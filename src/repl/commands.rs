@@ -767,6 +767,10 @@ fn option(st: &State, pd: &crate::runtime::control::Pending, w: (usize, usize, &
     if let Some(k) = p.attempts.iter().position(|o| p.option_name(*o) == w.2) {
         return Ok(names.len() + pd.refused.len() + k);
     }
+    // And someone the choice does not offer for being out of play (or in it): refused with why.
+    if let Some(m) = pd.outside.iter().position(|o| p.option_name(*o) == w.2) {
+        return Ok(names.len() + pd.refused.len() + p.attempts.len() + m);
+    }
     let d = bad(
         "repl::no_such_option",
         format!(

@@ -101,6 +101,10 @@ pub struct Pending {
     pub refused: Vec<OptionKey>,
     /// Why each of `refused` is refused (its rules' texts, joined with `; `).
     pub reasons: Vec<String>,
+    /// Members a `choose ... from` does not offer for being out of play (or in it, or
+    /// destroyed): an answer naming one is `options.len() + refused.len() + attempts + m` for
+    /// `outside[m]` (`attempts`: `Program::attempts.len()`), and refused with why.
+    pub outside: Vec<OptionKey>,
     pub span: Span,
     /// The state at the decision, after the changes made there.
     pub snapshot: Snapshot,
@@ -124,6 +128,7 @@ impl Pending {
             options: d.options.to_vec(),
             refused: d.refused.to_vec(),
             reasons: d.reasons.to_vec(),
+            outside: d.outside.to_vec(),
             span: d.span,
             snapshot: ed.snapshot(),
             secret: d.secret.is_some(),
