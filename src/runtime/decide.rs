@@ -424,6 +424,21 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
                 .map(str::trim)
                 .collect();
             let name = last(split_unquoted(text, ':')[0]);
+            let looks_like_moment = |part: &str| {
+                ["before ", "after ", "start of ", "end of "]
+                    .iter()
+                    .any(|w| part.starts_with(w))
+            };
+            if head.len() >= 2
+                && looks_like_moment(head[head.len() - 2])
+                && moment_named(p, head[head.len() - 2]).is_none()
+                && who_named(p, head[head.len() - 1]).is_some()
+            {
+                return Err(format!(
+                    "`{}` is not a moment: write `before NAME` or `after NAME` (a character's turn), `start of LEVEL [N]` or `end of LEVEL [N]`",
+                    head[head.len() - 2]
+                ));
+            }
             if head.len() >= 2 && moment_named(p, head[head.len() - 2]).is_some() {
                 return Err(format!(
                     "`{name}` is neither a character nor a role: an attempt at a moment names who makes it last (`round 2, after Cap, Ilse: interrupt`)"
