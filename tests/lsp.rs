@@ -465,3 +465,25 @@ fn every_keyword_has_a_meaning_for_hover() {
         "no one-line meaning for {missing:?} in src/lsp/analysis.rs"
     );
 }
+
+/// Issue 25: an `attempt` is a declared name (the outline, go to definition from a `forbid` line
+/// of its name), and `attempt`, `out` and `including` have hover help.
+#[test]
+fn an_attempt_is_outlined_found_and_explained() {
+    use turnscript::lsp::analysis::{Doc, Unit};
+
+    let text = "flag full\nattempt interrupt(c) at before turn(x) when x != c { clear c.full }\nforbid interrupt(c) when not c.full because \"no die\"\nrole gm\nplay { choose pick by gm from r in characters including out of play { } }\ncharacter Ana { }\n";
+    let uri: lsp_types::Uri = "file:///a.turn".parse().expect("a URI");
+    let unit = Unit::new(Doc::new("a.turn".into(), uri, text.to_string(), None), |_| None);
+    let outline: Vec<String> = unit.document_symbols().iter().map(|s| s.name.clone()).collect();
+    assert!(outline.contains(&"interrupt".to_string()), "{outline:?}");
+    let forbid_name = text.find("forbid interrupt").expect("the forbid") + "forbid ".len();
+    let defs = unit.definition(forbid_name + 1);
+    assert_eq!(defs.len(), 1, "{defs:?}");
+    assert_eq!(defs[0].range.start.line, 1, "{defs:?}");
+    for word in ["attempt", "including", "out"] {
+        let at = text.find(&format!("{word} ")).expect("the word") + 1;
+        let hover = unit.hover(at).map(|h| format!("{:?}", h.contents)).unwrap_or_default();
+        assert!(hover.contains(word), "{word}: {hover}");
+    }
+}

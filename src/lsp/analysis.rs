@@ -550,7 +550,7 @@ fn lsp_kind(k: SymbolKind) -> LspKind {
         Param | Global | Measure => LspKind::CONSTANT,
         Stat | Resource | Flag | Effect => LspKind::FIELD,
         Side | Tag | Kind | Role => LspKind::ENUM_MEMBER,
-        Action | Routine => LspKind::FUNCTION,
+        Action | Routine | Attempt => LspKind::FUNCTION,
         Order | Policy => LspKind::OBJECT,
         Trigger => LspKind::EVENT,
         Unit => LspKind::CONSTANT,
@@ -566,7 +566,7 @@ fn completion_kind(k: SymbolKind) -> CompletionItemKind {
     use SymbolKind::*;
     match k {
         Stat | Resource | Flag | Effect => CompletionItemKind::FIELD,
-        Action | Routine => CompletionItemKind::FUNCTION,
+        Action | Routine | Attempt => CompletionItemKind::FUNCTION,
         Param | Global | Measure | Unit => CompletionItemKind::CONSTANT,
         Thing => CompletionItemKind::STRUCT,
         Trigger => CompletionItemKind::EVENT,
