@@ -559,3 +559,29 @@ play {
         "{out}"
     );
 }
+
+#[test]
+fn an_attempt_that_names_who_makes_it_is_refused_to_a_role() {
+    let src = "role gm
+attempt rally(c) { }
+play { round { choose act by gm { option go } } }
+character Ana { }
+";
+    let (out, err, code) = run(src, &["round 1, act, gm: rally", "go"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("  refused  gm    act        rally: rally is attempted by a character, not by gm\n  choose   gm    act        go       of go\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn with_no_one_out_of_play_a_choice_among_them_asks_nothing() {
+    let src = "role gm
+play { choose bring by gm from r in characters out of play { join r } }
+character Ana { }
+";
+    let (out, err, code) = run(src, &[], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(body(&out), "end of encounter: complete\nfinal    Ana\n");
+}
