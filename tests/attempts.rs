@@ -88,7 +88,7 @@ fn an_attempt_whose_when_does_not_hold_is_refused_with_its_condition() {
     let (out, err, code) = run(INTERRUPTS, &["round 1, before Ilse, Ilse: interrupt"], Some("round=1"));
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("  refused  Ilse  interrupt: interrupt can be attempted only when `x != c`\n  ▸ Ilse\n"),
+        out.contains("  refused  Ilse  interrupt: interrupt is not open now: its `when` does not hold\n  ▸ Ilse\n"),
         "{out}"
     );
 }

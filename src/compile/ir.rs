@@ -112,9 +112,8 @@ pub struct AttemptDef {
     pub turn: Option<Slot>,
     /// Where it may be made; empty: at any moment.
     pub at: Vec<MomentDef>,
-    /// The moments and the `when` as written, for the reason of a refusal.
+    /// The moments as written, for the reason of a refusal.
     pub windows: String,
-    pub when_text: String,
 }
 
 /// A moment an attempt may be made at (`at ...`), or is made at.

@@ -158,7 +158,6 @@ impl Lower<'_> {
             who,
             at,
             when,
-            when_text,
             body,
             span: _,
         } = a;
@@ -203,7 +202,6 @@ impl Lower<'_> {
                 turn,
                 at: moments,
                 windows,
-                when_text: when_text.clone(),
             });
         }
     }

@@ -160,7 +160,7 @@ impl Machine<'_> {
             && let Some(cond) = &h.filter
             && self.eval(cond, NO_CTX)? == 0
         {
-            reasons.push(format!("{name} can be attempted only when `{}`", def.when_text));
+            reasons.push(format!("{name} is not open now: its `when` does not hold"));
         }
         let holding = self.forbidding(who, &p.forbids[k])?;
         let mut first = None;

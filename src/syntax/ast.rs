@@ -205,8 +205,6 @@ pub struct AttemptDecl {
     pub who: Option<Ident>,
     pub at: Vec<Spanned<Moment>>,
     pub when: Option<Expr>,
-    /// The `when` condition as written, for the reason of a refusal.
-    pub when_text: String,
     pub body: Block,
     pub span: Span,
 }

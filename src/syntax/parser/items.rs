@@ -90,7 +90,6 @@ impl Builder {
     fn attempt_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
         let (mut who, mut at, mut when, mut body) = (None, Vec::new(), None, Block::default());
-        let mut when_text = String::new();
         for p in it {
             let pspan = self.span(&p);
             match p.as_rule() {
@@ -100,11 +99,7 @@ impl Builder {
                         at.push(self.moment(m)?);
                     }
                 }
-                Rule::attempt_when => {
-                    let cond = last_inner(p, pspan)?;
-                    when_text = cond.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
-                    when = Some(self.expr(cond)?);
-                }
+                Rule::attempt_when => when = Some(self.expr(last_inner(p, pspan)?)?),
                 Rule::block => body = self.block(p)?,
                 r => return Err(internal(pspan, r)),
             }
@@ -114,7 +109,6 @@ impl Builder {
             who,
             at,
             when,
-            when_text,
             body,
             span,
         })))
