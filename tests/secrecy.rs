@@ -484,16 +484,88 @@ fn words(text: &str, name: &str) -> usize {
         .count()
 }
 
-/// Every place a run names an answer given in secret before its reveal.
-fn leaks(t: &Traced) -> Vec<String> {
+/// Where each answer given in secret is revealed in a run that holds choices until a `reveal`
+/// (`in secret until revealed`): the first `decision` that took it (or `refused` that refused
+/// it) after it was given, and after the `together` walk it was given in has ended, that is not
+/// an earlier answer's reveal; the end of the trace for one never revealed (so one shown inside
+/// its walk is a leak). The rulesets scanned reveal their held choices after the walk (a `reveal`
+/// inside the walk would be legitimate, and this scan would report it). A chooser's choices of
+/// one decision come out in the order made, so the first match is its own.
+fn reveals_held(t: &Traced) -> Vec<usize> {
     let w = walks(t);
-    let shown = match reveals(t, &w) {
-        Ok(s) => s,
-        Err(e) => return vec![e],
+    let mut claimed = vec![false; t.events.len()];
+    let mut shown = Vec::with_capacity(t.asks.len());
+    for (k, a) in t.asks.iter().enumerate() {
+        let (kind, key) = if a.picked {
+            ("decision", "picked")
+        } else {
+            ("refused", "option")
+        };
+        let walk_end = w.of_ask[k].map_or(0, |walk| {
+            (a.at..t.events.len())
+                .find(|&i| w.of_event[i] == Some(walk) && t.events[i].0["event"] == "together_end")
+                .unwrap_or(t.events.len())
+        });
+        let at = (a.at.max(walk_end)..t.events.len()).find(|&i| {
+            let e = &t.events[i].0;
+            !claimed[i]
+                && e["event"] == kind
+                && e["actor"] == *a.chooser
+                && e["decision"] == *a.decision
+                && e[key] == *a.answer
+        });
+        if let Some(i) = at {
+            claimed[i] = true;
+        }
+        shown.push(at.unwrap_or(t.events.len()));
+    }
+    shown
+}
+
+/// In a run that holds choices: a reveal of another choice (its `decision`, `refused` or
+/// `no_choice`, which list every option offered) may name an answer still held; nothing else
+/// may until that answer's own reveal.
+fn another_reveal(t: &Traced, shown: &[usize], k: usize, i: usize) -> bool {
+    let e = &t.events[i].0;
+    let a = &t.asks[k];
+    ["decision", "refused", "no_choice"].contains(&e["event"].as_str().unwrap_or(""))
+        && (e["actor"] != *a.chooser || e["decision"] != *a.decision || shown.contains(&i))
+}
+
+/// Every place a run names an answer given in secret before its reveal (`held`: the run holds
+/// choices until a `reveal`).
+fn leaks(t: &Traced, held: bool) -> Vec<String> {
+    let w = walks(t);
+    let shown = match held {
+        true => reveals_held(t),
+        false => match reveals(t, &w) {
+            Ok(s) => s,
+            Err(e) => return vec![e],
+        },
+    };
+    // In a run that holds choices, an entity picked in secret is also an entity in play, named by
+    // the order walked, the fields that hold it, `final`: for those picks the scan's other half,
+    // that nothing before the reveal changes with the answer, is the check.
+    let entities: Vec<&str> = match held {
+        true => t
+            .events
+            .iter()
+            .filter(|e| e.0["event"] == "final")
+            .flat_map(|e| e.0["entities"].as_array().into_iter().flatten())
+            .filter_map(|x| x["name"].as_str())
+            .collect(),
+        false => Vec::new(),
     };
     let mut out = Vec::new();
     for (k, a) in t.asks.iter().enumerate() {
-        for i in a.at..reveal_start(&w, &shown, k) {
+        if entities.contains(&a.answer.as_str()) {
+            continue;
+        }
+        let until = if held { shown[k] } else { reveal_start(&w, &shown, k) };
+        for i in a.at..until {
+            if held && another_reveal(t, &shown, k, i) {
+                continue;
+            }
             let (json, text) = &t.events[i];
             let allowed = as_who(json, &a.answer);
             if mentions(json, &a.answer) > allowed || words(text, &a.answer) > allowed {
@@ -514,22 +586,26 @@ fn leaks(t: &Traced) -> Vec<String> {
 /// in it, the run that answers the same way up to there and otherwise from there on, in two ways
 /// (`vary` false and true). The pair must agree, event for event, until that answer's reveal
 /// begins: nothing before the reveal may depend on what was answered in secret.
-fn scan(name: &str, p: &Program, opts: &RunOptions) -> (usize, Vec<String>) {
+fn scan(name: &str, p: &Program, opts: &RunOptions, held: bool) -> (usize, Vec<String>) {
     let base = traced(p, opts, None);
-    let mut problems: Vec<String> = leaks(&base).into_iter().map(|l| format!("{name}: {l}")).collect();
+    let mut problems: Vec<String> = leaks(&base, held).into_iter().map(|l| format!("{name}: {l}")).collect();
     for from in 0..base.asks.len().min(60) {
         let same = traced(p, opts, Some(Variant { from, vary: false }));
         let other = traced(p, opts, Some(Variant { from, vary: true }));
         for run in [&same, &other] {
             problems.extend(
-                leaks(run)
+                leaks(run, held)
                     .into_iter()
                     .map(|l| format!("{name} (varied from answer {from}): {l}")),
             );
         }
-        // The reveal begins where either run first shows an answer of that walk.
+        // The reveal begins where either run first shows an answer of that walk (held: the
+        // first reveal of an answer given from there on).
         let start = |t: &Traced| {
             let w = walks(t);
+            if held {
+                return reveals_held(t).into_iter().skip(from).min().unwrap_or(t.events.len());
+            }
             match (reveals(t, &w), t.asks.len() > from) {
                 (Ok(shown), true) => reveal_start(&w, &shown, from),
                 _ => t.events.len(),
@@ -651,6 +727,7 @@ fn no_event_names_what_was_chosen_or_attempted_in_secret_before_its_reveal() {
         "secret-dials",
         "secret-strikes",
         "secret-pledges",
+        "secret-held",
         "docs/patterns.md",
         "docs/language.md",
     ] {
@@ -664,7 +741,8 @@ fn no_event_names_what_was_chosen_or_attempted_in_secret_before_its_reveal() {
     for (name, files, options) in &runs {
         let p = compile(files);
         for opts in options {
-            let (n, found) = scan(name, &p, opts);
+            let held = files.iter().any(|f| f.1.contains("until revealed"));
+            let (n, found) = scan(name, &p, opts, held);
             answers += n;
             problems.extend(found);
         }

@@ -38,6 +38,17 @@ pub(super) struct Checker<'a> {
     /// The statement being checked heads the block of an option chosen in secret (only secret
     /// choices before it there): a secret choice here is made with that pick.
     pub(super) heading: bool,
+    /// Secret picks held past reveals (see `reveal.rs`): the choice being checked is held
+    /// (`until revealed`); inside the block of a held option; the `as` picks in scope; the
+    /// secret choice whose `where`/`unless` is being checked; the choices that read a pick; the
+    /// `reveal`s and held decisions met.
+    pub(super) holding: bool,
+    pub(super) in_held: bool,
+    pub(super) picks: Vec<super::reveal::Pick>,
+    pub(super) reading: Option<super::reveal::Reader>,
+    pub(super) reads: std::collections::HashSet<Span>,
+    pub(super) reveals: Vec<Ident>,
+    pub(super) held_names: std::collections::HashSet<String>,
     /// Inside an ordering key's `when`: the type of the tied group `tied` names.
     pub(super) tied: Option<Ty>,
     pub(super) fields_at: HashMap<Span, u16>,

@@ -226,7 +226,10 @@ impl Checker<'_> {
         } = c;
         self.chooser(chooser);
         if let Some(decline) = decline.as_deref() {
+            let r = self.reader(c);
+            let outer = std::mem::replace(&mut self.reading, r);
             self.refusals(&decline.refusals, "an `unless` condition");
+            self.reading = outer;
             match c.secret {
                 true => self.deferred_block(&decline.block, decline.option.span),
                 false => self.block(&decline.block),
@@ -257,15 +260,19 @@ impl Checker<'_> {
         }
         self.policy_conditions(name, Some(t));
         self.bind(var, t);
+        let r = self.reader(c);
+        let outer = std::mem::replace(&mut self.reading, r);
         if let Some(f) = filter {
             self.expect(f, Ty::Bool, "a `where` filter");
         }
         self.refusals(refusals, "an `unless` condition");
+        self.reading = outer;
         match c.secret {
             true => self.deferred_block(body, name.span),
             false => self.block(body),
         }
         self.scopes.pop();
+        self.bind_pick(c, t);
     }
 
     /// The chooser of a decision: a character, or a role named directly.

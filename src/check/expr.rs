@@ -121,6 +121,7 @@ impl Checker<'_> {
     fn name(&mut self, e: &Expr, n: &str) -> Ty {
         // Quantifier variables are bound inside a param's body, so they shadow its arguments.
         if let Some(t) = self.var(n) {
+            self.read_pick(n, e.span);
             return t;
         }
         match self.decls.lookup(n) {

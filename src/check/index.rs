@@ -198,8 +198,15 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
         }
         Item::Flag { name, per, .. } => {
             let mut d = field_detail(owner, None);
-            if let Some(p) = per {
-                d = format!("per {} {d}", p.node).trim_end().to_string();
+            if !per.is_empty() {
+                let names: Vec<&str> = per
+                    .iter()
+                    .map(|p| match p {
+                        Per::Level(l) => l.node.as_str(),
+                        Per::AnyTurn(_) => "any turn",
+                    })
+                    .collect();
+                d = format!("per {} {d}", names.join(", ")).trim_end().to_string();
             }
             out.push(Symbol::new(name, SymbolKind::Flag, d).owned_by(owner));
         }

@@ -56,8 +56,10 @@ impl Checker<'_> {
                 if let Some(d) = default {
                     self.expect(d, Ty::Bool, "a flag's default");
                 }
-                if let Some(level) = per {
-                    self.flag_per(level);
+                for level in per {
+                    if let Per::Level(level) = level {
+                        self.flag_per(level);
+                    }
                 }
             }
             Item::Action(a) => self.action(a),

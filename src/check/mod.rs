@@ -19,6 +19,7 @@ mod expr;
 mod fixed;
 pub mod index;
 mod items;
+mod reveal;
 mod stmt;
 mod suggest;
 mod targets;
@@ -51,6 +52,9 @@ pub struct Checked<'a> {
     pub widen_at: HashMap<(Span, Span), i64>,
     /// The decimals of numbers the trace shows (refusal text parts, measures), by span.
     pub decimals_at: HashMap<Span, u8>,
+    /// The secret `choose ... from`s whose `where` or `unless` reads an earlier secret pick
+    /// (`as NAME`), by span: their `secret` event is traced even when nothing could be chosen.
+    pub reads_picks: std::collections::HashSet<Span>,
 }
 
 /// `none`'s type: an entity of any type.
@@ -127,6 +131,13 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         walks: Vec::new(),
         revealed: None,
         heading: false,
+        holding: false,
+        in_held: false,
+        picks: Vec::new(),
+        reading: None,
+        reads: Default::default(),
+        reveals: Vec::new(),
+        held_names: Default::default(),
         fields_at: HashMap::new(),
         numbers_at: Default::default(),
         widen_at: HashMap::new(),
@@ -140,6 +151,8 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         }
     }
     c.characters(files);
+    c.reveals_held();
+    let reads_picks = std::mem::take(&mut c.reads);
     let fields_at = std::mem::take(&mut c.fields_at);
     let numbers_at = std::mem::take(&mut c.numbers_at);
     let widen_at = std::mem::take(&mut c.widen_at);
@@ -152,6 +165,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
             numbers_at,
             widen_at,
             decimals_at,
+            reads_picks,
         })
     } else {
         Err(capped.finish(diags, cap))

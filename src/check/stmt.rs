@@ -15,6 +15,7 @@ impl Checker<'_> {
             self.stmt(s);
         }
         self.scopes.truncate(depth);
+        self.forget_picks();
     }
 
     /// The block of an option chosen in secret (`option`: its span), run when the choice is
@@ -22,7 +23,14 @@ impl Checker<'_> {
     /// may be in it, unless inside a `together` walk of its own (see `secret`).
     pub(super) fn deferred_block(&mut self, b: &Block, option: Span) {
         let outer = self.deferred.replace((self.together, option));
-        let (levels, repeats) = self.walks.last().copied().unwrap_or((self.levels.len(), self.repeats));
+        // A held choice's block runs where it is revealed: every level and loop around it may be
+        // over by then.
+        let held = self.holding;
+        let outer_held = std::mem::replace(&mut self.in_held, held);
+        let (levels, repeats) = match held {
+            true => (0, 0),
+            false => self.walks.last().copied().unwrap_or((self.levels.len(), self.repeats)),
+        };
         let outer_revealed = self
             .revealed
             .replace(((levels, self.levels.len()), (repeats, self.repeats), option));
@@ -35,8 +43,11 @@ impl Checker<'_> {
             self.heading = false;
         }
         self.scopes.truncate(depth);
+        self.forget_picks();
         self.deferred = outer;
         self.revealed = outer_revealed;
+        self.in_held = outer_held;
+        self.holding = held;
     }
 
     /// One statement. A dispatch, as long as the kinds of statement are many: each arm is one
@@ -104,16 +115,22 @@ impl Checker<'_> {
                 span,
                 name,
                 secret,
+                held,
             } => {
-                let hidden = self.secret(*secret, name, options.iter().any(|o| o.name.is_none()));
+                let hidden = self.secret((*secret, *held), name, options.iter().any(|o| o.name.is_none()));
                 self.offered_once(name, options);
-                self.choose(name, chooser, options, *span, (*secret, hidden))
+                self.holding = *held;
+                self.choose(name, chooser, options, *span, (*secret, hidden));
+                self.holding = false;
             }
+            Stmt::Reveal { decision, chooser, .. } => self.reveal(decision, chooser),
             Stmt::End { level: Some(l), .. } => self.end(l),
             Stmt::End { level: None, .. } => {}
             Stmt::ChooseFrom(c) => {
-                let hidden = self.secret(c.secret, &c.name, false);
-                self.choose_from(c, hidden)
+                let hidden = self.secret((c.secret, c.held), &c.name, false);
+                self.holding = c.held;
+                self.choose_from(c, hidden);
+                self.holding = false;
             }
             Stmt::Repeat { repeat, body, .. } => self.repeat(repeat, body),
             Stmt::EndRepeat { span } => self.end_repeat(*span),
@@ -389,9 +406,13 @@ impl Checker<'_> {
                 "check::secret_end",
                 format!("`end {}` would run at the reveal, when this `{}` is over", l.node, l.node),
             )
-            .label(l.span, "ends a level the walk is in")
-            .label(option, "this option's block runs when the `together` walk ends")
-            .help(format!("end it where the choice is asked, after the choice (`if ... {{ end {} }}`), or end a level around the `together` walk", l.node)));
+            .label(l.span, if self.in_held { "ends a level the choice is made in" } else { "ends a level the walk is in" })
+            .label(option, if self.in_held { "this option's block runs where a `reveal` shows it" } else { "this option's block runs when the `together` walk ends" })
+            .help(if self.in_held {
+                format!("a held option's block runs where it is revealed; end the level there, after the `reveal` (`if ... {{ end {} }}`), or end the encounter", l.node)
+            } else {
+                format!("end it where the choice is asked, after the choice (`if ... {{ end {} }}`), or end a level around the `together` walk", l.node)
+            }));
         }
         if !self.levels.iter().any(|n| n.node == l.node) {
             let mut d = Diag::new(
@@ -431,9 +452,27 @@ impl Checker<'_> {
                     "check::secret_end",
                     "`end repeat` would run at the reveal, when this loop is over",
                 )
-                .label(span, "leaves a loop the walk is in")
-                .label(option, "this option's block runs when the `together` walk ends")
-                .help("leave the loop where the choice is asked, after it (`if ... { end repeat }`)"),
+                .label(
+                    span,
+                    if self.in_held {
+                        "leaves a loop the choice is made in"
+                    } else {
+                        "leaves a loop the walk is in"
+                    },
+                )
+                .label(
+                    option,
+                    if self.in_held {
+                        "this option's block runs where a `reveal` shows it"
+                    } else {
+                        "this option's block runs when the `together` walk ends"
+                    },
+                )
+                .help(if self.in_held {
+                    "a held option's block runs where it is revealed; leave the loop there, after the `reveal` (`if ... { end repeat }`)"
+                } else {
+                    "leave the loop where the choice is asked, after it (`if ... { end repeat }`)"
+                }),
             );
         }
         if self.repeats == 0 {
@@ -459,10 +498,12 @@ impl Checker<'_> {
     }
 
     /// `begin EFFECT on X for N counted at ...`: a known effect, a duration, what counts it.
-    fn begin(&mut self, effect: &Ident, target: &Expr, count: &Expr, at: &CountAt) {
+    fn begin(&mut self, effect: &Ident, target: &Expr, count: &Lasting, at: &CountAt) {
         self.effect(effect);
         self.expect(target, CHAR, "the character an effect is on");
-        self.expect(count, Ty::Int, "a duration");
+        if let Lasting::For(count) = count {
+            self.expect(count, Ty::Int, "a duration");
+        }
         match at {
             CountAt::Place(who, order) => {
                 let t = self.order(order);
@@ -609,15 +650,19 @@ impl Checker<'_> {
     /// no `option action` (an action is performed when picked, not later). Inside the block of
     /// an option chosen in secret, only at its head (made with that pick), or inside a
     /// `together` walk of its own. Whether it is made with another's pick (at such a head).
-    fn secret(&mut self, secret: bool, name: &Ident, offers_actions: bool) -> bool {
+    fn secret(&mut self, (secret, held): (bool, bool), name: &Ident, offers_actions: bool) -> bool {
         let heading = std::mem::take(&mut self.heading);
         if !secret {
             return false;
+        }
+        if held {
+            self.held_names.insert(name.node.clone());
         }
         let in_deferred = self.deferred.is_some_and(|(walks, _)| walks == self.together);
         if let Some((_, option)) = self.deferred
             && in_deferred
             && !heading
+            && !held
         {
             self.err(
                 Diag::new(
@@ -634,7 +679,10 @@ impl Checker<'_> {
                 ),
             );
         }
-        if self.together == 0 {
+        if held && in_deferred && heading {
+            self.held_with_pick(name);
+        }
+        if self.together == 0 && !held {
             self.err(
                 Diag::new(
                     "check::secret_outside_together",
@@ -642,7 +690,7 @@ impl Checker<'_> {
                 )
                 .label(name.span, "chosen in secret here")
                 .help(
-                    "secret choices are revealed when a `together for each ...` walk ends: put the choice inside one",
+                    "secret choices are revealed when a `together for each ...` walk ends: put the choice inside one, or hold it with `in secret until revealed` and show it with `reveal`",
                 ),
             );
         }

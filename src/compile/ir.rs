@@ -72,6 +72,8 @@ pub struct Program {
     pub turn_end: Vec<HookId>,
     /// Flags `per turn` (with no level named `turn`): cleared as each of their owner's turns starts.
     pub turn_clears: Vec<FieldId>,
+    /// Flags `per any turn`: cleared for every entity of their owner type as any turn starts.
+    pub any_turn_clears: Vec<FieldId>,
     /// Hooks run after every turn has ended (`on after turn(c)`), outside it.
     pub turn_after: Vec<HookId>,
     /// Hooks run as a character comes into play (`join`) and goes out of it (`leave`).
@@ -163,8 +165,8 @@ pub struct FieldDef {
     pub default: Option<Ex>,
     pub min: Option<Ex>,
     pub max: Option<Ex>,
-    /// For flags: cleared as each iteration of this level starts.
-    pub per: Option<LevelId>,
+    /// For flags: cleared as each iteration of these levels starts.
+    pub per: Vec<LevelId>,
     /// The type of entity it belongs to.
     pub owner: TypeId,
     /// `stat NAME: TYPE`: it holds an entity of this type (or `none`).
@@ -360,6 +362,14 @@ pub enum CountEx {
     LevelEnd(LevelId),
 }
 
+/// How long a `begin` lasts: `for N` counts, or `until` the edge it is counted at (`next`: a
+/// turn of the one it counts, an iteration of the level, under way when it begins is skipped).
+#[derive(Debug, Clone)]
+pub enum Lasts {
+    For(Ex),
+    Until { next: bool },
+}
+
 /// Where a running effect's duration is counted down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Anchor {
@@ -453,6 +463,8 @@ pub enum St {
     Choose {
         /// `in secret`: revealed, and its option run, when the enclosing `together` walk ends.
         secret: bool,
+        /// `in secret until revealed`: held until a `reveal` shows it.
+        held: bool,
         decision: DecisionId,
         chooser: ChooserEx,
         options: Vec<OptionDef>,
@@ -462,6 +474,13 @@ pub enum St {
     },
     ChooseFrom {
         secret: bool,
+        /// `in secret until revealed`: held until a `reveal` shows it.
+        held: bool,
+        /// `as NAME`: the slot given the pick (or `none`) as it is made.
+        bind: Option<Slot>,
+        /// Its `where` or `unless` reads an earlier secret pick: its `secret` event is traced
+        /// even when nothing could be chosen (that nothing could would tell).
+        reads: bool,
         decision: DecisionId,
         chooser: ChooserEx,
         var: Slot,
@@ -526,13 +545,20 @@ pub enum St {
     Begin {
         effect: FieldId,
         target: Ex,
-        count: Ex,
+        count: Lasts,
         at: CountEx,
         span: Span,
     },
     Stop {
         effect: FieldId,
         target: Ex,
+        span: Span,
+    },
+    /// `reveal [all] DECISION of WHO`: the earliest (every) choice WHO holds of DECISION.
+    Reveal {
+        decision: DecisionId,
+        chooser: ChooserEx,
+        all: bool,
         span: Span,
     },
     Place {

@@ -425,12 +425,21 @@ impl Lower<'_> {
             Item::Flag { name, per, default } => {
                 let f = self.thing_field(owner, &name.node);
                 self.p.fields[f as usize].default = default.as_ref().map(|d| self.expr(d));
-                if let Some(l) = per.as_ref().and_then(|l| self.d.level_names.get(&l.node)) {
-                    self.p.levels[*l as usize].clears.push(f);
-                    self.p.fields[f as usize].per = Some(*l);
-                } else if per.as_ref().is_some_and(|l| l.node == "turn") {
-                    // No level is named `turn`: the flag is its owner's, turn by turn.
-                    self.p.turn_clears.push(f);
+                for per in per {
+                    let l = match per {
+                        ast::Per::AnyTurn(_) => {
+                            self.p.any_turn_clears.push(f);
+                            continue;
+                        }
+                        ast::Per::Level(l) => l,
+                    };
+                    if let Some(l) = self.d.level_names.get(&l.node) {
+                        self.p.levels[*l as usize].clears.push(f);
+                        self.p.fields[f as usize].per.push(*l);
+                    } else if l.node == "turn" {
+                        // No level is named `turn`: the flag is its owner's, turn by turn.
+                        self.p.turn_clears.push(f);
+                    }
                 }
                 return;
             }

@@ -25,6 +25,7 @@ pub fn compile(checked: &Checked) -> Program {
         widen_at: &checked.widen_at,
         site: ast::Span::default(),
         decimals_at: &checked.decimals_at,
+        reads_picks: &checked.reads_picks,
         scopes: Vec::new(),
         max_locals: 0,
         labels: HashMap::new(),
@@ -74,7 +75,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
                 default: None,
                 min: None,
                 max: None,
-                per: None,
+                per: Vec::new(),
                 owner: d.field_owner[i],
                 refers: d.field_refers[i],
                 decimals: d.field_scale.get(i).copied().unwrap_or(0),
@@ -129,6 +130,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
         turn_start: Vec::new(),
         turn_end: Vec::new(),
         turn_clears: Vec::new(),
+        any_turn_clears: Vec::new(),
         turn_after: Vec::new(),
         join_hooks: Vec::new(),
         leave_hooks: Vec::new(),
@@ -165,6 +167,8 @@ struct Lower<'a> {
     site: ast::Span,
     /// The decimals of numbers the trace shows (see [`Checked::decimals_at`]).
     decimals_at: &'a HashMap<ast::Span, u8>,
+    /// Secret choices that read an earlier secret pick (see [`Checked::reads_picks`]).
+    reads_picks: &'a std::collections::HashSet<ast::Span>,
     scopes: Vec<(String, Slot)>,
     max_locals: usize,
     labels: HashMap<String, LabelId>,

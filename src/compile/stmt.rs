@@ -135,7 +135,19 @@ impl Lower<'_> {
                 options,
                 span,
                 secret,
-            } => self.choose(name, chooser, options, span, *secret),
+                held,
+            } => self.choose(name, chooser, options, span, (*secret, *held)),
+            Stmt::Reveal {
+                decision,
+                chooser,
+                all,
+                span,
+            } => St::Reveal {
+                decision: self.d.decision_names.get(&decision.node).copied().unwrap_or(0),
+                chooser: self.chooser(chooser),
+                all: *all,
+                span: *span,
+            },
             Stmt::End { level, reason, span: _ } => self.end(level, reason),
             Stmt::Spend { amount, target, span } => self.spend(amount, target, span),
             Stmt::Gain { amount, target, span } => self.gain(amount, target, span),
@@ -301,11 +313,12 @@ impl Lower<'_> {
         chooser: &ast::Expr,
         options: &[ast::OptionDecl],
         span: &ast::Span,
-        secret: bool,
+        (secret, held): (bool, bool),
     ) -> St {
         let prefs = self.prefs_at(name);
         let mut st = St::Choose {
             secret,
+            held,
             prefs,
             decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
             chooser: self.chooser(chooser),
@@ -338,6 +351,7 @@ impl Lower<'_> {
         if let St::Choose {
             options,
             secret: true,
+            held: _,
             decision: _,
             chooser: _,
             prefs: _,
@@ -414,6 +428,8 @@ impl Lower<'_> {
     fn choose_from(&mut self, s: &ast::ChooseFrom) -> St {
         let ast::ChooseFrom {
             secret,
+            held,
+            bind,
             name,
             chooser,
             var,
@@ -445,9 +461,13 @@ impl Lower<'_> {
             let d = decline.as_mut().map(|d| self.defer(std::mem::take(&mut d.block)));
             (b, d)
         });
+        let bind = bind.as_ref().map(|b| self.bind(&b.node));
         St::ChooseFrom {
             deferred,
             secret: *secret,
+            held: *held,
+            bind,
+            reads: self.reads_picks.contains(span),
             refusals,
             prefs,
             decision: self.d.decision_names.get(&name.node).copied().unwrap_or(0),
@@ -557,10 +577,14 @@ impl Lower<'_> {
         &mut self,
         effect: &ast::Ident,
         target: &ast::Expr,
-        count: &ast::Expr,
+        count: &ast::Lasting,
         at: &ast::CountAt,
         span: &ast::Span,
     ) -> St {
+        let count = match count {
+            ast::Lasting::For(n) => Lasts::For(self.expr(n)),
+            ast::Lasting::Until { next, span: _ } => Lasts::Until { next: *next },
+        };
         let level = |l: &ast::Ident| self.d.level_names.get(&l.node).copied().unwrap_or(0);
         let at = match at {
             CountAt::Place(who, o) => CountEx::Place(self.expr(who), self.order_id(o)),
@@ -572,7 +596,7 @@ impl Lower<'_> {
         St::Begin {
             effect: self.field_id(&effect.node),
             target: self.expr(target),
-            count: self.expr(count),
+            count,
             at,
             span: *span,
         }

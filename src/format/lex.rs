@@ -128,6 +128,9 @@ pub const KEYWORDS: &[&str] = &[
     "discard",
     "return",
     "with",
+    "reveal",
+    "revealed",
+    "next",
     "none",
 ];
 

@@ -612,7 +612,7 @@ const STATEMENT_KEYWORDS: &[&str] = &[
     "level", "phase", "round", "turn", "for", "together", "if", "else", "choose", "option", "end", "spend", "gain",
     "reset", "forfeit", "set", "mark", "clear", "repeat", "rank", "transfer", "raise", "react", "elapse", "do",
     "place", "begin", "stop", "create", "destroy", "let", "join", "leave", "roll", "chosen", "side", "tag", "absent",
-    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers",
+    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers", "reveal",
 ];
 
 /// A keyword's meaning in one line (docs/language.md says more).
@@ -666,7 +666,9 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "clear" => "clears a flag",
         "costs" => "what an action spends: `costs N RES, ...`",
         "when" => "a condition: an action's or an option's precondition, a key's, a preference's",
-        "per" => "`flag NAME per LEVEL`: cleared as each iteration of the level starts",
+        "per" => {
+            "`flag NAME per LEVEL, ...`: cleared as each iteration of those levels starts; `per any turn`: as anyone's turn starts"
+        }
         "roll" => "an order key rolled among those still tied",
         "desc" => "highest first",
         "asc" => "lowest first",
@@ -695,7 +697,9 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "do" => "runs a routine",
         "backwards" => "walks a collection in reverse",
         "effect" => "something on a character for a while (`c.NAME` holds while it lasts)",
-        "begin" => "starts an effect: `begin E on c for N counted at ...`",
+        "begin" => {
+            "starts an effect: `begin E on c for N counted at ...` or `begin E on c until end of [next] turn(x)`"
+        }
         "counted" => "where an effect's duration counts down",
         "at" => "`counted at`, `measure ... at`, `until settled at most N`",
         "stop" => "ends an effect early: `stop E on c`",
@@ -705,7 +709,7 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "thing" => "a type of entity besides characters: `thing NAME, PLURAL { fields }`",
         "create" => "a new thing in play: `create THING { field = value } as x`",
         "destroy" => "removes a thing from play",
-        "as" => "`create THING as x`: a name for what was made",
+        "as" => "`create THING as x`: a name for what was made; `choose ... from x in C as NAME`: the pick",
         "let" => "a name for a value, for the rest of the block",
         "measure" => "a number the simulator reports, taken where a hook would run",
         "counting" => "a level's own numbers: `counting from 12 down to 1`",
@@ -718,7 +722,10 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "absent" => "out of play until a `join` brings it in",
         "join" => "a declared character comes into play",
         "leave" => "a character goes out of play",
-        "secret" => "`in secret`: revealed when all have chosen",
+        "secret" => "`in secret`: revealed when all have chosen; `in secret until revealed`: held until a `reveal`",
+        "revealed" => "`in secret until revealed`: held past its walk until `reveal DECISION of WHO` shows it",
+        "reveal" => "shows a held secret choice: `reveal [all] DECISION of WHO` (the earliest held, or all)",
+        "next" => "`until end of next turn(c)`: a turn of c under way when it begins does not count",
         "forbid" => "why an attempt no decision offers now is refused: `forbid NAME [(c)] [when C] because \"...\"`",
         "attempt" => {
             "an attempt that can be carried out, at any moment or at those listed: `attempt NAME [(c)] [at before turn(x), after turn(x), start of LEVEL, end of LEVEL, DECISION] [when C] { ... }`"

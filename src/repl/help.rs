@@ -107,12 +107,14 @@ pub const COMMANDS: &[Help] = &[
     },
     Help {
         name: "begin",
-        usage: "begin EFFECT on NAME for N [counted at WHERE]",
+        usage: "begin EFFECT on NAME for N [counted at WHERE] | until EDGE",
         about: "Begin an effect on a character by hand, for N counts, counted where \
                 the language counts them: `place of NAME in ORDER`, `start of turn(NAME)`, `end of \
                 turn(NAME)`, `start of LEVEL`, `end of LEVEL` (default: the end of the character's \
-                own turns). It shows among the running effects with the counts left; traced as a \
-                manual ruling, then `effect_start`.",
+                own turns); or `until` an edge, as the language says it: `until end of next \
+                turn(NAME)` (a turn of NAME under way does not count), `until start of turn(NAME)`, \
+                `until end of LEVEL`. It shows among the running effects with the counts left; \
+                traced as a manual ruling, then `effect_start`.",
         example: "begin shielded on Mira for 1 counted at end of round",
     },
     Help {

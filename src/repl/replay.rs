@@ -167,6 +167,8 @@ pub(super) struct Progress {
     modes: Modes,
     /// The run waits at the pending decision for the next command.
     alive: bool,
+    /// When the run is over: the answers choices still held took, and the picks not counted.
+    held: (Vec<u32>, u32),
 }
 
 /// The next command for a waiting run: its changes (the log entry `entry`), and the goal.
@@ -249,6 +251,7 @@ pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources,
         sources,
         rec: first.trace,
         end: first.end,
+        held: first.held,
         decisions: first.decisions,
         made: first.made,
         divergence: first.divergence,
@@ -301,6 +304,7 @@ pub(super) fn go_on(st: &mut State, entry: usize, ops: &[Op], goal: Goal) -> Opt
     st.rec.ends.extend(p.trace.ends);
     st.rec.open = p.trace.open;
     st.end = p.end;
+    st.held = p.held;
     st.decisions = p.decisions;
     st.made = p.made;
     st.modes = p.modes;
@@ -341,6 +345,7 @@ fn run(
         divergence: None,
         decisions: 0,
         link: Some((to_repl, from_repl)),
+        held: (Vec::new(), 0),
     };
     // No default stop: a fight goes on until the rules end it (the step budget guards).
     let cfg = RunConfig {
@@ -364,6 +369,7 @@ fn run(
         divergence,
         modes: std::mem::take(&mut ctl.modes),
         alive: false,
+        held: std::mem::take(&mut ctl.held),
     });
 }
 
@@ -472,6 +478,8 @@ struct Ctl<'p> {
     decisions: usize,
     /// To and from the REPL, while it waits for the run (`None`: told to stop).
     link: Option<(Sender<Progress>, Receiver<Resume>)>,
+    /// As the run ended: the answers choices still held took, and the picks not counted.
+    held: (Vec<u32>, u32),
 }
 
 impl Ctl<'_> {
@@ -489,6 +497,7 @@ impl Ctl<'_> {
             divergence: None,
             modes: self.modes.clone(),
             alive: true,
+            held: (Vec::new(), 0),
         };
         let resumed = match to_repl.send(progress) {
             Ok(()) => from_repl.recv().ok(),
@@ -730,6 +739,10 @@ impl Ctl<'_> {
 }
 
 impl Control for Ctl<'_> {
+    fn ended(&mut self, hidden: Vec<u32>, uncounted: u32) {
+        self.held = (hidden, uncounted);
+    }
+
     fn policy(&self, who: Who) -> Option<PolicyRef> {
         // The modes as they will be at this decision: an `auto` given here counts already.
         let mut modes = self.modes.clone();

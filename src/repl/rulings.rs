@@ -3,7 +3,7 @@
 
 use super::Repl;
 use super::commands::*;
-use super::session::{Op, State};
+use super::session::{Frame, Op, State};
 use crate::check::FieldKind;
 use crate::compile::ir::*;
 use crate::diag::Diag;
@@ -67,6 +67,9 @@ pub(super) fn parse_begin(repl: &Repl, line: &str, ws: &[Word], head: (usize, us
     keyword(ws, 2, "on", "begin", head)?;
     let on = word(ws, 3, "begin", "a character", head)?;
     character(st, on)?;
+    if ws.get(4).is_some_and(|w| w.2 == "until") {
+        return begin_until(st, line, ws, (fx, on.2.to_string()), head);
+    }
     keyword(ws, 4, "for", "begin", head)?;
     let count: i64 = number(word(ws, 5, "begin", "a count", head)?, "a count (a whole number)")?;
     let at = match ws.get(6).copied() {
@@ -103,6 +106,52 @@ pub(super) fn parse_begin(repl: &Repl, line: &str, ws: &[Word], head: (usize, us
         on: on.2.to_string(),
         count,
         at,
+    }]))
+}
+
+/// `begin EFFECT on NAME until start|end of [next] turn(X)|LEVEL`, as the language says it: the
+/// count is worked out here, where the ruling is made (2 for `end of next` with a turn of X, or
+/// an iteration of LEVEL, under way; else 1), and it is counted at that edge.
+fn begin_until(
+    st: &State,
+    line: &str,
+    ws: &[Word],
+    (fx, on): (String, String),
+    head: (usize, usize),
+) -> Result<Cmd, Diag> {
+    let w = word(ws, 5, "begin", "`start of` or `end of`", head)?;
+    let text = line[w.0..].trim();
+    let (next, edge) = match text.split_once(" of next ") {
+        Some((edge, rest)) => (true, format!("{edge} of {rest}")),
+        None => (false, text.to_string()),
+    };
+    let spec = super::session::count_at(&st.program, &edge).map_err(|e| {
+        bad("repl::bad_count_at", e, (w.0, line.trim_end().len()), "until when?")
+            .help("e.g. until end of next turn(Mira), until start of turn(Mira), until end of round")
+    })?;
+    let under_way = match spec {
+        super::session::CountAt::TurnEnd(x) => st.rec.open.iter().any(|f| matches!(f, Frame::Turn(a) if *a == x)),
+        super::session::CountAt::LevelEnd(l) => st
+            .rec
+            .open
+            .iter()
+            .any(|f| matches!(f, Frame::Level { level, .. } if *level == l)),
+        _ => false,
+    };
+    if matches!(spec, super::session::CountAt::Place(..)) {
+        return Err(bad(
+            "repl::bad_count_at",
+            format!("`until {edge}` is not an edge"),
+            (w.0, line.trim_end().len()),
+            "until when?",
+        )
+        .help("until start of turn(NAME), end of [next] turn(NAME), start of LEVEL or end of [next] LEVEL"));
+    }
+    Ok(change(vec![Op::Begin {
+        effect: fx,
+        on,
+        count: 1 + i64::from(next && under_way),
+        at: Some(edge),
     }]))
 }
 

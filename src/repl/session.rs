@@ -182,6 +182,9 @@ pub struct State {
     pub sources: Sources,
     pub rec: Trace,
     pub end: End,
+    /// When the run is over: the answers that choices never revealed took (never shown), and
+    /// the picks made with them that the count leaves out.
+    pub held: (Vec<u32>, u32),
     /// The decisions answered so far.
     pub decisions: usize,
     /// The picks made after the log was used up (by the goal).
@@ -200,7 +203,7 @@ impl State {
     /// The decisions answered so far, as the views count them: a secret choice not yet
     /// revealed counts as one, whatever was chosen with it (see [`Pending::uncounted`]).
     pub fn decisions_shown(&self) -> usize {
-        let uncounted = self.pending().map_or(0, |pd| pd.uncounted as usize);
+        let uncounted = self.pending().map_or(self.held.1 as usize, |pd| pd.uncounted as usize);
         self.decisions.saturating_sub(uncounted)
     }
 

@@ -63,7 +63,7 @@ fn in_secret(pd: &crate::runtime::control::Pending) -> &'static str {
 pub fn hidden_entries(log: &[Entry], st: &State) -> Vec<bool> {
     let hidden: &[u32] = match &st.end {
         End::Paused(pd) => &pd.hidden,
-        _ => &[],
+        _ => &st.held.0,
     };
     let mut taken = 0u32;
     log.iter()
@@ -112,7 +112,7 @@ pub fn refused_in_secret(st: &State, pd: &crate::runtime::control::Pending, i: u
 /// Whether a secret choice is being made or held at the pending decision: the answers an undone
 /// command would give again may be secret.
 fn secrets_open(st: &State) -> bool {
-    matches!(&st.end, End::Paused(pd) if pd.secret || !pd.hidden.is_empty())
+    matches!(&st.end, End::Paused(pd) if pd.secret || !pd.hidden.is_empty()) || !st.held.0.is_empty()
 }
 
 /// Who the REPL asks and who plays by a policy, when anything was set.
@@ -381,9 +381,31 @@ pub fn show(s: &Session, n: usize, width: usize) -> String {
         out.push_str(&snapshot_text(p, snap, width));
     }
     out.push_str(&modes_line(st));
+    out.push_str(&held_line(st));
     out.push_str(&pending_text(st));
     out.push_str(&last_events(st, n));
     out
+}
+
+/// The choices held until revealed, who holds each and of which decision, never what was
+/// chosen (docs/repl.md#secret-choices).
+fn held_line(st: &State) -> String {
+    let Some(pd) = st.pending() else {
+        return String::new();
+    };
+    if pd.held.is_empty() {
+        return String::new();
+    }
+    let p = &st.program;
+    let held: Vec<String> = pd
+        .held
+        .iter()
+        .map(|(who, d)| {
+            let d = p.decisions.get(*d as usize).map(String::as_str).unwrap_or("?");
+            format!("{} {d}", p.who_name(*who))
+        })
+        .collect();
+    format!("held     {} (in secret until revealed)\n", held.join(", "))
 }
 
 /// The kept orders, the clock, the globals, the characters' table, effects and flags.
@@ -447,12 +469,17 @@ fn effects_and_flags(p: &Program, snap: &Snapshot) -> String {
     let flags: Vec<String> = p
         .fields
         .iter()
-        .filter_map(|f| {
-            let per = f.per?;
-            Some(format!(
-                "{} clears as each {} starts",
-                f.name, p.levels[per as usize].name
-            ))
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let mut per: Vec<String> = f
+                .per
+                .iter()
+                .map(|l| format!("each {}", p.levels[*l as usize].name))
+                .collect();
+            if p.any_turn_clears.contains(&(i as FieldId)) {
+                per.push("any turn".into());
+            }
+            (!per.is_empty()).then(|| format!("{} clears as {} starts", f.name, per.join(" or ")))
         })
         .collect();
     if !flags.is_empty() {
@@ -702,6 +729,11 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
     };
     if !globals.is_empty() {
         out.push_str(&fit(&format!("globals  {}", globals.join(", ")), look.width));
+        out.push('\n');
+    }
+    let held = held_line(st);
+    if !held.is_empty() {
+        out.push_str(&fit(held.trim_end(), look.width));
         out.push('\n');
     }
     out.push_str(&pending_text(st));

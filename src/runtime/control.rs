@@ -38,6 +38,13 @@ pub trait Control {
         let _ = chooser;
         None
     }
+
+    /// The run has ended (or paused, or failed): `hidden` and `uncounted` as at a decision
+    /// ([`Pending::hidden`], [`Pending::uncounted`]): the answers that choices still held
+    /// took, which a view must never show.
+    fn ended(&mut self, hidden: Vec<u32>, uncounted: u32) {
+        let _ = (hidden, uncounted);
+    }
 }
 
 /// The state of a run at a decision, read-only.
@@ -117,6 +124,9 @@ pub struct Pending {
     /// (a choice made with a secret pick, the pick being made): a view's count leaves them out,
     /// or it would tell what was picked.
     pub uncounted: u32,
+    /// The choices held until revealed (`in secret until revealed`), in the order made: who
+    /// holds one, of which decision (never what was chosen).
+    pub held: Vec<(Who, DecisionId)>,
 }
 
 impl Pending {
@@ -134,6 +144,7 @@ impl Pending {
             secret: d.secret.is_some(),
             hidden: ed.m.secrecy.hidden(),
             uncounted: ed.m.secrecy.uncounted(),
+            held: ed.m.secrecy.kept().collect(),
         }
     }
 }
@@ -304,6 +315,10 @@ struct Gate<'c> {
 impl Control for Gate<'_> {
     fn policy(&self, chooser: Who) -> Option<PolicyRef> {
         self.inner.policy(chooser)
+    }
+
+    fn ended(&mut self, hidden: Vec<u32>, uncounted: u32) {
+        self.inner.ended(hidden, uncounted);
     }
 
     fn decide(&mut self, ed: &mut Editor<'_, '_>, d: &DecisionPoint<'_>) -> Result<Verdict, Diag> {

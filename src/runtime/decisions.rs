@@ -32,11 +32,13 @@ impl Machine<'_> {
         &mut self,
         decision: DecisionId,
         chooser: &ChooserEx,
-        (options, prefs, secret): (&[OptionDef], &[PolicyPrefs], bool),
+        (options, prefs, (secret, held)): (&[OptionDef], &[PolicyPrefs], (bool, bool)),
         span: Span,
     ) -> R<Flow> {
         let p = self.p;
-        let secret = self.in_secret(secret);
+        // As written: a decision offered anew after an attempt is asked as it was.
+        let written = (secret, held);
+        let secret = self.in_secret(secret, held);
         // A secret choice at the head of a secret option is part of that pick: whether it is
         // asked at all tells what was picked, so everything its asking traces is held.
         let nested = self.nested_secret(secret);
@@ -86,13 +88,13 @@ impl Machine<'_> {
         if picked == AGAIN {
             self.keys.put(keys);
             self.indices.put(sources);
-            return self.offer_again(span, |m| m.choose(decision, chooser, (options, prefs, secret), span));
+            return self.offer_again(span, |m| m.choose(decision, chooser, (options, prefs, written), span));
         }
         let (key, option) = (keys[picked], &options[sources[picked]]);
         if secret {
             self.keys.put(keys);
             self.indices.put(sources);
-            self.keep_secret(Some((decision, who)), option.deferred)?;
+            self.keep_secret(((decision, who), true), option.deferred, (held, false))?;
             return Ok(Flow::Next);
         }
         self.keys.put(keys);
@@ -174,9 +176,10 @@ impl Machine<'_> {
         body: &[St],
         decline: Option<&Decline>,
         (refusals, prefs, deferred): (&[RefusalDef], &[PolicyPrefs], Option<Deferred>),
+        (held, bind, reads): (bool, Option<Slot>, bool),
         span: Span,
     ) -> R<Flow> {
-        let secret = self.in_secret(deferred.is_some());
+        let secret = self.in_secret(deferred.is_some(), held);
         let nested = self.nested_secret(secret);
         if nested {
             self.hide(None);
@@ -228,8 +231,11 @@ impl Machine<'_> {
             if !refused.is_empty() {
                 self.no_choice(decision, who, var, (refusals, decline), &refused, span)?;
             }
+            if let Some(b) = bind {
+                self.locals[b as usize] = -1;
+            }
             if secret {
-                self.keep_secret(None, None)?;
+                self.keep_secret(((decision, who), false), None, (held, reads))?;
             }
             return Ok(Flow::Next);
         }
@@ -283,6 +289,7 @@ impl Machine<'_> {
                     body,
                     decline,
                     (refusals, prefs, deferred),
+                    (held, bind, reads),
                     span,
                 )
             });
@@ -292,6 +299,9 @@ impl Machine<'_> {
         if let Some(e) = chosen {
             self.locals[var as usize] = e as i64;
         }
+        if let Some(b) = bind {
+            self.locals[b as usize] = chosen.map_or(-1, i64::from);
+        }
         // A secret choice: held for the reveal, its body (or decline block) run then.
         let p = self.p;
         let deferred_body = deferred.and_then(|(body, decline_body)| match chosen {
@@ -300,7 +310,7 @@ impl Machine<'_> {
         });
         if secret {
             self.keys.put(keys);
-            self.keep_secret(Some((decision, who)), deferred_body)?;
+            self.keep_secret(((decision, who), true), deferred_body, (held, reads))?;
             return Ok(Flow::Next);
         }
         self.keys.put(keys);

@@ -20,9 +20,19 @@ pub(super) struct Active {
 impl Machine<'_> {
     /// `begin`: the effect's mark goes up by one, and it runs for `count` counts at its anchor
     /// (a count of 0 or less ends it at once).
-    pub(super) fn st_begin(&mut self, effect: FieldId, target: &Ex, count: &Ex, at: &CountEx, span: Span) -> R<Flow> {
+    pub(super) fn st_begin(
+        &mut self,
+        effect: FieldId,
+        target: &Ex,
+        count: &Lasts,
+        at: &CountEx,
+        span: Span,
+    ) -> R<Flow> {
         let t = self.alive(target, span)?;
-        let n = self.eval(count, NO_CTX)?;
+        let n = match count {
+            Lasts::For(count) => self.eval(count, NO_CTX)?,
+            Lasts::Until { .. } => 1,
+        };
         let anchor = match at {
             CountEx::Place(who, o) => {
                 let e = self.entity(who, span)?;
@@ -50,8 +60,22 @@ impl Machine<'_> {
             CountEx::LevelStart(l) => Anchor::LevelStart(*l),
             CountEx::LevelEnd(l) => Anchor::LevelEnd(*l),
         };
+        let n = match count {
+            Lasts::Until { next: true } => n + i64::from(self.under_way(anchor)),
+            _ => n,
+        };
         self.begin_effect(effect, t, n, anchor);
         Ok(Flow::Next)
+    }
+
+    /// `until end of next ...`: whether the edge `anchor` counts at has a turn (an iteration)
+    /// under way whose end is not the one meant. A start under way has already passed.
+    fn under_way(&self, anchor: Anchor) -> bool {
+        match anchor {
+            Anchor::TurnEnd(x) => self.turns.contains(&x),
+            Anchor::LevelEnd(l) => self.running.get(l as usize).copied().unwrap_or(false),
+            Anchor::TurnStart(_) | Anchor::LevelStart(_) | Anchor::Place(..) => false,
+        }
     }
 
     /// Starts an instance of `effect` on `t` for `n` counts at `anchor` (ended at once if `n <= 0`).

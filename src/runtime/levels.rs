@@ -237,6 +237,8 @@ impl Machine<'_> {
                 });
             }
         }
+        self.turns.push(a);
+        self.clear_any_turn();
         self.count_down(Anchor::TurnStart(a));
         let mut flow = self.turn_hooks(&p.turn_start, a, span)?;
         if let Flow::Next = flow {
@@ -250,6 +252,8 @@ impl Machine<'_> {
             }
             self.count_down(Anchor::TurnEnd(a));
         }
+        self.clear_react_marks(!matches!(flow, Flow::Stop(_)));
+        self.turns.pop();
         self.acting.pop();
         self.emit(Event::TurnEnd { actor: a });
         // `on after turn(c)`: after the turn is over, outside it (a delayed turn does not nest).
@@ -394,5 +398,61 @@ impl Numbers {
         };
         self.next = after;
         Some(n as u64)
+    }
+}
+
+impl Machine<'_> {
+    /// `flag F per any turn`: cleared for everyone as any turn starts (traced when one was set).
+    fn clear_any_turn(&mut self) {
+        let p = self.p;
+        for &f in &p.any_turn_clears {
+            let owner = p.fields[f as usize].owner;
+            for e in 0..self.types.len() {
+                if self.types[e] == owner && self.get(e as EntityId, f) != 0 {
+                    self.put(e as EntityId, f, 0);
+                    self.emit(Event::Flag {
+                        actor: e as EntityId,
+                        flag: f,
+                        on: false,
+                    });
+                }
+            }
+        }
+    }
+
+    /// A `per turn` flag marked while its owner acts out of turn (a `react` window) during
+    /// another's turn belongs to that turn: kept, to clear as that turn ends.
+    pub(super) fn mark_in_reaction(&mut self, e: EntityId, f: FieldId) {
+        let Some(&turn) = self.turns.last() else {
+            return;
+        };
+        let mark = (self.turns.len(), e, f);
+        if turn != e && self.acting.contains(&e) && self.p.turn_clears.contains(&f) && !self.react_marks.contains(&mark)
+        {
+            self.react_marks.push(mark);
+        }
+    }
+
+    /// As a turn ends: the `per turn` flags marked in reactions during it clear (traced when
+    /// still set), unless the run is stopping (`clear`: false).
+    fn clear_react_marks(&mut self, clear: bool) {
+        let depth = self.turns.len();
+        let start = self
+            .react_marks
+            .iter()
+            .position(|m| m.0 >= depth)
+            .unwrap_or(self.react_marks.len());
+        for i in start..self.react_marks.len() {
+            let (_, e, f) = self.react_marks[i];
+            if clear && self.get(e, f) != 0 {
+                self.put(e, f, 0);
+                self.emit(Event::Flag {
+                    actor: e,
+                    flag: f,
+                    on: false,
+                });
+            }
+        }
+        self.react_marks.truncate(start);
     }
 }

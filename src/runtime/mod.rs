@@ -119,7 +119,13 @@ fn run_with<'a>(
     absent: Vec<bool>,
 ) -> Result<Outcome, Diag> {
     let mut m = Machine::new(p, cfg, decider, sink, control, absent);
-    play(&mut m, cfg.seed).map_err(|e| *e)
+    let result = play(&mut m, cfg.seed).map_err(|e| *e);
+    // A control hears which answers choices still held took: never to be shown.
+    let (hidden, uncounted) = (m.secrecy.hidden(), m.secrecy.uncounted());
+    if let Some(c) = m.control.as_deref_mut() {
+        c.ended(hidden, uncounted);
+    }
+    result
 }
 
 /// The run itself: the encounter's start, `setup` and `play`, its end and final state.

@@ -185,6 +185,9 @@ impl Machine<'_> {
     pub(super) fn st_mark(&mut self, target: &Target, on: bool) -> R<Flow> {
         let e = self.owner(target, target.span)?;
         self.put(e, target.field, on as i64);
+        if on {
+            self.mark_in_reaction(e, target.field);
+        }
         self.emit(Event::Flag {
             actor: e,
             flag: target.field,

@@ -1,5 +1,7 @@
 //! Secret choices (`choose ... in secret`): made at a member's moment of a `together` walk, held,
-//! and revealed, in the order they were made, when the walk ends.
+//! and revealed, in the order they were made, when the walk ends; or, `in secret until revealed`,
+//! made anywhere and held until a `reveal` names them ([`Machine::reveal_held`]), never shown if
+//! none does.
 //!
 //! Until its reveal nothing names what a secret choice chose or what its chooser attempted: the
 //! trace shows only a `secret` event (who chose, not what). Everything the asking traces that
@@ -195,9 +197,19 @@ impl Secret {
     }
 }
 
+/// A choice held until a `reveal` shows it (`in secret until revealed`): its decision and
+/// chooser, and the choice.
+pub(super) struct Kept {
+    decision: DecisionId,
+    chooser: Who,
+    secret: Secret,
+}
+
 /// The secrecy of a run: the choices held, those being asked, the answers given.
 #[derive(Default)]
 pub(super) struct Secrecy {
+    /// The choices held until revealed, in the order they were made.
+    kept: Vec<Kept>,
     /// The secret choices of each `together` walk under way, innermost last; while a pick's
     /// nested secret choices are asked, a frame of their own.
     frames: Vec<Vec<Secret>>,
@@ -254,7 +266,7 @@ impl Secrecy {
         for h in &self.hiding {
             out.extend_from_slice(&h.answers);
         }
-        for s in self.frames.iter().flatten() {
+        for s in self.frames.iter().flatten().chain(self.kept.iter().map(|k| &k.secret)) {
             s.answers(&mut out);
         }
         out.sort_unstable();
@@ -272,8 +284,19 @@ impl Secrecy {
             .chain(&self.hiding)
             .map(|h| h.picks)
             .sum();
-        let held: u32 = self.frames.iter().flatten().map(Secret::uncounted).sum();
+        let held: u32 = self
+            .frames
+            .iter()
+            .flatten()
+            .chain(self.kept.iter().map(|k| &k.secret))
+            .map(Secret::uncounted)
+            .sum();
         asking + held
+    }
+
+    /// The choices held until revealed, in the order made: who holds one, of which decision.
+    pub(super) fn kept(&self) -> impl Iterator<Item = (Who, DecisionId)> + '_ {
+        self.kept.iter().map(|k| (k.chooser, k.decision))
     }
 }
 
@@ -286,9 +309,10 @@ fn leading(body: &[St]) -> usize {
 }
 
 impl Machine<'_> {
-    /// Whether a choice written `in secret` is made in secret now: inside a `together` walk.
-    pub(super) fn in_secret(&self, secret: bool) -> bool {
-        secret && !self.secrecy.frames.is_empty()
+    /// Whether a choice written `in secret` is made in secret now: inside a `together` walk, or
+    /// anywhere when it is held until revealed (`held`).
+    pub(super) fn in_secret(&self, secret: bool, held: bool) -> bool {
+        secret && (held || !self.secrecy.frames.is_empty())
     }
 
     /// Whether a secret choice made now is part of another's pick (at the head of the block of
@@ -354,11 +378,18 @@ impl Machine<'_> {
         }
     }
 
-    /// Keeps the secret choice just asked (`chosen`: what was decided and by whom; `None`:
-    /// nothing could be chosen): the secret choices at the head of the option picked (`body`)
+    /// Keeps the secret choice just asked (`at`: the decision and who decides; `chosen`: whether
+    /// anything could be chosen): the secret choices at the head of the option picked (`body`)
     /// are asked now, in secret, as part of it; then it is held for the reveal, traced as
-    /// `secret` when it is the outermost and something was chosen.
-    pub(super) fn keep_secret(&mut self, chosen: Option<(DecisionId, Who)>, body: Option<u32>) -> R<()> {
+    /// `secret` when it is the outermost and something was chosen (or, `always`, whatever was).
+    /// The outermost, `held`, waits for a `reveal`; any other for the end of its walk.
+    pub(super) fn keep_secret(
+        &mut self,
+        (at, chosen): ((DecisionId, Who), bool),
+        body: Option<u32>,
+        (keep, always): (bool, bool),
+    ) -> R<()> {
+        let chosen = (chosen || always).then_some(at);
         let p = self.p;
         let locals = self.locals.clone();
         let lead = match body.and_then(|id| p.bodies.get(id as usize)) {
@@ -371,7 +402,8 @@ impl Machine<'_> {
         asked?;
         let Hiding { held, answers, picks } = self.secrecy.hiding.pop().unwrap_or_default();
         let mut shown = false;
-        if self.secrecy.hiding.is_empty() {
+        let outermost = self.secrecy.hiding.is_empty();
+        if outermost {
             self.secrecy.top = None;
             if let Some((decision, chooser)) = chosen {
                 self.emit(Event::Secret { decision, chooser });
@@ -387,10 +419,46 @@ impl Machine<'_> {
             locals,
             nested,
         };
-        if let Some(frame) = self.secrecy.frames.last_mut() {
+        if outermost && keep {
+            let (decision, chooser) = at;
+            self.secrecy.kept.push(Kept {
+                decision,
+                chooser,
+                secret,
+            });
+        } else if let Some(frame) = self.secrecy.frames.last_mut() {
             frame.push(secret);
         }
         Ok(())
+    }
+
+    /// `reveal [all] DECISION of WHO`: the earliest choice of `decision` that `who` holds (`all`:
+    /// every one, in the order made) is revealed, as a walk's are at its end: what its asking
+    /// traced, then its block, with the slots as they were when it was made. Nothing held:
+    /// nothing happens. Once play is not going on (a revealed block ended something), the rest
+    /// are shown without running their blocks. The one entry point for held choices.
+    pub(super) fn reveal_held(&mut self, decision: DecisionId, who: Who, all: bool) -> R<Flow> {
+        let mut flow = Flow::Next;
+        loop {
+            let found = self
+                .secrecy
+                .kept
+                .iter()
+                .position(|k| k.decision == decision && k.chooser == who);
+            let Some(i) = found else {
+                break;
+            };
+            let k = self.secrecy.kept.remove(i);
+            if matches!(flow, Flow::Next) {
+                flow = self.reveal(k.secret)?;
+            } else {
+                self.show(&k.secret);
+            }
+            if !all {
+                break;
+            }
+        }
+        Ok(flow)
     }
 
     /// Reveals a secret choice: what its asking traced (refusals, then its decision), then its

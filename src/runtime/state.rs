@@ -77,6 +77,10 @@ pub(super) struct Machine<'a> {
     /// Who is acting: the characters whose turns, reactions and actions are running, innermost
     /// last. A roll that names no one of its own (in an `if`, a `let`, a routine) is theirs.
     pub(super) acting: Vec<EntityId>,
+    /// The turns running, innermost last (for `until end of next turn(x)`, and the `per turn`
+    /// flags marked in a reaction during one, cleared as it ends: see `levels.rs`).
+    pub(super) turns: Vec<EntityId>,
+    pub(super) react_marks: Vec<(usize, EntityId, FieldId)>,
     /// Consulted at each decision instead of the decider, when set (see `control.rs`).
     pub(super) control: Option<&'a mut dyn control::Control>,
     /// Entities out of play (characters not yet joined, things destroyed): skipped by every
@@ -215,6 +219,8 @@ impl<'a> Machine<'a> {
             effects: Vec::new(),
             walking: Vec::new(),
             acting: Vec::new(),
+            turns: Vec::new(),
+            react_marks: Vec::new(),
             gone: Vec::new(),
             control,
             absent,

@@ -120,8 +120,11 @@ impl Machine<'_> {
                 refusals,
                 prefs,
                 deferred,
+                held,
+                bind,
+                reads,
                 span,
-                ..
+                secret: _,
             } => self.st_choose_from(
                 *decision,
                 chooser,
@@ -132,8 +135,18 @@ impl Machine<'_> {
                 body,
                 decline.as_ref(),
                 (refusals, prefs, *deferred),
+                (*held, *bind, *reads),
                 *span,
             ),
+            St::Reveal {
+                decision,
+                chooser,
+                all,
+                span,
+            } => {
+                let who = self.who(chooser, *span)?;
+                self.reveal_held(*decision, who, *all)
+            }
             St::Repeat { repeat, body, span } => self.repeat(repeat, body, *span),
             St::EndRepeat => Ok(Flow::EndRepeat),
             St::Rank { order, filter } => self.st_rank(*order, filter.as_ref()),
@@ -150,7 +163,8 @@ impl Machine<'_> {
                 prefs,
                 span,
                 secret,
-            } => self.choose(*decision, chooser, (options, prefs, *secret), *span),
+                held,
+            } => self.choose(*decision, chooser, (options, prefs, (*secret, *held)), *span),
             St::End { level, reason } => Ok(Flow::End(*level, *reason)),
             St::Spend { amount, target, span } => self.st_spend(amount.as_ref(), target, *span),
             St::Gain { amount, target, span } => self.st_gain(amount, target, *span),

@@ -61,7 +61,8 @@ pub enum Item {
         name: Ident,
         /// `default E`: a truth value each character starts with (false if none).
         default: Option<Expr>,
-        per: Option<Ident>,
+        /// `per LEVEL, ...`: the levels (or `any turn`) whose start clears it.
+        per: Vec<Per>,
     },
     Side(Vec<Ident>),
     Tag(Vec<Ident>),
@@ -320,6 +321,23 @@ pub enum CountAt {
     LevelEnd(Ident),
 }
 
+/// How long a `begin` lasts: `for N` counts of its `counted at`, or `until [start|end] of [next]
+/// X` (the edge is its `counted at`; `next` skips a turn of X, an iteration of a level, under way
+/// when it begins).
+#[derive(Clone, Debug)]
+pub enum Lasting {
+    For(Expr),
+    Until { next: bool, span: Span },
+}
+
+/// What clears a `flag ... per`: each iteration of a level (`turn` with no level of that name:
+/// the owner's own turns), or `any turn`, anyone's.
+#[derive(Clone, Debug)]
+pub enum Per {
+    Level(Ident),
+    AnyTurn(Span),
+}
+
 /// What a statement does with a deck's cards.
 #[derive(Clone, Debug)]
 pub enum CardOp {
@@ -477,6 +495,10 @@ pub enum Presence {
 #[derive(Clone, Debug)]
 pub struct ChooseFrom {
     pub secret: bool,
+    /// `in secret until revealed`: held until a `reveal` shows it.
+    pub held: bool,
+    /// `as NAME`: the pick, for the same chooser's later secret choices of this decision.
+    pub bind: Option<Ident>,
     pub name: Ident,
     pub chooser: Expr,
     pub var: Ident,
@@ -528,6 +550,8 @@ pub enum Stmt {
     Choose {
         /// `in secret`: revealed, and its option run, when the `together` walk ends.
         secret: bool,
+        /// `in secret until revealed`: held until a `reveal` shows it.
+        held: bool,
         name: Ident,
         chooser: Expr,
         options: Vec<OptionDecl>,
@@ -595,11 +619,11 @@ pub enum Stmt {
         order: Ident,
         span: Span,
     },
-    /// `begin EFFECT on c for N counted at ...`
+    /// `begin EFFECT on c for N counted at ...`, or `... until [start|end] of [next] X`.
     Begin {
         effect: Ident,
         target: Expr,
-        count: Box<Expr>,
+        count: Box<Lasting>,
         at: Box<CountAt>,
         span: Span,
     },
@@ -607,6 +631,13 @@ pub enum Stmt {
     Stop {
         effect: Ident,
         target: Expr,
+        span: Span,
+    },
+    /// `reveal [all] DECISION of WHO`: the earliest (every) choice WHO holds of DECISION, shown.
+    Reveal {
+        decision: Ident,
+        chooser: Expr,
+        all: bool,
         span: Span,
     },
     /// `do ROUTINE(args)`: run a routine here.
@@ -694,6 +725,7 @@ impl Stmt {
             | Stmt::Place { span, .. }
             | Stmt::Begin { span, .. }
             | Stmt::Stop { span, .. }
+            | Stmt::Reveal { span, .. }
             | Stmt::React { span, .. }
             | Stmt::Elapse { span, .. }
             | Stmt::End { span, .. }

@@ -552,6 +552,7 @@ fn wants_name(positives: &[Rule]) -> bool {
                 Rule::ident
                     | Rule::name
                     | Rule::level_name
+                    | Rule::per_level
                     | Rule::ident_list
                     | Rule::typed
                     | Rule::typed_list
@@ -625,7 +626,7 @@ fn keyword_as_name(w: &Window, pos: usize, positives: &[Rule]) -> Option<Diag> {
                     )),
             );
         }
-        let note = if positives.contains(&Rule::level_name) {
+        let note = if positives.contains(&Rule::level_name) || positives.contains(&Rule::per_level) {
             " (a level may also be called `turn`, `round` or `phase`)"
         } else {
             ""

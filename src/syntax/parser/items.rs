@@ -171,11 +171,25 @@ impl Builder {
                 }
                 Rule::res_min => once(&mut c.min, self.expr(last_inner(p, pspan)?)?, "`min`", pspan)?,
                 Rule::res_max => once(&mut c.max, self.expr(last_inner(p, pspan)?)?, "`max`", pspan)?,
-                Rule::flag_per => once(&mut c.per, self.ident(last_inner(p, pspan)?), "`per`", pspan)?,
+                Rule::flag_per => {
+                    let levels = p.into_inner().filter(|q| q.as_rule() == Rule::per_level);
+                    let per = levels.map(|q| self.per_level(q)).collect::<R<Vec<_>>>()?;
+                    once(&mut c.per, per, "`per`", pspan)?
+                }
                 r => return Err(internal(pspan, r)),
             }
         }
         Ok(c)
+    }
+
+    /// One level of `per LEVEL, ...`: a level's name, or `any turn`.
+    fn per_level(&self, q: Pair<Rule>) -> R<Per> {
+        let qspan = self.span(&q);
+        let inner = next(&mut q.into_inner(), qspan)?;
+        Ok(match inner.as_rule() {
+            Rule::per_any_turn => Per::AnyTurn(qspan),
+            _ => Per::Level(self.ident(inner)),
+        })
     }
 
     /// `decimals N`: N from 1 to 6 (`syntax::number` otherwise).
@@ -262,7 +276,7 @@ impl Builder {
             Item::Flag {
                 name: at("joker"),
                 default: None,
-                per: None,
+                per: Vec::new(),
             },
         ];
         let (mut suits, mut ranks, mut jokers) = (Vec::new(), Vec::new(), None);
@@ -437,7 +451,7 @@ impl Builder {
         Ok(Item::Flag {
             name,
             default: c.default.map(|d| d.0),
-            per: c.per.map(|p| p.0),
+            per: c.per.map(|p| p.0).unwrap_or_default(),
         })
     }
 
@@ -776,7 +790,7 @@ struct Clauses {
     default: Option<(Expr, Span)>,
     min: Option<(Expr, Span)>,
     max: Option<(Expr, Span)>,
-    per: Option<(Ident, Span)>,
+    per: Option<(Vec<Per>, Span)>,
 }
 
 /// A clause of a declaration (`word`, as written, at `span`), given once: a second would silently

@@ -231,6 +231,18 @@ impl Builder {
             Rule::raise_stmt => self.raise_stmt(it, span)?,
             Rule::begin_stmt => self.begin_stmt(it, span)?,
             Rule::stop_stmt => self.stop_stmt(it, span)?,
+            Rule::reveal_stmt => {
+                let all = it.peek().is_some_and(|p| p.as_rule() == Rule::reveal_all);
+                if all {
+                    next(&mut it, span)?;
+                }
+                Stmt::Reveal {
+                    decision: self.ident(next(&mut it, span)?),
+                    chooser: self.expr(next(&mut it, span)?)?,
+                    all,
+                    span,
+                }
+            }
             Rule::place_stmt => self.place_stmt(it, span)?,
             Rule::swap_stmt => Stmt::Place {
                 who: self.expr(next(&mut it, span)?)?,
@@ -404,16 +416,19 @@ impl Builder {
         let name = self.ident(next(&mut it, span)?);
         let chooser = self.expr(next(&mut it, span)?)?;
         let secret = it.peek().is_some_and(|p| p.as_rule() == Rule::in_secret);
+        let mut held = false;
         if secret {
-            next(&mut it, span)?;
+            let s = next(&mut it, span)?;
+            held = s.into_inner().any(|p| p.as_rule() == Rule::held_secret);
         }
         if it.peek().is_some_and(|p| p.as_rule() == Rule::choose_from) {
             let from = next(&mut it, span)?;
-            return self.choose_from((name, chooser, secret), from, span);
+            return self.choose_from((name, chooser, (secret, held)), from, span);
         }
         let options = it.map(|o| self.option(o)).collect::<R<Vec<_>>>()?;
         Ok(Stmt::Choose {
             secret,
+            held,
             name,
             chooser,
             options,
@@ -422,13 +437,18 @@ impl Builder {
     }
 
     /// `choose NAME by WHO from c in COLLECTION ...`: the rest of the statement, from `from`.
-    fn choose_from(&self, (name, chooser, secret): (Ident, Expr, bool), from: Pair<Rule>, span: Span) -> R<Stmt> {
+    fn choose_from(
+        &self,
+        (name, chooser, (secret, held)): (Ident, Expr, (bool, bool)),
+        from: Pair<Rule>,
+        span: Span,
+    ) -> R<Stmt> {
         let fspan = self.span(&from);
         let mut fi = from.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let var = self.ident(next(&mut fi, fspan)?);
         let coll = self.collection(next(&mut fi, fspan)?);
         let (mut filter, mut order, mut body, mut decline) = (None, None, Block::default(), None);
-        let mut refusals = Vec::new();
+        let (mut refusals, mut bind) = (Vec::new(), None);
         let mut presence = Presence::InPlay;
         for p in fi {
             match p.as_rule() {
@@ -438,6 +458,7 @@ impl Builder {
                         _ => Presence::OutOfPlay,
                     }
                 }
+                Rule::pick_as => bind = Some(self.ident(last_inner(p, fspan)?)),
                 Rule::expr => filter = Some(self.expr(p)?),
                 Rule::refusal => refusals.push(self.refusal(p)?),
                 Rule::ident => order = Some(self.ident(p)),
@@ -467,6 +488,8 @@ impl Builder {
         }
         Ok(Stmt::ChooseFrom(Box::new(ChooseFrom {
             secret,
+            held,
+            bind,
             name,
             chooser,
             var,
@@ -611,11 +634,24 @@ impl Builder {
     fn begin_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
         let effect = self.ident(next(&mut it, span)?);
         let target = self.expr(next(&mut it, span)?)?;
-        let count = self.expr(next(&mut it, span)?)?;
-        let at_pair = next(&mut it, span)?;
+        let first = next(&mut it, span)?;
+        let (count, at_pair) = match first.as_rule() {
+            Rule::count_until => {
+                let uspan = self.span(&first);
+                let next_of = first.clone().into_inner().any(|p| p.as_rule() == Rule::until_next);
+                let lasting = Lasting::Until {
+                    next: next_of,
+                    span: uspan,
+                };
+                (lasting, first)
+            }
+            _ => (Lasting::For(self.expr(first)?), next(&mut it, span)?),
+        };
         let aspan = self.span(&at_pair);
         let rule = at_pair.as_rule();
-        let mut ai = at_pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let mut ai = at_pair
+            .into_inner()
+            .filter(|p| !is_keyword(p.as_rule()) && p.as_rule() != Rule::until_next);
         let at = if rule == Rule::count_place {
             let who = self.expr(next(&mut ai, aspan)?)?;
             CountAt::Place(who, self.ident(next(&mut ai, aspan)?))
