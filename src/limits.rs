@@ -63,7 +63,8 @@ pub struct Limits {
     pub run_stack_bytes: usize,
     /// The longest chain of params using params.
     pub param_depth: usize,
-    /// Answers refused in a row at one decision before the run stops.
+    /// Answers refused in a row at one decision, and attempts made at one moment, before the run
+    /// stops.
     pub refusals: usize,
     /// The most digits a number keeps after its point.
     pub decimals: u8,

@@ -408,7 +408,10 @@ fn completion_offers_what_fits_where_the_cursor_is() {
 
     let dotted = ruleset.replacen("forfeit c.ap", "forfeit c.", 1);
     let fields = labels(&dotted, inner + "forfeit c.".len());
-    assert_eq!(fields, ["finesse", "ap", "steps", "passed", "side", "number"]);
+    assert_eq!(
+        fields,
+        ["finesse", "ap", "steps", "passed", "side", "in_play", "number"]
+    );
 }
 
 /// After `x.`, the fields of the type `x` holds where it can be read: a parameter's type, the
@@ -434,7 +437,12 @@ fn fields_after_a_dot_follow_the_type_of_the_variable() {
         l
     };
     let q = fields("for each q in players { clear q.");
-    assert_eq!(q, ["added", "claimed", "number", "reacted", "seat", "side", "tokens"]);
+    assert_eq!(
+        q,
+        [
+            "added", "claimed", "in_play", "number", "reacted", "seat", "side", "tokens"
+        ]
+    );
     // `for each p in clockwise`, a kept order of players (`order clockwise(p: player)`).
     let by_order = fields("option buy_character unless p.");
     assert_eq!(by_order, q);
@@ -456,4 +464,26 @@ fn every_keyword_has_a_meaning_for_hover() {
         missing.is_empty(),
         "no one-line meaning for {missing:?} in src/lsp/analysis.rs"
     );
+}
+
+/// Issue 25: an `attempt` is a declared name (the outline, go to definition from a `forbid` line
+/// of its name), and `attempt`, `out` and `including` have hover help.
+#[test]
+fn an_attempt_is_outlined_found_and_explained() {
+    use turnscript::lsp::analysis::{Doc, Unit};
+
+    let text = "flag full\nattempt interrupt(c) at before turn(x) when x != c { clear c.full }\nforbid interrupt(c) when not c.full because \"no die\"\nrole gm\nplay { choose pick by gm from r in characters including out of play { } }\ncharacter Ana { }\n";
+    let uri: lsp_types::Uri = "file:///a.turn".parse().expect("a URI");
+    let unit = Unit::new(Doc::new("a.turn".into(), uri, text.to_string(), None), |_| None);
+    let outline: Vec<String> = unit.document_symbols().iter().map(|s| s.name.clone()).collect();
+    assert!(outline.contains(&"interrupt".to_string()), "{outline:?}");
+    let forbid_name = text.find("forbid interrupt").expect("the forbid") + "forbid ".len();
+    let defs = unit.definition(forbid_name + 1);
+    assert_eq!(defs.len(), 1, "{defs:?}");
+    assert_eq!(defs[0].range.start.line, 1, "{defs:?}");
+    for word in ["attempt", "including", "out"] {
+        let at = text.find(&format!("{word} ")).expect("the word") + 1;
+        let hover = unit.hover(at).map(|h| format!("{:?}", h.contents)).unwrap_or_default();
+        assert!(hover.contains(word), "{word}: {hover}");
+    }
 }

@@ -145,6 +145,25 @@ impl<'f> Decls<'f> {
                 }
             }
             Item::Forbid { name, .. } => intern(&mut self.option_names, &mut self.options, &name.node),
+            Item::Attempt(a) => {
+                intern(&mut self.option_names, &mut self.options, &a.name.node);
+                if let Some(first) = self.attempts.get(&a.name.node) {
+                    diags.push(
+                        Diag::new(
+                            "check::duplicate",
+                            format!("the attempt `{}` is declared twice", a.name.node),
+                        )
+                        .label(a.name.span, "declared again here")
+                        .label(*first, "first declared here")
+                        .help(
+                            "an attempt has one `attempt` declaration; give the rules that refuse it as `forbid` lines",
+                        ),
+                    );
+                } else {
+                    self.attempts.insert(a.name.node.clone(), a.name.span);
+                }
+                walk_block(&a.body, self);
+            }
             _ => {}
         }
     }

@@ -236,6 +236,25 @@ impl Checker<'_> {
             }
         }
         let t = self.collection(coll);
+        // Only characters go out of play and come back (`leave`, `join`): a thing is in play
+        // until destroyed, and a destroyed one is never a candidate.
+        if c.presence != Presence::InPlay
+            && let Ty::Entity(ty) = t
+            && ty != CHARACTER
+            && ty != super::ANY
+        {
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!(
+                        "{} never goes out of play, so `out of play` names no one here",
+                        self.decls.a_thing(ty)
+                    ),
+                )
+                .label(var.span, "drawn from these")
+                .help("only characters leave play and join it; a thing is in play until `destroy` takes it for good"),
+            );
+        }
         if let Some(o) = order {
             self.order_for(o, t);
         }

@@ -124,6 +124,8 @@ pub struct Decls<'f> {
     pub decision_names: HashMap<String, u16>,
     pub options: Vec<String>,
     pub option_names: HashMap<String, u16>,
+    /// The attempts an `attempt` declares, with where.
+    pub attempts: HashMap<String, Span>,
     /// Stats that every character must give, with the span of their declaration.
     pub stats_without_default: Vec<(String, Span)>,
     pub roles: Vec<String>,

@@ -215,6 +215,18 @@ impl Checker<'_> {
         if f.node == "side" && matches!(bt, Ty::Entity(CHARACTER) | Ty::Error) {
             return Ty::Side;
         }
+        // `x.in_play`: every entity's, unless its type declares a field of that name.
+        if f.node == "in_play"
+            && let Ty::Entity(t) = bt
+            && t != ANY
+            && (if t == CHARACTER {
+                self.decls.field(&f.node).is_none()
+            } else {
+                self.decls.field_of(t, &f.node).is_none()
+            })
+        {
+            return Ty::Bool;
+        }
         let owner = match bt {
             Ty::Error => return Ty::Error,
             Ty::Entity(t) if t != ANY => t,

@@ -36,6 +36,8 @@ pub enum SymbolKind {
     Phase,
     Round,
     Decision,
+    /// `attempt NAME ...`: an attempt that can be carried out.
+    Attempt,
 }
 
 impl SymbolKind {
@@ -69,6 +71,7 @@ impl SymbolKind {
             SymbolKind::Phase => "phase",
             SymbolKind::Round => "round",
             SymbolKind::Decision => "decision",
+            SymbolKind::Attempt => "attempt",
         }
     }
 
@@ -265,6 +268,12 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
         Item::Measure(m) => out.push(Symbol::new(&m.name, SymbolKind::Measure, "")),
         Item::Setup(b) | Item::Play(b) => block_symbols(b, out),
         Item::Hook(h) => block_symbols(&h.body, out),
+        Item::Attempt(a) => {
+            let who = a.who.as_ref().map(|w| format!("({})", w.node)).unwrap_or_default();
+            let mut s = Symbol::new(&a.name, SymbolKind::Attempt, who);
+            block_symbols(&a.body, &mut s.children);
+            out.push(s);
+        }
         // A deck is written out by the parser as its thing and its cards; the rest declare no
         // name (`default policy`, `forbid`).
         _ => {}

@@ -99,6 +99,7 @@ impl Checker<'_> {
                     self.scopes.pop();
                 }
             }
+            Item::Attempt(a) => self.attempt(a),
             Item::Trigger { name, params } => {
                 self.arg_count("trigger", name, params.len());
                 self.distinct("trigger", &params.iter().map(|p| &p.name).collect::<Vec<_>>());

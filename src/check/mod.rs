@@ -9,6 +9,7 @@
 //! `targets.rs`, expressions and their types in `expr.rs`. `suggest.rs` words "unknown X" errors
 //! with their did-you-mean.
 
+mod attempts;
 mod checker;
 mod collect;
 mod decisions;

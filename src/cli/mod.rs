@@ -81,7 +81,8 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         draws: Vec<String>,
         /// Answers to the decisions, one per line, by option name; `round 3, Mira, act: attack`
-        /// answers only that decision (see docs/language.md).
+        /// answers only that decision; `round 2, after Cap, Ilse: interrupt` makes an attempt at
+        /// a moment (see docs/language.md).
         #[arg(long)]
         answers: Option<PathBuf>,
         /// Who decides when the answers run out: `first`, `random`, or a policy of the ruleset.

@@ -88,6 +88,10 @@ impl Lower<'_> {
         if f.node == "side" {
             return Ex::SideOf(b, e.span);
         }
+        // The checker resolved every declared field it found here: none means `x.in_play`.
+        if f.node == "in_play" && !self.fields_at.contains_key(&f.span) {
+            return Ex::InPlay(b, e.span);
+        }
         let id = self.field_at(f);
         let field = Ex::Field(b, id, e.span);
         // An effect's field counts its active instances: it holds while there is one.

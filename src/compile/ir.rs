@@ -104,6 +104,43 @@ pub struct Program {
     pub attempts: Vec<OptionKey>,
     /// The moments before turns and actions, effects' hooks, readied responses.
     pub moments: super::moments::Moments,
+    /// `attempt`: for each of `attempts`, what carries it out, if an `attempt` declares it (a
+    /// name only `forbid` names is always refused).
+    pub attempt_defs: Vec<Option<AttemptDef>>,
+}
+
+/// `attempt NAME [(c)] [at MOMENT, ...] [when C] { ... }`: the hook running its body (binding who
+/// attempts, then whose turn it is, where written; its filter is the `when`), and its moments.
+#[derive(Debug, Clone)]
+pub struct AttemptDef {
+    pub hook: HookId,
+    pub who: Option<Slot>,
+    pub turn: Option<Slot>,
+    /// Where it may be made; empty: at any moment.
+    pub at: Vec<MomentDef>,
+    /// The moments as written, for the reason of a refusal.
+    pub windows: String,
+}
+
+/// A moment an attempt may be made at (`at ...`), or is made at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MomentDef {
+    BeforeTurn,
+    AfterTurn,
+    LevelStart(LevelId),
+    LevelEnd(LevelId),
+    Decision(DecisionId),
+}
+
+/// The moment an attempt is made at: before or after someone's turn, a level's start or end
+/// (while it runs), or while a decision is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    BeforeTurn(EntityId),
+    AfterTurn(EntityId),
+    LevelStart(LevelId),
+    LevelEnd(LevelId),
+    Decision(DecisionId),
 }
 
 #[derive(Debug, Clone)]
@@ -457,6 +494,7 @@ pub enum St {
         chooser: ChooserEx,
         var: Slot,
         coll: Coll,
+        presence: crate::syntax::ast::Presence,
         filter: Option<Ex>,
         order: Option<OrderId>,
         body: Vec<St>,
@@ -693,6 +731,8 @@ pub enum Ex {
     /// A character's side (its index), or -1 for a character on no side; the span is reported
     /// when the character is `none`.
     SideOf(Box<Ex>, Span),
+    /// `x.in_play`: `x` is in play (joined, not gone by `leave`, not destroyed).
+    InPlay(Box<Ex>, Span),
     /// The current iteration of a level, from 1 (0 before it first runs).
     LevelNumber(LevelId),
     /// A param with arguments, called.

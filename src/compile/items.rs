@@ -72,6 +72,7 @@ impl Lower<'_> {
             }
             Item::Character(ch) => self.character(ch),
             Item::Forbid { name, who, rule } => self.forbid(name, who.as_ref(), rule),
+            Item::Attempt(a) => self.attempt(a),
             _ => {}
         }
     }
@@ -130,16 +131,78 @@ impl Lower<'_> {
         if slot.is_some() {
             self.scopes.pop();
         }
-        let k = match self.p.attempts.iter().position(|a| *a == option) {
+        let k = self.attempt_index(option);
+        if let Some(def) = def {
+            self.p.forbids[k].rules.push((slot, def));
+        }
+    }
+
+    /// The index of an attempt's name among `attempts` (its `forbid` lines, its `attempt`).
+    fn attempt_index(&mut self, option: OptionKey) -> usize {
+        match self.p.attempts.iter().position(|a| *a == option) {
             Some(k) => k,
             None => {
                 self.p.attempts.push(option);
                 self.p.forbids.push(ForbidDef { rules: Vec::new() });
+                self.p.attempt_defs.push(None);
                 self.p.attempts.len() - 1
             }
+        }
+    }
+
+    /// `attempt NAME [(c)] [at ...] [when C] { ... }`: a hook binding who attempts and whose turn
+    /// it is (its filter is the `when`), and the moments it may be made at.
+    fn attempt(&mut self, a: &ast::AttemptDecl) {
+        let ast::AttemptDecl {
+            name,
+            who,
+            at,
+            when,
+            body,
+            span: _,
+        } = a;
+        let option = OptionKey::Named(self.d.option_names.get(&name.node).copied().unwrap_or(0));
+        let k = self.attempt_index(option);
+        let turn_var = at.iter().find_map(|m| match &m.node {
+            ast::Moment::BeforeTurn(Some(x)) | ast::Moment::AfterTurn(Some(x)) => Some(x.clone()),
+            _ => None,
+        });
+        let vars: Vec<ast::Ident> = who.iter().cloned().chain(turn_var.iter().cloned()).collect();
+        let def = self.callable(&vars, when.as_ref(), body);
+        let (who_slot, turn) = match (who, &turn_var) {
+            (Some(_), Some(_)) => (def.vars.first().copied(), def.vars.get(1).copied()),
+            (Some(_), None) => (def.vars.first().copied(), None),
+            (None, Some(_)) => (None, def.vars.first().copied()),
+            (None, None) => (None, None),
         };
-        if let Some(def) = def {
-            self.p.forbids[k].rules.push((slot, def));
+        let hook = self.p.hooks.len() as HookId;
+        self.p.hooks.push(def);
+        let level = |l: &ast::Ident| self.d.level_names.get(&l.node).copied().unwrap_or(0);
+        let moments = at
+            .iter()
+            .map(|m| match &m.node {
+                ast::Moment::BeforeTurn(_) => MomentDef::BeforeTurn,
+                ast::Moment::AfterTurn(_) => MomentDef::AfterTurn,
+                ast::Moment::LevelStart(l) => MomentDef::LevelStart(level(l)),
+                ast::Moment::LevelEnd(l) => MomentDef::LevelEnd(level(l)),
+                ast::Moment::Decision(d) => {
+                    MomentDef::Decision(self.d.decision_names.get(&d.node).copied().unwrap_or(0))
+                }
+            })
+            .collect();
+        let texts: Vec<String> = at.iter().map(|m| moment_text(&m.node)).collect();
+        let windows = match texts.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => texts.concat(),
+        };
+        if let Some(slot) = self.p.attempt_defs.get_mut(k) {
+            *slot = Some(AttemptDef {
+                hook,
+                who: who_slot,
+                turn,
+                at: moments,
+                windows,
+            });
         }
     }
 
@@ -417,5 +480,16 @@ impl Lower<'_> {
             frame: (lo, self.max_locals as Slot),
             ty: CHARACTER,
         }
+    }
+}
+
+/// A moment as written in an `attempt`'s `at`, for the reason of a refusal.
+fn moment_text(m: &ast::Moment) -> String {
+    match m {
+        ast::Moment::BeforeTurn(_) => "before a turn".to_string(),
+        ast::Moment::AfterTurn(_) => "after a turn".to_string(),
+        ast::Moment::LevelStart(l) => format!("at the start of {}", l.node),
+        ast::Moment::LevelEnd(l) => format!("at the end of {}", l.node),
+        ast::Moment::Decision(d) => format!("while {} is asked", d.node),
     }
 }

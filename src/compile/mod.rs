@@ -144,6 +144,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
         bodies: Vec::new(),
         forbids: Vec::new(),
         attempts: Vec::new(),
+        attempt_defs: Vec::new(),
         faces: Vec::new(),
         moments: Moments::default(),
     }

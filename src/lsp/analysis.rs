@@ -330,6 +330,10 @@ impl Unit {
         if after_dot {
             for (name, what) in [
                 ("side", "the side of an entity"),
+                (
+                    "in_play",
+                    "whether an entity is in play (joined, not left, not destroyed)",
+                ),
                 ("number", "a level's iteration number"),
             ] {
                 items.push(CompletionItem {
@@ -546,7 +550,7 @@ fn lsp_kind(k: SymbolKind) -> LspKind {
         Param | Global | Measure => LspKind::CONSTANT,
         Stat | Resource | Flag | Effect => LspKind::FIELD,
         Side | Tag | Kind | Role => LspKind::ENUM_MEMBER,
-        Action | Routine => LspKind::FUNCTION,
+        Action | Routine | Attempt => LspKind::FUNCTION,
         Order | Policy => LspKind::OBJECT,
         Trigger => LspKind::EVENT,
         Unit => LspKind::CONSTANT,
@@ -562,7 +566,7 @@ fn completion_kind(k: SymbolKind) -> CompletionItemKind {
     use SymbolKind::*;
     match k {
         Stat | Resource | Flag | Effect => CompletionItemKind::FIELD,
-        Action | Routine => CompletionItemKind::FUNCTION,
+        Action | Routine | Attempt => CompletionItemKind::FUNCTION,
         Param | Global | Measure | Unit => CompletionItemKind::CONSTANT,
         Thing => CompletionItemKind::STRUCT,
         Trigger => CompletionItemKind::EVENT,
@@ -599,6 +603,7 @@ const ITEM_KEYWORDS: &[&str] = &[
     "thing",
     "measure",
     "forbid",
+    "attempt",
     "deck",
 ];
 
@@ -743,6 +748,13 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "reveal" => "shows a held secret choice: `reveal [all] DECISION of WHO` (the earliest held, or all)",
         "next" => "`until end of next turn(c)`: a turn of c under way when it begins does not count",
         "forbid" => "why an attempt no decision offers now is refused: `forbid NAME [(c)] [when C] because \"...\"`",
+        "attempt" => {
+            "an attempt that can be carried out, at any moment or at those listed: `attempt NAME [(c)] [at before turn(x), after turn(x), start of LEVEL, end of LEVEL, DECISION] [when C] { ... }`"
+        }
+        "out" => "`choose ... from x in COLL out of play`: only those out of play are candidates",
+        "including" => {
+            "`choose ... from x in COLL including out of play`: those in play and those out of it are candidates"
+        }
         "swap" => "two in a kept order trade places: `swap A with B in ORDER`",
         "with" => "`swap A with B in ORDER`",
         "deck" => "a deck of cards: `deck NAME, PLURAL { suits ... ranks ... jokers N }`",

@@ -223,6 +223,7 @@ pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
         "continue" => parse_continue(repl, &ws, head),
         "auto" | "ask" => parse_mode(repl, &ws, head, name),
         "answer" => parse_answer(repl, &ws, head),
+        "attempt" => parse_attempt(repl, &ws, head),
         "roll" => parse_roll(repl, &ws, head),
         "draw" => parse_draw(repl, line, head),
         "seed" => parse_seed(repl, &ws, head),
@@ -522,6 +523,50 @@ fn parse_answer(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, D
     Ok(Cmd::Change { ops: Vec::new(), goal })
 }
 
+/// `attempt WHO NAME`: WHO (a character or a role, anyone) makes the attempt NAME now, at the
+/// pending decision: refused with every reason, or carried out; the decision is asked again.
+fn parse_attempt(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    let st = state(repl, head)?;
+    let pd = pending(st, head)?;
+    too_many(ws, 3, usage("attempt"))?;
+    let (Some(w), Some(a)) = (ws.get(1).copied(), ws.get(2).copied()) else {
+        return Err(bad(
+            "repl::missing_value",
+            "`attempt` needs who attempts and what",
+            head,
+            "who, and what?",
+        )
+        .help(format!("usage: {}", usage("attempt"))));
+    };
+    let p = &st.program;
+    let who = match p.roles.iter().position(|r| r == w.2) {
+        Some(r) => Who::Role(r as u16),
+        None => Who::Character(character(st, w)?),
+    };
+    let names: Vec<&str> = p.attempts.iter().map(|o| p.option_name(*o)).collect();
+    let Some(k) = names.iter().position(|n| *n == a.2) else {
+        let d = bad(
+            "repl::no_such_option",
+            format!("no attempt is called `{}`", a.2),
+            (a.0, a.1),
+            "not an attempt",
+        );
+        return Err(if names.is_empty() {
+            d.help("the rules declare no attempt (`attempt NAME { ... }` or `forbid NAME because ...`)")
+        } else {
+            match closest(a.2, names.iter().copied()) {
+                Some(c) => d.help(format!("did you mean `{c}`? the attempts are: {}", names.join(", "))),
+                None => d.help(format!("the attempts are: {}", names.join(", "))),
+            }
+        });
+    };
+    let i = pd.options.len() + pd.refused.len() + k;
+    Ok(Cmd::Change {
+        ops: Vec::new(),
+        goal: Goal::Attempt(i, who),
+    })
+}
+
 fn parse_draw(repl: &Repl, line: &str, head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     pending(st, head)?;
@@ -721,6 +766,10 @@ fn option(st: &State, pd: &crate::runtime::control::Pending, w: (usize, usize, &
     // So is an attempt a `forbid` names: refused with its reasons, and asked again.
     if let Some(k) = p.attempts.iter().position(|o| p.option_name(*o) == w.2) {
         return Ok(names.len() + pd.refused.len() + k);
+    }
+    // And someone the choice does not offer for being out of play (or in it): refused with why.
+    if let Some(m) = pd.outside.iter().position(|o| p.option_name(*o) == w.2) {
+        return Ok(names.len() + pd.refused.len() + p.attempts.len() + m);
     }
     let d = bad(
         "repl::no_such_option",

@@ -49,10 +49,18 @@ pub fn write(ruleset: (&str, &str), encounter: Option<(&str, &str)>, seed: u64, 
                     chooser,
                     option,
                     by,
+                    attempter: None,
                 } => {
                     let by = if *by == DecidedBy::Answer { "answer" } else { "policy" };
                     json!(["pick", decision, chooser, option, by])
                 }
+                Op::Pick {
+                    decision,
+                    chooser,
+                    option,
+                    attempter: Some(who),
+                    ..
+                } => json!(["pick", decision, chooser, option, "answer", who]),
                 Op::Roll(r) => {
                     let mut v = vec![json!("roll")];
                     v.extend(r.iter().map(|x| json!(x)));
@@ -119,6 +127,7 @@ fn op(v: &Value) -> Result<Op, String> {
             } else {
                 DecidedBy::Policy
             },
+            attempter: a.get(5).map(string).transpose()?,
         },
         "draw" => Op::Draw(a[1..].iter().map(string).collect::<Result<_, _>>()?),
         "roll" => Op::Roll(

@@ -67,6 +67,15 @@ pub const COMMANDS: &[Help] = &[
         example: "answer 2",
     },
     Help {
+        name: "attempt",
+        usage: "attempt WHO NAME",
+        about: "WHO (any character or role, not only the chooser) makes the attempt NAME now, at \
+                the pending decision: refused with every reason the rules give, or carried out \
+                (its block runs); the decision is then asked again. Logged, so undo, save and \
+                load keep it.",
+        example: "attempt Ilse interrupt",
+    },
+    Help {
         name: "roll",
         usage: "roll N...",
         about: "Force the next dice, one value per die, in the order they are rolled. A value that \

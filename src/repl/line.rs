@@ -23,6 +23,9 @@ struct Names {
     globals: Vec<String>,
     levels: Vec<String>,
     options: Vec<String>,
+    /// The attempts the rules declare (`attempt`, `forbid`), and who may make one.
+    attempts: Vec<String>,
+    attempters: Vec<String>,
     /// Sides, roles, characters, `all` and `single`: whom `auto` and `ask` name.
     choosers: Vec<String>,
     policies: Vec<String>,
@@ -56,6 +59,13 @@ fn names(repl: &Repl) -> Names {
             .into_iter()
             .map(String::from)
             .chain(p.policies.iter().map(|x| x.name.clone()))
+            .collect(),
+        attempts: p.attempts.iter().map(|o| p.option_name(*o).to_string()).collect(),
+        attempters: p
+            .characters
+            .iter()
+            .map(|c| c.name.clone())
+            .chain(p.roles.iter().cloned())
             .collect(),
         options: match &s.state.end {
             End::Paused(pd) => pd.options.iter().map(|o| p.option_name(*o).to_string()).collect(),
@@ -114,6 +124,8 @@ impl Completer for LineHelper {
                 std::iter::once("all").chain(n.characters.iter().map(String::as_str)),
             ),
             ["answer"] => pairs(word, n.options.iter().map(String::as_str)),
+            ["attempt"] => pairs(word, n.attempters.iter().map(String::as_str)),
+            ["attempt", _] => pairs(word, n.attempts.iter().map(String::as_str)),
             ["remove"] => pairs(word, n.characters.iter().map(String::as_str)),
             ["set"] => match word.split_once('.') {
                 Some((who, field)) => {

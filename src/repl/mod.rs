@@ -374,7 +374,9 @@ impl Repl {
         // An answer refused at a secret choice is traced at the reveal: only whoever answers
         // hears now that it was refused, and why.
         let refused = match (&s.state.end, goal) {
-            (End::Paused(pd), Goal::Answer(i)) if pd.secret => show::refused_in_secret(&s.state, pd, i),
+            (End::Paused(pd), Goal::Answer(i) | Goal::Attempt(i, _)) if pd.secret => {
+                show::refused_in_secret(&s.state, pd, i)
+            }
             _ => String::new(),
         };
         let mut out = match replay::go_on(&mut s.state, s.cursor, &ops, goal) {

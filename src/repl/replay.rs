@@ -671,6 +671,7 @@ impl Ctl<'_> {
             chooser,
             option,
             by,
+            attempter: _,
         } = op
         else {
             return Err("not a decision".into());
@@ -696,6 +697,30 @@ impl Ctl<'_> {
         }
     }
 
+    /// A character or role by name, for an attempt replayed from the log.
+    fn who_named(&self, name: &str) -> Result<Who, String> {
+        let p = self.p;
+        p.characters
+            .iter()
+            .position(|c| c.name == name)
+            .map(|e| Who::Character(e as EntityId))
+            .or_else(|| p.roles.iter().position(|r| r == name).map(|r| Who::Role(r as u16)))
+            .ok_or_else(|| format!("no character or role is called `{name}` now"))
+    }
+
+    /// An attempt made at `d` by `who` (`attempt WHO NAME`): logged, never a decision made.
+    fn record_attempt(&mut self, d: &DecisionPoint<'_>, i: usize, who: Who) -> Verdict {
+        let p = self.p;
+        self.made.push(Op::Pick {
+            decision: p.decisions.get(d.decision as usize).cloned().unwrap_or_default(),
+            chooser: p.who_name(d.chooser).to_string(),
+            option: d.key(i).map(|o| p.option_name(o).to_string()).unwrap_or_default(),
+            by: DecidedBy::Answer,
+            attempter: Some(p.who_name(who).to_string()),
+        });
+        Verdict::Attempt(i, who)
+    }
+
     fn record(&mut self, d: &DecisionPoint<'_>, i: usize, by: DecidedBy) -> Verdict {
         let p = self.p;
         self.made.push(Op::Pick {
@@ -703,6 +728,7 @@ impl Ctl<'_> {
             chooser: p.who_name(d.chooser).to_string(),
             option: d.key(i).map(|o| p.option_name(o).to_string()).unwrap_or_default(),
             by,
+            attempter: None,
         });
         // A refused attempt is not a decision made: the same decision is asked again.
         if i < d.options.len() {
@@ -755,14 +781,25 @@ impl Ctl<'_> {
                     // Keep the policy's stream where it was when this was first picked.
                     self.policy_pick(d);
                 }
-                return Ok(match self.pick_by_name(d, &op) {
-                    Ok((i, by)) => {
+                let attempter = match &op {
+                    Op::Pick {
+                        attempter: Some(name), ..
+                    } => Some(self.who_named(name)),
+                    _ => None,
+                };
+                return Ok(match (self.pick_by_name(d, &op), attempter) {
+                    (Ok((i, _)), Some(Ok(who))) => Verdict::Attempt(i, who),
+                    (Ok(_), Some(Err(reason))) => {
+                        self.next -= 1;
+                        self.diverge(entry, reason)
+                    }
+                    (Ok((i, by)), None) => {
                         if i < d.options.len() {
                             self.decisions += 1;
                         }
                         Verdict::Pick(i, by)
                     }
-                    Err(reason) => {
+                    (Err(reason), _) => {
                         self.next -= 1;
                         self.diverge(entry, reason)
                     }
@@ -798,6 +835,8 @@ impl Ctl<'_> {
             Goal::Pause => Verdict::Pause,
             Goal::Answer(i) if first && i < d.answerable() => self.record(d, i, DecidedBy::Answer),
             Goal::Answer(_) => Verdict::Pause,
+            Goal::Attempt(i, who) if first && i < d.answerable() => self.record_attempt(d, i, who),
+            Goal::Attempt(..) => Verdict::Pause,
             Goal::Decisions(n) if self.asked_made < n => {
                 self.asked_made += 1;
                 policy(self)

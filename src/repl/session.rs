@@ -25,6 +25,8 @@ pub enum Op {
         chooser: String,
         option: String,
         by: DecidedBy,
+        /// An attempt made at the decision by someone other than the chooser (`attempt WHO NAME`).
+        attempter: Option<String>,
     },
     /// Force the next dice.
     Roll(Vec<i64>),
@@ -100,6 +102,9 @@ pub enum Goal {
     Pause,
     /// Answer the next decision with this option, then stop.
     Answer(usize),
+    /// Make this attempt (an index as for `Answer`) at the next decision, by this character or
+    /// role, then stop.
+    Attempt(usize, crate::compile::ir::Who),
     /// Let the policy answer this many decisions, then stop.
     Decisions(u32),
     /// Let the policy answer until the current (or next) turn is over.

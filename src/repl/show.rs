@@ -31,6 +31,28 @@ fn refused_lines(st: &State, pd: &crate::runtime::control::Pending, indent: &str
         .collect()
 }
 
+/// The attempts that may be made at the pending decision (`attempt` with no `at`, or one naming
+/// this decision), as `attempt WHO NAME` makes them: whether one is carried out or refused is
+/// worked out when it is made (its `when`, its `forbid` lines, who makes it).
+fn open_attempts(st: &State, pd: &crate::runtime::control::Pending) -> String {
+    use crate::compile::ir::MomentDef;
+    let p = &st.program;
+    let open: Vec<&str> = p
+        .attempts
+        .iter()
+        .zip(&p.attempt_defs)
+        .filter_map(|(o, def)| {
+            let def = def.as_ref()?;
+            let here = def.at.is_empty() || def.at.contains(&MomentDef::Decision(pd.decision));
+            here.then(|| p.option_name(*o))
+        })
+        .collect();
+    if open.is_empty() {
+        return String::new();
+    }
+    format!("  attempts open here: {} (`attempt WHO NAME`)\n", open.join(", "))
+}
+
 /// ` in secret` after a decision asked in secret.
 fn in_secret(pd: &crate::runtime::control::Pending) -> &'static str {
     if pd.secret { " in secret" } else { "" }
@@ -510,6 +532,7 @@ fn pending_text(st: &State) -> String {
                 out.push_str(&format!("  {} {}\n", i + 1, p.option_name(*o)));
             }
             out.push_str(&refused_lines(st, pd, "  "));
+            out.push_str(&open_attempts(st, pd));
             out
         }
         _ => status(st),

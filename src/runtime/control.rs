@@ -20,6 +20,9 @@ use crate::trace::{DecidedBy, Event, Sink};
 pub enum Verdict {
     /// Pick the option at this index.
     Pick(usize, DecidedBy),
+    /// An attempt (an index among the attempts, as for `Pick`) made at this decision by this
+    /// character or role: refused or carried out, and the decision is asked again.
+    Attempt(usize, Who),
     /// Stop the run here, with this decision pending.
     Pause,
 }
@@ -108,6 +111,10 @@ pub struct Pending {
     pub refused: Vec<OptionKey>,
     /// Why each of `refused` is refused (its rules' texts, joined with `; `).
     pub reasons: Vec<String>,
+    /// Members a `choose ... from` does not offer for being out of play (or in it, or
+    /// destroyed): an answer naming one is `options.len() + refused.len() + attempts + m` for
+    /// `outside[m]` (`attempts`: `Program::attempts.len()`), and refused with why.
+    pub outside: Vec<OptionKey>,
     pub span: Span,
     /// The state at the decision, after the changes made there.
     pub snapshot: Snapshot,
@@ -134,6 +141,7 @@ impl Pending {
             options: d.options.to_vec(),
             refused: d.refused.to_vec(),
             reasons: d.reasons.to_vec(),
+            outside: d.outside.to_vec(),
             span: d.span,
             snapshot: ed.snapshot(),
             secret: d.secret.is_some(),
@@ -296,6 +304,10 @@ pub(super) fn consult<'a>(m: &mut Machine<'a>, c: &'a mut dyn Control, d: &Decis
     m.control = Some(c);
     match verdict? {
         Verdict::Pick(i, by) => Ok((i, by)),
+        Verdict::Attempt(i, who) => {
+            m.attempter = Some(who);
+            Ok((i, DecidedBy::Answer))
+        }
         Verdict::Pause => Err(Box::new(
             Diag::new(PAUSED, "paused").label(d.span, "paused at this decision"),
         )),

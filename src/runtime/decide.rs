@@ -19,6 +19,10 @@ pub struct DecisionPoint<'a> {
     /// What an answer may attempt that no decision offers now (`forbid`): a decider told one of
     /// them returns `options.len() + refused.len() + k` for `attempts[k]`.
     pub attempts: &'a [OptionKey],
+    /// Members of the collection of a `choose ... from` that are not candidates for being out of
+    /// play (or, with `out of play`, in it; or destroyed): a decider told one of them returns
+    /// `options.len() + refused.len() + attempts.len() + m` for `outside[m]`, and it is refused.
+    pub outside: &'a [OptionKey],
     /// Why each of `refused` is refused (every reason, joined with `; `): worked out only for a
     /// [`super::control::Control`], which shows them beside the options; empty for a decider.
     pub reasons: &'a [String],
@@ -44,19 +48,22 @@ pub struct SecretAt {
 }
 
 impl DecisionPoint<'_> {
-    /// What index `i` stands for: an option, then a refused option, then an attempt.
+    /// What index `i` stands for: an option, then a refused option, then an attempt, then a
+    /// member out of play.
     pub fn key(&self, i: usize) -> Option<OptionKey> {
-        let (o, r) = (self.options.len(), self.refused.len());
+        let (o, r, a) = (self.options.len(), self.refused.len(), self.attempts.len());
         match i {
             _ if i < o => self.options.get(i).copied(),
             _ if i < o + r => self.refused.get(i - o).copied(),
-            _ => self.attempts.get(i - o - r).copied(),
+            _ if i < o + r + a => self.attempts.get(i - o - r).copied(),
+            _ => self.outside.get(i - o - r - a).copied(),
         }
     }
 
-    /// How many indices a decider may answer with: the options, the refused and the attempts.
+    /// How many indices a decider may answer with: the options, the refused, the attempts and
+    /// the members out of play.
     pub fn answerable(&self) -> usize {
-        self.options.len() + self.refused.len() + self.attempts.len()
+        self.options.len() + self.refused.len() + self.attempts.len() + self.outside.len()
     }
 }
 
@@ -79,6 +86,33 @@ pub trait Decider {
         let _ = (w, d);
         None
     }
+
+    /// Whether attempts wait for moments (answers addressed to them): the runtime then asks
+    /// [`Decider::moment`] at every moment, even when the program declares no `attempt`.
+    fn moments(&self) -> bool {
+        false
+    }
+
+    /// An attempt made at moment `m`: who makes it and which (an index into
+    /// `Program::attempts`). Asked again at the same moment until it gives `None`.
+    fn moment(&mut self, w: &World<'_>, m: &MomentPoint<'_>) -> Option<(Who, usize)> {
+        let _ = (w, m);
+        None
+    }
+
+    /// Who made the attempt the last answer of [`Decider::decide`] named, when it is not the
+    /// chooser (an answer addressed `DECISION, WHO: ATTEMPT`).
+    fn attempter(&mut self) -> Option<Who> {
+        None
+    }
+}
+
+/// A moment the runtime asks about attempts at: before or after a turn, a level's start or end.
+pub struct MomentPoint<'a> {
+    pub moment: Moment,
+    /// Each level's current iteration, and whether it is running (for addressed answers).
+    pub counters: &'a [u64],
+    pub running: &'a [bool],
 }
 
 /// A policy: `first`, `random`, or one the ruleset declares (preferred options, else the first).
@@ -131,12 +165,17 @@ struct Answer {
 }
 
 /// Where an addressed answer applies: the running levels' iterations it names, the chooser, the
-/// decision.
+/// decision; or, for an attempt, the moment (or the decision) it is made at and who makes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Address {
     pub levels: Vec<(LevelId, u64)>,
     pub who: Option<Who>,
-    pub decision: DecisionId,
+    /// The decision answered, or at which the attempt is made (`None`: at `moment`).
+    pub decision: Option<DecisionId>,
+    /// The moment an attempt is made at (`after Cap`, `end of volley 1`).
+    pub moment: Option<Moment>,
+    /// Who makes the attempt (`round 1, act, Ilse: interrupt`), when not the chooser.
+    pub attempter: Option<Who>,
 }
 
 /// Answers from a list: addressed ones (`round 3, Mira, act: attack`) wherever they apply, the
@@ -153,6 +192,10 @@ pub struct Scripted {
     by_side: Vec<(Member, Policy)>,
     /// The side of each declared character.
     sides: Vec<Option<u16>>,
+    /// Who made the attempt the last answer named (an answer addressed `DECISION, WHO: ...`).
+    last_attempter: Option<Who>,
+    /// Each attempt's option (`Program::attempts`), to match answers against.
+    attempts: Vec<OptionKey>,
 }
 
 /// Who a side or role policy answers for.
@@ -205,6 +248,8 @@ impl Scripted {
             policy,
             by_side: Vec::new(),
             sides: p.characters.iter().map(|c| c.side).collect(),
+            last_attempter: None,
+            attempts: p.attempts.clone(),
         })
     }
 
@@ -251,14 +296,87 @@ impl Scripted {
     fn addressed_for(&self, d: &DecisionPoint<'_>) -> Option<usize> {
         self.addressed.iter().position(|(a, _, used, _)| {
             !used
-                && a.decision == d.decision
+                && a.decision == Some(d.decision)
                 && a.who.is_none_or(|w| w == d.chooser)
-                && a.levels.iter().all(|&(l, n)| {
-                    d.running.get(l as usize).copied().unwrap_or(false)
-                        && d.counters.get(l as usize).copied() == Some(n)
-                })
+                && within(&a.levels, d.counters, d.running)
         })
     }
+
+    /// The index among the attempts of the attempt an answer names.
+    fn attempt_of(&self, answer: &Answer) -> Option<usize> {
+        self.attempts.iter().position(|o| answer.keys.contains(o))
+    }
+}
+
+/// Whether the levels named are running, each at the iteration named.
+fn within(levels: &[(LevelId, u64)], counters: &[u64], running: &[bool]) -> bool {
+    levels.iter().all(|&(l, n)| {
+        running.get(l as usize).copied().unwrap_or(false) && counters.get(l as usize).copied() == Some(n)
+    })
+}
+
+/// A character or a role, by its name (quotes taken off).
+fn who_named(p: &Program, part: &str) -> Option<Who> {
+    let part = unquote(part);
+    let part = part.trim();
+    p.characters
+        .iter()
+        .position(|c| c.name == part)
+        .map(|i| Who::Character(i as EntityId))
+        .or_else(|| p.roles.iter().position(|r| r == part).map(|r| Who::Role(r as u16)))
+}
+
+/// A moment as an address writes it: `before NAME` or `after NAME` (a character's turn), `start
+/// of LEVEL [N]` or `end of LEVEL [N]` (with the iteration, when written).
+fn moment_named(p: &Program, part: &str) -> Option<(Moment, Option<(LevelId, u64)>)> {
+    let part = part.trim();
+    let turn = |rest: &str| match who_named(p, rest)? {
+        Who::Character(e) => Some(e),
+        Who::Role(_) => None,
+    };
+    if let Some(rest) = part.strip_prefix("before ") {
+        return Some((Moment::BeforeTurn(turn(rest)?), None));
+    }
+    if let Some(rest) = part.strip_prefix("after ") {
+        return Some((Moment::AfterTurn(turn(rest)?), None));
+    }
+    let (start, rest) = match (part.strip_prefix("start of "), part.strip_prefix("end of ")) {
+        (Some(rest), _) => (true, rest),
+        (_, Some(rest)) => (false, rest),
+        _ => return None,
+    };
+    let rest = rest.trim();
+    let level = |name: &str| {
+        p.levels
+            .iter()
+            .position(|l| l.name == name.trim())
+            .map(|l| l as LevelId)
+    };
+    let (l, n) = match level(rest) {
+        Some(l) => (l, None),
+        None => {
+            let (name, n) = rest.rsplit_once(' ')?;
+            let l = level(name)?;
+            (l, Some((l, n.trim().parse::<u64>().ok()?)))
+        }
+    };
+    Some((
+        if start {
+            Moment::LevelStart(l)
+        } else {
+            Moment::LevelEnd(l)
+        },
+        n,
+    ))
+}
+
+/// What ends an address's head: a decision (answered), a decision and who attempts at it, or a
+/// moment and who attempts at it.
+#[derive(Clone, Copy)]
+enum Head {
+    Decision(usize),
+    DecisionBy(usize, Who),
+    Moment(Moment, Option<(LevelId, u64)>, Who),
 }
 
 /// Reads an addressed answer: `[LEVEL N, ...] [WHO,] DECISION: OPTION`, e.g. `round 3, Mira,
@@ -278,31 +396,99 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
             .trim()
             .to_string()
     };
-    let is_decision = |head: &str| p.decisions.iter().position(|d| *d == last(head));
-    let split = unquoted(text, ':').find_map(|i| is_decision(&text[..i]).map(|d| (i, d)));
+    let decision = |part: &str| p.decisions.iter().position(|d| *d == unquote(part).trim());
+    let head_of = |head: &str| {
+        let parts: Vec<&str> = split_unquoted(head, ',').into_iter().map(str::trim).collect();
+        let n = parts.len();
+        if let Some(d) = p.decisions.iter().position(|d| *d == last(head)) {
+            return Some(Head::Decision(d));
+        }
+        let who = who_named(p, parts[n - 1]).filter(|_| n >= 2)?;
+        if let Some(d) = decision(parts[n - 2]) {
+            return Some(Head::DecisionBy(d, who));
+        }
+        let (m, level) = moment_named(p, parts[n - 2])?;
+        Some(Head::Moment(m, level, who))
+    };
+    let split = unquoted(text, ':').find_map(|i| head_of(&text[..i]).map(|h| (i, h)));
     let whole = unquote(text);
     let names_something = p.options.contains(&whole)
         || p.actions.iter().any(|a| a.name == whole)
         || p.characters.iter().any(|c| c.name == whole);
-    let (at, decision) = match split {
+    let (at, head) = match split {
         Some(s) => s,
         None if names_something || unquoted(text, ':').next().is_none() => return Ok(None),
         None => {
+            let head: Vec<&str> = split_unquoted(split_unquoted(text, ':')[0], ',')
+                .into_iter()
+                .map(str::trim)
+                .collect();
             let name = last(split_unquoted(text, ':')[0]);
+            let looks_like_moment = |part: &str| {
+                ["before ", "after ", "start of ", "end of "]
+                    .iter()
+                    .any(|w| part.starts_with(w))
+            };
+            if head.len() >= 2
+                && looks_like_moment(head[head.len() - 2])
+                && moment_named(p, head[head.len() - 2]).is_none()
+                && who_named(p, head[head.len() - 1]).is_some()
+            {
+                return Err(format!(
+                    "`{}` is not a moment: write `before NAME` or `after NAME` (a character's turn), `start of LEVEL [N]` or `end of LEVEL [N]`",
+                    head[head.len() - 2]
+                ));
+            }
+            if head.len() >= 2 && moment_named(p, head[head.len() - 2]).is_some() {
+                return Err(format!(
+                    "`{name}` is neither a character nor a role: an attempt at a moment names who makes it last (`round 2, after Cap, Ilse: interrupt`)"
+                ));
+            }
             return Err(format!(
                 "no decision is called `{name}`; the decisions are: {}",
                 p.decisions.join(", ")
             ));
         }
     };
-    let (head, option) = (&text[..at], &text[at + 1..]);
-    let mut parts: Vec<&str> = split_unquoted(head, ',').into_iter().map(str::trim).collect();
+    let (head_text, option) = (&text[..at], &text[at + 1..]);
+    let mut parts: Vec<&str> = split_unquoted(head_text, ',').into_iter().map(str::trim).collect();
     parts.pop();
     let mut address = Address {
         levels: Vec::new(),
         who: None,
-        decision: decision as DecisionId,
+        decision: None,
+        moment: None,
+        attempter: None,
     };
+    match head {
+        Head::Decision(d) => address.decision = Some(d as DecisionId),
+        Head::DecisionBy(d, who) => {
+            parts.pop();
+            address.decision = Some(d as DecisionId);
+            address.attempter = Some(who);
+        }
+        Head::Moment(m, level, who) => {
+            parts.pop();
+            address.moment = Some(m);
+            address.attempter = Some(who);
+            address.levels.extend(level);
+        }
+    }
+    // Who makes an attempt names an attempt: one an `attempt` declares or a `forbid` names.
+    let option = unquote(option).trim().to_string();
+    if address.attempter.is_some() && !p.attempts.iter().any(|a| p.option_name(*a) == option) {
+        let names: Vec<&str> = p.attempts.iter().map(|a| p.option_name(*a)).collect();
+        return Err(if names.is_empty() {
+            format!(
+                "it names who makes an attempt, but the rules declare no attempt (`attempt` or `forbid`), so `{option}` cannot be attempted"
+            )
+        } else {
+            format!(
+                "no attempt is called `{option}`; the attempts are: {}",
+                names.join(", ")
+            )
+        });
+    }
     for part in parts {
         // A quoted part is a name, never a level.
         let (quoted, part) = (part.starts_with('"'), unquote(part));
@@ -322,6 +508,11 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
             .map(|i| Who::Character(i as EntityId))
             .or_else(|| p.roles.iter().position(|r| r == part).map(|r| Who::Role(r as u16)));
         match (who, address.who) {
+            (Some(_), None) if address.moment.is_some() => {
+                return Err(format!(
+                    "`{part}` stands where no one is asked: an attempt at a moment names who makes it last (`round 2, after Cap, Ilse: interrupt`)"
+                ));
+            }
             (Some(w), None) => address.who = Some(w),
             (Some(_), Some(_)) => return Err(format!("it names two choosers (`{part}` is the second)")),
             (None, _) => {
@@ -331,7 +522,7 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
             }
         }
     }
-    Ok(Some((address, unquote(option).trim().to_string())))
+    Ok(Some((address, option)))
 }
 
 /// An answer's text without the double quotes that hold its names whole.
@@ -365,6 +556,13 @@ fn split_unquoted(text: &str, sep: char) -> Vec<&str> {
 impl Decider for Scripted {
     fn decide(&mut self, p: &World<'_>, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
         let answer = match self.addressed_for(d) {
+            // An attempt by someone other than the chooser, at this decision.
+            Some(i) if let Some(by) = self.addressed[i].0.attempter => {
+                self.addressed[i].2 = true;
+                let k = self.attempt_of(&self.addressed[i].1).unwrap_or(0);
+                self.last_attempter = Some(by);
+                return Ok((d.options.len() + d.refused.len() + k, DecidedBy::Answer));
+            }
             Some(i) => {
                 self.addressed[i].2 = true;
                 &self.addressed[i].1
@@ -390,6 +588,10 @@ impl Decider for Scripted {
             (Some(i), _) => Ok((i, DecidedBy::Answer)),
             (None, Some(j)) => Ok((d.options.len() + j, DecidedBy::Answer)),
             (None, None) if let Some(k) = attempted() => Ok((d.options.len() + d.refused.len() + k, DecidedBy::Answer)),
+            // Someone out of play (or in it, for a choice among those out of play): refused.
+            (None, None) if let Some(m) = d.outside.iter().position(names) => {
+                Ok((d.options.len() + d.refused.len() + d.attempts.len() + m, DecidedBy::Answer))
+            }
             // In a secret choice the message says no more than the `secret` event does: not the
             // answer (what was attempted), nor the decision or its options (a nested choice's
             // would tell what was picked); the line of the answers file says which answer.
@@ -432,7 +634,10 @@ impl Decider for Scripted {
         let names = |a: &Answer, o: &OptionKey| {
             a.keys.contains(o) || (matches!(o, OptionKey::Character(_)) && p.option_name(*o) == a.text)
         };
-        if let Some(i) = self.addressed_for(d) {
+        if let Some(i) = self
+            .addressed_for(d)
+            .filter(|i| self.addressed[*i].0.attempter.is_none())
+        {
             let j = d.refused.iter().position(|o| names(&self.addressed[i].1, o))?;
             self.addressed[i].2 = true;
             return Some(j);
@@ -444,6 +649,23 @@ impl Decider for Scripted {
         let j = d.refused.iter().position(|o| names(a, o))?;
         self.next += 1;
         Some(j)
+    }
+
+    fn moments(&self) -> bool {
+        self.addressed.iter().any(|a| a.0.moment.is_some())
+    }
+
+    fn moment(&mut self, _: &World<'_>, m: &MomentPoint<'_>) -> Option<(Who, usize)> {
+        let i = self.addressed.iter().position(|(a, _, used, _)| {
+            !used && a.moment == Some(m.moment) && within(&a.levels, m.counters, m.running)
+        })?;
+        self.addressed[i].2 = true;
+        let who = self.addressed[i].0.attempter?;
+        Some((who, self.attempt_of(&self.addressed[i].1)?))
+    }
+
+    fn attempter(&mut self) -> Option<Who> {
+        self.last_attempter.take()
     }
 
     /// The policy that will answer `chooser`: its side's or role's, or, once the answers in order

@@ -1,6 +1,7 @@
 //! Decisions: `choose` (its options, the actions affordable now, performing the one picked),
 //! `choose ... from` a collection, asking the decider or the control, and refusals.
 
+use super::attempts::AGAIN;
 use super::control;
 use super::decide::{DecisionPoint, SecretAt};
 use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R, too_deep};
@@ -9,6 +10,7 @@ use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::limits::{MAX_CALL_DEPTH, MAX_REFUSALS};
 use crate::source::Span;
+use crate::syntax::ast::Presence;
 use crate::trace::{DecidedBy, Event, World};
 
 /// Stands for the way out (`or NAME`) among the refused options of a `choose ... from`.
@@ -34,6 +36,8 @@ impl Machine<'_> {
         span: Span,
     ) -> R<Flow> {
         let p = self.p;
+        // As written: a decision offered anew after an attempt is asked as it was.
+        let written = (secret, held);
         let secret = self.in_secret(secret, held);
         // A secret choice at the head of a secret option is part of that pick: whether it is
         // asked at all tells what was picked, so everything its asking traces is held.
@@ -81,6 +85,11 @@ impl Machine<'_> {
         });
         self.keys.put(refused_keys);
         let (picked, _) = asked?;
+        if picked == AGAIN {
+            self.keys.put(keys);
+            self.indices.put(sources);
+            return self.offer_again(span, |m| m.choose(decision, chooser, (options, prefs, written), span));
+        }
         let (key, option) = (keys[picked], &options[sources[picked]]);
         if secret {
             self.keys.put(keys);
@@ -161,7 +170,7 @@ impl Machine<'_> {
         decision: DecisionId,
         chooser: &ChooserEx,
         var: Slot,
-        coll: Coll,
+        (coll, presence): (Coll, Presence),
         filter: Option<&Ex>,
         order: Option<OrderId>,
         body: &[St],
@@ -182,7 +191,7 @@ impl Machine<'_> {
             span,
         };
         let mut ids = self.ids.take();
-        self.gather((var, coll), filter, &mut ids, span)?;
+        self.gather_present((var, coll), presence, filter, &mut ids, span)?;
         // Candidates a rule refuses are not offered; remember every rule that refused each.
         let mut refused: Vec<(EntityId, Vec<usize>)> = Vec::new();
         if !refusals.is_empty() {
@@ -247,12 +256,18 @@ impl Machine<'_> {
         if secret && !nested {
             self.hide(Some(at));
         }
+        // Members an answer may name that are not candidates for being in or out of play.
+        let mut outside = self.keys.take();
+        self.outside_of(coll, presence, &mut outside);
+        let outer = std::mem::replace(&mut self.outside, outside);
         let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
                 m.explain_refused(var, (refusals, decline), &refused[j], span)
             })
         });
         self.keys.put(refused_keys);
+        let outside = std::mem::replace(&mut self.outside, outer);
+        self.keys.put(outside);
         let (picked, _) = match asked {
             Ok(pick) => pick,
             Err(e) => {
@@ -260,6 +275,25 @@ impl Machine<'_> {
                 return Err(e);
             }
         };
+        if picked == AGAIN {
+            self.keys.put(keys);
+            self.ids.put(ids);
+            return self.offer_again(span, |m| {
+                m.st_choose_from(
+                    decision,
+                    chooser,
+                    var,
+                    (coll, presence),
+                    filter,
+                    order,
+                    body,
+                    decline,
+                    (refusals, prefs, deferred),
+                    (held, bind, reads),
+                    span,
+                )
+            });
+        }
         let chosen = ids.get(picked).copied();
         self.ids.put(ids);
         if let Some(e) = chosen {
@@ -338,6 +372,7 @@ impl Machine<'_> {
             options: &[],
             refused: &keys,
             attempts: &[],
+            outside: &[],
             reasons: &[],
             suggested: None,
             counters: &self.counters,
@@ -448,12 +483,14 @@ impl Machine<'_> {
     ) -> R<Result<(usize, DecidedBy), usize>> {
         let p = self.p;
         let secret = self.secrecy.asking();
+        let outside = std::mem::take(&mut self.outside);
         let point = |counters, running| DecisionPoint {
             decision,
             chooser: who,
             options: keys,
             refused,
             attempts: &p.attempts,
+            outside: &outside,
             reasons,
             suggested,
             counters,
@@ -468,6 +505,7 @@ impl Machine<'_> {
                 self.secrecy.suspend();
                 let answer = control::consult(self, c, &point(&[], &[]));
                 self.secrecy.resume();
+                self.outside = outside;
                 answer?
             }
             None => {
@@ -477,11 +515,17 @@ impl Machine<'_> {
                     values: &self.values,
                     types: &self.types,
                 };
-                self.decider.decide(&w, &point(&self.counters, &self.running))?
+                let answer = self.decider.decide(&w, &point(&self.counters, &self.running));
+                self.outside = outside;
+                let answer = answer?;
+                if answer.0 >= keys.len() + refused.len() {
+                    self.attempter = self.decider.attempter();
+                }
+                answer
             }
         };
         self.secrecy.answered(picked < keys.len());
-        if picked >= keys.len() && picked - keys.len() < refused.len() + p.attempts.len() {
+        if picked >= keys.len() && picked - keys.len() < refused.len() + p.attempts.len() + self.outside.len() {
             return Ok(Err(picked - keys.len()));
         }
         if picked >= keys.len() {
@@ -541,15 +585,26 @@ impl Machine<'_> {
             match self.ask_refusing(decision, who, (keys, refused, suggested), &reasons, span)? {
                 Ok(pick) => return Ok(pick),
                 Err(j) => {
-                    let (option, (reasons, first)) = match refused.get(j) {
-                        Some(o) => (*o, explain(self, j)?),
+                    let (option, (reasons, first), by) = match refused.get(j) {
+                        Some(o) => (*o, explain(self, j)?, who),
+                        // An attempt, by the chooser or by whoever the answer names: refused, or
+                        // carried out (the decision is then offered anew).
+                        // Someone who is not a candidate for being out of play (or in it).
+                        None if j >= refused.len() + self.p.attempts.len() => {
+                            let m = j - refused.len() - self.p.attempts.len();
+                            let key = self.outside[m];
+                            (key, self.explain_outside(key, span), who)
+                        }
                         None => {
                             let k = j - refused.len();
-                            let p = self.p;
-                            (
-                                p.attempts[k],
-                                self.explain_attempt(decision, who, &p.forbids[k], p.attempts[k], span)?,
-                            )
+                            let by = self.attempter.take().unwrap_or(who);
+                            match self.make_attempt(by, k, Moment::Decision(decision), span)? {
+                                Ok(flow) => {
+                                    self.attempt_flow = Some(flow);
+                                    return Ok((AGAIN, DecidedBy::Answer));
+                                }
+                                Err(refusal) => (self.p.attempts[k], refusal, by),
+                            }
                         }
                     };
                     if self.stop_on_refusal {
@@ -557,7 +612,7 @@ impl Machine<'_> {
                     }
                     self.emit(Event::Refused {
                         decision,
-                        chooser: who,
+                        chooser: by,
                         option,
                         reasons: &reasons,
                     });
@@ -596,48 +651,9 @@ impl Machine<'_> {
         )
     }
 
-    /// Why an attempt no decision offers now is refused: the reason of every `forbid` line of
-    /// its name whose condition holds for who attempts it (`who`), else that it is not offered.
-    fn explain_attempt(
-        &mut self,
-        decision: DecisionId,
-        who: Who,
-        forbid: &ForbidDef,
-        option: OptionKey,
-        span: Span,
-    ) -> R<(Vec<String>, Diag)> {
-        // A line that names who attempts (`forbid NAME(c)`) speaks of characters: it applies
-        // only when a character is asked (not a role, not a thing).
-        let me = match who {
-            Who::Character(e) if self.types.get(e as usize) == Some(&CHARACTER) => Some(e as i64),
-            _ => None,
-        };
-        for (slot, _) in &forbid.rules {
-            if let (Some(s), Some(me)) = (slot, me) {
-                self.locals[*s as usize] = me;
-            }
-        }
-        let mut holding = Vec::new();
-        for (slot, rule) in &forbid.rules {
-            if (slot.is_none() || me.is_some()) && self.eval(&rule.cond, NO_CTX)? != 0 {
-                holding.push(rule);
-            }
-        }
-        let p = self.p;
-        let name = p.option_name(option);
-        if holding.is_empty() {
-            let text = format!("{name} is not an option of {} now", p.decisions[decision as usize]);
-            let diag = Diag::new("run::refused", text.clone())
-                .label(span, "while this was being decided")
-                .help(format!("{name} could not be chosen here; the answer was refused"));
-            return Ok((vec![text], diag));
-        }
-        self.explain(name, &holding, span)
-    }
-
     /// Every reason `rules` give for refusing `what` (their texts, names filled in), and the
     /// error a run that stops on a refusal reports: the first reason.
-    fn explain(&mut self, what: &str, rules: &[&RefusalDef], span: Span) -> R<(Vec<String>, Diag)> {
+    pub(super) fn explain(&mut self, what: &str, rules: &[&RefusalDef], span: Span) -> R<(Vec<String>, Diag)> {
         let reasons: Vec<String> = rules.iter().map(|r| self.reason_text(r)).collect::<R<_>>()?;
         let first = rules.first().map_or(Span::default(), |r| r.span);
         let diag = Diag::new("run::refused", reasons.first().cloned().unwrap_or_default())

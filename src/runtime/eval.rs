@@ -200,6 +200,11 @@ impl Machine<'_> {
                     .and_then(|c| c.side)
                     .map_or(-1, i64::from)
             }
+            Ex::InPlay(base, span) => {
+                let v = self.eval(base, ctx)?;
+                let id = self.id(v, *span)?;
+                i64::from(!self.absent.get(id as usize).copied().unwrap_or(true) && !self.is_gone(id))
+            }
             Ex::LevelNumber(l) => self.counters[*l as usize] as i64,
             Ex::ParamCall(i, args) => {
                 let p = self.p;

@@ -109,6 +109,9 @@ impl Machine<'_> {
                 flow = self.hooks(&def.on_start, &[], span)?;
             }
             if let Flow::Next = flow {
+                flow = self.moment(Moment::LevelStart(level), span)?;
+            }
+            if let Flow::Next = flow {
                 flow = self.block(body)?;
             }
             // The changes deferred to the iteration's end are made first (dropped if the
@@ -122,6 +125,12 @@ impl Machine<'_> {
                 }
                 // What the end hooks deferred to this iteration's end is made after them.
                 flow = self.settle_level(level, flow, span)?;
+                if !matches!(flow, Flow::Stop(_) | Flow::End(None, _)) {
+                    match self.moment(Moment::LevelEnd(level), span)? {
+                        Flow::Next => {}
+                        other => flow = flow.then(other),
+                    }
+                }
                 self.count_down(Anchor::LevelEnd(level));
                 self.expire_ready(Anchor::LevelEnd(level));
                 match self.effect_hooks(span)? {
@@ -220,6 +229,17 @@ impl Machine<'_> {
         if let Some(flow) = self.before_turn(a, span)? {
             return Ok(flow);
         }
+        // Attempts made before the turn, after those hooks, outside it; one that takes the actor
+        // out of play takes its turn with it (traced `cancelled`, as for the hooks).
+        let was_in = !self.out_of_play(a);
+        match self.moment(Moment::BeforeTurn(a), span)? {
+            Flow::Next if was_in && self.out_of_play(a) => {
+                self.emit(Event::Cancelled { actor: a, action: None });
+                return Ok(Flow::Next);
+            }
+            Flow::Next => {}
+            other => return Ok(other),
+        }
         let p = self.p;
         // Durations counted at a place end right before a turn begins at that place.
         self.count_down_places(a);
@@ -271,6 +291,10 @@ impl Machine<'_> {
         // `on after turn(c)`: after the turn is over, outside it (a delayed turn does not nest).
         if matches!(flow, Flow::Next) {
             flow = self.turn_hooks(&p.turn_after, a, span)?;
+        }
+        // Attempts made once the turn is over.
+        if matches!(flow, Flow::Next) {
+            flow = self.moment(Moment::AfterTurn(a), span)?;
         }
         Ok(flow)
     }

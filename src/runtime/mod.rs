@@ -10,6 +10,7 @@
 //! actions), `effects.rs` (effects and their count-downs), `hooks.rs` (hooks, triggers, routines),
 //! `resources.rs` (spending, gaining, transferring), `cards.rs` (decks and their piles).
 
+mod attempts;
 mod cards;
 pub mod control;
 pub mod decide;
@@ -21,6 +22,7 @@ mod hooks;
 mod levels;
 mod moments;
 mod orders;
+mod presence;
 mod ready;
 mod resources;
 mod secrets;

@@ -571,11 +571,14 @@ impl Machine<'_> {
         for place in 0..group.len().saturating_sub(1) {
             let mut keys = self.keys.take();
             keys.extend(group[place..].iter().map(|e| OptionKey::Character(*e)));
+            // An attempt made here is not carried out: the tie is broken at once.
+            let reoffer = std::mem::replace(&mut self.reoffer, false);
             let picked = self.suggest(who, prefs, &keys).and_then(|suggested| {
                 self.ask_until_accepted(decision, who, (&keys, &[], suggested), span, |_, _| {
                     Ok((Vec::new(), Diag::new("run::refused", "refused")))
                 })
             });
+            self.reoffer = reoffer;
             self.keys.put(keys);
             let (picked, _) = picked?;
             // The pick goes to this place; the others keep their order after it.

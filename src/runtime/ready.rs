@@ -66,7 +66,7 @@ fn fires(p: &Program, on: &ReadyOn, at: Point) -> bool {
 }
 
 impl Machine<'_> {
-    fn out_of_play(&self, e: EntityId) -> bool {
+    pub(super) fn out_of_play(&self, e: EntityId) -> bool {
         let i = e as usize;
         self.absent.get(i).copied().unwrap_or(false) || self.gone.get(i).copied().unwrap_or(false)
     }

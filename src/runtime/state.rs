@@ -128,6 +128,17 @@ pub(super) struct Machine<'a> {
     pub(super) piles: Vec<super::cards::Piles>,
     /// The cards the next draws must take (`--draws`).
     pub(super) forced_draws: std::collections::VecDeque<EntityId>,
+    /// Attempts (see `attempts.rs`): whether the decider is asked at each moment (the program
+    /// declares attempts, or answers address moments); whether an attempt made at the decision
+    /// being asked may be carried out (the decision is then offered anew); who made the attempt
+    /// the last answer named (`None`: the chooser); and how the block of one carried out ended.
+    pub(super) asks_moments: bool,
+    pub(super) reoffer: bool,
+    pub(super) attempter: Option<Who>,
+    pub(super) attempt_flow: Option<super::stmt::Flow>,
+    /// The members of the collection of the `choose ... from` being asked that it does not
+    /// offer for being out of play (or in it): an answer naming one is refused (`presence.rs`).
+    pub(super) outside: Vec<OptionKey>,
 }
 
 /// Spare lists of one kind. A walk, sort or choice takes a list, fills it and gives it back, so
@@ -183,6 +194,7 @@ impl<'a> Machine<'a> {
             }
         }
         let (until, until_default) = (cfg.until, cfg.until.is_none() && cfg.default_limit);
+        let asks_moments = p.attempt_defs.iter().any(Option::is_some) || decider.moments();
         Machine {
             p,
             n_fields,
@@ -236,6 +248,11 @@ impl<'a> Machine<'a> {
             moments: Default::default(),
             piles: vec![super::cards::Piles::default(); p.decks.len()],
             forced_draws: cfg.draws.iter().copied().collect(),
+            asks_moments,
+            reoffer: true,
+            attempter: None,
+            attempt_flow: None,
+            outside: Vec::new(),
         }
     }
 }

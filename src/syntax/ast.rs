@@ -107,6 +107,8 @@ pub enum Item {
     },
     /// `measure NAME = EXPR [for each ...] at POINT`: a number recorded for the simulator.
     Measure(Box<MeasureDecl>),
+    /// `attempt NAME [(c)] [at MOMENT, ...] [when C] { ... }`: an attempt that can be carried out.
+    Attempt(Box<AttemptDecl>),
     /// `routine NAME(a, b) { ... }`: a named block, run by `do NAME(x, y)`.
     Routine {
         name: Ident,
@@ -230,6 +232,33 @@ pub struct HookDecl {
     pub filter: Option<Expr>,
     pub body: Block,
     pub span: Span,
+}
+
+/// `attempt NAME [(c)] [at MOMENT, ...] [when C] { ... }`: made at one of its moments (any
+/// moment without `at`), and carried out (its body runs) when `C` holds and no `forbid` line of
+/// its name does; `c` is who attempts it.
+#[derive(Clone, Debug)]
+pub struct AttemptDecl {
+    pub name: Ident,
+    pub who: Option<Ident>,
+    pub at: Vec<Spanned<Moment>>,
+    pub when: Option<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// A moment an attempt may be made at.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Moment {
+    /// `before turn [(x)]`: before a turn starts, outside it; `x` is whose turn it is.
+    BeforeTurn(Option<Ident>),
+    /// `after turn [(x)]`: once a turn is over.
+    AfterTurn(Option<Ident>),
+    /// `start of LEVEL` / `end of LEVEL`: as an iteration of the level starts or ends.
+    LevelStart(Ident),
+    LevelEnd(Ident),
+    /// `DECISION`: while a decision of that name is being asked (of anyone).
+    Decision(Ident),
 }
 
 /// `measure NAME = EXPR [for each c in COLL [where C]] at POINT`: the value of EXPR, recorded
@@ -506,6 +535,16 @@ pub struct ForEach {
     pub span: Span,
 }
 
+/// Whom a `choose ... from` draws its candidates from: those in play (the default), those out of
+/// play (`out of play`), or both (`including out of play`). Destroyed things never.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Presence {
+    #[default]
+    InPlay,
+    OutOfPlay,
+    Both,
+}
+
 /// `choose NAME by WHO from x in COLL ...`: pick one of a collection (boxed in [`Stmt`]).
 #[derive(Clone, Debug)]
 pub struct ChooseFrom {
@@ -518,6 +557,8 @@ pub struct ChooseFrom {
     pub chooser: Expr,
     pub var: Ident,
     pub coll: Collection,
+    /// `out of play`, `including out of play`: whom the candidates are drawn from.
+    pub presence: Presence,
     pub filter: Option<Expr>,
     pub order: Option<Ident>,
     pub body: Block,

@@ -359,6 +359,26 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             list(o, reasons.iter(), |o, r| q(o, r))?;
             o.write_all(b"]}")
         }
+        Event::Attempt { actor, attempt } => {
+            o.write_all(br#"{"event":"attempt","actor":"#)?;
+            q(o, p.who_name(*actor))?;
+            o.write_all(br#","attempt":"#)?;
+            q(o, p.option_name(*attempt))?;
+            o.write_all(b"}")
+        }
+        Event::AttemptRefused {
+            actor,
+            attempt,
+            reasons,
+        } => {
+            o.write_all(br#"{"event":"attempt_refused","actor":"#)?;
+            q(o, p.who_name(*actor))?;
+            o.write_all(br#","attempt":"#)?;
+            q(o, p.option_name(*attempt))?;
+            o.write_all(br#","reasons":["#)?;
+            list(o, reasons.iter(), |o, r| q(o, r))?;
+            o.write_all(b"]}")
+        }
         Event::TogetherStart { actors } => {
             o.write_all(br#"{"event":"together_start","actors":["#)?;
             list(o, actors.iter(), |o, a| name(o, p, *a))?;

@@ -220,6 +220,18 @@ pub enum Event<'a> {
         option: OptionKey,
         reasons: &'a [String],
     },
+    /// An attempt (`attempt`) made and carried out: who made it; its block's events follow.
+    Attempt {
+        actor: Who,
+        attempt: OptionKey,
+    },
+    /// An attempt made at a moment (before or after a turn, a level's start or end), refused:
+    /// every reason that applies.
+    AttemptRefused {
+        actor: Who,
+        attempt: OptionKey,
+        reasons: &'a [String],
+    },
     /// A `choose ... from` where the rules refuse every candidate (and the way out, if any):
     /// nothing could be chosen, so nothing was; each refused option with every reason.
     NoChoice {

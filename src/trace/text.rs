@@ -312,6 +312,16 @@ impl<W: Write> Text<W> {
                     b.push_str(r);
                 }
             }),
+            Event::Attempt { actor, attempt } => self.line("attempt", p.who_name(*actor), |b| {
+                b.push_str(p.option_name(*attempt));
+            }),
+            Event::AttemptRefused {
+                actor,
+                attempt,
+                reasons,
+            } => self.line("refused", p.who_name(*actor), |b| {
+                let _ = write!(b, "{}: {}", p.option_name(*attempt), reasons.join("; "));
+            }),
             Event::TogetherStart { actors } => self.open(|b| {
                 // A `together { ... }` block names no one.
                 b.push_str("together");

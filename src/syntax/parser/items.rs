@@ -43,6 +43,7 @@ impl Builder {
             Rule::measure_decl => self.measure_decl(it, span)?,
             Rule::kind_decl => Item::Kind(self.ident_list(next(&mut it, span)?)),
             Rule::forbid_decl => self.forbid_decl(it, span)?,
+            Rule::attempt_decl => self.attempt_decl(it, span)?,
             _ => return Err(internal(span, rule)),
         })
     }
@@ -84,6 +85,62 @@ impl Builder {
                 }
             }
         }
+    }
+
+    fn attempt_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
+        let name = self.ident(next(&mut it, span)?);
+        let (mut who, mut at, mut when, mut body) = (None, Vec::new(), None, Block::default());
+        for p in it {
+            let pspan = self.span(&p);
+            match p.as_rule() {
+                Rule::ident => who = Some(self.ident(p)),
+                Rule::attempt_at => {
+                    for m in parts(p) {
+                        at.push(self.moment(m)?);
+                    }
+                }
+                Rule::attempt_when => when = Some(self.expr(last_inner(p, pspan)?)?),
+                Rule::block => body = self.block(p)?,
+                r => return Err(internal(pspan, r)),
+            }
+        }
+        Ok(Item::Attempt(Box::new(AttemptDecl {
+            name,
+            who,
+            at,
+            when,
+            body,
+            span,
+        })))
+    }
+
+    /// One moment of an attempt's `at`.
+    fn moment(&self, m: Pair<Rule>) -> R<Spanned<Moment>> {
+        let mspan = self.span(&m);
+        let inner = last_inner(m, mspan)?;
+        let mut wi = parts(inner.clone());
+        let node = match inner.as_rule() {
+            Rule::moment_turn => {
+                let before = next(&mut wi, mspan)?.as_rule() == Rule::moment_before;
+                let var = wi.next().map(|p| self.ident(p));
+                if before {
+                    Moment::BeforeTurn(var)
+                } else {
+                    Moment::AfterTurn(var)
+                }
+            }
+            Rule::moment_edge => {
+                let start = next(&mut wi, mspan)?.as_rule() == Rule::hook_start;
+                let level = self.ident(next(&mut wi, mspan)?);
+                if start {
+                    Moment::LevelStart(level)
+                } else {
+                    Moment::LevelEnd(level)
+                }
+            }
+            _ => Moment::Decision(self.ident(inner)),
+        };
+        Ok(Spanned::new(node, mspan))
     }
 
     fn stat_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {

@@ -520,8 +520,15 @@ impl Builder {
         let coll = self.collection(next(&mut fi, fspan)?);
         let (mut filter, mut order, mut body, mut decline) = (None, None, Block::default(), None);
         let (mut refusals, mut bind) = (Vec::new(), None);
+        let mut presence = Presence::InPlay;
         for p in fi {
             match p.as_rule() {
+                Rule::presence => {
+                    presence = match p.into_inner().next().map(|q| q.as_rule()) {
+                        Some(Rule::presence_both) => Presence::Both,
+                        _ => Presence::OutOfPlay,
+                    }
+                }
                 Rule::pick_as => bind = Some(self.ident(last_inner(p, fspan)?)),
                 Rule::expr => filter = Some(self.expr(p)?),
                 Rule::refusal => refusals.push(self.refusal(p)?),
@@ -558,6 +565,7 @@ impl Builder {
             chooser,
             var,
             coll,
+            presence,
             filter,
             order,
             body,

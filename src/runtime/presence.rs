@@ -1,0 +1,96 @@
+//! Characters out of play as candidates: `choose ... from x in COLL out of play` (only those out
+//! of play), `including out of play` (both), and the members a choice does not offer for being
+//! out of play (or in it, or destroyed): an answer naming one is refused with why, and the
+//! decision asked again.
+
+use super::state::{Ctx, Machine, NO_LABEL, R};
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::source::Span;
+use crate::syntax::ast::Presence;
+
+impl Machine<'_> {
+    /// The candidates of a `choose ... from`: the members of the collection in play, out of it,
+    /// or both (never a destroyed thing) that pass the filter, in the collection's order.
+    pub(super) fn gather_present(
+        &mut self,
+        (var, coll): (Slot, Coll),
+        presence: Presence,
+        filter: Option<&Ex>,
+        out: &mut Vec<EntityId>,
+        span: Span,
+    ) -> R<()> {
+        if presence == Presence::InPlay {
+            return self.gather((var, coll), filter, out, span);
+        }
+        let mut i = 0;
+        while let Some(e) = self.member(coll, i) {
+            self.tick(span)?;
+            i += 1;
+            let absent = self.absent.get(e as usize).copied().unwrap_or(false);
+            if self.is_gone(e) || (presence == Presence::OutOfPlay && !absent) {
+                continue;
+            }
+            self.locals[var as usize] = e as i64;
+            let keep = match filter {
+                Some(f) => {
+                    self.eval(
+                        f,
+                        Ctx {
+                            label: NO_LABEL,
+                            actor: Some(e),
+                        },
+                    )? != 0
+                }
+                None => true,
+            };
+            if keep {
+                out.push(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// The members of the collection a `choose ... from` cannot offer for where they are: out of
+    /// play (or, with `out of play`, in it), or destroyed.
+    pub(super) fn outside_of(&mut self, coll: Coll, presence: Presence, out: &mut Vec<OptionKey>) {
+        let mut i = 0;
+        while let Some(e) = self.member(coll, i) {
+            i += 1;
+            let absent = self.absent.get(e as usize).copied().unwrap_or(false);
+            let outside = self.is_gone(e)
+                || match presence {
+                    Presence::InPlay => absent,
+                    Presence::OutOfPlay => !absent,
+                    Presence::Both => false,
+                };
+            if outside {
+                out.push(OptionKey::Character(e));
+            }
+        }
+    }
+
+    /// Why a member named by an answer is not a candidate: it is gone, out of play, or in play.
+    pub(super) fn explain_outside(&self, key: OptionKey, span: Span) -> (Vec<String>, Diag) {
+        let OptionKey::Character(e) = key else {
+            return (Vec::new(), Diag::new("run::refused", "refused").label(span, "here"));
+        };
+        let name = self.world().character_name(e).to_string();
+        let text = if self.is_gone(e) {
+            format!("{name} is gone")
+        } else if self.absent.get(e as usize).copied().unwrap_or(false) {
+            format!("{name} is out of play")
+        } else {
+            format!("{name} is in play")
+        };
+        let diag = Diag::new("run::refused", text.clone())
+            .label(span, "while this was being decided")
+            .help(format!("{name} could not be chosen here; the answer was refused"));
+        (vec![text], diag)
+    }
+
+    /// Whether `destroy` took `e` out for good.
+    pub(super) fn is_gone(&self, e: EntityId) -> bool {
+        self.gone.get(e as usize).copied().unwrap_or(false)
+    }
+}
