@@ -586,3 +586,114 @@ character Ana { }
     assert_eq!(code, 0, "{err}");
     assert_eq!(body(&out), "end of encounter: complete\nfinal    Ana\n");
 }
+
+#[test]
+fn a_change_an_attempt_at_the_end_of_a_level_defers_to_that_end_is_made_there_not_at_the_next() {
+    let src = "resource hp min 0
+attempt bash(c) at end of round { spend 1 c.hp at end of round }
+play {
+  round repeat {
+    for each c in characters { turn c { } }
+  }
+}
+character Ana { hp = 5 }
+";
+    let (out, err, code) = run(src, &["round 1, end of round, Ana: bash"], Some("round=2"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        body(&out),
+        "round 1
+  ▸ Ana
+  attempt  Ana   bash
+  spend    Ana   hp         -1 → 4
+round 2
+  ▸ Ana
+end of encounter: until round=2
+final    Ana   hp = 4
+"
+    );
+}
+
+#[test]
+fn an_attempt_at_a_tie_broken_by_a_person_in_a_walk_sorted_anew_is_refused_and_the_tie_still_broken() {
+    let src = "role gm
+resource hp min 0
+stat init
+attempt shout(c) { gain 1 c.hp }
+order by_init(c) {
+  c.init desc
+  chosen by gm
+}
+play {
+  for each c in characters by by_init anew { turn c { } }
+}
+character Ana { init = 3, hp = 1 }
+character Bo { init = 3, hp = 1 }
+character Cy { init = 3, hp = 1 }
+";
+    let (out, err, code) = run(src, &["by_init, Ana: shout", "Cy", "Bo"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err, "");
+    assert_eq!(
+        body(&out),
+        "refused  Ana   by_init    shout: shout cannot be carried out while by_init is asked
+choose   gm    by_init    Cy       of Ana|Bo|Cy
+choose   gm    by_init    Bo       of Ana|Bo
+order          Cy, Bo, Ana
+▸ Cy
+order          Bo, Ana
+▸ Bo
+order          Ana
+▸ Ana
+end of encounter: complete
+final    Ana   hp = 1, init = 3
+final    Bo    hp = 1, init = 3
+final    Cy    hp = 1, init = 3
+"
+    );
+}
+
+#[test]
+fn many_attempts_carried_out_at_one_decision_do_not_nest_the_run_too_deep() {
+    let src = "resource ap min 0
+attempt boost(c) { gain 1 c.ap }
+play {
+  for each c in characters { turn c { choose act by c { option go option wait } } }
+}
+character Ana { ap = 0 }
+";
+    let mut answers = vec!["boost"; 100];
+    answers.push("go");
+    let (out, err, code) = run(src, &answers, None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("gain     Ana   ap         +1 → 100\n"), "{out}");
+    assert!(out.contains("choose   Ana   act        go       of go|wait\n"), "{out}");
+}
+
+#[test]
+fn an_attempt_binding_whose_turn_it_is_is_refused_at_a_things_turn() {
+    let src = "thing player, players { stat seat default 0 }
+resource hp min 0
+attempt interrupt(c) at before turn(x) { reset c.hp to x.hp }
+play {
+  for each p in players { turn p { } }
+  for each c in characters { turn c { } }
+}
+player P1 { seat = 7 }
+character Ana { hp = 5 }
+";
+    let (out, err, code) = run(src, &["before P1, Ana: interrupt", "before Ana, Ana: interrupt"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        body(&out),
+        "refused  Ana   interrupt: interrupt names whose turn it is, a character, and this is P1's, a player's
+▸ P1
+attempt  Ana   interrupt
+reset    Ana   hp         = 5
+▸ Ana
+end of encounter: complete
+final    P1    seat = 7
+final    Ana   hp = 5
+"
+    );
+}

@@ -153,9 +153,23 @@ impl Machine<'_> {
         if let (Some(s), Moment::BeforeTurn(e) | Moment::AfterTurn(e)) = (def.turn, at) {
             self.locals[s as usize] = e as i64;
         }
+        // Whose turn it is is bound as a character (the checker reads its fields as one's): at a
+        // thing's turn the attempt is not open.
+        let thing_turn = match (def.turn, at) {
+            (Some(_), Moment::BeforeTurn(e) | Moment::AfterTurn(e)) => {
+                self.types.get(e as usize).filter(|t| **t != CHARACTER).map(|t| (e, *t))
+            }
+            _ => None,
+        };
         let h = &p.hooks[def.hook as usize];
         if !open {
             reasons.push(format!("{name} can be attempted only {}", def.windows));
+        } else if let Some((e, t)) = thing_turn {
+            reasons.push(format!(
+                "{name} names whose turn it is, a character, and this is {}'s, a {}'s",
+                self.world().character_name(e),
+                p.things.get(t as usize).map_or("thing", |t| t.0.as_str())
+            ));
         } else if reasons.is_empty()
             && let Some(cond) = &h.filter
             && self.eval(cond, NO_CTX)? == 0
@@ -224,19 +238,23 @@ impl Machine<'_> {
         Ok(holding)
     }
 
-    /// A decision at which an attempt was carried out: unless its block ended the level, the
-    /// turn or the run, the decision is asked anew (`ask`), its options worked out again.
-    pub(super) fn offer_again(&mut self, span: Span, ask: impl FnOnce(&mut Self) -> R<Flow>) -> R<Flow> {
+    /// After a decision was asked (`flow`: how it went on): `None` when an attempt was carried
+    /// out there and its block ended nothing, so the decision is offered anew (its options worked
+    /// out again), else how to go on. More than `MAX_REFUSALS` attempts carried out at one
+    /// decision stop the run (`run::refused`), as at a moment.
+    pub(super) fn offered_anew(&mut self, flow: Flow, tries: usize, span: Span) -> R<Option<Flow>> {
         match self.attempt_flow.take() {
-            Some(Flow::Next) | None => {}
-            Some(other) => return Ok(other),
+            None => Ok(Some(flow)),
+            Some(Flow::Next) if tries < MAX_REFUSALS => Ok(None),
+            Some(Flow::Next) => Err(Box::new(
+                Diag::new(
+                    "run::refused",
+                    format!("more than {MAX_REFUSALS} attempts were carried out at one decision"),
+                )
+                .label(span, "offered anew again and again here")
+                .help("the answers keep making attempts at this decision; check the answers file"),
+            )),
+            Some(other) => Ok(Some(other)),
         }
-        if self.depth >= MAX_CALL_DEPTH {
-            return Err(Box::new(too_deep(span)));
-        }
-        self.depth += 1;
-        let flow = ask(self);
-        self.depth -= 1;
-        flow
     }
 }

@@ -32,12 +32,28 @@ impl Machine<'_> {
         &mut self,
         decision: DecisionId,
         chooser: &ChooserEx,
+        (options, prefs, written): (&[OptionDef], &[PolicyPrefs], (bool, bool)),
+        span: Span,
+    ) -> R<Flow> {
+        // A decision at which an attempt was carried out is offered anew, as it was written.
+        let mut tries = 0;
+        loop {
+            let flow = self.choose_once(decision, chooser, (options, prefs, written), span)?;
+            if let Some(flow) = self.offered_anew(flow, tries, span)? {
+                return Ok(flow);
+            }
+            tries += 1;
+        }
+    }
+
+    fn choose_once(
+        &mut self,
+        decision: DecisionId,
+        chooser: &ChooserEx,
         (options, prefs, (secret, held)): (&[OptionDef], &[PolicyPrefs], (bool, bool)),
         span: Span,
     ) -> R<Flow> {
         let p = self.p;
-        // As written: a decision offered anew after an attempt is asked as it was.
-        let written = (secret, held);
         let secret = self.in_secret(secret, held);
         // A secret choice at the head of a secret option is part of that pick: whether it is
         // asked at all tells what was picked, so everything its asking traces is held.
@@ -76,19 +92,25 @@ impl Machine<'_> {
             }));
         }
         let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
-            self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
-                let (key, oi, rules) = &refused[j];
-                let name = format!("`{}`", p.option_name(*key));
-                let rules: Vec<&RefusalDef> = rules.iter().map(|r| &options[*oi].refusals[*r]).collect();
-                m.explain(&name, &rules, span)
-            })
+            self.ask_until_accepted(
+                decision,
+                who,
+                (&keys, &refused_keys, suggested),
+                (true, span),
+                |m, j| {
+                    let (key, oi, rules) = &refused[j];
+                    let name = format!("`{}`", p.option_name(*key));
+                    let rules: Vec<&RefusalDef> = rules.iter().map(|r| &options[*oi].refusals[*r]).collect();
+                    m.explain(&name, &rules, span)
+                },
+            )
         });
         self.keys.put(refused_keys);
         let (picked, _) = asked?;
         if picked == AGAIN {
             self.keys.put(keys);
             self.indices.put(sources);
-            return self.offer_again(span, |m| m.choose(decision, chooser, (options, prefs, written), span));
+            return Ok(Flow::Next);
         }
         let (key, option) = (keys[picked], &options[sources[picked]]);
         if secret {
@@ -166,6 +188,44 @@ impl Machine<'_> {
     /// decline block when the choice is declined.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn st_choose_from(
+        &mut self,
+        decision: DecisionId,
+        chooser: &ChooserEx,
+        var: Slot,
+        (coll, presence): (Coll, Presence),
+        filter: Option<&Ex>,
+        order: Option<OrderId>,
+        body: &[St],
+        decline: Option<&Decline>,
+        (refusals, prefs, deferred): (&[RefusalDef], &[PolicyPrefs], Option<Deferred>),
+        (held, bind, reads): (bool, Option<Slot>, bool),
+        span: Span,
+    ) -> R<Flow> {
+        // A decision at which an attempt was carried out is offered anew.
+        let mut tries = 0;
+        loop {
+            let flow = self.choose_from_once(
+                decision,
+                chooser,
+                var,
+                (coll, presence),
+                filter,
+                order,
+                body,
+                decline,
+                (refusals, prefs, deferred),
+                (held, bind, reads),
+                span,
+            )?;
+            if let Some(flow) = self.offered_anew(flow, tries, span)? {
+                return Ok(flow);
+            }
+            tries += 1;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn choose_from_once(
         &mut self,
         decision: DecisionId,
         chooser: &ChooserEx,
@@ -261,9 +321,13 @@ impl Machine<'_> {
         self.outside_of(coll, presence, &mut outside);
         let outer = std::mem::replace(&mut self.outside, outside);
         let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
-            self.ask_until_accepted(decision, who, (&keys, &refused_keys, suggested), span, |m, j| {
-                m.explain_refused(var, (refusals, decline), &refused[j], span)
-            })
+            self.ask_until_accepted(
+                decision,
+                who,
+                (&keys, &refused_keys, suggested),
+                (true, span),
+                |m, j| m.explain_refused(var, (refusals, decline), &refused[j], span),
+            )
         });
         self.keys.put(refused_keys);
         let outside = std::mem::replace(&mut self.outside, outer);
@@ -278,21 +342,7 @@ impl Machine<'_> {
         if picked == AGAIN {
             self.keys.put(keys);
             self.ids.put(ids);
-            return self.offer_again(span, |m| {
-                m.st_choose_from(
-                    decision,
-                    chooser,
-                    var,
-                    (coll, presence),
-                    filter,
-                    order,
-                    body,
-                    decline,
-                    (refusals, prefs, deferred),
-                    (held, bind, reads),
-                    span,
-                )
-            });
+            return Ok(Flow::Next);
         }
         let chosen = ids.get(picked).copied();
         self.ids.put(ids);
@@ -561,12 +611,14 @@ impl Machine<'_> {
     /// Asks until the answer is one offered. An answer naming a refused option (`refused[j]`) is
     /// traced as a `refused` event with every reason `explain(m, j)` gives, and the decision is
     /// asked again; with `stop_on_refusal` the run stops on it instead, with the first reason.
+    /// `again`: the caller offers the decision anew after an attempt carried out (it handles
+    /// `AGAIN`); otherwise an attempt made here is refused.
     pub(super) fn ask_until_accepted(
         &mut self,
         decision: DecisionId,
         who: Who,
         (keys, refused, suggested): (&[OptionKey], &[OptionKey], Option<usize>),
-        span: Span,
+        (again, span): (bool, Span),
         mut explain: impl FnMut(&mut Self, usize) -> R<(Vec<String>, Diag)>,
     ) -> R<(usize, DecidedBy)> {
         // A control (the REPL) shows why each refused candidate is refused, beside the options.
@@ -598,6 +650,7 @@ impl Machine<'_> {
                         None => {
                             let k = j - refused.len();
                             let by = self.attempter.take().unwrap_or(who);
+                            self.reoffer = again;
                             match self.make_attempt(by, k, Moment::Decision(decision), span)? {
                                 Ok(flow) => {
                                     self.attempt_flow = Some(flow);

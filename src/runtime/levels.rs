@@ -130,6 +130,8 @@ impl Machine<'_> {
                         Flow::Next => {}
                         other => flow = flow.then(other),
                     }
+                    // What the attempts made there deferred to this iteration's end, after them.
+                    flow = self.settle_level(level, flow, span)?;
                 }
                 self.count_down(Anchor::LevelEnd(level));
                 self.expire_ready(Anchor::LevelEnd(level));

@@ -572,13 +572,11 @@ impl Machine<'_> {
             let mut keys = self.keys.take();
             keys.extend(group[place..].iter().map(|e| OptionKey::Character(*e)));
             // An attempt made here is not carried out: the tie is broken at once.
-            let reoffer = std::mem::replace(&mut self.reoffer, false);
             let picked = self.suggest(who, prefs, &keys).and_then(|suggested| {
-                self.ask_until_accepted(decision, who, (&keys, &[], suggested), span, |_, _| {
+                self.ask_until_accepted(decision, who, (&keys, &[], suggested), (false, span), |_, _| {
                     Ok((Vec::new(), Diag::new("run::refused", "refused")))
                 })
             });
-            self.reoffer = reoffer;
             self.keys.put(keys);
             let (picked, _) = picked?;
             // The pick goes to this place; the others keep their order after it.
@@ -627,7 +625,8 @@ impl Machine<'_> {
                 let picked = match keys.len() {
                     0 | 1 => Ok(0),
                     _ => self.suggest(who, prefs, &keys).and_then(|suggested| {
-                        self.ask_until_accepted(decision, who, (&keys, &[], suggested), span, |_, _| {
+                        // An attempt made here is not carried out: the tie is broken at once.
+                        self.ask_until_accepted(decision, who, (&keys, &[], suggested), (false, span), |_, _| {
                             Ok((Vec::new(), Diag::new("run::refused", "refused")))
                         })
                         .map(|(i, _)| i)
