@@ -697,3 +697,23 @@ final    Ana   hp = 5
 "
     );
 }
+
+#[test]
+fn an_attempt_addressed_as_made_by_a_thing_is_a_command_line_error() {
+    let src = "thing player, players { stat seat default 0 }
+attempt anyone { }
+play {
+  for each c in characters { turn c { choose act by c { option go } } }
+}
+player P1 { seat = 7 }
+character Ana { }
+";
+    for answer in ["before Ana, P1: anyone", "act, P1: anyone"] {
+        let (_, err, code) = run(src, &[answer], None);
+        assert_eq!(code, 2, "{answer}: {err}");
+        assert!(
+            err.contains("`P1` is a player, not a character or a role: attempts are made by characters and roles"),
+            "{answer}: {err}"
+        );
+    }
+}

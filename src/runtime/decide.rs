@@ -474,6 +474,16 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
             address.levels.extend(level);
         }
     }
+    // Who makes an attempt is a character or a role, never a thing.
+    if let Some(Who::Character(e)) = address.attempter
+        && let Some(c) = p.characters.get(e as usize).filter(|c| c.ty != 0)
+    {
+        return Err(format!(
+            "`{}` is a {}, not a character or a role: attempts are made by characters and roles",
+            c.name,
+            p.things.get(c.ty as usize).map_or("thing", |t| t.0.as_str())
+        ));
+    }
     // Who makes an attempt names an attempt: one an `attempt` declares or a `forbid` names.
     let option = unquote(option).trim().to_string();
     if address.attempter.is_some() && !p.attempts.iter().any(|a| p.option_name(*a) == option) {
