@@ -372,9 +372,14 @@ impl RunOptions {
                 self.draws[used..].join(",")
             ));
         }
-        for (origin, text) in decider.unused_addressed() {
+        for (origin, text, moment) in decider.unused_addressed() {
+            let why = if moment {
+                "the moment it addresses never came"
+            } else {
+                "no decision it addresses was asked"
+            };
             note.push_str(&format!(
-                "warning: the answer `{text}` ({origin}) was never used: no decision it addresses was asked\n"
+                "warning: the answer `{text}` ({origin}) was never used: {why}\n"
             ));
         }
         let addressed = decider.unused_addressed().len();

@@ -296,7 +296,12 @@ fn a_forbid_only_attempt_no_line_of_which_holds_cannot_be_done() {
 fn an_attempt_addressed_to_a_moment_never_reached_is_reported() {
     let (_, err, code) = run(VOLLEYS, &["end of volley 7, Ilse: rescript"], None);
     assert_eq!(code, 0);
-    assert!(err.contains("end of volley 7, Ilse: rescript"), "{err}");
+    assert!(
+        err.contains(
+            "warning: the answer `end of volley 7, Ilse: rescript` (answers:1) was never used: the moment it addresses never came"
+        ),
+        "{err}"
+    );
 }
 
 #[test]

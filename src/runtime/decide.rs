@@ -283,12 +283,13 @@ impl Scripted {
         self.len() == 0
     }
 
-    /// The addressed answers never used: (where each came from, the whole line).
-    pub fn unused_addressed(&self) -> Vec<(&str, &str)> {
+    /// The addressed answers never used: (where each came from, the whole line, whether it
+    /// addresses a moment rather than a decision).
+    pub fn unused_addressed(&self) -> Vec<(&str, &str, bool)> {
         self.addressed
             .iter()
             .filter(|a| !a.2)
-            .map(|a| (a.1.origin.as_str(), a.3.as_str()))
+            .map(|a| (a.1.origin.as_str(), a.3.as_str(), a.0.moment.is_some()))
             .collect()
     }
 
