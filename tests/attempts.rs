@@ -722,3 +722,23 @@ character Ana { }
         );
     }
 }
+
+#[test]
+fn a_choice_in_an_attempt_made_at_a_choice_among_characters_does_not_call_one_out_of_play_its_candidate() {
+    let src = "resource hp min 0
+attempt rally(c) { choose how by c { option loud { gain 1 c.hp } option quiet } }
+play {
+  for each c in characters { turn c { choose target by c from t in characters where t != c { spend 1 t.hp } } }
+}
+character Ana { hp = 5 }
+character Bo { hp = 5 }
+character Cy { hp = 5, absent }
+";
+    let (out, err, code) = run(src, &["rally", "Cy", "loud", "Bo"], None);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        err.contains("the answer `Cy` (answers:2) is not an option of `how` for Ana"),
+        "{err}"
+    );
+    assert!(!out.contains("Cy is out of play"), "{out}");
+}

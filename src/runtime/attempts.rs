@@ -100,7 +100,11 @@ impl Machine<'_> {
         let (lo, hi) = (h.frame.0 as usize, h.frame.1 as usize);
         let mark = self.saved.len();
         self.saved.extend_from_slice(&self.locals[lo..hi]);
+        // The members the decision being asked does not offer are its own: a choice in the
+        // block has none of them.
+        let outside = std::mem::take(&mut self.outside);
         let result = self.attempt_in_frame(def, who, k, at, span);
+        self.outside = outside;
         self.locals[lo..hi].copy_from_slice(&self.saved[mark..]);
         self.saved.truncate(mark);
         result
