@@ -741,3 +741,36 @@ fn a_held_character_steps_in_before_a_turn_with_a_turn_of_its_own_not_nested() {
         ]
     );
 }
+
+#[test]
+fn a_change_the_end_hook_of_an_effect_ending_with_a_level_defers_to_that_level_end_is_made_there() {
+    let src = "effect dazed
+resource hp min 0
+on end of dazed(c) { spend 1 c.hp at end of round }
+play {
+  round repeat {
+    if round.number == 1 { begin dazed on (first c in characters) for 1 counted at end of round }
+    for each c in characters { turn c { } }
+  }
+}
+character Ana { hp = 5 }
+";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = turnscript::project::RunOptions {
+        until: Some("round=1".to_string()),
+        ..turnscript::project::RunOptions::default()
+    };
+    let (out, err, code) = common::run_texts(&files, Vec::new(), &opts, false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.split_once('\n').map_or("", |x| x.1),
+        "round 1
+  effect   Ana   dazed      for 1, counted at end of round
+  ▸ Ana
+  effect   Ana   dazed      ends
+  spend    Ana   hp         -1 → 4
+end of encounter: until round=1
+final    Ana   dazed = 0, hp = 4
+"
+    );
+}

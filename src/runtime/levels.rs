@@ -139,6 +139,8 @@ impl Machine<'_> {
                     Flow::Next => {}
                     other => flow = flow.then(other),
                 }
+                // And what the hooks of effects ending there deferred to it.
+                flow = self.settle_level(level, flow, span)?;
             }
             match flow {
                 Flow::Next => self.emit(Event::LevelEnd { level, n, reason: None }),
