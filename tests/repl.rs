@@ -461,3 +461,29 @@ fn piped_commands_are_autosaved_before_the_repl_waits() {
     let _ = child.wait();
     assert_eq!(sets(&saved), 30, "{saved}");
 }
+
+#[test]
+fn an_attempt_by_a_thing_is_refused_as_the_answers_file_refuses_it() {
+    let dir = scratch("attempt-by-a-thing-rules");
+    let rules = dir.join("rules.turn");
+    std::fs::write(
+        &rules,
+        "thing player, players { stat seat default 0 }
+attempt anyone { }
+play { for each c in characters { turn c { choose act by c { option go option wait } } } }
+player P1 { seat = 7 }
+character Ana { }
+",
+    )
+    .expect("write the ruleset");
+    let t = run_session(
+        &format!(
+            "ruleset: {}\n---\nattempt P1 anyone\nattempt Ana anyone\n",
+            rules.display()
+        ),
+        "attempt-by-a-thing",
+    );
+    assert!(t.contains("`P1` is a player, not a character or a role"), "{t}");
+    assert!(t.contains("attempt  Ana   anyone"), "{t}");
+    assert!(!t.contains("attempt  P1"), "{t}");
+}

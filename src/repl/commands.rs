@@ -543,6 +543,22 @@ fn parse_attempt(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, 
         Some(r) => Who::Role(r as u16),
         None => Who::Character(character(st, w)?),
     };
+    // Attempts are made by characters and roles, never by a thing.
+    if let Who::Character(e) = who
+        && let Some(c) = p.characters.get(e as usize).filter(|c| c.ty != 0)
+    {
+        return Err(bad(
+            "repl::unknown_character",
+            format!(
+                "`{}` is a {}, not a character or a role",
+                c.name,
+                p.things.get(c.ty as usize).map_or("thing", |t| t.0.as_str())
+            ),
+            (w.0, w.1),
+            "not who makes an attempt",
+        )
+        .help("attempts are made by characters and roles"));
+    }
     let names: Vec<&str> = p.attempts.iter().map(|o| p.option_name(*o)).collect();
     let Some(k) = names.iter().position(|n| *n == a.2) else {
         let d = bad(
