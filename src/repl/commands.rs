@@ -223,7 +223,7 @@ pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
         "continue" => parse_continue(repl, &ws, head),
         "auto" | "ask" => parse_mode(repl, &ws, head, name),
         "answer" => parse_answer(repl, &ws, head),
-        "attempt" => parse_attempt(repl, &ws, head),
+        "attempt" => parse_attempt(repl, line, &ws, head),
         "roll" => parse_roll(repl, &ws, head),
         "draw" => parse_draw(repl, line, head),
         "seed" => parse_seed(repl, &ws, head),
@@ -525,10 +525,14 @@ fn parse_answer(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, D
 
 /// `attempt WHO NAME`: WHO (a character or a role, anyone) makes the attempt NAME now, at the
 /// pending decision: refused with every reason, or carried out; the decision is asked again.
-fn parse_attempt(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+/// `attempt WHO NAME MOMENT` (`after Cap`, `start of round 3`, as an answers file writes it)
+/// queues it for that moment; `attempt cancel [WHO NAME]` takes queued ones back.
+fn parse_attempt(repl: &Repl, line: &str, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let pd = pending(st, head)?;
-    too_many(ws, 3, usage("attempt"))?;
+    if ws.get(1).is_some_and(|w| w.2 == "cancel") && character(st, ws[1]).is_err() {
+        return parse_cancel(st, ws, head);
+    }
     let (Some(w), Some(a)) = (ws.get(1).copied(), ws.get(2).copied()) else {
         return Err(bad(
             "repl::missing_value",
@@ -576,11 +580,69 @@ fn parse_attempt(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, 
             }
         });
     };
+    if let Some(m) = ws.get(3) {
+        let text = line.get(m.0..).unwrap_or("").trim();
+        crate::runtime::decide::parse_moment(p, text).map_err(|e| {
+            bad("repl::bad_moment", e, (m.0, line.len()), "not a moment")
+                .help("a queued attempt names its moment as an answers file does: `attempt Ilse interrupt after Cap`")
+        })?;
+        return Ok(change(vec![Op::Queue {
+            who: p.who_name(who).to_string(),
+            attempt: a.2.to_string(),
+            moment: text.to_string(),
+        }]));
+    }
     let i = pd.options.len() + pd.refused.len() + k;
     Ok(Cmd::Change {
         ops: Vec::new(),
         goal: Goal::Attempt(i, who),
     })
+}
+
+/// `attempt cancel`: every queued attempt taken back; `attempt cancel WHO NAME`: the first of
+/// WHO's NAME.
+fn parse_cancel(st: &State, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+    too_many(ws, 4, usage("attempt"))?;
+    if st.queued.is_empty() {
+        return Err(bad(
+            "repl::no_such_option",
+            "no attempt is waiting for a moment",
+            head,
+            "nothing to cancel",
+        )
+        .help("`attempt WHO NAME after X` queues one; `show` lists those waiting"));
+    }
+    let Some((w, a)) = ws.get(2).zip(ws.get(3)) else {
+        if let Some(w) = ws.get(2) {
+            return Err(bad(
+                "repl::missing_value",
+                "`attempt cancel` needs who and what, or nothing",
+                (w.0, w.1),
+                "who, and what?",
+            )
+            .help("`attempt cancel` takes back every queued attempt; `attempt cancel WHO NAME` one"));
+        }
+        return Ok(change(vec![Op::Unqueue(None)]));
+    };
+    let p = &st.program;
+    let who = match p.roles.iter().position(|r| r == w.2) {
+        Some(r) => Who::Role(r as u16),
+        None => Who::Character(character(st, *w)?),
+    };
+    let prefix = format!("{} {} ", p.who_name(who), a.2);
+    if !st.queued.iter().any(|q| q.starts_with(&prefix)) {
+        return Err(bad(
+            "repl::no_such_option",
+            format!("no attempt `{}` by {} is waiting", a.2, p.who_name(who)),
+            (w.0, a.1),
+            "not queued",
+        )
+        .help(format!("waiting: {}", st.queued.join("; "))));
+    }
+    Ok(change(vec![Op::Unqueue(Some((
+        p.who_name(who).to_string(),
+        a.2.to_string(),
+    )))]))
 }
 
 fn parse_draw(repl: &Repl, line: &str, head: (usize, usize)) -> Result<Cmd, Diag> {

@@ -91,6 +91,9 @@ pub fn write(ruleset: (&str, &str), encounter: Option<(&str, &str)>, seed: u64, 
                 Op::Stop { effect, on } => json!(["stop", effect, on]),
                 Op::Place { who, to, order } => json!(["place", who, to, order]),
                 Op::Rank(o) => json!(["rank", o]),
+                Op::Queue { who, attempt, moment } => json!(["queue", who, attempt, moment]),
+                Op::Unqueue(None) => json!(["unqueue"]),
+                Op::Unqueue(Some((who, attempt))) => json!(["unqueue", who, attempt]),
                 Op::Mode { target, mode } => match mode {
                     Mode::Ask => json!(["mode", target, "ask"]),
                     Mode::Auto(None) => json!(["mode", target, "auto"]),
@@ -173,6 +176,13 @@ fn op(v: &Value) -> Result<Op, String> {
             order: string(at(3)?)?,
         },
         "rank" => Op::Rank(string(at(1)?)?),
+        "queue" => Op::Queue {
+            who: string(at(1)?)?,
+            attempt: string(at(2)?)?,
+            moment: string(at(3)?)?,
+        },
+        "unqueue" if a.len() == 1 => Op::Unqueue(None),
+        "unqueue" => Op::Unqueue(Some((string(at(1)?)?, string(at(2)?)?))),
         "mode" => Op::Mode {
             target: string(at(1)?)?,
             mode: match string(at(2)?)?.as_str() {
@@ -222,6 +232,7 @@ pub fn read(text: &str) -> Result<Saved, String> {
             saved.log.push(Entry {
                 line: cmd,
                 ops: Vec::new(),
+                note: None,
             });
         } else {
             let v: Value = serde_json::from_str(line).map_err(|e| err(e.to_string()))?;

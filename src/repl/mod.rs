@@ -379,6 +379,12 @@ impl Repl {
             }
             _ => String::new(),
         };
+        // What an attempt made at the decision did, for `log` (the first attempt traced after it;
+        // at a secret choice its refusal waits for the reveal, so nothing is said).
+        let (made_before, secret) = (
+            s.state.attempts.len(),
+            matches!(&s.state.end, End::Paused(pd) if pd.secret),
+        );
         let mut out = match replay::go_on(&mut s.state, s.cursor, &ops, goal) {
             Some(Went::On(out)) => out,
             Some(Went::Failed(d)) => return Err(stopped_by(&s.state, &d, width, colour)),
@@ -388,6 +394,7 @@ impl Repl {
                 log.push(Entry {
                     line: line.clone(),
                     ops: ops.clone(),
+                    note: None,
                 });
                 let state = match replay(&s.base, &log, goal) {
                     Ok(st) => st,
@@ -407,7 +414,15 @@ impl Repl {
         // The command is kept, with the picks its goal made.
         s.log.truncate(s.cursor);
         let ops = ops.into_iter().chain(s.state.made.iter().cloned()).collect();
-        s.log.push(Entry { line, ops });
+        let note = match goal {
+            Goal::Attempt(..) if !secret => match s.state.attempts.get(made_before) {
+                Some(true) => Some("attempt carried out"),
+                Some(false) => Some("attempt refused"),
+                None => None,
+            },
+            _ => None,
+        };
+        s.log.push(Entry { line, ops, note });
         s.cursor = s.log.len();
         out.push_str(&refused);
         out.push_str(&joiners_unplaced(&s.state, &s.log));

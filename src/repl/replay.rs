@@ -24,7 +24,7 @@ use crate::diag::Diag;
 use crate::project::Project;
 use crate::runtime::RunConfig;
 use crate::runtime::control::{Control, Editor, Pending, Ran, Verdict, run_controlled};
-use crate::runtime::decide::{DecisionPoint, Policy};
+use crate::runtime::decide::{DecisionPoint, MomentPoint, Policy, parse_moment, within};
 use crate::source::Sources;
 use crate::trace::{DecidedBy, Event, Sink, Text};
 
@@ -48,6 +48,9 @@ struct Recorder {
     hit: bool,
     /// The text and events already sent to the REPL.
     sent: (usize, usize),
+    /// Each attempt traced (carried out, or refused; a refused answer counts as one) not yet sent
+    /// to the REPL.
+    attempts: Vec<bool>,
 }
 
 impl Recorder {
@@ -59,6 +62,7 @@ impl Recorder {
             watch: None,
             hit: false,
             sent: (0, 0),
+            attempts: Vec::new(),
         }
     }
 
@@ -148,6 +152,8 @@ impl Sink for RecSink {
                     r.hit = true;
                 }
             }
+            Event::Attempt { .. } => r.attempts.push(true),
+            Event::AttemptRefused { .. } | Event::Refused { .. } => r.attempts.push(false),
             Event::ReactionStart { actor } => r.open.push(Frame::React(*actor)),
             Event::ReactionEnd { .. } => {
                 r.open.pop();
@@ -169,6 +175,10 @@ pub(super) struct Progress {
     alive: bool,
     /// When the run is over: the answers choices still held took, and the picks not counted.
     held: (Vec<u32>, u32),
+    /// The attempts queued for moments, waiting.
+    queued: Vec<String>,
+    /// The attempts traced since the REPL was last told (carried out, or refused).
+    attempts: Vec<bool>,
 }
 
 /// The next command for a waiting run: its changes (the log entry `entry`), and the goal.
@@ -259,6 +269,8 @@ pub fn replay(base: &Base, log: &[Entry], goal: Goal) -> Result<State, (Sources,
         modes: first.modes,
         live: first.alive.then_some(live),
         went_on: 0,
+        queued: first.queued,
+        attempts: first.attempts,
     })
 }
 
@@ -310,6 +322,8 @@ pub(super) fn go_on(st: &mut State, entry: usize, ops: &[Op], goal: Goal) -> Opt
     st.modes = p.modes;
     st.divergence = None;
     st.went_on += 1;
+    st.queued = p.queued;
+    st.attempts.extend(p.attempts);
     if !p.alive {
         st.live = None;
     }
@@ -346,6 +360,7 @@ fn run(
         decisions: 0,
         link: Some((to_repl, from_repl)),
         held: (Vec::new(), 0),
+        queue: Vec::new(),
     };
     // No default stop: a fight goes on until the rules end it (the step budget guards).
     let cfg = RunConfig {
@@ -361,6 +376,7 @@ fn run(
     };
     let (end, divergence) = ending(ran, &ctl.ops, ctl.entries, ctl.divergence.take(), ctl.next);
     let trace = rec.borrow_mut().delta();
+    let attempts = std::mem::take(&mut rec.borrow_mut().attempts);
     let _ = to_repl.send(Progress {
         trace,
         end,
@@ -370,6 +386,8 @@ fn run(
         modes: std::mem::take(&mut ctl.modes),
         alive: false,
         held: std::mem::take(&mut ctl.held),
+        queued: ctl.queue.iter().map(|q| q.text.clone()).collect(),
+        attempts,
     });
 }
 
@@ -480,6 +498,18 @@ struct Ctl<'p> {
     link: Option<(Sender<Progress>, Receiver<Resume>)>,
     /// As the run ended: the answers choices still held took, and the picks not counted.
     held: (Vec<u32>, u32),
+    /// The attempts queued for moments (`attempt WHO NAME after X`), in the order queued.
+    queue: Vec<Queued>,
+}
+
+/// An attempt queued for a moment: who makes it, which (an index into `Program::attempts`), the
+/// moment and the level's iteration it names (if any), and how `show` says it.
+struct Queued {
+    who: Who,
+    attempt: usize,
+    moment: Moment,
+    levels: Vec<(LevelId, u64)>,
+    text: String,
 }
 
 impl Ctl<'_> {
@@ -489,7 +519,10 @@ impl Ctl<'_> {
         let Some((to_repl, from_repl)) = &self.link else {
             return false;
         };
+        let attempts = std::mem::take(&mut self.rec.borrow_mut().attempts);
         let progress = Progress {
+            attempts,
+            queued: self.queue.iter().map(|q| q.text.clone()).collect(),
             trace: self.rec.borrow_mut().delta(),
             end: End::Paused(Box::new(Pending::at(ed, d))),
             decisions: self.decisions,
@@ -660,6 +693,31 @@ impl Ctl<'_> {
                     }
                 }
             }
+            Op::Queue { who, attempt, moment } => {
+                let by = self.who_named(who)?;
+                let k = p
+                    .attempts
+                    .iter()
+                    .position(|o| p.option_name(*o) == attempt)
+                    .ok_or_else(|| format!("no attempt is called `{attempt}` now"))?;
+                let (at, level) = parse_moment(p, moment)?;
+                self.queue.push(Queued {
+                    who: by,
+                    attempt: k,
+                    moment: at,
+                    levels: level.into_iter().collect(),
+                    text: format!("{who} {attempt} {}", moment.trim()),
+                });
+            }
+            Op::Unqueue(None) => self.queue.clear(),
+            Op::Unqueue(Some((who, attempt))) => {
+                let i = self
+                    .queue
+                    .iter()
+                    .position(|q| p.who_name(q.who) == who && p.option_name(p.attempts[q.attempt]) == attempt)
+                    .ok_or_else(|| format!("no attempt `{attempt}` by {who} is waiting now"))?;
+                self.queue.remove(i);
+            }
         }
         Ok(())
     }
@@ -739,6 +797,20 @@ impl Ctl<'_> {
 }
 
 impl Control for Ctl<'_> {
+    fn moments(&self) -> bool {
+        !self.queue.is_empty()
+    }
+
+    /// The first attempt queued for this moment, taken off the queue: the run makes it here.
+    fn moment(&mut self, m: &MomentPoint<'_>) -> Option<(Who, usize)> {
+        let i = self
+            .queue
+            .iter()
+            .position(|q| q.moment == m.moment && within(&q.levels, m.counters, m.running))?;
+        let q = self.queue.remove(i);
+        Some((q.who, q.attempt))
+    }
+
     fn ended(&mut self, hidden: Vec<u32>, uncounted: u32) {
         self.held = (hidden, uncounted);
     }

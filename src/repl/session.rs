@@ -71,6 +71,14 @@ pub enum Op {
     /// Who answers the decisions of a side, a role, a character, everyone (`all`), or the
     /// decisions with one option (`single`): the person at the REPL, or a policy.
     Mode { target: String, mode: Mode },
+    /// An attempt queued for a moment (`attempt WHO NAME after X`): made when play reaches it.
+    Queue {
+        who: String,
+        attempt: String,
+        moment: String,
+    },
+    /// Queued attempts cancelled (`attempt cancel [WHO NAME]`): all, or the first of WHO's NAME.
+    Unqueue(Option<(String, String)>),
 }
 
 /// A command as typed and the changes it made.
@@ -78,6 +86,9 @@ pub enum Op {
 pub struct Entry {
     pub line: String,
     pub ops: Vec<Op>,
+    /// What an `attempt` made at the decision did (`attempt carried out`, `attempt refused`),
+    /// for `log`; not saved (a loaded session's log says `attempt`).
+    pub note: Option<&'static str>,
 }
 
 /// A file of the base: the path as given, and its text.
@@ -197,6 +208,10 @@ pub struct State {
     pub(super) live: Option<super::replay::Live>,
     /// The commands the waiting run went on with since this state was replayed.
     pub went_on: usize,
+    /// The attempts queued for moments, waiting (`Ilse interrupt after Cap`), in the order queued.
+    pub queued: Vec<String>,
+    /// Each attempt made so far, carried out (`true`) or refused, in the order made.
+    pub attempts: Vec<bool>,
 }
 
 impl State {

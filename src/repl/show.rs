@@ -37,6 +37,10 @@ fn refused_lines(st: &State, pd: &crate::runtime::control::Pending, indent: &str
 fn open_attempts(st: &State, pd: &crate::runtime::control::Pending) -> String {
     use crate::compile::ir::MomentDef;
     let p = &st.program;
+    // At a tie broken by a person nothing can be carried out: every attempt is refused there.
+    if !pd.reoffered {
+        return String::new();
+    }
     let open: Vec<&str> = p
         .attempts
         .iter()
@@ -155,7 +159,13 @@ pub fn status(st: &State) -> String {
             out.push_str(&refused_lines(st, pd, "  "));
             out
         }
-        End::Finished(r) => format!("the encounter is over ({})\n", reason_text(p, r)),
+        End::Finished(r) => {
+            let mut out = format!("the encounter is over ({})\n", reason_text(p, r));
+            for q in &st.queued {
+                out.push_str(&format!("  never made: {q} (its moment never came)\n"));
+            }
+            out
+        }
         End::Failed(d) => {
             let mut out = st.sources.render(d, 80, false);
             out.push_str("the run stopped with this error: `undo` goes back, `reload` runs an edited ruleset\n");
@@ -533,6 +543,9 @@ fn pending_text(st: &State) -> String {
             }
             out.push_str(&refused_lines(st, pd, "  "));
             out.push_str(&open_attempts(st, pd));
+            for q in &st.queued {
+                out.push_str(&format!("  waiting: {q}\n"));
+            }
             out
         }
         _ => status(st),
@@ -577,7 +590,18 @@ pub fn log(s: &Session) -> String {
             .filter(|o| matches!(o, super::session::Op::Pick { .. }))
             .count();
         let secret = hidden.get(i).copied().unwrap_or(open);
-        let note = if picks > 0 && !secret {
+        let queues = e.ops.iter().any(|o| matches!(o, super::session::Op::Queue { .. }));
+        let attempt = e
+            .ops
+            .iter()
+            .any(|o| matches!(o, super::session::Op::Pick { attempter: Some(_), .. }));
+        let note = if queues {
+            "  (queued)".to_string()
+        } else if e.ops.iter().any(|o| matches!(o, super::session::Op::Unqueue(_))) {
+            "  (cancelled)".to_string()
+        } else if attempt && !secret {
+            format!("  ({})", e.note.unwrap_or("attempt"))
+        } else if picks > 0 && !secret {
             format!("  ({picks} decision{})", if picks == 1 { "" } else { "s" })
         } else {
             String::new()

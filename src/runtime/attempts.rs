@@ -24,7 +24,7 @@ impl Machine<'_> {
     /// A moment: the attempts the decider makes here, each refused or carried out, in turn.
     /// Nothing is asked when no attempt can be made (see `Machine::asks_moments`).
     pub(super) fn moment(&mut self, at: Moment, span: Span) -> R<Flow> {
-        if !self.asks_moments || self.control.is_some() {
+        if !self.asks_moments {
             return Ok(Flow::Next);
         }
         for _ in 0..=MAX_REFUSALS {
@@ -39,7 +39,17 @@ impl Machine<'_> {
                 counters: &self.counters,
                 running: &self.running,
             };
-            let Some((who, k)) = self.decider.moment(&w, &point) else {
+            // A control (the REPL) makes the attempts queued for this moment.
+            let made = match self.control.take() {
+                Some(c) => {
+                    let made = c.moment(&point);
+                    self.asks_moments = c.moments();
+                    self.control = Some(c);
+                    made
+                }
+                None => self.decider.moment(&w, &point),
+            };
+            let Some((who, k)) = made else {
                 return Ok(Flow::Next);
             };
             if k >= self.p.attempts.len() {

@@ -8,7 +8,7 @@
 //! again from the start and making the same changes at the same decisions; or its control may
 //! keep the run waiting inside [`Control::decide`] (on a thread of its own) and go on from there.
 
-use super::decide::{Decider, DecisionPoint, Policy};
+use super::decide::{Decider, DecisionPoint, MomentPoint, Policy};
 use super::{Machine, Outcome, R, RunConfig, run_with};
 use crate::compile::ir::*;
 use crate::diag::Diag;
@@ -36,6 +36,20 @@ pub trait Control {
     /// runtime works out that policy's conditional preferences for it (as for a decider).
     fn policy(&self, chooser: Who) -> Option<PolicyRef> {
         let _ = chooser;
+        None
+    }
+
+    /// Whether attempts wait for moments (`attempt WHO NAME after X` queued at the REPL): the
+    /// runtime asks [`Control::moment`] at the moments only while this holds, read after each
+    /// decision the control answers (nothing is asked per step while it does not).
+    fn moments(&self) -> bool {
+        false
+    }
+
+    /// An attempt made at moment `m`: who makes it and which (an index into
+    /// `Program::attempts`). Asked again at the same moment until it gives `None`.
+    fn moment(&mut self, m: &MomentPoint<'_>) -> Option<(Who, usize)> {
+        let _ = m;
         None
     }
 
@@ -130,6 +144,9 @@ pub struct Pending {
     /// The choices held until revealed (`in secret until revealed`), in the order made: who
     /// holds one, of which decision (never what was chosen).
     pub held: Vec<(Who, DecisionId)>,
+    /// Whether an attempt made here can be carried out (the decision is offered anew after it);
+    /// false at a tie broken by a person, where every attempt is refused.
+    pub reoffered: bool,
 }
 
 impl Pending {
@@ -148,6 +165,7 @@ impl Pending {
             hidden: ed.m.secrecy.hidden(),
             uncounted: ed.m.secrecy.uncounted(),
             held: ed.m.secrecy.kept().collect(),
+            reoffered: ed.m.reoffer,
         }
     }
 }
@@ -301,6 +319,7 @@ const PAUSED: &str = "run::paused";
 /// turns back into [`Ran::Paused`].
 pub(super) fn consult<'a>(m: &mut Machine<'a>, c: &'a mut dyn Control, d: &DecisionPoint<'_>) -> R<(usize, DecidedBy)> {
     let verdict = c.decide(&mut Editor { m }, d);
+    m.asks_moments = c.moments();
     m.control = Some(c);
     match verdict? {
         Verdict::Pick(i, by) => Ok((i, by)),
@@ -321,6 +340,14 @@ struct Gate<'c> {
 }
 
 impl Control for Gate<'_> {
+    fn moments(&self) -> bool {
+        self.inner.moments()
+    }
+
+    fn moment(&mut self, m: &MomentPoint<'_>) -> Option<(Who, usize)> {
+        self.inner.moment(m)
+    }
+
     fn policy(&self, chooser: Who) -> Option<PolicyRef> {
         self.inner.policy(chooser)
     }

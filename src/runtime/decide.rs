@@ -310,7 +310,7 @@ impl Scripted {
 }
 
 /// Whether the levels named are running, each at the iteration named.
-fn within(levels: &[(LevelId, u64)], counters: &[u64], running: &[bool]) -> bool {
+pub fn within(levels: &[(LevelId, u64)], counters: &[u64], running: &[bool]) -> bool {
     levels.iter().all(|&(l, n)| {
         running.get(l as usize).copied().unwrap_or(false) && counters.get(l as usize).copied() == Some(n)
     })
@@ -369,6 +369,18 @@ fn moment_named(p: &Program, part: &str) -> Option<(Moment, Option<(LevelId, u64
         },
         n,
     ))
+}
+
+/// A moment as an answers file writes it (`before NAME`, `after NAME`, `start of LEVEL [N]`,
+/// `end of LEVEL [N]`), for a tool that addresses attempts to moments the same way (the REPL's
+/// `attempt WHO NAME MOMENT`): the moment, and the level's iteration when one is written.
+pub fn parse_moment(p: &Program, text: &str) -> Result<(Moment, Option<(LevelId, u64)>), String> {
+    moment_named(p, text).ok_or_else(|| {
+        format!(
+            "`{}` is not a moment: write `before NAME` or `after NAME` (a character's turn), `start of LEVEL [N]` or `end of LEVEL [N]`",
+            text.trim()
+        )
+    })
 }
 
 /// What ends an address's head: a decision (answered), a decision and who attempts at it, or a

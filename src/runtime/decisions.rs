@@ -633,6 +633,8 @@ impl Machine<'_> {
         } else {
             Vec::new()
         };
+        // A control reads whether an attempt made here can be carried out (`Pending::reoffered`).
+        self.reoffer = again;
         for _ in 0..=MAX_REFUSALS {
             match self.ask_refusing(decision, who, (keys, refused, suggested), &reasons, span)? {
                 Ok(pick) => return Ok(pick),

@@ -194,7 +194,11 @@ impl<'a> Machine<'a> {
             }
         }
         let (until, until_default) = (cfg.until, cfg.until.is_none() && cfg.default_limit);
-        let asks_moments = p.attempt_defs.iter().any(Option::is_some) || decider.moments();
+        // A control is asked only while it has attempts waiting for moments (`Control::moments`).
+        let asks_moments = match &control {
+            Some(c) => c.moments(),
+            None => p.attempt_defs.iter().any(Option::is_some) || decider.moments(),
+        };
         Machine {
             p,
             n_fields,
