@@ -68,11 +68,13 @@ pub const COMMANDS: &[Help] = &[
     },
     Help {
         name: "attempt",
-        usage: "attempt WHO NAME",
+        usage: "attempt WHO NAME [MOMENT] | attempt cancel [WHO NAME]",
         about: "WHO (any character or role, not only the chooser) makes the attempt NAME now, at \
                 the pending decision: refused with every reason the rules give, or carried out \
-                (its block runs); the decision is then asked again. Logged, so undo, save and \
-                load keep it.",
+                (its block runs); the decision is then asked again. With a MOMENT (`before X`, \
+                `after X`, `start of LEVEL [N]`, `end of LEVEL [N]`, as an answers file writes \
+                it) it waits for that moment and is made there; `show` lists those waiting, \
+                `attempt cancel` takes them back. Logged, so undo, save and load keep it.",
         example: "attempt Ilse interrupt",
     },
     Help {
