@@ -60,7 +60,11 @@ pub fn write(ruleset: (&str, &str), encounter: Option<(&str, &str)>, seed: u64, 
                     option,
                     attempter: Some(who),
                     ..
-                } => json!(["pick", decision, chooser, option, "answer", who]),
+                } => match e.note {
+                    // What it did, for `log` after a load.
+                    Some(note) => json!(["pick", decision, chooser, option, "answer", who, note]),
+                    None => json!(["pick", decision, chooser, option, "answer", who]),
+                },
                 Op::Roll(r) => {
                     let mut v = vec![json!("roll")];
                     v.extend(r.iter().map(|x| json!(x)));
@@ -237,8 +241,17 @@ pub fn read(text: &str) -> Result<Saved, String> {
         } else {
             let v: Value = serde_json::from_str(line).map_err(|e| err(e.to_string()))?;
             let op = op(&v).map_err(err)?;
+            // An attempt's note (`attempt refused`), after who made it.
+            let note = match v.get(6).and_then(Value::as_str) {
+                Some("attempt refused") => Some("attempt refused"),
+                Some("attempt carried out") => Some("attempt carried out"),
+                _ => None,
+            };
             match saved.log.last_mut() {
-                Some(e) => e.ops.push(op),
+                Some(e) => {
+                    e.ops.push(op);
+                    e.note = e.note.or(note);
+                }
                 None => return Err(err("a change before any command".into())),
             }
         }
