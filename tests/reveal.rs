@@ -613,3 +613,38 @@ fn until_the_end_of_next_level_skips_the_iteration_under_way() {
         ]
     );
 }
+
+/// A `per turn` flag set in its owner's own turn lasts until its next turn "whatever happens": a
+/// reaction in a later turn that marks it again does not make it that turn's (it used to clear as
+/// that turn ended, losing the own turn's mark). Nor does a reaction's mark, made before the owner
+/// steps in with a turn of its own inside another's, clear what the owner marks in that turn.
+#[test]
+fn a_per_turn_flag_set_in_its_owners_turn_is_not_cleared_by_a_reaction_marking_it_again() {
+    let src = "flag used per turn\nplay {\n\
+               together for each c in characters { turn c { react Ana { mark Ana.used } } }\n\
+               turn Bo { react Ana { mark Ana.used }\n turn Ana { mark Ana.used } }\n}\n\
+               character Ana { }\ncharacter Bo { }\n";
+    let (out, err, code) = run(src, &[], "", false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out),
+        vec![
+            "together Ana, Bo",
+            "  ▸ Ana",
+            "    ↳ Ana reacts",
+            "      mark     Ana   used",
+            "  ▸ Bo",
+            "    ↳ Ana reacts",
+            "      mark     Ana   used",
+            "▸ Bo",
+            "  ↳ Ana reacts",
+            "    mark     Ana   used",
+            "  ▸ Ana",
+            "    clear    Ana   used",
+            "    mark     Ana   used",
+            "end of encounter: complete",
+            "final    Ana   used = 1",
+            "final    Bo    used = 0",
+        ]
+    );
+}

@@ -453,14 +453,19 @@ impl Machine<'_> {
     }
 
     /// A `per turn` flag marked while its owner acts out of turn (a `react` window) during
-    /// another's turn belongs to that turn: kept, to clear as that turn ends.
-    pub(super) fn mark_in_reaction(&mut self, e: EntityId, f: FieldId) {
+    /// another's turn belongs to that turn: kept, to clear as that turn ends. Only when it was
+    /// not set already (`was`): one set in the owner's own turn lasts until its next turn. Marked
+    /// in the owner's own turn (one stepped in inside another's), it is no reaction's any more.
+    pub(super) fn mark_in_reaction(&mut self, e: EntityId, f: FieldId, was: bool) {
         let Some(&turn) = self.turns.last() else {
             return;
         };
+        if turn == e {
+            self.react_marks.retain(|m| (m.1, m.2) != (e, f));
+            return;
+        }
         let mark = (self.turns.len(), e, f);
-        if turn != e && self.acting.contains(&e) && self.p.turn_clears.contains(&f) && !self.react_marks.contains(&mark)
-        {
+        if !was && self.acting.contains(&e) && self.p.turn_clears.contains(&f) && !self.react_marks.contains(&mark) {
             self.react_marks.push(mark);
         }
     }
