@@ -648,3 +648,41 @@ fn a_per_turn_flag_set_in_its_owners_turn_is_not_cleared_by_a_reaction_marking_i
         ]
     );
 }
+
+/// "Until the end of your next turn", begun as an effect ends at the end of your turn (`on end
+/// of EFFECT(c)`): that turn's end is counted already, so the next turn is the one after it (and
+/// so for a level). It used to count the turn still running, and last a turn longer.
+#[test]
+fn until_end_of_next_turn_begun_as_an_effect_ends_at_a_turns_end_lasts_to_the_next_turns_end() {
+    let src = "effect crash, spin, shaken, dazed\n\
+               on end of crash(c) { begin shaken on c until end of next turn(c) }\n\
+               on end of spin(c) { begin dazed on c until end of next round }\n\
+               play { round repeat {\n\
+               for each c in characters { turn c { if round.number == 1 { begin crash on c for 1 counted at end of turn(c) } } }\n\
+               if round.number == 1 { begin spin on A for 1 counted at end of round }\n\
+               if round.number == 3 { end encounter } } }\n\
+               character A { }\n";
+    let (out, err, code) = run(src, &[], "", false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out),
+        vec![
+            "round 1",
+            "  ▸ A",
+            "    effect   A     crash      for 1, counted at end of A's turn",
+            "    effect   A     crash      ends",
+            "    effect   A     shaken     for 1, counted at end of A's turn",
+            "  effect   A     spin       for 1, counted at end of round",
+            "  effect   A     spin       ends",
+            "  effect   A     dazed      for 1, counted at end of round",
+            "round 2",
+            "  ▸ A",
+            "    effect   A     shaken     ends",
+            "  effect   A     dazed      ends",
+            "round 3",
+            "  ▸ A",
+            "end of encounter: ended",
+            "final    A     crash = 0, spin = 0, shaken = 0, dazed = 0",
+        ]
+    );
+}

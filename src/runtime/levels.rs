@@ -133,7 +133,7 @@ impl Machine<'_> {
                 }
                 self.count_down(Anchor::LevelEnd(level));
                 self.expire_ready(Anchor::LevelEnd(level));
-                match self.effect_hooks(span)? {
+                match self.end_edge_hooks(Anchor::LevelEnd(level), span)? {
                     Flow::Next => {}
                     other => flow = flow.then(other),
                 }
@@ -279,7 +279,7 @@ impl Machine<'_> {
             }
             self.count_down(Anchor::TurnEnd(a));
             self.expire_ready(Anchor::TurnEnd(a));
-            match self.effect_hooks(span)? {
+            match self.end_edge_hooks(Anchor::TurnEnd(a), span)? {
                 Flow::Next => {}
                 other => flow = flow.then(other),
             }
