@@ -686,3 +686,41 @@ fn until_end_of_next_turn_begun_as_an_effect_ends_at_a_turns_end_lasts_to_the_ne
         ]
     );
 }
+
+/// "Until the end of your turn", begun as your turn ends (`on end of turn(c)`), or "until the end
+/// of the round" begun in `on end of round`: the end being answered has not been counted down
+/// yet, and an effect lasting no time is not what is meant, so it lasts to the next one. (It
+/// used to start and end at that same end.)
+#[test]
+fn until_end_of_turn_begun_in_that_turns_end_hook_lasts_to_the_next_turns_end() {
+    let src = "effect braced, dazed\n\
+               on end of turn(c) { begin braced on c until end of turn(c) }\n\
+               on end of round { begin dazed on A until end of round }\n\
+               play { round repeat {\n\
+               for each c in characters { turn c { } }\n\
+               if round.number == 2 { end encounter } } }\n\
+               character A { }\n";
+    let (out, err, code) = run(src, &[], "", false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out),
+        vec![
+            "round 1",
+            "  ▸ A",
+            "    effect   A     braced     for 2, counted at end of A's turn",
+            "    effect   A     braced     1 left",
+            "  effect   A     dazed      for 2, counted at end of round",
+            "  effect   A     dazed      1 left",
+            "round 2",
+            "  ▸ A",
+            "    effect   A     braced     for 2, counted at end of A's turn",
+            "    effect   A     braced     ends",
+            "    effect   A     braced     1 left",
+            "  effect   A     dazed      for 2, counted at end of round",
+            "  effect   A     dazed      ends",
+            "  effect   A     dazed      1 left",
+            "end of encounter: ended",
+            "final    A     braced = 1, dazed = 1",
+        ]
+    );
+}

@@ -75,6 +75,8 @@ impl Machine<'_> {
         };
         let n = match count {
             Lasts::Until { next: true } => n + i64::from(self.under_way(anchor)),
+            // Begun as that very end is answered (in its end hooks), before it is counted down.
+            Lasts::Until { next: false } if self.ending == Some(anchor) => n + 1,
             _ => n,
         };
         Ok((t, n, anchor))

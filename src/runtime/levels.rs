@@ -119,6 +119,7 @@ impl Machine<'_> {
             flow = self.settle_level(level, flow, span)?;
             // The iteration is over, however it ended, unless the run itself is stopping.
             if !matches!(flow, Flow::Stop(_)) {
+                let outer = self.ending.replace(Anchor::LevelEnd(level));
                 match self.hooks(&def.on_end, &[], span)? {
                     Flow::Next => {}
                     other => flow = flow.then(other),
@@ -131,6 +132,7 @@ impl Machine<'_> {
                         other => flow = flow.then(other),
                     }
                 }
+                self.ending = outer;
                 self.count_down(Anchor::LevelEnd(level));
                 self.expire_ready(Anchor::LevelEnd(level));
                 match self.end_edge_hooks(Anchor::LevelEnd(level), span)? {
@@ -273,10 +275,12 @@ impl Machine<'_> {
         }
         // The turn is over, however it ended, unless the run itself is stopping.
         if !matches!(flow, Flow::Stop(_)) {
+            let outer = self.ending.replace(Anchor::TurnEnd(a));
             match self.turn_hooks(&p.turn_end, a, span)? {
                 Flow::Next => {}
                 other => flow = flow.then(other),
             }
+            self.ending = outer;
             self.count_down(Anchor::TurnEnd(a));
             self.expire_ready(Anchor::TurnEnd(a));
             match self.end_edge_hooks(Anchor::TurnEnd(a), span)? {
