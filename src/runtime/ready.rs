@@ -24,6 +24,10 @@ pub struct Armed {
     pub captured: Vec<i64>,
     /// When it was armed, counted from 1: a point fires only responses armed before it began.
     seq: u64,
+    /// Armed while the hooks of its own expiry edge run (`ready ... until end of turn(c)` in
+    /// `on end of turn(c)`): that edge has not passed for it, so it lasts to the next one, as an
+    /// effect begun there does (`Machine::ending`).
+    spared: bool,
 }
 
 /// The responses armed, in the order they were armed, and the effects' starts and ends whose
@@ -238,6 +242,7 @@ impl Machine<'_> {
             until,
             captured,
             seq,
+            spared: until.is_some() && until == self.ending,
         });
         self.emit(Event::Ready {
             actor: o,
@@ -354,7 +359,10 @@ impl Machine<'_> {
         }
         let mut i = 0;
         while i < self.readied.armed.len() {
-            if self.readied.armed[i].until == Some(anchor) {
+            if self.readied.armed[i].until == Some(anchor) && self.readied.armed[i].spared {
+                self.readied.armed[i].spared = false;
+                i += 1;
+            } else if self.readied.armed[i].until == Some(anchor) {
                 let x = self.readied.armed.remove(i);
                 self.emit(Event::ReadyEnd {
                     actor: x.owner,
