@@ -270,8 +270,12 @@ impl Checker<'_> {
                 Diag::new(
                     "check::type",
                     format!(
-                        "{} never goes out of play, so `out of play` names no one here",
-                        self.decls.a_thing(ty)
+                        "{} never goes out of play, so {} here",
+                        self.decls.a_thing(ty),
+                        match presence {
+                            Presence::Both => "`including out of play` adds no one",
+                            _ => "`out of play` names no one",
+                        }
                     ),
                 )
                 .label(var, "drawn from these")
