@@ -297,7 +297,7 @@ impl Machine<'_> {
         let mut flow = Flow::Next;
         for &e in ids {
             self.tick(span)?;
-            if self.absent.get(e as usize).copied().unwrap_or(false) {
+            if !self.present(e, self.drawing) {
                 continue;
             }
             self.locals[var as usize] = e as i64;
