@@ -1,5 +1,6 @@
-//! Characters out of play as candidates: `choose ... from x in COLL out of play` (only those out
-//! of play), `including out of play` (both), and the members a choice does not offer for being
+//! Characters out of play walked: `x in COLL out of play` (only those out of play), `including
+//! out of play` (both) after the collection of a `choose ... from`, a quantifier or a `for each`,
+//! tested by one function (`present`); and the members a choice does not offer for being
 //! out of play (or in it, or destroyed): an answer naming one is refused with why, and the
 //! decision asked again.
 
