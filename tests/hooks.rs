@@ -774,3 +774,26 @@ final    Ana   dazed = 0, hp = 4
 "
     );
 }
+
+/// "Until the end of its turn", readied as that turn ends (in `on end of turn(c)`): the edge
+/// being answered has not passed for a response armed while answering it, so it lasts to the
+/// next end of that turn, as an effect begun there does (the edge is the next after arming).
+#[test]
+fn a_response_readied_until_the_end_of_a_turn_in_that_turns_end_hook_lasts_to_the_next_end() {
+    let src = format!(
+        "{READY}on end of turn(c) where c == Ann and round.number == 1 {{\n  ready c on moves(m) until end of turn(c) {{ }}\n}}\n\
+         play {{\n  round repeat until round.number == 2 {{\n    turn Ann {{ }}\n  }}\n}}\n"
+    );
+    let out = ok(&src, &[], "");
+    assert_eq!(
+        body(&out),
+        vec![
+            "round 1",
+            "  ▸ Ann",
+            "    ready    Ann   on moves until end of Ann's turn",
+            "round 2",
+            "  ▸ Ann",
+            "    unready  Ann   on moves: expired",
+        ]
+    );
+}

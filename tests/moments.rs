@@ -470,3 +470,86 @@ fn an_effect_begun_at_the_end_of_the_moment_starts_then() {
          final    Ana   dazed = 1, hit = 1\n"
     );
 }
+
+/// The codes of the diagnostics the checker gives a ruleset (empty when it is clean).
+fn check_codes(src: &str) -> Vec<String> {
+    let (report, _) = common::check_texts(&[("t.turn".to_string(), format!("ruleset \"t\"\n{src}"))]);
+    report
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.starts_with("check::"))
+        .map(str::to_string)
+        .collect()
+}
+
+const HELD_DIAL: &str = "resource hp min 0\n\
+    play {\n  round repeat {\n    phase plan {\n      together for each c in characters {\n\
+    choose dial by c in secret until revealed {\n\
+    option hit { spend 2 (first x in characters where x != c).hp at end of moment }\n\
+    option rest { gain 1 c.hp at end of LEVEL }\n      }\n    }\n  }\n\
+    phase act { REVEAL }\n    if round.number == 1 { end encounter }\n  }\n}\n\
+    character A { hp = 5 }\ncharacter B { hp = 5 }\n";
+
+/// A held option's block runs where `reveal` shows it, not in the walk it was chosen in: a
+/// change it defers to the end of the moment (or of a level) waits for one open at the reveal.
+/// Revealed where none is, the checker refuses it (it used to pass the checker and stop the
+/// run with `run::no_moment` at the reveal).
+#[test]
+fn a_held_blocks_deferred_change_waits_for_a_moment_open_where_it_is_revealed() {
+    let plain = "for each c in characters { turn c { reveal dial of c } }";
+    let src = HELD_DIAL.replace("REVEAL", plain).replace("LEVEL", "plan");
+    assert_eq!(check_codes(&src), ["check::no_moment", "check::no_moment"]);
+    let src = HELD_DIAL.replace("REVEAL", plain).replace("LEVEL", "act");
+    assert_eq!(check_codes(&src), ["check::no_moment"]);
+    let together = "together for each c in characters { turn c { reveal dial of c } }";
+    let src = HELD_DIAL.replace("REVEAL", together).replace("LEVEL", "act");
+    assert_eq!(check_codes(&src), Vec::<String>::new());
+    assert_eq!(
+        trace(&src, &[], &["hit", "rest"]),
+        "round 1\n\
+         \x20 plan\n\
+         \x20   together A, B\n\
+         \x20     secret   A     dial       chosen in secret\n\
+         \x20     secret   B     dial       chosen in secret\n\
+         \x20 act\n\
+         \x20   together A, B\n\
+         \x20     ▸ A\n\
+         \x20       choose   A     dial       hit      of hit|rest\n\
+         \x20     ▸ B\n\
+         \x20       choose   B     dial       rest     of hit|rest\n\
+         \x20     spend    B     hp         -2 → 3\n\
+         \x20   gain     B     hp         +1 → 4\n\
+         end of encounter: ended\n\
+         final    A     hp = 5\n\
+         final    B     hp = 4\n"
+    );
+}
+
+/// A `ready` block runs where its point happens, as a hook does: its deferred changes wait for
+/// the moment or level open as it fires, not for what is written around the `ready` (it used to
+/// be refused `at end of round` inside `round`, and `at end of moment` outside a moment).
+#[test]
+fn a_ready_blocks_deferred_change_waits_for_what_is_open_as_it_fires() {
+    let src = "resource hp min 0\ntrigger moves(m)\n\
+               play {\n  round repeat {\n\
+               ready A on moves(m) where m != A { spend 1 m.hp at end of moment\n gain 3 m.hp at end of round }\n\
+               together { raise moves(B)\n gain 1 B.hp }\n\
+               if round.number == 1 { end encounter }\n  }\n}\n\
+               character A { hp = 5 }\ncharacter B { hp = 5 }\n";
+    assert_eq!(check_codes(src), Vec::<String>::new());
+    // Armed in play outside any moment, fired inside `together { ... }`: the hit lands as the
+    // moment ends; the round's gain is dropped with the encounter's end.
+    assert_eq!(
+        trace(src, &[], &[]),
+        "round 1\n\
+         \x20 ready    A     on moves\n\
+         \x20 together\n\
+         \x20   trigger  B     moves(B)\n\
+         \x20   unready  A     on moves: fired\n\
+         \x20   gain     B     hp         +1 → 6\n\
+         \x20   spend    B     hp         -1 → 5\n\
+         end of encounter: ended\n\
+         final    A     hp = 5\n\
+         final    B     hp = 5\n"
+    );
+}

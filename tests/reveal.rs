@@ -613,3 +613,114 @@ fn until_the_end_of_next_level_skips_the_iteration_under_way() {
         ]
     );
 }
+
+/// A `per turn` flag set in its owner's own turn lasts until its next turn "whatever happens": a
+/// reaction in a later turn that marks it again does not make it that turn's (it used to clear as
+/// that turn ended, losing the own turn's mark). Nor does a reaction's mark, made before the owner
+/// steps in with a turn of its own inside another's, clear what the owner marks in that turn.
+#[test]
+fn a_per_turn_flag_set_in_its_owners_turn_is_not_cleared_by_a_reaction_marking_it_again() {
+    let src = "flag used per turn\nplay {\n\
+               together for each c in characters { turn c { react Ana { mark Ana.used } } }\n\
+               turn Bo { react Ana { mark Ana.used }\n turn Ana { mark Ana.used } }\n}\n\
+               character Ana { }\ncharacter Bo { }\n";
+    let (out, err, code) = run(src, &[], "", false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out),
+        vec![
+            "together Ana, Bo",
+            "  ▸ Ana",
+            "    ↳ Ana reacts",
+            "      mark     Ana   used",
+            "  ▸ Bo",
+            "    ↳ Ana reacts",
+            "      mark     Ana   used",
+            "▸ Bo",
+            "  ↳ Ana reacts",
+            "    mark     Ana   used",
+            "  ▸ Ana",
+            "    clear    Ana   used",
+            "    mark     Ana   used",
+            "end of encounter: complete",
+            "final    Ana   used = 1",
+            "final    Bo    used = 0",
+        ]
+    );
+}
+
+/// "Until the end of your next turn", begun as an effect ends at the end of your turn (`on end
+/// of EFFECT(c)`): that turn's end is counted already, so the next turn is the one after it (and
+/// so for a level). It used to count the turn still running, and last a turn longer.
+#[test]
+fn until_end_of_next_turn_begun_as_an_effect_ends_at_a_turns_end_lasts_to_the_next_turns_end() {
+    let src = "effect crash, spin, shaken, dazed\n\
+               on end of crash(c) { begin shaken on c until end of next turn(c) }\n\
+               on end of spin(c) { begin dazed on c until end of next round }\n\
+               play { round repeat {\n\
+               for each c in characters { turn c { if round.number == 1 { begin crash on c for 1 counted at end of turn(c) } } }\n\
+               if round.number == 1 { begin spin on A for 1 counted at end of round }\n\
+               if round.number == 3 { end encounter } } }\n\
+               character A { }\n";
+    let (out, err, code) = run(src, &[], "", false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out),
+        vec![
+            "round 1",
+            "  ▸ A",
+            "    effect   A     crash      for 1, counted at end of A's turn",
+            "    effect   A     crash      ends",
+            "    effect   A     shaken     for 1, counted at end of A's turn",
+            "  effect   A     spin       for 1, counted at end of round",
+            "  effect   A     spin       ends",
+            "  effect   A     dazed      for 1, counted at end of round",
+            "round 2",
+            "  ▸ A",
+            "    effect   A     shaken     ends",
+            "  effect   A     dazed      ends",
+            "round 3",
+            "  ▸ A",
+            "end of encounter: ended",
+            "final    A     crash = 0, spin = 0, shaken = 0, dazed = 0",
+        ]
+    );
+}
+
+/// "Until the end of your turn", begun as your turn ends (`on end of turn(c)`), or "until the end
+/// of the round" begun in `on end of round`: the end being answered has not been counted down
+/// yet, and an effect lasting no time is not what is meant, so it lasts to the next one. (It
+/// used to start and end at that same end.)
+#[test]
+fn until_end_of_turn_begun_in_that_turns_end_hook_lasts_to_the_next_turns_end() {
+    let src = "effect braced, dazed\n\
+               on end of turn(c) { begin braced on c until end of turn(c) }\n\
+               on end of round { begin dazed on A until end of round }\n\
+               play { round repeat {\n\
+               for each c in characters { turn c { } }\n\
+               if round.number == 2 { end encounter } } }\n\
+               character A { }\n";
+    let (out, err, code) = run(src, &[], "", false);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out),
+        vec![
+            "round 1",
+            "  ▸ A",
+            "    effect   A     braced     for 2, counted at end of A's turn",
+            "    effect   A     braced     1 left",
+            "  effect   A     dazed      for 2, counted at end of round",
+            "  effect   A     dazed      1 left",
+            "round 2",
+            "  ▸ A",
+            "    effect   A     braced     for 2, counted at end of A's turn",
+            "    effect   A     braced     ends",
+            "    effect   A     braced     1 left",
+            "  effect   A     dazed      for 2, counted at end of round",
+            "  effect   A     dazed      ends",
+            "  effect   A     dazed      1 left",
+            "end of encounter: ended",
+            "final    A     braced = 1, dazed = 1",
+        ]
+    );
+}

@@ -64,6 +64,8 @@ pub(super) struct Checker<'a> {
     pub(super) decimals_at: HashMap<Span, u8>,
     /// The moments enclosing the statement being checked (see `moments.rs`).
     pub(super) moments: super::moments::Scope,
+    /// Changes a held option's block defers, and the `reveal`s that run such blocks.
+    pub(super) held_moments: super::moments::HeldMoments,
 }
 
 impl Checker<'_> {

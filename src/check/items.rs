@@ -498,10 +498,13 @@ impl Checker<'_> {
             self.deferred.take(),
         );
         let (walks, revealed) = (std::mem::take(&mut self.walks), self.revealed.take());
+        // It runs wherever it is performed or fired: no moment written around it is open then.
+        let moments = std::mem::take(&mut self.moments);
         if let Some(f) = filter {
             self.expect(f, Ty::Bool, "a hook's `where`");
         }
         self.block(body);
+        self.moments = moments;
         self.levels = levels;
         self.repeats = repeats;
         self.together = together;

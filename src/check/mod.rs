@@ -146,6 +146,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         site: Span::default(),
         decimals_at: HashMap::new(),
         moments: Default::default(),
+        held_moments: Default::default(),
     };
     for file in files {
         for item in &file.items {
@@ -155,6 +156,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
     }
     c.characters(files);
     c.reveals_held();
+    c.held_deferrals();
     let reads_picks = std::mem::take(&mut c.reads);
     let fields_at = std::mem::take(&mut c.fields_at);
     let numbers_at = std::mem::take(&mut c.numbers_at);

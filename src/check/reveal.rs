@@ -182,6 +182,7 @@ impl Checker<'_> {
     /// choice is known (`reveals_held`).
     pub(super) fn reveal(&mut self, decision: &Ident, chooser: &Expr) {
         self.chooser(chooser);
+        self.reveal_site(decision);
         self.reveals.push(decision.clone());
     }
 

@@ -34,6 +34,8 @@ impl Checker<'_> {
         let outer_revealed = self
             .revealed
             .replace(((levels, self.levels.len()), (repeats, self.repeats), option));
+        // Its deferred changes wait for a moment or level open where it is revealed.
+        let outer_moments = self.held_block(held);
         let depth = self.scopes.len();
         let mut head = true;
         for s in &b.stmts {
@@ -48,6 +50,7 @@ impl Checker<'_> {
         self.revealed = outer_revealed;
         self.in_held = outer_held;
         self.holding = held;
+        self.moments = outer_moments;
     }
 
     /// One statement. A dispatch, as long as the kinds of statement are many: each arm is one
@@ -140,6 +143,7 @@ impl Checker<'_> {
                 let hidden = self.secret((*secret, *held), name, options.iter().any(|o| o.name.is_none()));
                 self.offered_once(name, options);
                 self.holding = *held;
+                self.moments.choice = Some(name.clone());
                 self.choose(name, chooser, options, *span, (*secret, hidden));
                 self.holding = false;
             }
@@ -149,6 +153,7 @@ impl Checker<'_> {
             Stmt::ChooseFrom(c) => {
                 let hidden = self.secret((c.secret, c.held), &c.name, false);
                 self.holding = c.held;
+                self.moments.choice = Some(c.name.clone());
                 self.choose_from(c, hidden);
                 self.holding = false;
             }

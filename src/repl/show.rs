@@ -505,6 +505,9 @@ fn effects_and_flags(p: &Program, snap: &Snapshot) -> String {
                 .iter()
                 .map(|l| format!("each {}", p.levels[*l as usize].name))
                 .collect();
+            if p.turn_clears.contains(&(i as FieldId)) {
+                per.push("its owner's turn".into());
+            }
             if p.any_turn_clears.contains(&(i as FieldId)) {
                 per.push("any turn".into());
             }

@@ -75,6 +75,8 @@ impl Machine<'_> {
         };
         let n = match count {
             Lasts::Until { next: true } => n + i64::from(self.under_way(anchor)),
+            // Begun as that very end is answered (in its end hooks), before it is counted down.
+            Lasts::Until { next: false } if self.ending == Some(anchor) => n + 1,
             _ => n,
         };
         Ok((t, n, anchor))
@@ -83,6 +85,9 @@ impl Machine<'_> {
     /// `until end of next ...`: whether the edge `anchor` counts at has a turn (an iteration)
     /// under way whose end is not the one meant. A start under way has already passed.
     fn under_way(&self, anchor: Anchor) -> bool {
+        if self.past_end == Some(anchor) {
+            return false; // its end is counted already: an `on end of EFFECT` hook runs after it
+        }
         match anchor {
             Anchor::TurnEnd(x) => self.turns.contains(&x),
             Anchor::LevelEnd(l) => self.running.get(l as usize).copied().unwrap_or(false),
@@ -136,6 +141,16 @@ impl Machine<'_> {
     /// Ticks every effect counted at `anchor`; those that reach zero end now.
     pub(super) fn count_down(&mut self, anchor: Anchor) {
         self.count_down_where(|_, at| at == anchor);
+    }
+
+    /// At an end edge, once its durations are counted down: the hooks of the effects that ended
+    /// there run with that end passed (an effect begun in one `until end of next turn(x)` lasts
+    /// until the end of `x`'s next turn, not the one after).
+    pub(super) fn end_edge_hooks(&mut self, anchor: Anchor, span: Span) -> R<Flow> {
+        let outer = self.past_end.replace(anchor);
+        let flow = self.effect_hooks(span);
+        self.past_end = outer;
+        flow
     }
 
     /// Ticks the effects counted at the place where `a`'s turn begins: the place a walk of a kept

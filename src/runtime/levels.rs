@@ -119,6 +119,7 @@ impl Machine<'_> {
             flow = self.settle_level(level, flow, span)?;
             // The iteration is over, however it ended, unless the run itself is stopping.
             if !matches!(flow, Flow::Stop(_)) {
+                let outer = self.ending.replace(Anchor::LevelEnd(level));
                 match self.hooks(&def.on_end, &[], span)? {
                     Flow::Next => {}
                     other => flow = flow.then(other),
@@ -133,9 +134,10 @@ impl Machine<'_> {
                     // What the attempts made there deferred to this iteration's end, after them.
                     flow = self.settle_level(level, flow, span)?;
                 }
+                self.ending = outer;
                 self.count_down(Anchor::LevelEnd(level));
                 self.expire_ready(Anchor::LevelEnd(level));
-                match self.effect_hooks(span)? {
+                match self.end_edge_hooks(Anchor::LevelEnd(level), span)? {
                     Flow::Next => {}
                     other => flow = flow.then(other),
                 }
@@ -277,13 +279,15 @@ impl Machine<'_> {
         }
         // The turn is over, however it ended, unless the run itself is stopping.
         if !matches!(flow, Flow::Stop(_)) {
+            let outer = self.ending.replace(Anchor::TurnEnd(a));
             match self.turn_hooks(&p.turn_end, a, span)? {
                 Flow::Next => {}
                 other => flow = flow.then(other),
             }
+            self.ending = outer;
             self.count_down(Anchor::TurnEnd(a));
             self.expire_ready(Anchor::TurnEnd(a));
-            match self.effect_hooks(span)? {
+            match self.end_edge_hooks(Anchor::TurnEnd(a), span)? {
                 Flow::Next => {}
                 other => flow = flow.then(other),
             }
@@ -457,14 +461,19 @@ impl Machine<'_> {
     }
 
     /// A `per turn` flag marked while its owner acts out of turn (a `react` window) during
-    /// another's turn belongs to that turn: kept, to clear as that turn ends.
-    pub(super) fn mark_in_reaction(&mut self, e: EntityId, f: FieldId) {
+    /// another's turn belongs to that turn: kept, to clear as that turn ends. Only when it was
+    /// not set already (`was`): one set in the owner's own turn lasts until its next turn. Marked
+    /// in the owner's own turn (one stepped in inside another's), it is no reaction's any more.
+    pub(super) fn mark_in_reaction(&mut self, e: EntityId, f: FieldId, was: bool) {
         let Some(&turn) = self.turns.last() else {
             return;
         };
+        if turn == e {
+            self.react_marks.retain(|m| (m.1, m.2) != (e, f));
+            return;
+        }
         let mark = (self.turns.len(), e, f);
-        if turn != e && self.acting.contains(&e) && self.p.turn_clears.contains(&f) && !self.react_marks.contains(&mark)
-        {
+        if !was && self.acting.contains(&e) && self.p.turn_clears.contains(&f) && !self.react_marks.contains(&mark) {
             self.react_marks.push(mark);
         }
     }

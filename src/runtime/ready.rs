@@ -24,6 +24,10 @@ pub struct Armed {
     pub captured: Vec<i64>,
     /// When it was armed, counted from 1: a point fires only responses armed before it began.
     seq: u64,
+    /// Armed while the hooks of its own expiry edge run (`ready ... until end of turn(c)` in
+    /// `on end of turn(c)`): that edge has not passed for it, so it lasts to the next one, as an
+    /// effect begun there does (`Machine::ending`).
+    spared: bool,
 }
 
 /// The responses armed, in the order they were armed, and the effects' starts and ends whose
@@ -238,6 +242,7 @@ impl Machine<'_> {
             until,
             captured,
             seq,
+            spared: until.is_some() && until == self.ending,
         });
         self.emit(Event::Ready {
             actor: o,
@@ -329,55 +334,44 @@ impl Machine<'_> {
     pub(super) fn st_disarm(&mut self, owner: &Ex, on: Option<&ReadyOn>, span: Span) -> R<Flow> {
         let p = self.p;
         let o = self.alive(owner, span)?;
-        let mut i = 0;
-        while i < self.readied.armed.len() {
-            let x = &self.readied.armed[i];
-            if x.owner == o && on.is_none_or(|on| p.moments.readies[x.ready as usize].on == *on) {
-                let x = self.readied.armed.remove(i);
-                self.emit(Event::ReadyEnd {
-                    actor: x.owner,
-                    ready: x.ready,
-                    reason: Disarmed::Disarmed,
-                });
-                self.readied.spare.push(x.captured);
-            } else {
-                i += 1;
-            }
-        }
+        self.disarm_where(Disarmed::Disarmed, |x| {
+            x.owner == o && on.is_none_or(|on| p.moments.readies[x.ready as usize].on == *on)
+        });
         Ok(Flow::Next)
     }
 
-    /// The responses whose `until` is `anchor`: disarmed, traced `expired`.
+    /// The responses whose `until` is `anchor`: disarmed, traced `expired` (one armed while
+    /// this edge's hooks ran is spared once: it lasts to the next such edge).
     pub(super) fn expire_ready(&mut self, anchor: Anchor) {
         if self.readied.armed.is_empty() {
             return;
         }
-        let mut i = 0;
-        while i < self.readied.armed.len() {
-            if self.readied.armed[i].until == Some(anchor) {
-                let x = self.readied.armed.remove(i);
-                self.emit(Event::ReadyEnd {
-                    actor: x.owner,
-                    ready: x.ready,
-                    reason: Disarmed::Expired,
-                });
-                self.readied.spare.push(x.captured);
-            } else {
-                i += 1;
+        self.disarm_where(Disarmed::Expired, |x| {
+            let due = x.until == Some(anchor);
+            if due && x.spared {
+                x.spared = false;
+                return false;
             }
-        }
+            due
+        });
     }
 
     /// Every response `e` owns: disarmed as `e` goes out of play, traced `left play`.
     pub(super) fn disarm_owner(&mut self, e: EntityId) {
+        self.disarm_where(Disarmed::LeftPlay, |x| x.owner == e);
+    }
+
+    /// Disarms, in the order they were armed, every response `pick` says to, each traced
+    /// `ready_end` with `reason`; its captured values' buffer is kept for the next one armed.
+    fn disarm_where(&mut self, reason: Disarmed, mut pick: impl FnMut(&mut Armed) -> bool) {
         let mut i = 0;
         while i < self.readied.armed.len() {
-            if self.readied.armed[i].owner == e {
+            if pick(&mut self.readied.armed[i]) {
                 let x = self.readied.armed.remove(i);
                 self.emit(Event::ReadyEnd {
                     actor: x.owner,
                     ready: x.ready,
-                    reason: Disarmed::LeftPlay,
+                    reason,
                 });
                 self.readied.spare.push(x.captured);
             } else {

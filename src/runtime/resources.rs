@@ -201,9 +201,10 @@ impl Machine<'_> {
     /// `mark` / `clear`: sets or clears a flag, and traces it.
     pub(super) fn st_mark(&mut self, target: &Target, on: bool) -> R<Flow> {
         let e = self.owner(target, target.span)?;
+        let was = self.get(e, target.field) != 0;
         self.put(e, target.field, on as i64);
         if on {
-            self.mark_in_reaction(e, target.field);
+            self.mark_in_reaction(e, target.field, was);
         }
         self.emit(Event::Flag {
             actor: e,

@@ -86,6 +86,12 @@ pub(super) struct Machine<'a> {
     /// flags marked in a reaction during one, cleared as it ends: see `levels.rs`).
     pub(super) turns: Vec<EntityId>,
     pub(super) react_marks: Vec<(usize, EntityId, FieldId)>,
+    /// The end edge whose durations have just been counted down, while the hooks of the effects
+    /// that ended there run: its turn (iteration) is still running but its end has passed.
+    pub(super) past_end: Option<crate::compile::ir::Anchor>,
+    /// The end edge being answered (its end hooks running), not yet counted down: `until end of
+    /// turn(x)` begun there lasts to the next one, not zero time.
+    pub(super) ending: Option<crate::compile::ir::Anchor>,
     /// Consulted at each decision instead of the decider, when set (see `control.rs`).
     pub(super) control: Option<&'a mut dyn control::Control>,
     /// Entities out of play (characters not yet joined, things destroyed): skipped by every
@@ -230,6 +236,8 @@ impl<'a> Machine<'a> {
             acting: Vec::new(),
             turns: Vec::new(),
             react_marks: Vec::new(),
+            past_end: None,
+            ending: None,
             gone: Vec::new(),
             control,
             absent,
