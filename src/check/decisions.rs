@@ -236,25 +236,7 @@ impl Checker<'_> {
             }
         }
         let t = self.collection(coll);
-        // Only characters go out of play and come back (`leave`, `join`): a thing is in play
-        // until destroyed, and a destroyed one is never a candidate.
-        if c.presence != Presence::InPlay
-            && let Ty::Entity(ty) = t
-            && ty != CHARACTER
-            && ty != super::ANY
-        {
-            self.err(
-                Diag::new(
-                    "check::type",
-                    format!(
-                        "{} never goes out of play, so `out of play` names no one here",
-                        self.decls.a_thing(ty)
-                    ),
-                )
-                .label(var.span, "drawn from these")
-                .help("only characters leave play and join it; a thing is in play until `destroy` takes it for good"),
-            );
-        }
+        self.presence_of(c.presence, t, var.span);
         if let Some(o) = order {
             self.order_for(o, t);
         }
@@ -273,6 +255,33 @@ impl Checker<'_> {
         }
         self.scopes.pop();
         self.bind_pick(c, t);
+    }
+
+    /// `out of play`, `including out of play` after a collection of `t` (a `choose ... from`, a
+    /// quantifier, a `for each`): only characters go out of play and come back (`leave`,
+    /// `join`); a thing is in play until destroyed, and a destroyed one is never walked.
+    pub(super) fn presence_of(&mut self, presence: Presence, t: Ty, var: Span) {
+        if presence != Presence::InPlay
+            && let Ty::Entity(ty) = t
+            && ty != CHARACTER
+            && ty != super::ANY
+        {
+            self.err(
+                Diag::new(
+                    "check::type",
+                    format!(
+                        "{} never goes out of play, so {} here",
+                        self.decls.a_thing(ty),
+                        match presence {
+                            Presence::Both => "`including out of play` adds no one",
+                            _ => "`out of play` names no one",
+                        }
+                    ),
+                )
+                .label(var, "drawn from these")
+                .help("only characters leave play and join it; a thing is in play until `destroy` takes it for good"),
+            );
+        }
     }
 
     /// The chooser of a decision: a character, or a role named directly.

@@ -528,11 +528,22 @@ impl Checker<'_> {
             quant,
             var,
             coll,
+            presence,
             filter,
             by,
             body,
         } = &**q;
         let elem = self.collection(coll);
+        self.presence_of(*presence, elem, var.span);
+        if *presence != Presence::InPlay
+            && matches!(coll, Collection::Ranked(o) if o.node == "tied" && self.tied.is_some())
+        {
+            self.err(
+                Diag::new("check::quantifier", "`tied` is the group being sorted: it takes no `out of play`")
+                    .label(var.span, "drawn from the group")
+                    .help("the group is whom the walk or choice being sorted drew, in play or out of it: write `... in tied` alone"),
+            );
+        }
         if let Some(o) = by {
             if matches!(quant, Quant::First | Quant::Last) {
                 self.order_for(o, elem);

@@ -74,6 +74,7 @@ impl Checker<'_> {
                 let ForEach {
                     var,
                     coll,
+                    presence,
                     filter,
                     order,
                     body,
@@ -107,7 +108,14 @@ impl Checker<'_> {
                 self.moments.depth += usize::from(moment);
                 // `repeat for first`: `end repeat` leaves it.
                 self.repeats += usize::from(*again);
-                self.for_each(var, coll, from.as_ref(), filter.as_ref(), order.as_ref(), body);
+                self.for_each(
+                    var,
+                    (coll, *presence),
+                    from.as_ref(),
+                    filter.as_ref(),
+                    order.as_ref(),
+                    body,
+                );
                 self.repeats -= usize::from(*again);
                 self.moments.depth -= usize::from(moment);
                 if moment {
@@ -266,13 +274,14 @@ impl Checker<'_> {
     fn for_each(
         &mut self,
         var: &Ident,
-        coll: &Collection,
+        (coll, presence): (&Collection, Presence),
         from: Option<&Expr>,
         filter: Option<&Expr>,
         order: Option<&Ident>,
         body: &Block,
     ) {
         let t = self.collection(coll);
+        self.presence_of(presence, t, var.span);
         if let Some(o) = order {
             self.order_for(o, t);
         }

@@ -456,6 +456,8 @@ pub enum St {
         again: bool,
         var: Slot,
         coll: Coll,
+        /// `out of play`, `including out of play`: whom it walks.
+        presence: crate::syntax::ast::Presence,
         backwards: bool,
         /// `from X`: start at X, wrapping round.
         from: Option<Ex>,
@@ -720,6 +722,8 @@ pub enum Ex {
         quant: Quant,
         var: Slot,
         coll: Coll,
+        /// `out of play`, `including out of play`: whom it walks.
+        presence: crate::syntax::ast::Presence,
         filter: Option<Box<Ex>>,
         /// For `first` and `last`: the order to sort by.
         by: Option<OrderId>,

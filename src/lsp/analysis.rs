@@ -751,9 +751,9 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "attempt" => {
             "an attempt that can be carried out, at any moment or at those listed: `attempt NAME [(c)] [at before turn(x), after turn(x), start of LEVEL, end of LEVEL, DECISION] [when C] { ... }`"
         }
-        "out" => "`choose ... from x in COLL out of play`: only those out of play are candidates",
+        "out" => "`x in COLL out of play` (a `choose ... from`, a quantifier, a `for each`): only those out of play",
         "including" => {
-            "`choose ... from x in COLL including out of play`: those in play and those out of it are candidates"
+            "`x in COLL including out of play` (a `choose ... from`, a quantifier, a `for each`): those in play and those out of it"
         }
         "swap" => "two in a kept order trade places: `swap A with B in ORDER`",
         "with" => "`swap A with B in ORDER`",

@@ -6,7 +6,7 @@ use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::limits::{MAX_DICE, MAX_SIDES, MAX_TRIGGER_ARGS};
 use crate::source::Span;
-use crate::syntax::ast::{BinOp, Dice, Keep, Quant};
+use crate::syntax::ast::{BinOp, Dice, Keep, Presence, Quant};
 use crate::trace::Event;
 
 impl Machine<'_> {
@@ -258,11 +258,12 @@ impl Machine<'_> {
                 quant,
                 var,
                 coll,
+                presence,
                 filter,
                 by,
                 body,
                 span,
-            } => self.quant(quant, var, coll, filter, (by, body), ctx, *span)?,
+            } => self.quant(quant, var, (coll, *presence), filter, (by, body), ctx, *span)?,
         })
     }
 
@@ -322,13 +323,15 @@ impl Machine<'_> {
         &mut self,
         quant: &Quant,
         var: &Slot,
-        coll: &Coll,
+        (coll, presence): (&Coll, Presence),
         filter: &Option<Box<Ex>>,
         (by, body): (&Option<OrderId>, &Option<Box<Ex>>),
         ctx: Ctx,
         span: Span,
     ) -> R<i64> {
         let n = self.members(*coll).len();
+        // `tied` is the group being sorted: whom the walk or choice drew, in play or out of it.
+        let presence = if *coll == Coll::Tied { Presence::Both } else { presence };
         let saved = self.locals[*var as usize];
         let mut acc: Option<i64> = None;
         let mut count = 0i64;
@@ -345,7 +348,7 @@ impl Machine<'_> {
             };
             // Every element visited is a step: a quantifier over a growing collection is work.
             self.tick(span)?;
-            if self.absent.get(id as usize).copied().unwrap_or(false) {
+            if !self.present(id, presence) {
                 continue;
             }
             self.locals[*var as usize] = id as i64;

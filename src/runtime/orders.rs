@@ -297,7 +297,7 @@ impl Machine<'_> {
         let mut flow = Flow::Next;
         for &e in ids {
             self.tick(span)?;
-            if self.absent.get(e as usize).copied().unwrap_or(false) {
+            if !self.present(e, self.drawing) {
                 continue;
             }
             self.locals[var as usize] = e as i64;
@@ -490,9 +490,9 @@ impl Machine<'_> {
         Ok(Flow::Next)
     }
 
-    /// Whether `e` is in play and passes `filter`, with `var` bound to it (and left bound).
+    /// Whether `e` is drawn (in play, or out of it as the walk says) and passes `filter`, with `var` bound to it (and left bound).
     fn eligible(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>) -> R<bool> {
-        if self.absent.get(e as usize).copied().unwrap_or(false) {
+        if !self.present(e, self.drawing) {
             return Ok(false);
         }
         self.locals[var as usize] = e as i64;

@@ -1,15 +1,38 @@
-//! Characters out of play as candidates: `choose ... from x in COLL out of play` (only those out
-//! of play), `including out of play` (both), and the members a choice does not offer for being
+//! Characters out of play walked: `x in COLL out of play` (only those out of play), `including
+//! out of play` (both) after the collection of a `choose ... from`, a quantifier or a `for each`,
+//! tested by one function (`present`); and the members a choice does not offer for being
 //! out of play (or in it, or destroyed): an answer naming one is refused with why, and the
 //! decision asked again.
 
-use super::state::{Ctx, Machine, NO_LABEL, R};
+use super::state::{Machine, R};
 use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::source::Span;
 use crate::syntax::ast::Presence;
 
 impl Machine<'_> {
+    /// Whether `e` is drawn by a walk, quantifier or choice with this presence: in play (the
+    /// default), out of play (`out of play`), or either (`including out of play`); a destroyed
+    /// entity never. The one test every collection walk makes.
+    pub(super) fn present(&self, e: EntityId, presence: Presence) -> bool {
+        let absent = self.absent.get(e as usize).copied().unwrap_or(false);
+        !self.is_gone(e)
+            && match presence {
+                Presence::InPlay => !absent,
+                Presence::OutOfPlay => absent,
+                Presence::Both => true,
+            }
+    }
+
+    /// Runs `f` with the walks it makes drawing from `presence` (what `gather` and a walk's
+    /// re-check of each member read), then restores the walk under way's, however `f` ended.
+    pub(super) fn drawing_from<T>(&mut self, presence: Presence, f: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.drawing, presence);
+        let out = f(self);
+        self.drawing = outer;
+        out
+    }
+
     /// The candidates of a `choose ... from`: the members of the collection in play, out of it,
     /// or both (never a destroyed thing) that pass the filter, in the collection's order.
     pub(super) fn gather_present(
@@ -20,35 +43,7 @@ impl Machine<'_> {
         out: &mut Vec<EntityId>,
         span: Span,
     ) -> R<()> {
-        if presence == Presence::InPlay {
-            return self.gather((var, coll), filter, out, span);
-        }
-        let mut i = 0;
-        while let Some(e) = self.member(coll, i) {
-            self.tick(span)?;
-            i += 1;
-            let absent = self.absent.get(e as usize).copied().unwrap_or(false);
-            if self.is_gone(e) || (presence == Presence::OutOfPlay && !absent) {
-                continue;
-            }
-            self.locals[var as usize] = e as i64;
-            let keep = match filter {
-                Some(f) => {
-                    self.eval(
-                        f,
-                        Ctx {
-                            label: NO_LABEL,
-                            actor: Some(e),
-                        },
-                    )? != 0
-                }
-                None => true,
-            };
-            if keep {
-                out.push(e);
-            }
-        }
-        Ok(())
+        self.drawing_from(presence, |m| m.gather((var, coll), filter, out, span))
     }
 
     /// The members of the collection a `choose ... from` cannot offer for where they are: out of
@@ -57,14 +52,7 @@ impl Machine<'_> {
         let mut i = 0;
         while let Some(e) = self.member(coll, i) {
             i += 1;
-            let absent = self.absent.get(e as usize).copied().unwrap_or(false);
-            let outside = self.is_gone(e)
-                || match presence {
-                    Presence::InPlay => absent,
-                    Presence::OutOfPlay => !absent,
-                    Presence::Both => false,
-                };
-            if outside {
+            if !self.present(e, presence) {
                 out.push(OptionKey::Character(e));
             }
         }

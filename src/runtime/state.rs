@@ -76,6 +76,9 @@ pub(super) struct Machine<'a> {
     pub(super) readied: super::ready::Readied,
     /// The kept-order walks under way, innermost last: the order and the place reached.
     pub(super) walking: Vec<(OrderId, usize)>,
+    /// Whom the `for each` (or `choose ... from`) under way draws from: read when a member is
+    /// looked at (`presence.rs`), set around each walk and restored after it.
+    pub(super) drawing: crate::syntax::ast::Presence,
     /// Who is acting: the characters whose turns, reactions and actions are running, innermost
     /// last. A roll that names no one of its own (in an `if`, a `let`, a routine) is theirs.
     pub(super) acting: Vec<EntityId>,
@@ -233,6 +236,7 @@ impl<'a> Machine<'a> {
             effects: Vec::new(),
             readied: super::ready::Readied::new(),
             walking: Vec::new(),
+            drawing: crate::syntax::ast::Presence::InPlay,
             acting: Vec::new(),
             turns: Vec::new(),
             react_marks: Vec::new(),

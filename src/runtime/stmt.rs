@@ -7,6 +7,7 @@ use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::limits::MAX_RUN_NESTING;
 use crate::source::Span;
+use crate::syntax::ast::Presence;
 use crate::trace::{EndReason, Event};
 
 /// How a statement finished.
@@ -75,22 +76,25 @@ impl Machine<'_> {
                 again,
                 var,
                 coll,
+                presence,
                 backwards,
                 from,
                 filter,
                 order,
                 body,
                 span,
-            } => self.st_for_each(
-                *var,
-                *coll,
-                (*backwards, *together, *anew, *ties, *again),
-                from.as_ref(),
-                filter.as_ref(),
-                *order,
-                body,
-                *span,
-            ),
+            } => self.drawing_from(*presence, |m| {
+                m.st_for_each(
+                    *var,
+                    *coll,
+                    (*backwards, *together, *anew, *ties, *again),
+                    from.as_ref(),
+                    filter.as_ref(),
+                    *order,
+                    body,
+                    *span,
+                )
+            }),
             St::Create {
                 thing,
                 fields,
@@ -151,7 +155,7 @@ impl Machine<'_> {
             }
             St::Repeat { repeat, body, span } => self.repeat(repeat, body, *span),
             St::EndRepeat => Ok(Flow::EndRepeat),
-            St::Rank { order, filter } => self.st_rank(*order, filter.as_ref()),
+            St::Rank { order, filter } => self.drawing_from(Presence::InPlay, |m| m.st_rank(*order, filter.as_ref())),
             St::Transfer { amount, from, to, span } => self.st_transfer(amount.as_ref(), from, to, *span),
             St::Raise { trigger, args, span } => self.st_raise(*trigger, args, *span),
             St::Do { hook, args, span } => self.st_do(*hook, args, *span),

@@ -269,6 +269,8 @@ pub struct MeasureDecl {
     pub value: Expr,
     /// `for each c in COLL [where C]`: one value per entity walked, recorded with it.
     pub each: Option<(Ident, Collection, Option<Expr>)>,
+    /// `out of play`, `including out of play` after the collection of `for each`.
+    pub each_presence: Presence,
     /// Where it is taken: `on`, the variables it binds (a turn's entity, a trigger's arguments)
     /// and the type of a turn's entity, as for a hook.
     pub at: HookOn,
@@ -309,6 +311,7 @@ impl MeasureDecl {
                 again: false,
                 var: var.clone(),
                 coll: coll.clone(),
+                presence: self.each_presence,
                 backwards: false,
                 from: None,
                 filter: filter.clone(),
@@ -525,6 +528,8 @@ pub struct ForEach {
     pub again: bool,
     pub var: Ident,
     pub coll: Collection,
+    /// `out of play`, `including out of play`: whom it walks (as a `choose ... from`).
+    pub presence: Presence,
     /// `backwards`: walk the list from its end.
     pub backwards: bool,
     /// `from X`: start at X and wrap round past the end.
@@ -535,8 +540,8 @@ pub struct ForEach {
     pub span: Span,
 }
 
-/// Whom a `choose ... from` draws its candidates from: those in play (the default), those out of
-/// play (`out of play`), or both (`including out of play`). Destroyed things never.
+/// Whom a `choose ... from`, a quantifier or a `for each` draws from: those in play (the default),
+/// those out of play (`out of play`), or both (`including out of play`). Destroyed things never.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Presence {
     #[default]
@@ -960,6 +965,8 @@ pub struct QuantExpr {
     pub quant: Quant,
     pub var: Ident,
     pub coll: Collection,
+    /// `out of play`, `including out of play`: whom it walks (as a `choose ... from`).
+    pub presence: Presence,
     pub filter: Option<Box<Expr>>,
     /// `by ORDER` (for `first` and `last`).
     pub by: Option<Ident>,

@@ -171,9 +171,13 @@ impl Builder {
         };
         let var = self.ident(next(&mut it, span)?);
         let coll = self.collection(next(&mut it, span)?);
-        let (mut filter, mut body, mut by) = (None, None, None);
+        let (mut filter, mut body, mut by, mut presence) = (None, None, None, Presence::InPlay);
         for p in it {
             let r = p.as_rule();
+            if r == Rule::presence {
+                presence = Self::presence(p);
+                continue;
+            }
             if r == Rule::quant_by {
                 by = Some(self.ident(last_inner(p, span)?));
                 continue;
@@ -189,6 +193,7 @@ impl Builder {
             quant,
             var,
             coll,
+            presence,
             filter,
             by,
             body,

@@ -791,12 +791,16 @@ impl Builder {
         let name = self.ident(next(&mut it, span)?);
         let value = self.expr(next(&mut it, span)?)?;
         let mut point = next(&mut it, span)?;
-        let mut each = None;
+        let (mut each, mut each_presence) = (None, Presence::InPlay);
         if point.as_rule() == Rule::measure_each {
             let espan = self.span(&point);
             let mut ei = parts(point);
             let var = self.ident(next(&mut ei, espan)?);
             let coll = self.collection(next(&mut ei, espan)?);
+            let mut ei = ei.peekable();
+            if let Some(p) = ei.next_if(|p| p.as_rule() == Rule::presence) {
+                each_presence = Self::presence(p);
+            }
             let filter = ei.next().map(|p| self.expr(p)).transpose()?;
             each = Some((var, coll, filter));
             point = next(&mut it, span)?;
@@ -806,6 +810,7 @@ impl Builder {
             name,
             value,
             each,
+            each_presence,
             at,
             vars,
             turn_ty,

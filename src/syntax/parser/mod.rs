@@ -211,6 +211,14 @@ impl Builder {
             None => Collection::Characters,
         }
     }
+
+    /// `out of play`, `including out of play` (a `presence` pair): whom a walk draws from.
+    fn presence(pair: Pair<Rule>) -> Presence {
+        match pair.into_inner().next().map(|q| q.as_rule()) {
+            Some(Rule::presence_both) => Presence::Both,
+            _ => Presence::OutOfPlay,
+        }
+    }
 }
 
 /// The length of `text` without trailing whitespace and trailing `#` comments.

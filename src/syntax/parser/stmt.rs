@@ -402,9 +402,10 @@ impl Builder {
         let var = self.ident(next(&mut it, span)?);
         let coll = self.collection(next(&mut it, span)?);
         let (mut filter, mut order, mut body, mut backwards) = (None, None, Block::default(), false);
-        let (mut from, mut anew, mut ties) = (None, false, false);
+        let (mut from, mut anew, mut ties, mut presence) = (None, false, false, Presence::InPlay);
         for p in it {
             match p.as_rule() {
+                Rule::presence => presence = Self::presence(p),
                 Rule::anew => anew = true,
                 Rule::ties_together => ties = true,
                 Rule::expr => filter = Some(self.expr(p)?),
@@ -424,6 +425,7 @@ impl Builder {
             again: false,
             var,
             coll,
+            presence,
             backwards,
             from,
             filter,
@@ -437,9 +439,10 @@ impl Builder {
     fn pick_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
         let var = self.ident(next(&mut it, span)?);
         let coll = self.collection(next(&mut it, span)?);
-        let (mut filter, mut order, mut body) = (None, None, Block::default());
+        let (mut filter, mut order, mut body, mut presence) = (None, None, Block::default(), Presence::InPlay);
         for p in it {
             match p.as_rule() {
+                Rule::presence => presence = Self::presence(p),
                 Rule::expr => filter = Some(self.expr(p)?),
                 Rule::ident => order = Some(self.ident(p)),
                 _ => body = self.block(p)?,
@@ -452,6 +455,7 @@ impl Builder {
             again: true,
             var,
             coll,
+            presence,
             backwards: false,
             from: None,
             filter,
@@ -523,12 +527,7 @@ impl Builder {
         let mut presence = Presence::InPlay;
         for p in fi {
             match p.as_rule() {
-                Rule::presence => {
-                    presence = match p.into_inner().next().map(|q| q.as_rule()) {
-                        Some(Rule::presence_both) => Presence::Both,
-                        _ => Presence::OutOfPlay,
-                    }
-                }
+                Rule::presence => presence = Self::presence(p),
                 Rule::pick_as => bind = Some(self.ident(last_inner(p, fspan)?)),
                 Rule::expr => filter = Some(self.expr(p)?),
                 Rule::refusal => refusals.push(self.refusal(p)?),
