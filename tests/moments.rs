@@ -553,3 +553,42 @@ fn a_ready_blocks_deferred_change_waits_for_what_is_open_as_it_fires() {
          final    B     hp = 5\n"
     );
 }
+
+/// Every statement that is not a change says, at its `at end of`, that it cannot wait for the
+/// end of a moment (and names itself); every change that may wait parses with the clause.
+#[test]
+fn a_statement_that_is_not_a_change_cannot_be_deferred_and_says_so() {
+    let decl = "thing drone, drones { stat x }\nglobal g\neffect dazed\ntrigger t(a)\ncharacter A { hp = 1 }\nresource hp min 0\norder o(c) { c.hp desc }\nroutine r(c) { }\n";
+    let wait = [
+        ("create", "create drone { x = 1 }"),
+        ("raise", "raise t(A)"),
+        ("do", "do r(A)"),
+        ("rank", "rank o"),
+        ("elapse", "elapse 1 second"),
+    ];
+    for (word, stmt) in wait {
+        let src = format!("{decl}unit second\nplay {{ together {{ {stmt} at end of moment }} }}\n");
+        let (out, clean) = common::check_texts(&[("d.turn".to_string(), src)]);
+        assert!(!clean, "{stmt}");
+        assert!(
+            out.contains(&format!("`{word}` cannot wait for the end of a moment")),
+            "{stmt}:\n{out}"
+        );
+    }
+    let changes = [
+        "spend 1 A.hp",
+        "gain 1 A.hp",
+        "reset A.hp to 1",
+        "forfeit A.hp",
+        "set g = 1",
+        "leave A",
+        "join A",
+        "begin dazed on A for 1 counted at end of round",
+        "stop dazed on A",
+    ];
+    for stmt in changes {
+        let src = format!("{decl}play {{ round {{ together {{ {stmt} at end of moment }} }} }}\n");
+        let (out, clean) = common::check_texts(&[("d.turn".to_string(), src)]);
+        assert!(clean, "{stmt}:\n{out}");
+    }
+}

@@ -37,6 +37,9 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
     if let Some(d) = missing_parameters(src, pos, file) {
         return d;
     }
+    if let Some(d) = undeferrable(src, pos, file) {
+        return d;
+    }
     if let Some(d) = missing_punctuation(&window, pos) {
         return d;
     }
@@ -725,4 +728,47 @@ fn is_reserved(word: &str) -> bool {
         .map(|p| p.as_str().len() == w.len())
         .unwrap_or(false)
         && !w.is_empty()
+}
+
+/// The changes `at end of moment|LEVEL` may defer (docs/language.md, "Changes made when a moment
+/// ends").
+const DEFERRABLE: &[&str] = &[
+    "spend", "gain", "reset", "forfeit", "set", "mark", "clear", "transfer", "join", "leave", "destroy", "begin",
+    "stop",
+];
+
+/// `at end of ...` after a statement that cannot wait for it (`create drone { } at end of
+/// moment`): said at the clause, naming the statement, with the changes that can.
+fn undeferrable(src: &str, pos: usize, file: FileId) -> Option<Diag> {
+    let rest = src.get(pos..)?;
+    let mut words = rest.split_whitespace();
+    if (words.next(), words.next(), words.next()) != (Some("at"), Some("end"), Some("of")) {
+        return None;
+    }
+    // The statement the clause follows: the last statement word on its line before it.
+    const STATEMENTS: &[&str] = &[
+        "create", "place", "swap", "shuffle", "draw", "discard", "return", "rank", "raise", "do", "elapse", "react",
+        "turn", "let", "choose", "if", "ready", "disarm", "reveal", "repeat", "end",
+    ];
+    let line = src[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let word = src[line..pos]
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .rfind(|w| STATEMENTS.contains(w) || DEFERRABLE.contains(w))?;
+    if !STATEMENTS.contains(&word) {
+        return None;
+    }
+    let of = pos + rest.find("of")? + 2;
+    Some(
+        Diag::new("syntax::parse", format!("`{word}` cannot wait for the end of a moment"))
+            .label(Span::new(file, pos, of), "`at end of` defers only a change")
+            .help(format!(
+                "these changes may be made when a moment or a level's iteration ends: {}; do the `{word}` \
+                 now, or defer the changes it would lead to",
+                DEFERRABLE
+                    .iter()
+                    .map(|w| format!("`{w}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+    )
 }
