@@ -64,14 +64,7 @@ impl Checker<'_> {
             );
             return;
         }
-        let names: Vec<&String> = self
-            .decls
-            .fields
-            .iter()
-            .filter(|f| f.1 == FieldKind::Effect)
-            .map(|f| &f.0)
-            .collect();
-        let d = unknown("effect", &e.node, e.span, names.into_iter());
+        let d = self.unknown_effect(e);
         self.err(d.help(format!(
             "`on end of {0}(c)` answers an effect declared with `effect {0}`; a level's hook is `on end of LEVEL`",
             e.node

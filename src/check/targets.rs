@@ -195,15 +195,20 @@ impl Checker<'_> {
 
     pub(super) fn effect(&mut self, e: &Ident) {
         if !matches!(self.decls.field(&e.node), Some((_, FieldKind::Effect))) {
-            let names: Vec<&String> = self
-                .decls
-                .fields
-                .iter()
-                .filter(|f| f.1 == FieldKind::Effect)
-                .map(|f| &f.0)
-                .collect();
-            let d = unknown("effect", &e.node, e.span, names.into_iter());
+            let d = self.unknown_effect(e);
             self.err(d.help(format!("declare it with `effect {}`", e.node)));
         }
+    }
+
+    /// `check::unknown` for a name that is no declared effect, with the effects there are (the
+    /// caller adds the help for its place).
+    pub(super) fn unknown_effect(&self, e: &Ident) -> Diag {
+        let names = self
+            .decls
+            .fields
+            .iter()
+            .filter(|f| f.1 == FieldKind::Effect)
+            .map(|f| &f.0);
+        unknown("effect", &e.node, e.span, names)
     }
 }

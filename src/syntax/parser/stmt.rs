@@ -717,33 +717,13 @@ impl Builder {
             }
             _ => (Lasting::For(self.expr(first)?), next(&mut it, span)?),
         };
-        let aspan = self.span(&at_pair);
-        let rule = at_pair.as_rule();
-        let mut ai = at_pair
-            .into_inner()
-            .filter(|p| !is_keyword(p.as_rule()) && p.as_rule() != Rule::until_next);
-        let at = if rule == Rule::count_place {
+        let at = if at_pair.as_rule() == Rule::count_place {
+            let aspan = self.span(&at_pair);
+            let mut ai = at_pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
             let who = self.expr(next(&mut ai, aspan)?)?;
             CountAt::Place(who, self.ident(next(&mut ai, aspan)?))
         } else {
-            let start = next(&mut ai, aspan)?.as_rule() == Rule::hook_start;
-            let what = next(&mut ai, aspan)?;
-            if what.as_rule() == Rule::count_turn {
-                let wspan = self.span(&what);
-                let who = self.expr(last_inner(what, wspan)?)?;
-                if start {
-                    CountAt::TurnStart(who)
-                } else {
-                    CountAt::TurnEnd(who)
-                }
-            } else {
-                let level = self.ident(what);
-                if start {
-                    CountAt::LevelStart(level)
-                } else {
-                    CountAt::LevelEnd(level)
-                }
-            }
+            self.count_edge_at(at_pair)?
         };
         Ok(Stmt::Begin {
             effect,
@@ -895,7 +875,9 @@ impl Builder {
     /// `start|end of turn(x)|LEVEL`: an edge a duration or an expiry is anchored to.
     fn count_edge_at(&self, pair: Pair<Rule>) -> R<CountAt> {
         let aspan = self.span(&pair);
-        let mut ai = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let mut ai = pair
+            .into_inner()
+            .filter(|p| !is_keyword(p.as_rule()) && p.as_rule() != Rule::until_next);
         let start = next(&mut ai, aspan)?.as_rule() == Rule::hook_start;
         let what = next(&mut ai, aspan)?;
         Ok(if what.as_rule() == Rule::count_turn {
