@@ -7,6 +7,7 @@ mod expr;
 mod items;
 mod names;
 mod stmt;
+mod timing;
 
 use std::ops::ControlFlow;
 
