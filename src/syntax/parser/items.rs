@@ -772,12 +772,7 @@ impl Builder {
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::kw_action => any = true,
-                Rule::of_kind => {
-                    let kspan = self.span(&p);
-                    let list = p.into_inner().find(|k| k.as_rule() == Rule::ident_list);
-                    let list = list.ok_or_else(|| internal(kspan, Rule::of_kind))?;
-                    sel = Some(ActionSel::Kinds(self.ident_list(list)));
-                }
+                Rule::of_kind => sel = Some(self.of_kind(p)?),
                 Rule::ident if !any && sel.is_none() => sel = Some(ActionSel::Named(self.ident(p))),
                 Rule::ident => var = Some(self.ident(p)),
                 _ => {}
@@ -785,6 +780,14 @@ impl Builder {
         }
         let var = var.ok_or_else(|| internal(span, Rule::hook_action))?;
         Ok((sel.unwrap_or(ActionSel::Any), var))
+    }
+
+    /// `of kind K, ...`: the actions of those kinds.
+    pub(super) fn of_kind(&self, p: Pair<Rule>) -> R<ActionSel> {
+        let kspan = self.span(&p);
+        let list = p.into_inner().find(|k| k.as_rule() == Rule::ident_list);
+        let list = list.ok_or_else(|| internal(kspan, Rule::of_kind))?;
+        Ok(ActionSel::Kinds(self.ident_list(list)))
     }
 
     fn measure_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {

@@ -3,7 +3,7 @@
 
 use pest::iterators::Pair;
 
-use super::{Builder, Parts, R, Rule, internal, is_keyword, last_inner, next};
+use super::{Builder, Parts, R, Rule, is_keyword, last_inner, next};
 use crate::syntax::ast::*;
 
 impl Builder {
@@ -71,12 +71,7 @@ impl Builder {
                         let mut sel = ActionSel::Any;
                         for p in pi {
                             match p.as_rule() {
-                                Rule::of_kind => {
-                                    let kspan = self.span(&p);
-                                    let list = p.into_inner().find(|k| k.as_rule() == Rule::ident_list);
-                                    let list = list.ok_or_else(|| internal(kspan, Rule::of_kind))?;
-                                    sel = ActionSel::Kinds(self.ident_list(list));
-                                }
+                                Rule::of_kind => sel = self.of_kind(p)?,
                                 Rule::ident => sel = ActionSel::Named(self.ident(p)),
                                 _ => {}
                             }
