@@ -39,6 +39,8 @@ pub struct Limits {
     pub dice: u32,
     /// Most sides on one die.
     pub sides: u32,
+    /// Most extra dice that exploding dice (`d6!`) add to one roll.
+    pub explosions: u32,
     /// Default step budget of one run (`--max-steps`). A step is a statement, or an element a
     /// quantifier, a loop or a sort visits.
     pub steps: u64,
@@ -97,6 +99,7 @@ impl Limits {
         prefix_chain: 16,
         dice: 1000,
         sides: 1_000_000,
+        explosions: 1000,
         steps: 1_000_000,
         outer_iterations: 10,
         characters: 10_000,
@@ -153,6 +156,8 @@ pub const MAX_PREFIX_CHAIN: usize = Limits::DEFAULT.prefix_chain;
 pub const MAX_DICE: u32 = Limits::DEFAULT.dice;
 /// [`Limits::sides`].
 pub const MAX_SIDES: u32 = Limits::DEFAULT.sides;
+/// [`Limits::explosions`].
+pub const MAX_EXPLOSIONS: u32 = Limits::DEFAULT.explosions;
 /// [`Limits::steps`].
 pub const DEFAULT_MAX_STEPS: u64 = Limits::DEFAULT.steps;
 /// [`Limits::outer_iterations`].

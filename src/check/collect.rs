@@ -490,6 +490,10 @@ fn names_in(e: &Expr, out: &mut Vec<(String, Span)>) {
             q.filter.iter().chain(q.body.iter()).for_each(|x| names_in(x, out));
         }
         ExprKind::If(c, a, b) => [c, a, b].iter().for_each(|x| names_in(x, out)),
+        ExprKind::Faces(q) => {
+            names_in(&q.dice, out);
+            q.filter.iter().chain(q.body.iter()).for_each(|x| names_in(x, out));
+        }
         _ => {}
     }
 }

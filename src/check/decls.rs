@@ -388,6 +388,13 @@ pub(super) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             if let Some((_, k)) = &d.keep {
                 walk_expr(k, f);
             }
+            if let Some(Some(t)) = &d.explode {
+                walk_expr(t, f);
+            }
+        }
+        ExprKind::Faces(q) => {
+            walk_expr(&q.dice, f);
+            q.filter.iter().chain(q.body.iter()).for_each(|x| walk_expr(x, f));
         }
         _ => {}
     }

@@ -92,8 +92,10 @@ impl Checker<'_> {
                 if let Some((_, k)) = &d.keep {
                     self.expect(k, Ty::Int, "a number of dice kept");
                 }
+                self.explode_part(d, e.span);
                 Ty::Int
             }
+            ExprKind::Faces(q) => self.faces_quant(q, e.span),
             ExprKind::Bool(_) => Ty::Bool,
             ExprKind::None => Ty::Entity(ANY),
             ExprKind::Name(n) => self.name(e, n),

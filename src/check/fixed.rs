@@ -37,7 +37,9 @@ pub(super) fn fixed(d: &Decls<'_>, e: &Expr, args: &[(String, Val)], depth: usiz
         ExprKind::Int(n) => Is(Val::Num(*n, 0)),
         ExprKind::Dec(n, s) => Is(Val::Num(*n, *s)),
         ExprKind::Bool(b) => Is(Val::Bool(*b)),
-        ExprKind::Dice(_) | ExprKind::DynDice(_) | ExprKind::FaceDice(_) | ExprKind::None => Unknown,
+        ExprKind::Dice(_) | ExprKind::DynDice(_) | ExprKind::FaceDice(_) | ExprKind::Faces(_) | ExprKind::None => {
+            Unknown
+        }
         ExprKind::Name(n) => {
             if let Some((_, v)) = args.iter().rev().find(|(a, _)| a == n) {
                 return Is(*v);

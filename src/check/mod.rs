@@ -21,6 +21,7 @@ mod hooks;
 pub mod index;
 mod items;
 mod moments;
+mod pools;
 mod reveal;
 mod stmt;
 mod suggest;

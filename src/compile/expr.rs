@@ -27,22 +27,9 @@ impl Lower<'_> {
                 self.p.dice.push((*d, e.span));
                 Ex::Dice((self.p.dice.len() - 1) as DiceId)
             }
-            ExprKind::FaceDice(d) => {
-                self.p.faces.push(d.faces.clone());
-                let dice = ast::Dice {
-                    count: d.count,
-                    sides: d.faces.len() as u32,
-                    keep: d.keep,
-                    faces: Some((self.p.faces.len() - 1) as u16),
-                };
-                self.p.dice.push((dice, e.span));
-                Ex::Dice((self.p.dice.len() - 1) as DiceId)
-            }
-            ExprKind::DynDice(d) => {
-                let keep = d.keep.as_ref().map(|(k, x)| (*k, self.expr(x)));
-                let (count, sides) = (self.expr(&d.count), self.expr(&d.sides));
-                Ex::DynDice(Box::new(DynDiceEx { count, sides, keep }), e.span)
-            }
+            ExprKind::FaceDice(d) => self.face_dice(d, e.span),
+            ExprKind::DynDice(d) => self.dyn_dice(d, e.span),
+            ExprKind::Faces(q) => self.faces_quant(q, e.span),
             ExprKind::Name(n) => self.name(e, n),
             ExprKind::Field(base, f) => self.field(e, base, f),
             ExprKind::If(c, a, b) => Ex::If(Box::new(self.expr(c)), Box::new(self.expr(a)), Box::new(self.expr(b))),

@@ -261,6 +261,23 @@ pub struct DynDiceEx {
     pub count: Ex,
     pub sides: Ex,
     pub keep: Option<(Keep, Ex)>,
+    /// Listed faces (`(n)d[0,1,2]`): an index into `Program::faces`.
+    pub faces: Option<u16>,
+    /// `!` (`Some(None)`: on the highest face) or `!T`: a die showing `T` or more is rolled again.
+    pub explode: Option<Option<Ex>>,
+}
+
+/// `count f in 6d10 where f >= 7: ...`: a quantifier over the faces of one roll.
+#[derive(Debug, Clone)]
+pub struct FacesEx {
+    pub quant: Quant,
+    pub var: Slot,
+    /// The dice: an `Ex::Dice` or `Ex::DynDice`.
+    pub dice: Ex,
+    pub filter: Option<Ex>,
+    pub body: Option<Ex>,
+    /// The quantifier's text: where a run that spends its step budget in it stops.
+    pub span: Span,
 }
 
 #[derive(Debug, Clone)]
@@ -749,6 +766,8 @@ pub enum Ex {
     /// The entity after (or, when `false`, before) one in a kept order, wrapping round (`none`
     /// when it is not in it, or `none`).
     Next(Box<Ex>, OrderId, bool),
+    /// A quantifier over the faces of one roll.
+    Faces(Box<FacesEx>),
 }
 
 impl Program {

@@ -8,6 +8,7 @@ mod expr;
 pub mod ir;
 mod items;
 pub mod moments;
+mod pools;
 mod stmt;
 
 use std::collections::HashMap;

@@ -18,7 +18,7 @@ impl Machine<'_> {
 
     /// Dice written with expressions: the parts are evaluated (in order: count, sides, kept),
     /// held to the limits of literal dice, then rolled.
-    fn dyn_roll(&mut self, parts: &DynDiceEx, span: Span, ctx: Ctx) -> R<i64> {
+    pub(super) fn dyn_roll(&mut self, parts: &DynDiceEx, span: Span, ctx: Ctx) -> R<i64> {
         let count = self.eval(&parts.count, ctx)?;
         let sides = self.eval(&parts.sides, ctx)?;
         let keep = match &parts.keep {
@@ -39,11 +39,17 @@ impl Machine<'_> {
                 "guard the roll, e.g. `if c.pool > 0 { ... }`, or roll at least one: `(highest(c.pool, 1))d6`",
             ));
         };
-        let Some(sides) = in_range(sides, 2, MAX_SIDES) else {
+        let Some(sides) = in_range(sides, if parts.faces.is_some() { 1 } else { 2 }, MAX_SIDES) else {
             return Err(bad(
                 format!("a die of {sides} sides cannot be rolled: from 2 to {MAX_SIDES}"),
                 "check the value that gives the die's size",
             ));
+        };
+        let p = self.p;
+        let listed = parts.faces.and_then(|i| p.faces.get(i as usize));
+        let explode = match &parts.explode {
+            None => None,
+            Some(t) => Some(self.explode_on(t.as_ref(), sides, listed.map(Vec::as_slice), span, ctx)?),
         };
         let keep = match keep {
             None => None,
@@ -62,14 +68,15 @@ impl Machine<'_> {
                 count,
                 sides,
                 keep,
-                faces: None,
+                faces: parts.faces,
+                explode,
             },
             span,
             ctx,
         )
     }
 
-    fn roll(&mut self, d: DiceId, ctx: Ctx) -> R<i64> {
+    pub(super) fn roll(&mut self, d: DiceId, ctx: Ctx) -> R<i64> {
         let (dice, span) = self.p.dice[d as usize];
         self.roll_dice(dice, span, ctx)
     }
@@ -79,41 +86,9 @@ impl Machine<'_> {
         let p = self.p;
         let listed = dice.faces.and_then(|i| p.faces.get(i as usize)).map(Vec::as_slice);
         self.faces.clear();
+        let mut extra = 0;
         for _ in 0..dice.count {
-            let rolled = match listed {
-                Some(faces) => self.dice.die_of(faces),
-                None => self.dice.die(dice.sides).map(i64::from),
-            };
-            match rolled {
-                Ok(f) => self.faces.push(f),
-                Err(e) => {
-                    let help = match listed {
-                        Some(faces) => format!(
-                            "forced rolls for these dice must be one of their faces: {}",
-                            faces.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
-                        ),
-                        None => format!("forced rolls for a d{} must be between 1 and {}", e.sides, e.sides),
-                    };
-                    let die = match listed {
-                        Some(_) => "these dice".to_string(),
-                        None => format!("a d{}", e.sides),
-                    };
-                    return Err(Box::new(
-                        Diag::new(
-                            "run::impossible_roll",
-                            format!("the forced roll {} cannot come up on {die}", e.value),
-                        )
-                        .label(
-                            span,
-                            match listed {
-                                Some(_) => "these dice took it".to_string(),
-                                None => format!("this {dice} took it"),
-                            },
-                        )
-                        .help(help),
-                    ));
-                }
-            }
+            self.roll_one(dice, listed, span, &mut extra)?;
         }
         fn sum<'f>(mut faces: impl Iterator<Item = &'f i64>) -> Option<i64> {
             faces.try_fold(0i64, |a, f| a.checked_add(*f))
@@ -180,6 +155,7 @@ impl Machine<'_> {
             }
             Ex::Dice(d) => self.roll(*d, ctx)?,
             Ex::DynDice(parts, span) => self.dyn_roll(parts, *span, ctx)?,
+            Ex::Faces(q) => self.faces_quant(q, ctx)?,
             Ex::Neg(x, span) => checked(self.eval(x, ctx)?.checked_neg(), *span)?,
             Ex::Not(x) => (self.eval(x, ctx)? == 0) as i64,
             Ex::Bin(op, l, r, span) => self.binary(op, l, r, *span, ctx)?,

@@ -22,6 +22,7 @@ mod hooks;
 mod levels;
 mod moments;
 mod orders;
+mod pools;
 mod presence;
 mod ready;
 mod resources;

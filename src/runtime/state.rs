@@ -133,6 +133,9 @@ pub(super) struct Machine<'a> {
     pub(super) tied: Vec<EntityId>,
     /// The faces of a roll that keeps some dice, sorted.
     pub(super) sorted: Vec<i64>,
+    /// The faces being walked by quantifiers over faces (`count f in 6d10 ...`), innermost last:
+    /// a stack, preallocated (each roll holds at most `MAX_DICE + MAX_EXPLOSIONS`).
+    pub(super) held: Vec<i64>,
     /// Each deck's draw and discard piles (`Program::decks`).
     pub(super) piles: Vec<super::cards::Piles>,
     /// The cards the next draws must take (`--draws`).
@@ -259,6 +262,7 @@ impl<'a> Machine<'a> {
             keyed: Pool::default(),
             indices: Pool::default(),
             sorted: Vec::new(),
+            held: Vec::with_capacity(super::pools::HELD_START),
             tied: Vec::new(),
             secrecy: Default::default(),
             moments: Default::default(),

@@ -4,4 +4,5 @@ pub mod ast;
 mod parser;
 pub mod text;
 
+pub use parser::pools::explode_ends;
 pub use parser::{BOM, each_item, parse};

@@ -600,6 +600,18 @@ fn roll<W: Write>(
         o.write_all(if keep == Keep::Highest { b"kh" } else { b"kl" })?;
         int(o, k)?;
     }
+    let listed = d
+        .faces
+        .and_then(|i| p.faces.get(i as usize))
+        .map_or(&[][..], Vec::as_slice);
+    match super::explode_mark(&d, listed) {
+        Some(Some(t)) => {
+            o.write_all(b"!")?;
+            int(o, t)?;
+        }
+        Some(None) => o.write_all(b"!")?,
+        None => {}
+    }
     o.write_all(br#"","faces":["#)?;
     list(o, faces, |o, f| int(o, *f))?;
     o.write_all(br#"],"total":"#)?;

@@ -496,6 +496,17 @@ impl fmt::Display for Decimal {
 }
 
 /// Appends `v`, kept with `decimals` decimals, to `out`.
+/// How exploding dice are written: `Some(None)` for `!` (on the highest face), `Some(Some(T))`
+/// for `!T`; `None` when they do not explode. `faces`: the listed faces, if any.
+pub fn explode_mark(d: &crate::syntax::ast::Dice, faces: &[i64]) -> Option<Option<i64>> {
+    let t = d.explode?;
+    let highest = match d.faces {
+        Some(_) => faces.iter().copied().max().unwrap_or(0),
+        None => i64::from(d.sides),
+    };
+    Some((t != highest).then_some(t))
+}
+
 pub fn push_decimal(out: &mut String, v: i64, decimals: u8) {
     use fmt::Write as _;
     let _ = write!(out, "{}", Decimal(v, decimals));

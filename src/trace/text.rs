@@ -582,6 +582,11 @@ fn write_dice(b: &mut String, p: &World<'_>, d: Dice) -> std::fmt::Result {
                 Some((Keep::Highest, k)) => write!(b, "kh{k}"),
                 Some((Keep::Lowest, k)) => write!(b, "kl{k}"),
                 None => Ok(()),
+            }?;
+            match super::explode_mark(&d, faces) {
+                Some(Some(t)) => write!(b, "!{t}"),
+                Some(None) => write!(b, "!"),
+                None => Ok(()),
             }
         }
     }

@@ -66,6 +66,8 @@ pub struct Dice {
     pub keep: Option<(Keep, u32)>,
     /// Listed faces (`d[-1,0,1]`): an index into the program's face lists; `None`: 1 to `sides`.
     pub faces: Option<u16>,
+    /// Exploding (`d6!`, `d10!9`): a die showing this face or more is rolled again and added.
+    pub explode: Option<i64>,
 }
 
 /// `[N]d[F, F, ...][khK|klK]`: dice whose faces are listed.
@@ -74,6 +76,8 @@ pub struct FaceDice {
     pub count: u32,
     pub faces: Vec<i64>,
     pub keep: Option<(Keep, u32)>,
+    /// `!` (`Some(None)`: on the highest face) or `!N`.
+    pub explode: Option<Option<i64>>,
 }
 
 /// `(N)d(S)[kh(K)|kl(K)]`: the parts of dice written with expressions (a literal part is an
@@ -83,6 +87,10 @@ pub struct DynDice {
     pub count: Expr,
     pub sides: Expr,
     pub keep: Option<(Keep, Expr)>,
+    /// Listed faces (`(c.pool)d[0,1,2]`): then `sides` is their number.
+    pub faces: Option<Vec<i64>>,
+    /// `!` (`Some(None)`: on the highest face) or `!N`, `!(EXPR)`: again on that face or more.
+    pub explode: Option<Option<Expr>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +109,11 @@ impl fmt::Display for Dice {
             Some((Keep::Highest, k)) => write!(f, "kh{k}"),
             Some((Keep::Lowest, k)) => write!(f, "kl{k}"),
             None => Ok(()),
+        }?;
+        match self.explode {
+            Some(t) if t == self.sides as i64 && self.faces.is_none() => write!(f, "!"),
+            Some(t) => write!(f, "!{t}"),
+            None => Ok(()),
         }
     }
 }
@@ -117,6 +130,17 @@ pub struct QuantExpr {
     pub filter: Option<Box<Expr>>,
     /// `by ORDER` (for `first` and `last`).
     pub by: Option<Ident>,
+    pub body: Option<Box<Expr>>,
+}
+
+/// `count f in 6d10 where f >= 7`: a quantifier over the faces of one roll (each face a number).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FacesQuant {
+    pub quant: Quant,
+    pub var: Ident,
+    /// The dice rolled: a dice expression.
+    pub dice: Expr,
+    pub filter: Option<Box<Expr>>,
     pub body: Option<Box<Expr>>,
 }
 
@@ -146,6 +170,8 @@ pub enum ExprKind {
     None,
     /// `if C then A else B`
     If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `count f in 6d10 where f >= 7`: a quantifier over a roll's faces.
+    Faces(Box<FacesQuant>),
 }
 
 // What a file costs to hold is mostly these three: a checked file of the densest statements or

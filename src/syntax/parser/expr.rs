@@ -88,7 +88,7 @@ impl Builder {
             .parse(pairs)
     }
 
-    fn primary(&self, pair: Pair<Rule>) -> R<Expr> {
+    pub(super) fn primary(&self, pair: Pair<Rule>) -> R<Expr> {
         let span = self.span(&pair);
         let kind = match pair.as_rule() {
             Rule::expr => return self.expr(pair),
@@ -96,9 +96,16 @@ impl Builder {
             Rule::decimal => {
                 let (whole, frac) = pair.as_str().split_once('.').unwrap_or((pair.as_str(), ""));
                 if frac.len() > crate::limits::MAX_DECIMALS as usize {
-                    return Err(Diag::new("syntax::number", format!("`{}` has more than {} decimals", pair.as_str(), crate::limits::MAX_DECIMALS))
-                        .label(span, "too many digits after the point")
-                        .help(format!("numbers keep at most {} decimals", crate::limits::MAX_DECIMALS)));
+                    return Err(Diag::new(
+                        "syntax::number",
+                        format!(
+                            "`{}` has more than {} decimals",
+                            pair.as_str(),
+                            crate::limits::MAX_DECIMALS
+                        ),
+                    )
+                    .label(span, "too many digits after the point")
+                    .help(format!("numbers keep at most {} decimals", crate::limits::MAX_DECIMALS)));
                 }
                 let digits = format!("{whole}{frac}");
                 ExprKind::Dec(digits.parse::<i64>().map_err(|_| too_large(span))?, frac.len() as u8)
@@ -110,21 +117,42 @@ impl Builder {
                 let b = self.expr(next(&mut it, span)?)?;
                 ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
             }
-            Rule::dice => ExprKind::Dice(parse_dice(pair.as_str()).ok_or_else(|| {
-                Diag::new(
-                    "syntax::dice",
-                    format!("`{}` is not a dice expression turnscript can roll", pair.as_str()),
-                )
-                .label(span, "here")
-                .help("write NdS with 1 to 1000 dice of 2 to 1000000 sides, optionally khK or klK keeping K of them")
-            })?),
-            Rule::dyn_dice => self.dyn_dice(pair, span)?,
-            Rule::face_dice => face_dice(pair).ok_or_else(|| {
-                Diag::new("syntax::dice", "these dice cannot be rolled")
+            Rule::dice => {
+                let after = super::pools::after(&pair);
+                super::pools::explode_and_keep(pair.as_str().contains('k') && pair.as_str().contains('!'), span)?;
+                let kind = ExprKind::Dice(parse_dice(pair.as_str()).ok_or_else(|| {
+                    Diag::new(
+                        "syntax::dice",
+                        format!("`{}` is not a dice expression turnscript can roll", pair.as_str()),
+                    )
                     .label(span, "here")
-                    .help("write [N]d[F, F, ...] with 1 to 1000 dice, at most 1000000 whole-number faces, optionally khK or klK keeping K of them")
-            })?,
-            Rule::paren => return self.paren(pair, span),
+                    .help("write NdS with 1 to 1000 dice of 2 to 1000000 sides, optionally khK or klK keeping K of them, or ! (each die showing its highest face rolled again and added) or !N (again on N or more, 2 ≤ N ≤ S)")
+                })?);
+                super::pools::explode_then_compare(&kind, after, span)?;
+                kind
+            }
+            Rule::dyn_dice => {
+                let after = super::pools::after(&pair);
+                let kind = self.dyn_dice(pair, span)?;
+                super::pools::explode_then_compare(&kind, after, span)?;
+                kind
+            }
+            Rule::face_dice => {
+                let after = super::pools::after(&pair);
+                let kind = self.face_dice(pair, span)?.ok_or_else(|| {
+                    Diag::new("syntax::dice", "these dice cannot be rolled")
+                        .label(span, "here")
+                        .help("write [N]d[F, F, ...] with 1 to 1000 dice, at most 1000000 whole-number faces, optionally khK or klK keeping K of them, or ! (exploding) or !N (exploding on N or more, above the lowest face)")
+                })?;
+                super::pools::explode_then_compare(&kind, after, span)?;
+                kind
+            }
+            Rule::paren => {
+                let after = super::pools::after(&pair);
+                let e = self.paren(pair, span)?;
+                super::pools::explode_then_compare(&e.node, after, span)?;
+                return Ok(e);
+            }
             Rule::entity_name => {
                 let sspan = span;
                 let text = self.string(next(&mut pair.into_inner(), sspan)?);
@@ -151,6 +179,7 @@ impl Builder {
                 ExprKind::Call(name, args)
             }
             Rule::quantifier => self.quantifier(pair, span)?,
+            Rule::faces_quant => self.faces_quant(pair, span)?,
             r => return Err(internal(span, r)),
         };
         Ok(Spanned::new(kind, span))
@@ -158,17 +187,7 @@ impl Builder {
     /// `any c in characters where ...: ...`, and the other quantifiers.
     fn quantifier(&self, pair: Pair<Rule>, span: Span) -> R<ExprKind> {
         let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
-        let q = next(&mut it, span)?;
-        let quant = match q.as_str() {
-            "any" => Quant::Any,
-            "all" => Quant::All,
-            "count" => Quant::Count,
-            "sum" => Quant::Sum,
-            "max" => Quant::Max,
-            "first" => Quant::First,
-            "last" => Quant::Last,
-            _ => Quant::Min,
-        };
+        let quant = quant_word(next(&mut it, span)?.as_str());
         let var = self.ident(next(&mut it, span)?);
         let coll = self.collection(next(&mut it, span)?);
         let (mut filter, mut body, mut by, mut presence) = (None, None, None, Presence::InPlay);
@@ -239,11 +258,18 @@ impl Builder {
     fn dice_parts(&self, pairs: Pairs<Rule>, count: Option<Expr>, span: Span) -> R<ExprKind> {
         let mut parts: Vec<Expr> = count.into_iter().collect();
         let mut kind = Keep::Highest;
+        let (mut faces, mut explode) = (None, None);
         for part in pairs {
             let pspan = self.span(&part);
             match part.as_rule() {
                 Rule::dice_keep if part.as_str() == "kl" => kind = Keep::Lowest,
                 Rule::dice_keep => kind = Keep::Highest,
+                Rule::dice_faces => {
+                    let listed = super::pools::listed_faces(part).ok_or_else(|| super::pools::bad_faces(pspan))?;
+                    parts.push(Spanned::new(ExprKind::Int(listed.len() as i64), pspan));
+                    faces = Some(listed);
+                }
+                Rule::dice_bang => explode = Some(self.bang(part)?),
                 Rule::dice_digits => {
                     let n = part.as_str().parse::<i64>().map_err(|_| too_large(pspan))?;
                     parts.push(Spanned::new(ExprKind::Int(n), pspan));
@@ -255,42 +281,37 @@ impl Builder {
         let count = parts.next().ok_or_else(|| internal(span, Rule::dyn_dice))?;
         let sides = parts.next().ok_or_else(|| internal(span, Rule::dyn_dice))?;
         let keep = parts.next().map(|k| (kind, k));
-        Ok(ExprKind::DynDice(Box::new(DynDice { count, sides, keep })))
+        super::pools::explode_and_keep(keep.is_some() && explode.is_some(), span)?;
+        Ok(ExprKind::DynDice(Box::new(DynDice {
+            count,
+            sides,
+            keep,
+            faces,
+            explode,
+        })))
     }
 }
 
-/// `[N]d[F, ...][khK|klK]`: within the limits of literal dice.
-fn face_dice(pair: Pair<Rule>) -> Option<ExprKind> {
-    let text = pair.as_str();
-    let count: u32 = match text.split_once('d') {
-        Some(("", _)) | None => 1,
-        Some((n, _)) => n.parse().ok()?,
-    };
-    let mut faces = Vec::new();
-    let mut keep = None;
-    let mut kind = None;
-    for p in pair.into_inner() {
-        match p.as_rule() {
-            Rule::face => faces.push(p.as_str().parse::<i64>().ok()?),
-            Rule::dice_keep => {
-                kind = Some(if p.as_str() == "kh" {
-                    Keep::Highest
-                } else {
-                    Keep::Lowest
-                })
-            }
-            Rule::dice_digits if kind.is_some() => keep = kind.map(|k| (k, p.as_str().parse::<u32>().unwrap_or(0))),
-            _ => {}
-        }
+/// The quantifier a word names (`any`, `count`, ...).
+pub(super) fn quant_word(q: &str) -> Quant {
+    match q {
+        "any" => Quant::Any,
+        "all" => Quant::All,
+        "count" => Quant::Count,
+        "sum" => Quant::Sum,
+        "max" => Quant::Max,
+        "first" => Quant::First,
+        "last" => Quant::Last,
+        _ => Quant::Min,
     }
-    let ok = (1..=crate::limits::MAX_DICE).contains(&count)
-        && !faces.is_empty()
-        && faces.len() <= crate::limits::MAX_SIDES as usize
-        && keep.is_none_or(|(_, k)| k >= 1 && k <= count);
-    ok.then(|| ExprKind::FaceDice(Box::new(FaceDice { count, faces, keep })))
 }
 
 fn parse_dice(text: &str) -> Option<Dice> {
+    let (text, explode) = match text.split_once('!') {
+        None => (text, None),
+        Some((t, "")) => (t, Some(None)),
+        Some((t, n)) => (t, Some(Some(n.parse::<i64>().ok()?))),
+    };
     let (count, rest) = text.split_once('d')?;
     let count: u32 = if count.is_empty() { 1 } else { count.parse().ok()? };
     let (sides, keep) = if let Some((s, k)) = rest.split_once("kh") {
@@ -309,10 +330,18 @@ fn parse_dice(text: &str) -> Option<Dice> {
     {
         return None;
     }
+    // A die that explodes on its lowest face (or less) would explode for ever.
+    let explode = match explode {
+        None => None,
+        Some(None) => Some(sides as i64),
+        Some(Some(t)) if t >= 2 && t <= sides as i64 => Some(t),
+        Some(Some(_)) => return None,
+    };
     Some(Dice {
         count,
         sides,
         keep,
         faces: None,
+        explode,
     })
 }

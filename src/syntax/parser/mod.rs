@@ -6,6 +6,7 @@ mod errors;
 mod expr;
 mod items;
 mod names;
+pub(super) mod pools;
 mod stmt;
 mod timing;
 

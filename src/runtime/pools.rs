@@ -1,0 +1,179 @@
+//! Dice pools at run time: exploding dice (each extra die from the same stream, in order, so
+//! forced rolls address every one) and quantifiers over the faces of one roll.
+
+use super::dice::ImpossibleRoll;
+use super::state::{Ctx, Machine, R, checked};
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::limits::{MAX_DICE, MAX_EXPLOSIONS};
+use crate::source::Span;
+use crate::syntax::ast::{Dice, Quant};
+
+/// The room the stack of faces being walked starts with: one roll of the most dice, exploded.
+pub(super) const HELD_START: usize = (MAX_DICE + MAX_EXPLOSIONS) as usize;
+
+impl Machine<'_> {
+    /// Rolls one die of `dice` into `faces`, and again while it explodes (each extra die counted
+    /// in `extra`, at most `MAX_EXPLOSIONS` for the roll).
+    pub(super) fn roll_one(&mut self, dice: Dice, listed: Option<&[i64]>, span: Span, extra: &mut u32) -> R<()> {
+        loop {
+            let rolled = match listed {
+                Some(faces) => self.dice.die_of(faces),
+                None => self.dice.die(dice.sides).map(i64::from),
+            };
+            let f = rolled.map_err(|e| impossible(e, listed, dice, span))?;
+            self.faces.push(f);
+            match dice.explode {
+                Some(t) if f >= t => {
+                    *extra += 1;
+                    if *extra > MAX_EXPLOSIONS {
+                        return Err(Box::new(
+                            Diag::new(
+                                "run::dice",
+                                format!("these dice exploded more than {MAX_EXPLOSIONS} times in one roll"),
+                            )
+                            .label(span, "exploding dice")
+                            .help("explode on a higher face, or roll fewer dice (forced rolls may also keep a die exploding)"),
+                        ));
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// The face computed dice explode on: the highest face for `!`, else `!T`'s value, which must
+    /// let them stop (above the lowest face, at most the highest).
+    pub(super) fn explode_on(
+        &mut self,
+        t: Option<&Ex>,
+        sides: u32,
+        listed: Option<&[i64]>,
+        span: Span,
+        ctx: Ctx,
+    ) -> R<i64> {
+        let (lo, hi) = match listed {
+            Some(f) => (
+                f.iter().copied().min().unwrap_or(0),
+                f.iter().copied().max().unwrap_or(0),
+            ),
+            None => (1, i64::from(sides)),
+        };
+        let Some(t) = t else {
+            if lo == hi {
+                return Err(Box::new(
+                    Diag::new("run::dice", "dice whose faces are all the same cannot explode")
+                        .label(span, "these dice")
+                        .help("list different faces, or drop the `!`"),
+                ));
+            }
+            return Ok(hi);
+        };
+        let v = self.eval(t, ctx)?;
+        if v > lo && v <= hi {
+            return Ok(v);
+        }
+        Err(Box::new(
+            Diag::new(
+                "run::dice",
+                format!("dice cannot explode on {v}: from {} to {hi}", lo + 1),
+            )
+            .label(span, "these dice")
+            .help("explode on a face above the lowest (or they would never stop) and at most the highest"),
+        ))
+    }
+
+    /// `count f in DICE [where C] [: V]`: rolls the dice once (one `roll` event), then walks their
+    /// faces in rolled order, each face a step; the variable is restored after.
+    pub(super) fn faces_quant(&mut self, q: &FacesEx, ctx: Ctx) -> R<i64> {
+        match &q.dice {
+            Ex::Dice(d) => self.roll(*d, ctx)?,
+            Ex::DynDice(parts, span) => self.dyn_roll(parts, *span, ctx)?,
+            _ => {
+                return Err(Box::new(
+                    Diag::new("run::dice", "a quantifier over faces without dice")
+                        .label(q.span, "here")
+                        .help("please report this"),
+                ));
+            }
+        };
+        let base = self.held.len();
+        let faces = std::mem::take(&mut self.faces);
+        self.held.extend_from_slice(&faces);
+        self.faces = faces;
+        let r = self.walk_held(q, base, ctx);
+        self.held.truncate(base);
+        r
+    }
+
+    fn walk_held(&mut self, q: &FacesEx, base: usize, ctx: Ctx) -> R<i64> {
+        let var = q.var as usize;
+        let saved = self.locals[var];
+        let mut acc: Option<i64> = None;
+        let mut count = 0i64;
+        for i in base..self.held.len() {
+            self.tick(q.span)?;
+            self.locals[var] = self.held[i];
+            if let Some(f) = &q.filter
+                && self.eval(f, ctx)? == 0
+            {
+                continue;
+            }
+            let v = match &q.body {
+                Some(b) => self.eval(b, ctx)?,
+                None => 1,
+            };
+            match q.quant {
+                Quant::Any if v != 0 => {
+                    acc = Some(1);
+                    break;
+                }
+                Quant::All if v == 0 => {
+                    acc = Some(0);
+                    break;
+                }
+                Quant::Count if v != 0 => count += 1,
+                Quant::Sum => acc = Some(checked(acc.unwrap_or(0).checked_add(v), q.span)?),
+                Quant::Max => acc = Some(acc.map_or(v, |a| a.max(v))),
+                Quant::Min => acc = Some(acc.map_or(v, |a| a.min(v))),
+                _ => {}
+            }
+        }
+        self.locals[var] = saved;
+        Ok(match q.quant {
+            Quant::Any => acc.unwrap_or(0),
+            Quant::All => acc.unwrap_or(1),
+            Quant::Count => count,
+            _ => acc.unwrap_or(0),
+        })
+    }
+}
+
+/// A forced roll that cannot come up on these dice.
+fn impossible(e: ImpossibleRoll, listed: Option<&[i64]>, dice: Dice, span: Span) -> Box<Diag> {
+    let help = match listed {
+        Some(faces) => format!(
+            "forced rolls for these dice must be one of their faces: {}",
+            faces.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+        ),
+        None => format!("forced rolls for a d{} must be between 1 and {}", e.sides, e.sides),
+    };
+    let die = match listed {
+        Some(_) => "these dice".to_string(),
+        None => format!("a d{}", e.sides),
+    };
+    Box::new(
+        Diag::new(
+            "run::impossible_roll",
+            format!("the forced roll {} cannot come up on {die}", e.value),
+        )
+        .label(
+            span,
+            match listed {
+                Some(_) => "these dice took it".to_string(),
+                None => format!("this {dice} took it"),
+            },
+        )
+        .help(help),
+    )
+}
