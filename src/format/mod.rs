@@ -379,6 +379,10 @@ fn space_between(a: &Token, b: &Token, before: Option<&Token>) -> bool {
     if punct(b, &[",", ")", "]", ".", ":"]) || punct(a, &["(", "[", "."]) {
         return false;
     }
+    // Exploding dice (`d6!`, `d10!9`, `(n)d(s)!(t)`): a lone `!` is only ever written inside dice.
+    if adjacent && (punct(a, &["!"]) || punct(b, &["!"])) {
+        return false;
+    }
     if a.is("-") && a.kind == Kind::Punct && is_sign(before) {
         return false;
     }
@@ -470,6 +474,15 @@ mod tests {
         assert_eq!(
             layout(src),
             "param a = (2)d6 + d(3) + 2d[-1, 0]kh1\nparam b = (a) + f (2)\n"
+        );
+    }
+
+    #[test]
+    fn exploding_dice_stay_one_word_and_not_equal_stays_an_operator() {
+        let src = "param a = d6! + 2d10!9 + (n)d(s)!(t) + (n)d[0,1]!\nparam b = d6! >= 5 and d6!=3\n";
+        assert_eq!(
+            layout(src),
+            "param a = d6! + 2d10!9 + (n)d(s)!(t) + (n)d[0, 1]!\nparam b = d6! >= 5 and d6 != 3\n"
         );
     }
 }
