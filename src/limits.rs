@@ -41,6 +41,8 @@ pub struct Limits {
     pub sides: u32,
     /// Most extra dice that exploding dice (`d6!`) add to one roll.
     pub explosions: u32,
+    /// Most faces held in dice pools (`roll DICE as p`) at once, over every block running.
+    pub pool_faces: usize,
     /// Default step budget of one run (`--max-steps`). A step is a statement, or an element a
     /// quantifier, a loop or a sort visits.
     pub steps: u64,
@@ -100,6 +102,7 @@ impl Limits {
         dice: 1000,
         sides: 1_000_000,
         explosions: 1000,
+        pool_faces: 100_000,
         steps: 1_000_000,
         outer_iterations: 10,
         characters: 10_000,
@@ -158,6 +161,8 @@ pub const MAX_DICE: u32 = Limits::DEFAULT.dice;
 pub const MAX_SIDES: u32 = Limits::DEFAULT.sides;
 /// [`Limits::explosions`].
 pub const MAX_EXPLOSIONS: u32 = Limits::DEFAULT.explosions;
+/// [`Limits::pool_faces`].
+pub const MAX_POOL_FACES: usize = Limits::DEFAULT.pool_faces;
 /// [`Limits::steps`].
 pub const DEFAULT_MAX_STEPS: u64 = Limits::DEFAULT.steps;
 /// [`Limits::outer_iterations`].

@@ -66,6 +66,8 @@ pub(super) struct Checker<'a> {
     pub(super) moments: super::moments::Scope,
     /// Changes a held option's block defers, and the `reveal`s that run such blocks.
     pub(super) held_moments: super::moments::HeldMoments,
+    /// Dice pools: where they may be read, which are being walked (see `pools.rs`).
+    pub(super) pools: super::pools::PoolState,
 }
 
 impl Checker<'_> {
@@ -210,6 +212,7 @@ impl Checker<'_> {
             Ty::Entity(t) => self.decls.a_thing(t),
             Ty::Side => "a side".into(),
             Ty::Role => "a role".into(),
+            Ty::Pool => "a pool of dice".into(),
             Ty::Error => "an invalid value".into(),
         }
     }

@@ -99,6 +99,7 @@ impl Checker<'_> {
             ExprKind::Bool(_) => Ty::Bool,
             ExprKind::None => Ty::Entity(ANY),
             ExprKind::Name(n) => self.name(e, n),
+            ExprKind::Field(base, f) if self.names_pool(base) => self.pool_size(base, f),
             ExprKind::Field(base, f) => self.field_expr(e, base, f),
             ExprKind::Is(base, name) => self.is(base, name),
             ExprKind::Unary(UnOp::Neg, x) => Ty::of_scale(self.number(x, "the operand of `-`")),
@@ -115,6 +116,7 @@ impl Checker<'_> {
             }
             ExprKind::Call(name, args) => self.call(e, name, args),
             ExprKind::If(c, a, b) => self.if_expr(c, a, b),
+            ExprKind::Quant(q) if self.is_pool(&q.coll) => self.pool_quant(q, e.span),
             ExprKind::Quant(_) => self.quant(e),
         }
     }
@@ -124,6 +126,9 @@ impl Checker<'_> {
         // Quantifier variables are bound inside a param's body, so they shadow its arguments.
         if let Some(t) = self.var(n) {
             self.read_pick(n, e.span);
+            if t == Ty::Pool {
+                return self.pool_as_value(n, e.span);
+            }
             return t;
         }
         match self.decls.lookup(n) {

@@ -488,6 +488,8 @@ impl Checker<'_> {
     /// A hook's or routine's body: its variables in scope, inside no level and no `repeat`.
     pub(super) fn detached(&mut self, vars: &[(Ident, Ty)], filter: Option<&Expr>, body: &Block) {
         let depth = self.scopes.len();
+        // It runs later (a readied response): no pool rolled around it may be read in it.
+        let barrier = std::mem::replace(&mut self.pools.barrier, depth);
         for (v, t) in vars {
             self.bind(v, *t);
         }
@@ -511,6 +513,7 @@ impl Checker<'_> {
         self.deferred = deferred;
         self.walks = walks;
         self.revealed = revealed;
+        self.pools.barrier = barrier;
         self.scopes.truncate(depth);
     }
 }

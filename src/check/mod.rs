@@ -58,6 +58,9 @@ pub struct Checked<'a> {
     /// The secret `choose ... from`s whose `where` or `unless` reads an earlier secret pick
     /// (`as NAME`), by span: their `secret` event is traced even when nothing could be chosen.
     pub reads_picks: std::collections::HashSet<Span>,
+    /// The names that read a dice pool (`count f in p`, `for each f in p`, `remove 6 from p`,
+    /// `p.size`), by span.
+    pub pools_at: std::collections::HashSet<Span>,
 }
 
 /// `none`'s type: an entity of any type.
@@ -76,6 +79,8 @@ pub enum Ty {
     Side,
     /// A decider who is not a character (declared with `role NAME`).
     Role,
+    /// A dice pool (`roll DICE as p`): read only through its faces and size, never as a value.
+    Pool,
     /// An error was already reported for this expression.
     Error,
 }
@@ -148,6 +153,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         decimals_at: HashMap::new(),
         moments: Default::default(),
         held_moments: Default::default(),
+        pools: Default::default(),
     };
     for file in files {
         for item in &file.items {
@@ -163,6 +169,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
     let numbers_at = std::mem::take(&mut c.numbers_at);
     let widen_at = std::mem::take(&mut c.widen_at);
     let decimals_at = std::mem::take(&mut c.decimals_at);
+    let pools_at = std::mem::take(&mut c.pools.at);
     if diags.is_empty() {
         Ok(Checked {
             files,
@@ -172,6 +179,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
             widen_at,
             decimals_at,
             reads_picks,
+            pools_at,
         })
     } else {
         Err(capped.finish(diags, cap))

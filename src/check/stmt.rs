@@ -37,6 +37,8 @@ impl Checker<'_> {
         // Its deferred changes wait for a moment or level open where it is revealed.
         let outer_moments = self.held_block(held);
         let depth = self.scopes.len();
+        // It runs later, when the block a pool was rolled in may be over: no pool is read in it.
+        let barrier = std::mem::replace(&mut self.pools.barrier, depth);
         let mut head = true;
         for s in &b.stmts {
             head &= matches!(s, Stmt::Choose { secret: true, .. }) || matches!(s, Stmt::ChooseFrom(c) if c.secret);
@@ -45,6 +47,7 @@ impl Checker<'_> {
             self.heading = false;
         }
         self.scopes.truncate(depth);
+        self.pools.barrier = barrier;
         self.forget_picks();
         self.deferred = outer;
         self.revealed = outer_revealed;
@@ -70,6 +73,7 @@ impl Checker<'_> {
                 self.level(name, repeat, body)
             }
             Stmt::Turn { actor, body, .. } => self.acting(actor, "`turn`", body),
+            Stmt::ForEach(f) if self.is_pool(&f.coll) => self.for_faces(f),
             Stmt::ForEach(f) => {
                 let ForEach {
                     var,
@@ -129,6 +133,7 @@ impl Checker<'_> {
             Stmt::Destroy { what, .. } => self.destroy(what),
             Stmt::Cards { op, .. } => self.cards(op),
             Stmt::Let { name, value, .. } => self.let_(name, value),
+            Stmt::Pool(p) => self.pool_stmt(p),
             Stmt::If {
                 cond, then, otherwise, ..
             } => self.if_(cond, then, otherwise.as_ref()),

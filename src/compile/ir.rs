@@ -267,6 +267,24 @@ pub struct DynDiceEx {
     pub explode: Option<Option<Ex>>,
 }
 
+/// A statement on a dice pool. A pool's slot holds where its faces are in the machine's pool
+/// arena and how many there are (`runtime::pools`).
+#[derive(Debug, Clone)]
+pub enum PoolSt {
+    /// `roll DICE as p`: the dice (an `Ex::Dice` or `Ex::DynDice`) rolled into a new pool.
+    RollAs { slot: Slot, dice: Ex, span: Span },
+    /// `remove FACE from p`: one die showing FACE taken out (the first in rolled order).
+    Remove { slot: Slot, face: Ex, span: Span },
+    /// `for each f in p [where C] { ... }`: each face in rolled order.
+    ForFaces {
+        var: Slot,
+        pool: Slot,
+        filter: Option<Ex>,
+        body: Vec<St>,
+        span: Span,
+    },
+}
+
 /// `count f in 6d10 where f >= 7: ...`: a quantifier over the faces of one roll.
 #[derive(Debug, Clone)]
 pub struct FacesEx {
@@ -549,6 +567,8 @@ pub enum St {
         slot: Slot,
         value: Ex,
     },
+    /// `roll DICE as p`, `remove FACE from p`, `for each f in p`: dice pools.
+    Pool(Box<PoolSt>),
     Rank {
         order: OrderId,
         /// `where C`: the slot bound to each candidate, and C.
@@ -766,8 +786,10 @@ pub enum Ex {
     /// The entity after (or, when `false`, before) one in a kept order, wrapping round (`none`
     /// when it is not in it, or `none`).
     Next(Box<Ex>, OrderId, bool),
-    /// A quantifier over the faces of one roll.
+    /// A quantifier over the faces of one roll, or of a pool (`dice` is then its `Local`).
     Faces(Box<FacesEx>),
+    /// `p.size`: how many dice the pool in this slot holds.
+    PoolSize(Slot),
 }
 
 impl Program {

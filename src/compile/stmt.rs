@@ -122,6 +122,7 @@ impl Lower<'_> {
                 self.level(name, repeat, counting, body, span)
             }
             Stmt::Turn { actor, body, span } => self.turn(actor, body, span),
+            Stmt::ForEach(f) if self.walks_pool(&f.coll) => self.for_faces(f),
             Stmt::ForEach(f) => self.for_each(f),
             Stmt::If {
                 cond,
@@ -169,6 +170,7 @@ impl Lower<'_> {
             Stmt::Destroy { what, span } => self.destroy(what, span),
             Stmt::Cards { op, span } => self.cards(op, *span),
             Stmt::Let { name, value, span: _ } => self.let_(name, value),
+            Stmt::Pool(p) => self.pool_stmt(p),
             Stmt::Rank { order, filter, span: _ } => {
                 let id = self.order_id(order);
                 let filter = filter.as_ref().map(|f| {

@@ -156,6 +156,7 @@ impl Machine<'_> {
             Ex::Dice(d) => self.roll(*d, ctx)?,
             Ex::DynDice(parts, span) => self.dyn_roll(parts, *span, ctx)?,
             Ex::Faces(q) => self.faces_quant(q, ctx)?,
+            Ex::PoolSize(s) => super::pools::unpack(self.locals[*s as usize]).1 as i64,
             Ex::Neg(x, span) => checked(self.eval(x, ctx)?.checked_neg(), *span)?,
             Ex::Not(x) => (self.eval(x, ctx)? == 0) as i64,
             Ex::Bin(op, l, r, span) => self.binary(op, l, r, *span, ctx)?,

@@ -3,9 +3,10 @@
 
 use super::dice::ImpossibleRoll;
 use super::state::{Ctx, Machine, R, checked};
+use super::stmt::Flow;
 use crate::compile::ir::*;
 use crate::diag::Diag;
-use crate::limits::{MAX_DICE, MAX_EXPLOSIONS};
+use crate::limits::{MAX_DICE, MAX_EXPLOSIONS, MAX_POOL_FACES};
 use crate::source::Span;
 use crate::syntax::ast::{Dice, Quant};
 
@@ -86,9 +87,19 @@ impl Machine<'_> {
     /// `count f in DICE [where C] [: V]`: rolls the dice once (one `roll` event), then walks their
     /// faces in rolled order, each face a step; the variable is restored after.
     pub(super) fn faces_quant(&mut self, q: &FacesEx, ctx: Ctx) -> R<i64> {
+        let base = self.held.len();
         match &q.dice {
             Ex::Dice(d) => self.roll(*d, ctx)?,
             Ex::DynDice(parts, span) => self.dyn_roll(parts, *span, ctx)?,
+            // A pool's faces: copied onto the stack walked (expressions change no pool).
+            Ex::Local(s) => {
+                let (start, len) = unpack(self.locals[*s as usize]);
+                let faces = self.pooled.get(start..start + len).unwrap_or(&[]);
+                self.held.extend_from_slice(faces);
+                let r = self.walk_held(q, base, ctx);
+                self.held.truncate(base);
+                return r;
+            }
             _ => {
                 return Err(Box::new(
                     Diag::new("run::dice", "a quantifier over faces without dice")
@@ -97,7 +108,6 @@ impl Machine<'_> {
                 ));
             }
         };
-        let base = self.held.len();
         let faces = std::mem::take(&mut self.faces);
         self.held.extend_from_slice(&faces);
         self.faces = faces;
@@ -149,6 +159,16 @@ impl Machine<'_> {
     }
 }
 
+/// A pool's place in `Machine::pooled` as its slot holds it: where its faces start, and how
+/// many there are.
+fn pack(start: usize, len: usize) -> i64 {
+    ((start as i64) << 32) | len as i64
+}
+
+pub(super) fn unpack(v: i64) -> (usize, usize) {
+    (((v >> 32) & 0xffff_ffff) as usize, (v & 0xffff_ffff) as usize)
+}
+
 /// A forced roll that cannot come up on these dice.
 fn impossible(e: ImpossibleRoll, listed: Option<&[i64]>, dice: Dice, span: Span) -> Box<Diag> {
     let help = match listed {
@@ -176,4 +196,85 @@ fn impossible(e: ImpossibleRoll, listed: Option<&[i64]>, dice: Dice, span: Span)
         )
         .help(help),
     )
+}
+
+impl Machine<'_> {
+    /// `roll DICE as p`, `remove FACE from p`, `for each f in p`.
+    pub(super) fn pool_st(&mut self, st: &PoolSt, ctx: Ctx) -> R<Flow> {
+        match st {
+            PoolSt::RollAs { slot, dice, span } => {
+                match dice {
+                    Ex::Dice(d) => self.roll(*d, ctx)?,
+                    Ex::DynDice(parts, s) => self.dyn_roll(parts, *s, ctx)?,
+                    _ => self.eval(dice, ctx)?,
+                };
+                if self.pooled.capacity() == 0 {
+                    self.pooled.reserve_exact(MAX_POOL_FACES);
+                }
+                let (start, len) = (self.pooled.len(), self.faces.len());
+                if start + len > MAX_POOL_FACES {
+                    return Err(Box::new(
+                        Diag::new(
+                            "run::pool",
+                            format!("the pools held at once would hold more than {MAX_POOL_FACES} dice"),
+                        )
+                        .label(*span, "this pool")
+                        .help("roll fewer dice, or roll pools in inner blocks, which give their dice back as they end"),
+                    ));
+                }
+                let faces = std::mem::take(&mut self.faces);
+                self.pooled.extend_from_slice(&faces);
+                self.faces = faces;
+                self.locals[*slot as usize] = pack(start, len);
+                Ok(Flow::Next)
+            }
+            PoolSt::Remove { slot, face, span } => {
+                let v = self.eval(face, ctx)?;
+                let (start, len) = unpack(self.locals[*slot as usize]);
+                let region = self.pooled.get_mut(start..start + len).unwrap_or_default();
+                let Some(at) = region.iter().position(|f| *f == v) else {
+                    return Err(Box::new(
+                        Diag::new("run::pool", format!("no die in the pool shows {v}"))
+                            .label(*span, "takes out a die that is not there")
+                            .help("test first: `if any f in p: f == 6 { remove 6 from p }`"),
+                    ));
+                };
+                region.copy_within(at + 1.., at);
+                self.locals[*slot as usize] = pack(start, len - 1);
+                Ok(Flow::Next)
+            }
+            PoolSt::ForFaces {
+                var,
+                pool,
+                filter,
+                body,
+                span,
+            } => {
+                self.loops.push(*span);
+                let flow = self.walk_pool(*var, *pool, filter.as_ref(), body, *span);
+                self.loops.pop();
+                flow
+            }
+        }
+    }
+
+    /// Each face of the pool in `pool`, in rolled order (the checker keeps the pool unchanged
+    /// meanwhile), each a step.
+    fn walk_pool(&mut self, var: Slot, pool: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+        let (start, len) = unpack(self.locals[pool as usize]);
+        for i in start..start + len {
+            self.tick(span)?;
+            self.locals[var as usize] = self.pooled.get(i).copied().unwrap_or(0);
+            if let Some(f) = filter
+                && self.eval(f, super::state::NO_CTX)? == 0
+            {
+                continue;
+            }
+            match self.block(body)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
 }

@@ -136,6 +136,9 @@ pub(super) struct Machine<'a> {
     /// The faces being walked by quantifiers over faces (`count f in 6d10 ...`), innermost last:
     /// a stack, preallocated (each roll holds at most `MAX_DICE + MAX_EXPLOSIONS`).
     pub(super) held: Vec<i64>,
+    /// The faces of the dice pools rolled (`roll DICE as p`) in the blocks running, outermost
+    /// first: a stack each block gives back as it ends. A pool's slot holds where its faces are.
+    pub(super) pooled: Vec<i64>,
     /// Each deck's draw and discard piles (`Program::decks`).
     pub(super) piles: Vec<super::cards::Piles>,
     /// The cards the next draws must take (`--draws`).
@@ -263,6 +266,7 @@ impl<'a> Machine<'a> {
             indices: Pool::default(),
             sorted: Vec::new(),
             held: Vec::with_capacity(super::pools::HELD_START),
+            pooled: Vec::new(),
             tied: Vec::new(),
             secrecy: Default::default(),
             moments: Default::default(),

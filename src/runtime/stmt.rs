@@ -36,7 +36,10 @@ impl Flow {
 impl Machine<'_> {
     pub(super) fn block(&mut self, stmts: &[St]) -> R<Flow> {
         self.nesting += 1;
+        // The pools rolled in this block end with it.
+        let pooled = self.pooled.len();
         let flow = self.block_inner(stmts);
+        self.pooled.truncate(pooled);
         self.nesting -= 1;
         flow
     }
@@ -104,6 +107,7 @@ impl Machine<'_> {
             St::Destroy { what, span } => self.st_destroy(what, *span),
             St::Cards { act, span } => self.st_cards(act, *span),
             St::Let { slot, value } => self.st_let(*slot, value),
+            St::Pool(p) => self.pool_st(p, super::state::NO_CTX),
             St::Begin {
                 effect,
                 target,

@@ -133,6 +133,21 @@ pub struct QuantExpr {
     pub body: Option<Box<Expr>>,
 }
 
+/// A statement on a dice pool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolStmt {
+    pub op: PoolOp,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PoolOp {
+    /// `roll DICE as p`: the faces, in rolled order, held for the rest of the block.
+    RollAs { dice: Expr, name: Ident },
+    /// `remove FACE from p`: one die showing FACE taken out.
+    Remove { face: Expr, pool: Ident },
+}
+
 /// `count f in 6d10 where f >= 7`: a quantifier over the faces of one roll (each face a number).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FacesQuant {

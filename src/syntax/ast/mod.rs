@@ -651,6 +651,8 @@ pub enum Stmt {
         what: Expr,
         span: Span,
     },
+    /// `roll DICE as p`, `remove FACE from p`: dice pools.
+    Pool(Box<PoolStmt>),
     /// `let x = EXPR`
     Let {
         name: Ident,
@@ -794,6 +796,7 @@ pub struct Deferred {
 impl Stmt {
     pub fn span(&self) -> Span {
         match self {
+            Stmt::Pool(p) => p.span,
             Stmt::ForEach(f) => f.span,
             Stmt::ChooseFrom(c) => c.span,
             Stmt::Transfer(t) => t.span,

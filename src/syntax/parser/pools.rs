@@ -208,3 +208,33 @@ impl Builder {
         })))
     }
 }
+
+impl Builder {
+    /// `roll DICE as p`, `remove FACE from p`.
+    pub(super) fn pool_stmt(&self, rule: Rule, mut it: super::Parts<'_>, span: Span) -> R<Stmt> {
+        let op = match rule {
+            Rule::roll_as_stmt => {
+                let source = next(&mut it, span)?;
+                let sspan = self.span(&source);
+                let dice = self.primary(last_inner(source, sspan)?)?;
+                if !matches!(
+                    dice.node,
+                    ExprKind::Dice(_) | ExprKind::FaceDice(_) | ExprKind::DynDice(_)
+                ) {
+                    return Err(Diag::new("syntax::faces", "a pool holds the dice of one roll")
+                        .label(dice.span, "not dice")
+                        .help("roll dice into it: `roll (c.pool)d6 as p`"));
+                }
+                PoolOp::RollAs {
+                    dice,
+                    name: self.ident(next(&mut it, span)?),
+                }
+            }
+            _ => PoolOp::Remove {
+                face: self.expr(next(&mut it, span)?)?,
+                pool: self.ident(next(&mut it, span)?),
+            },
+        };
+        Ok(Stmt::Pool(Box::new(PoolStmt { op, span })))
+    }
+}

@@ -226,6 +226,7 @@ impl Builder {
                 span,
             },
             Rule::let_stmt => self.let_stmt(it, span)?,
+            Rule::roll_as_stmt | Rule::remove_stmt => self.pool_stmt(rule, it, span)?,
             Rule::turn_stmt => self.turn_stmt(it, span)?,
             Rule::for_stmt => self.for_stmt(it, span)?,
             Rule::if_stmt => self.if_stmt(it, span)?,
