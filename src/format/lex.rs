@@ -100,6 +100,7 @@ pub const KEYWORDS: &[&str] = &[
     "destroy",
     "as",
     "let",
+    "remove",
     "measure",
     "counting",
     "down",

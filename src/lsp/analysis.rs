@@ -612,7 +612,7 @@ const STATEMENT_KEYWORDS: &[&str] = &[
     "level", "phase", "round", "turn", "for", "together", "if", "else", "choose", "option", "end", "spend", "gain",
     "reset", "forfeit", "set", "mark", "clear", "repeat", "rank", "transfer", "raise", "react", "elapse", "do",
     "place", "begin", "stop", "create", "destroy", "let", "join", "leave", "roll", "chosen", "side", "tag", "absent",
-    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers", "reveal", "ready", "disarm",
+    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers", "reveal", "ready", "disarm", "remove",
 ];
 
 /// A keyword's meaning in one line (docs/language.md says more).
@@ -671,7 +671,10 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "per" => {
             "`flag NAME per LEVEL, ...`: cleared as each iteration of those levels starts; `per any turn`: as anyone's turn starts"
         }
-        "roll" => "an order key rolled among those still tied",
+        "roll" => {
+            "an order key rolled among those still tied; `roll DICE as p`: a pool, the dice's faces kept for the rest of the block"
+        }
+        "remove" => "`remove FACE from p`: takes one die showing FACE out of the pool `p`",
         "desc" => "highest first",
         "asc" => "lowest first",
         "not" | "and" | "or" => "logic on truth values",
