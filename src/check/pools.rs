@@ -130,12 +130,12 @@ impl Checker<'_> {
             }
             _ => {
                 let what = match at.map(|i| self.scopes[i].1) {
-                    Some(t) => self.tn(t),
-                    None => "nothing in scope".into(),
+                    Some(t) => format!("this is {}", self.tn(t)),
+                    None => "no pool of this name is in scope".into(),
                 };
                 self.err(
                     Diag::new("check::pool", format!("`{}` is not a pool of dice", name.node))
-                        .label(name.span, format!("this is {what}"))
+                        .label(name.span, what)
                         .help("roll a pool first, in this block or one around it: `roll 5d6 as p`"),
                 );
                 None

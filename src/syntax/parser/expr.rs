@@ -126,7 +126,10 @@ impl Builder {
                         format!("`{}` is not a dice expression turnscript can roll", pair.as_str()),
                     )
                     .label(span, "here")
-                    .help("write NdS with 1 to 1000 dice of 2 to 1000000 sides, optionally khK or klK keeping K of them, or ! (each die showing its highest face rolled again and added) or !N (again on N or more, 2 ≤ N ≤ S)")
+                    .help(match pair.as_str().contains('!') {
+                        true => "exploding dice: write NdS! (each die showing its highest face rolled again and added) or NdS!T (again on T or more, 2 ≤ T ≤ S), with 1 to 1000 dice of 2 to 1000000 sides",
+                        false => "write NdS with 1 to 1000 dice of 2 to 1000000 sides, optionally khK or klK keeping K of them",
+                    })
                 })?);
                 super::pools::explode_then_compare(&kind, after, span)?;
                 kind
@@ -139,10 +142,14 @@ impl Builder {
             }
             Rule::face_dice => {
                 let after = super::pools::after(&pair);
+                let explodes = pair.as_str().contains('!');
                 let kind = self.face_dice(pair, span)?.ok_or_else(|| {
                     Diag::new("syntax::dice", "these dice cannot be rolled")
                         .label(span, "here")
-                        .help("write [N]d[F, F, ...] with 1 to 1000 dice, at most 1000000 whole-number faces, optionally khK or klK keeping K of them, or ! (exploding) or !N (exploding on N or more, above the lowest face)")
+                        .help(match explodes {
+                            true => "exploding dice: write [N]d[F, F, ...]! (again on the highest face) or [N]d[F, ...]!T (again on T or more: T above the lowest face and at most the highest), with 1 to 1000 dice",
+                            false => "write [N]d[F, F, ...] with 1 to 1000 dice, at most 1000000 whole-number faces, optionally khK or klK keeping K of them",
+                        })
                 })?;
                 super::pools::explode_then_compare(&kind, after, span)?;
                 kind
