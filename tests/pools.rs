@@ -413,3 +413,17 @@ fn old_spellings_keep_their_meaning_and_new_ones_are_refused_clearly() {
         assert!(clean, "{src}: {report}");
     }
 }
+
+#[test]
+fn the_pools_held_at_once_are_bounded() {
+    // 101 pools of 1000 dice in one block: past the 100 000 faces the arena holds.
+    let mut src = String::from("character A { }\nplay {\n");
+    for i in 0..=100 {
+        src.push_str(&format!("  roll 1000d6 as p{i}\n"));
+    }
+    src.push_str("}\n");
+    let (_, err, code) = run_with(&src, &[], 0, false);
+    assert_eq!(code, 1);
+    assert!(err.contains("run::pool") && err.contains("more than 100000 dice"), "{err}");
+    assert!(err.contains("roll 1000d6 as p100"), "{err}");
+}
