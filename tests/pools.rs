@@ -424,6 +424,9 @@ fn the_pools_held_at_once_are_bounded() {
     src.push_str("}\n");
     let (_, err, code) = run_with(&src, &[], 0, false);
     assert_eq!(code, 1);
-    assert!(err.contains("run::pool") && err.contains("more than 100000 dice"), "{err}");
+    assert!(
+        err.contains("run::pool") && err.contains("more than 100000 dice"),
+        "{err}"
+    );
     assert!(err.contains("roll 1000d6 as p100"), "{err}");
 }

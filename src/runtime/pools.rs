@@ -11,7 +11,7 @@ use crate::source::Span;
 use crate::syntax::ast::{Dice, Quant};
 
 /// The room the stack of faces being walked starts with: one roll of the most dice, exploded.
-pub(super) const HELD_START: usize = (MAX_DICE + MAX_EXPLOSIONS) as usize;
+const HELD_START: usize = (MAX_DICE + MAX_EXPLOSIONS) as usize;
 
 impl Machine<'_> {
     /// Rolls one die of `dice` into `faces`, and again while it explodes (each extra die counted
@@ -87,6 +87,9 @@ impl Machine<'_> {
     /// `count f in DICE [where C] [: V]`: rolls the dice once (one `roll` event), then walks their
     /// faces in rolled order, each face a step; the variable is restored after.
     pub(super) fn faces_quant(&mut self, q: &FacesEx, ctx: Ctx) -> R<i64> {
+        if self.held.capacity() == 0 {
+            self.held.reserve_exact(HELD_START);
+        }
         let base = self.held.len();
         match &q.dice {
             Ex::Dice(d) => self.roll(*d, ctx)?,

@@ -134,7 +134,8 @@ pub(super) struct Machine<'a> {
     /// The faces of a roll that keeps some dice, sorted.
     pub(super) sorted: Vec<i64>,
     /// The faces being walked by quantifiers over faces (`count f in 6d10 ...`), innermost last:
-    /// a stack, preallocated (each roll holds at most `MAX_DICE + MAX_EXPLOSIONS`).
+    /// a stack, reserved at the first such quantifier (each roll holds at most `MAX_DICE +
+    /// MAX_EXPLOSIONS`), so a program without one allocates nothing for it.
     pub(super) held: Vec<i64>,
     /// The faces of the dice pools rolled (`roll DICE as p`) in the blocks running, outermost
     /// first: a stack each block gives back as it ends. A pool's slot holds where its faces are.
@@ -265,7 +266,7 @@ impl<'a> Machine<'a> {
             keyed: Pool::default(),
             indices: Pool::default(),
             sorted: Vec::new(),
-            held: Vec::with_capacity(super::pools::HELD_START),
+            held: Vec::new(),
             pooled: Vec::new(),
             tied: Vec::new(),
             secrecy: Default::default(),
