@@ -31,7 +31,7 @@ impl Lower<'_> {
             ExprKind::DynDice(d) => self.dyn_dice(d, e.span),
             ExprKind::Faces(q) => self.faces_quant(q, e.span),
             ExprKind::Name(n) => self.name(e, n),
-            ExprKind::Field(base, f) if self.pools_at.contains(&base.span) => self.pool_size(base),
+            ExprKind::Field(base, _) if self.pools_at.contains(&base.span) => self.pool_size(base),
             ExprKind::Field(base, f) => self.field(e, base, f),
             ExprKind::If(c, a, b) => Ex::If(Box::new(self.expr(c)), Box::new(self.expr(a)), Box::new(self.expr(b))),
             ExprKind::Is(base, name) => self.is(base, name, e.span),
