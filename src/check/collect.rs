@@ -91,11 +91,14 @@ impl<'f> Decls<'f> {
                     }
                 }
             }
-            Item::Side(names) => {
+            Item::Side(names, fields) => {
                 for n in names {
                     if self.declare(n, Sym::Side(self.sides.len() as u16), diags) {
                         self.sides.push(n.node.clone());
                     }
+                }
+                for f in fields {
+                    self.declare_field(f, super::decls::SIDE, diags);
                 }
             }
             Item::Tag(names) => {

@@ -140,16 +140,7 @@ impl Checker<'_> {
             }
             Some(Sym::Field(i, FieldKind::Global)) => self.decls.field_ty(i),
             Some(Sym::Side(_)) => Ty::Side,
-            Some(Sym::Role(_)) => {
-                self.err(
-                    Diag::new("check::type", format!("the role `{n}` can only make decisions"))
-                        .label(e.span, "used as a value")
-                        .help(format!(
-                            "name it as the chooser of a decision: `choose NAME by {n} {{ ... }}`"
-                        )),
-                );
-                Ty::Error
-            }
+            Some(Sym::Role(_)) => Ty::Role,
             Some(Sym::Tag(_)) => {
                 self.err(
                     Diag::new("check::membership", format!("`{n}` is a tag, not a value"))
@@ -214,6 +205,9 @@ impl Checker<'_> {
         let bt = self.expr(base);
         if f.node == "side" && matches!(bt, Ty::Entity(CHARACTER) | Ty::Error) {
             return Ty::Side;
+        }
+        if bt == Ty::Side {
+            return self.side_field(f);
         }
         // `x.in_play`: every entity's, unless its type declares a field of that name.
         if f.node == "in_play"

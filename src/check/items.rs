@@ -4,7 +4,7 @@
 use super::checker::Checker;
 use super::fixed::{Fixed, Val, above, fixed, widen};
 use super::suggest::unknown;
-use super::{CHAR, CHARACTER, FieldKind, Sym, Ty};
+use super::{CHAR, CHARACTER, FieldKind, ROLE, SIDE, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
@@ -32,6 +32,7 @@ impl Checker<'_> {
                     self.stands_for(name, f);
                 }
             }
+            Item::Side(_, fields) => self.side_fields(fields),
             Item::Resource {
                 name,
                 min,
@@ -240,7 +241,7 @@ impl Checker<'_> {
             return;
         };
         match self.decls.field_of(t, &f.node) {
-            Some((i, _)) if self.decls.field_refers[i as usize].is_some() => {}
+            Some((i, _)) if matches!(self.decls.field_refers[i as usize], Some(t) if t != SIDE && t != ROLE) => {}
             found => {
                 let what = if found.is_some() {
                     "does not hold an entity"

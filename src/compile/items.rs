@@ -54,6 +54,11 @@ impl Lower<'_> {
                     }
                 }
             }
+            Item::Side(_, fields) => {
+                for f in fields {
+                    self.field_decl(f, Some(crate::check::SIDE));
+                }
+            }
             Item::Instance { ty, name, fields } => self.instance(ty, name, fields),
             Item::Action(a) => self.action(a),
             Item::Routine { name, params, body } => self.routine(name, params, body),

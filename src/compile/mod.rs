@@ -8,6 +8,7 @@ mod expr;
 pub mod ir;
 mod items;
 pub mod moments;
+mod sides;
 mod stmt;
 
 use std::collections::HashMap;
@@ -28,6 +29,7 @@ pub fn compile(checked: &Checked) -> Program {
         site: ast::Span::default(),
         decimals_at: &checked.decimals_at,
         reads_picks: &checked.reads_picks,
+        role_choosers: &checked.role_choosers,
         scopes: Vec::new(),
         max_locals: 0,
         labels: HashMap::new(),
@@ -173,6 +175,8 @@ struct Lower<'a> {
     decimals_at: &'a HashMap<ast::Span, u8>,
     /// Secret choices that read an earlier secret pick (see [`Checked::reads_picks`]).
     reads_picks: &'a std::collections::HashSet<ast::Span>,
+    /// Choosers that are computed roles (see [`Checked::role_choosers`]).
+    role_choosers: &'a std::collections::HashSet<ast::Span>,
     scopes: Vec<(String, Slot)>,
     max_locals: usize,
     labels: HashMap<String, LabelId>,

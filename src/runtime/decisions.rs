@@ -469,6 +469,7 @@ impl Machine<'_> {
     pub(super) fn who(&mut self, chooser: &ChooserEx, span: Span) -> R<Who> {
         Ok(match chooser {
             ChooserEx::Role(r) => Who::Role(*r),
+            ChooserEx::RoleOf(e, at) => self.role_of(e, *at)?,
             ChooserEx::Character(e) => Who::Character(self.alive(e, span)?),
         })
     }

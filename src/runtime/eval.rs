@@ -166,7 +166,11 @@ impl Machine<'_> {
             }
             Ex::Field(base, f, span) => {
                 let v = self.eval(base, ctx)?;
-                let id = if v == TABLE as i64 { TABLE } else { self.id(v, *span)? };
+                let id = if v == TABLE as i64 {
+                    TABLE
+                } else {
+                    self.owner_id(v, *span)?
+                };
                 self.read(id, *f, *span)?
             }
             Ex::Is(base, m, span) => {
@@ -199,6 +203,10 @@ impl Machine<'_> {
                     .get(id as usize)
                     .and_then(|c| c.side)
                     .map_or(-1, i64::from)
+            }
+            Ex::SideOwner(base, span) => {
+                let v = self.eval(base, ctx)?;
+                self.side_owner(v, *span)?
             }
             Ex::InPlay(base, span) => {
                 let v = self.eval(base, ctx)?;

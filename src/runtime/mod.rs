@@ -26,6 +26,7 @@ mod presence;
 mod ready;
 mod resources;
 mod secrets;
+mod sides;
 mod state;
 mod stmt;
 

@@ -41,6 +41,8 @@ pub(super) struct Machine<'a> {
     pub(super) values: Vec<i64>,
     /// The table's globals, by field id.
     pub(super) globals: Vec<i64>,
+    /// The sides' fields, side-major like `values` (empty when no side has fields).
+    pub(super) side_values: Vec<i64>,
     pub(super) limits: Vec<(Option<i64>, Option<i64>)>,
     pub(super) locals: Vec<i64>,
     pub(super) counters: Vec<u64>,
@@ -213,6 +215,11 @@ impl<'a> Machine<'a> {
             n_fields,
             values: vec![0; n_fields * p.characters.len()],
             globals: vec![0; n_fields],
+            side_values: if p.sides_have_fields() {
+                vec![0; n_fields * p.sides.len()]
+            } else {
+                Vec::new()
+            },
             limits: vec![(None, None); n_fields],
             locals: vec![0; p.n_locals.max(1)],
             counters: vec![0; p.levels.len()],
@@ -300,6 +307,7 @@ impl Machine<'_> {
             values: &self.values,
             pending: &self.pending,
             globals: &self.globals,
+            sides: &self.side_values,
             absent: &self.absent,
             types: &self.types,
             clock: self.clock,
@@ -336,7 +344,7 @@ impl Machine<'_> {
     pub(super) fn owner(&mut self, t: &Target, span: Span) -> R<EntityId> {
         if let Some(base) = &t.base {
             let v = self.eval(base, NO_CTX)?;
-            return self.id(v, span);
+            return self.owner_id(v, span);
         }
         match t.var {
             None => Ok(TABLE),
@@ -409,6 +417,13 @@ impl Machine<'_> {
         if e == TABLE {
             return self.globals.get(f as usize).copied().unwrap_or(0);
         }
+        if let Some(s) = self.p.side_of_owner(e) {
+            return self
+                .side_values
+                .get(s * self.n_fields + f as usize)
+                .copied()
+                .unwrap_or(0);
+        }
         self.values
             .get(e as usize * self.n_fields + f as usize)
             .copied()
@@ -460,6 +475,12 @@ impl Machine<'_> {
             }
             return;
         }
+        if let Some(s) = self.p.side_of_owner(e) {
+            if let Some(slot) = self.side_values.get_mut(s * self.n_fields + f as usize) {
+                *slot = v;
+            }
+            return;
+        }
         let i = e as usize * self.n_fields + f as usize;
         if let Some(slot) = self.values.get_mut(i) {
             *slot = v;
@@ -498,6 +519,7 @@ impl Machine<'_> {
                 self.put(TABLE, i as FieldId, v);
             }
         }
+        self.init_sides()?;
         for id in 0..p.characters.len() {
             // A character out of play from the start gets its fields when it joins.
             if !self.absent[id] {

@@ -540,6 +540,11 @@ impl<W: Write> Text<W> {
         if s.globals(p.p).next().is_some() {
             self.line("final", "", |b| fields(b, p, s.globals(p.p)));
         }
+        if !s.sides.is_empty() {
+            for (side, name) in p.p.sides.iter().enumerate() {
+                self.line("final", name, |b| fields(b, p, s.side_fields(p.p, side)));
+            }
+        }
         for (id, in_play) in s.entities(p.p) {
             self.line("final", p.character_name(id), |b| {
                 if !in_play {

@@ -65,7 +65,9 @@ pub enum Item {
         /// `per LEVEL, ...`: the levels (or `any turn`) whose start clears it.
         per: Vec<Per>,
     },
-    Side(Vec<Ident>),
+    /// `side NAME, ... [{ FIELDS }]`: the sides, and the fields every side has (`Stat`,
+    /// `Resource` and `Flag` items).
+    Side(Vec<Ident>, Vec<Item>),
     Tag(Vec<Ident>),
     Action(Box<ActionDecl>),
     Order(OrderDecl),

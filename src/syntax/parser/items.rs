@@ -24,7 +24,10 @@ impl Builder {
             Rule::instance_decl => self.instance_decl(it, span)?,
             Rule::resource_decl => self.resource_decl(it, span)?,
             Rule::flag_decl => self.flag_decl(it, span)?,
-            Rule::side_decl => Item::Side(self.ident_list(next(&mut it, span)?)),
+            Rule::side_decl => Item::Side(
+                self.ident_list(next(&mut it, span)?),
+                it.map(|p| self.item(p)).collect::<R<Vec<_>>>()?,
+            ),
             Rule::tag_decl => Item::Tag(not_absent(self.ident_list(next(&mut it, span)?), false)?),
             Rule::action_decl => self.action_decl(it, span)?,
             Rule::order_decl => self.order_decl(it, span)?,
@@ -161,7 +164,8 @@ impl Builder {
         for p in it {
             let pspan = self.span(&p);
             match p.as_rule() {
-                Rule::of_type => {
+                Rule::of_type | Rule::of_field_type => {
+                    // `side` and `role` (keywords) are kept as the type's name.
                     let t = next(&mut p.into_inner(), pspan)?;
                     once(&mut c.ty, self.ident(t), "`: TYPE`", pspan)?;
                 }

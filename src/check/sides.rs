@@ -1,0 +1,55 @@
+//! Sides and roles as values: the fields every side has (`side NAME, ... { FIELDS }`), read as
+//! `s.FIELD` through anything that gives a side (`heroes.init`, `c.side.init`), and choosers
+//! that are computed roles (`choose next by c.side.controller { ... }`).
+
+use super::checker::Checker;
+use super::suggest::unknown;
+use super::{FieldKind, SIDE, Ty};
+use crate::diag::Diag;
+use crate::syntax::ast::*;
+
+impl Checker<'_> {
+    /// The fields of a `side` block: checked as a thing's are. A flag cleared `per LEVEL` is
+    /// refused: levels clear the flags of entities, and a side is none.
+    pub(super) fn side_fields(&mut self, fields: &[Item]) {
+        for f in fields {
+            if let Item::Flag { name, per, .. } = f
+                && let Some(first) = per.first()
+            {
+                let at = match first {
+                    Per::Level(l) => l.span,
+                    Per::AnyTurn(s) => *s,
+                };
+                self.err(
+                    Diag::new(
+                        "check::side_field",
+                        format!("a side's flag `{}` cannot be cleared `per` a level or turn", name.node),
+                    )
+                    .label(at, "cleared per this")
+                    .help("clear it by hand in the level's `on start of` hook: `clear heroes.FLAG`"),
+                );
+                continue;
+            }
+            self.item(f);
+        }
+    }
+
+    /// `s.FIELD` where `s` gives a side: a field declared in a `side` block.
+    pub(super) fn side_field(&mut self, f: &Ident) -> Ty {
+        match self.decls.field_of(SIDE, &f.node) {
+            Some((i, kind)) => {
+                self.fields_at.insert(f.span, i);
+                match kind {
+                    FieldKind::Flag | FieldKind::Effect => Ty::Bool,
+                    _ => self.decls.field_ty(i),
+                }
+            }
+            None => {
+                let names = self.decls.fields_of(SIDE);
+                let d = unknown("field of a side", &f.node, f.span, names.into_iter());
+                self.err(d.help("declare it in a side's block: `side NAME, ... { stat FIELD }`"));
+                Ty::Error
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! Sides and roles as values: the sides' fields (owned by each side's owner id,
+//! [`Program::side_owner`], stored in `Machine::side_values`), their start values, and a chooser
+//! computed as a role.
+
+use super::state::{Machine, NO_CTX, R};
+use crate::check::{FieldKind, SIDE};
+use crate::compile::ir::*;
+use crate::diag::Diag;
+use crate::source::Span;
+
+impl Machine<'_> {
+    /// The owner of a field read or changed through a value: an entity, or a side's owner id
+    /// (which only `Ex::SideOwner` gives). Anything else is `run::none`.
+    pub(super) fn owner_id(&self, v: i64, span: Span) -> R<EntityId> {
+        if let Ok(id) = EntityId::try_from(v)
+            && self.p.side_of_owner(id).is_some()
+        {
+            return Ok(id);
+        }
+        self.id(v, span)
+    }
+
+    /// The owner id of the side `v` names: `none` (a character on no side, a field holding no
+    /// side) is `run::none`, never another side.
+    pub(super) fn side_owner(&self, v: i64, span: Span) -> R<i64> {
+        match usize::try_from(v) {
+            Ok(s) if s < self.p.sides.len() => Ok(i64::from(Program::side_owner(s))),
+            _ => Err(Box::new(
+                Diag::new("run::none", "this names no side: it is `none`")
+                    .label(span, "a side's field read here")
+                    .help("test it first, e.g. `if c.side != none { ... }`"),
+            )),
+        }
+    }
+
+    /// The role a computed chooser gives (`choose X by c.side.controller`): `none` is
+    /// `run::none`, never another role.
+    pub(super) fn role_of(&mut self, e: &Ex, span: Span) -> R<Who> {
+        let v = self.eval(e, NO_CTX)?;
+        match u16::try_from(v) {
+            Ok(r) if (r as usize) < self.p.roles.len() => Ok(Who::Role(r)),
+            _ => Err(Box::new(
+                Diag::new("run::none", "this chooser names no role: it is `none`")
+                    .label(span, "the chooser")
+                    .help("give the field a role first, or test it: `if x != none { ... }`"),
+            )),
+        }
+    }
+
+    /// Every side's fields get their start values, side by side, each in declaration order:
+    /// its `default` (a flag's too), else a resource's 0 within its limits, a stat's 0, or
+    /// `none` for one holding a side, role or entity.
+    pub(super) fn init_sides(&mut self) -> R<()> {
+        if self.side_values.is_empty() {
+            return Ok(());
+        }
+        let p = self.p;
+        for s in 0..p.sides.len() {
+            let owner = Program::side_owner(s);
+            for (fi, f) in p.fields.iter().enumerate() {
+                if f.owner != SIDE {
+                    continue;
+                }
+                let v = match &f.default {
+                    Some(e) => self.eval(e, NO_CTX)?,
+                    None => 0,
+                };
+                let v = if f.kind == FieldKind::Resource {
+                    self.clamp(fi as FieldId, v)
+                } else {
+                    v
+                };
+                self.put(owner, fi as FieldId, v);
+            }
+        }
+        Ok(())
+    }
+}
