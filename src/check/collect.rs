@@ -66,6 +66,17 @@ impl<'f> Decls<'f> {
             Item::Ruleset(n) => self.ruleset_name = Some(n.node.clone()),
             Item::Encounter { name, .. } => self.encounter_name = Some(name.node.clone()),
             Item::Param { name, args, value } => self.declare_param(name, args, value, file_index, params_here, diags),
+            Item::Global {
+                name,
+                ty,
+                decimals,
+                default,
+                min,
+                max,
+            } if self.starts_global(name, file_index) => {
+                let given = (ty.as_ref(), *decimals, min.as_deref().or(max.as_deref()));
+                self.declare_global_start(name, given, default.as_deref(), diags);
+            }
             Item::Stat { .. } | Item::Resource { .. } | Item::Global { .. } | Item::Flag { .. } => {
                 self.declare_field(item, CHARACTER, diags);
             }

@@ -148,6 +148,9 @@ pub struct Decls<'f> {
     entity_index: HashMap<String, u32>,
     /// Where each declared entity's name is written (parallel to `character_names`).
     pub entity_spans: Vec<Span>,
+    /// The `global NAME default E` lines of a later file (an encounter) that give a ruleset's
+    /// global its start, by the span of the name: the global each gives.
+    pub global_starts: HashMap<Span, u16>,
 }
 
 impl Decls<'_> {
@@ -235,7 +238,7 @@ impl Decls<'_> {
     }
 
     /// The type a stat or global holds (`: TYPE`): an entity's, or `side` or `role`.
-    fn value_type(&self, t: &Ident, diags: &mut Vec<Diag>) -> u16 {
+    pub(super) fn value_type(&self, t: &Ident, diags: &mut Vec<Diag>) -> u16 {
         match t.node.as_str() {
             "side" => SIDE,
             "role" => ROLE,

@@ -40,6 +40,7 @@ impl Checker<'_> {
                 decimals,
                 ..
             } => self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a resource limit"),
+            Item::Global { name, default, .. } if self.global_start(name, default.as_deref()) => {}
             Item::Global {
                 name,
                 default,

@@ -23,6 +23,7 @@ mod items;
 mod moments;
 mod reveal;
 mod sides;
+mod starts;
 mod stmt;
 mod suggest;
 mod targets;

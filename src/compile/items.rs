@@ -460,6 +460,11 @@ impl Lower<'_> {
             _ => return,
         };
         let f = self.thing_field(owner, &name.node) as usize;
+        // A later file's start for a ruleset's global: the start alone changes.
+        if self.d.global_starts.contains_key(&name.span) {
+            self.p.fields[f].default = default.map(|e| self.expr(e));
+            return;
+        }
         let refers = self.p.fields[f].refers;
         self.p.fields[f].default = match default {
             Some(e) => Some(self.expr(e)),
