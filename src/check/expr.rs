@@ -528,6 +528,10 @@ impl Checker<'_> {
             body,
         } = &**q;
         let elem = self.collection(coll);
+        if elem == Ty::Side && (by.is_some() || *presence != Presence::InPlay) {
+            let what = if by.is_some() { "`by ORDER`" } else { "`out of play`" };
+            self.side_walk(what, e.span);
+        }
         self.presence_of(*presence, elem, var.span);
         if *presence != Presence::InPlay
             && matches!(coll, Collection::Ranked(o) if o.node == "tied" && self.tied.is_some())
@@ -595,6 +599,7 @@ impl Checker<'_> {
         match coll {
             Collection::Characters => CHAR,
             Collection::Ranked(o) if o.node == "tied" && self.tied.is_some() => self.tied.unwrap_or(Ty::Error),
+            c if self.is_sides(c) => Ty::Side,
             Collection::Ranked(o) => match self.decls.lookup(&o.node) {
                 Some(Sym::Plural(t)) => Ty::Entity(t),
                 _ => self.order(o),

@@ -53,3 +53,45 @@ impl Checker<'_> {
         }
     }
 }
+
+/// The words a walk or quantifier of `sides` may not take, for `check::side_walk`.
+const SIDE_WALK_HELP: &str = "sides are walked in the order they are declared: `for each s in sides [backwards] [where C] { ... }`, and quantified the same way (`any s in sides: ...`, `first s in sides where ...`); keep a side's place in a field to act on it in another order";
+
+impl Checker<'_> {
+    /// Whether a collection is `sides`: every declared side (when no other name is `sides`).
+    pub(super) fn is_sides(&self, coll: &Collection) -> bool {
+        matches!(coll, Collection::Ranked(o) if o.node == "sides")
+            && self.decls.lookup("sides").is_none()
+            && !self.decls.sides.is_empty()
+    }
+
+    /// `check::side_walk` at `span`: `what` cannot be done with `sides`.
+    pub(super) fn side_walk(&mut self, what: &str, span: Span) {
+        self.err(
+            Diag::new("check::side_walk", format!("{what} cannot walk the sides"))
+                .label(span, "here")
+                .help(SIDE_WALK_HELP),
+        );
+    }
+
+    /// A `for each` of `sides` takes `backwards` and `where` only.
+    pub(super) fn side_for_each(&mut self, f: &ForEach) {
+        if !self.is_sides(&f.coll) {
+            return;
+        }
+        let what = if f.together {
+            "a `together` walk"
+        } else if f.ties || f.anew || f.again {
+            "a walk sorted by an order"
+        } else if f.order.is_some() {
+            "`by ORDER`"
+        } else if f.from.is_some() {
+            "`from`"
+        } else if f.presence != Presence::InPlay {
+            "`out of play`"
+        } else {
+            return;
+        };
+        self.side_walk(what, f.span);
+    }
+}

@@ -87,6 +87,7 @@ impl Checker<'_> {
                     span,
                 } = &**f;
                 self.walk_words(f);
+                self.side_for_each(f);
                 if *anew && (*together || *backwards || from.is_some()) {
                     self.err(
                         Diag::new(

@@ -421,6 +421,8 @@ pub enum Coll {
     Ranked(OrderId),
     /// `tied`: the group an ordering key is about to sort (in a key's `when`).
     Tied,
+    /// `sides`: every side (its index), in declaration order; never out of play.
+    Sides,
 }
 
 #[derive(Debug, Clone)]

@@ -74,6 +74,8 @@ impl Lower<'_> {
         match c {
             Collection::Characters => Coll::All(CHARACTER),
             Collection::Ranked(o) if o.node == "tied" && self.in_tied => Coll::Tied,
+            // Every side, when no other name is `sides` (the checker refuses the rest).
+            Collection::Ranked(o) if o.node == "sides" && self.d.lookup("sides").is_none() => Coll::Sides,
             Collection::Ranked(o) => match self.d.lookup(&o.node) {
                 Some(Sym::Plural(t)) => Coll::All(t),
                 _ => Coll::Ranked(self.order_id(o)),

@@ -356,7 +356,8 @@ impl Machine<'_> {
             };
             // Every element visited is a step: a quantifier over a growing collection is work.
             self.tick(span)?;
-            if !self.present(id, presence) {
+            // A side is never out of play (its index is no entity's).
+            if *coll != Coll::Sides && !self.present(id, presence) {
                 continue;
             }
             self.locals[*var as usize] = id as i64;

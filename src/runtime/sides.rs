@@ -76,3 +76,49 @@ impl Machine<'_> {
         Ok(())
     }
 }
+
+impl Machine<'_> {
+    /// `for each s in sides [backwards] [where C] { ... }`: every side in declaration order (or
+    /// backwards), the filter asked as each is reached; the variable is restored after.
+    pub(super) fn walk_sides(
+        &mut self,
+        var: Slot,
+        backwards: bool,
+        filter: Option<&Ex>,
+        body: &[St],
+        span: Span,
+    ) -> R<super::stmt::Flow> {
+        let n = self.p.sides.len();
+        let saved = self.locals[var as usize];
+        self.loops.push(span);
+        let mut flow = Ok(super::stmt::Flow::Next);
+        for k in 0..n {
+            let s = if backwards { n - 1 - k } else { k };
+            flow = self.visit_side(s, var, filter, body, span);
+            if !matches!(flow, Ok(super::stmt::Flow::Next)) {
+                break;
+            }
+        }
+        self.loops.pop();
+        self.locals[var as usize] = saved;
+        flow
+    }
+
+    fn visit_side(
+        &mut self,
+        s: usize,
+        var: Slot,
+        filter: Option<&Ex>,
+        body: &[St],
+        span: Span,
+    ) -> R<super::stmt::Flow> {
+        self.tick(span)?;
+        self.locals[var as usize] = s as i64;
+        if let Some(f) = filter
+            && self.eval(f, NO_CTX)? == 0
+        {
+            return Ok(super::stmt::Flow::Next);
+        }
+        self.block(body)
+    }
+}

@@ -43,6 +43,8 @@ pub(super) struct Machine<'a> {
     pub(super) globals: Vec<i64>,
     /// The sides' fields, side-major like `values` (empty when no side has fields).
     pub(super) side_values: Vec<i64>,
+    /// Every side's index, for walks and quantifiers of `sides`.
+    pub(super) side_ids: Vec<EntityId>,
     pub(super) limits: Vec<(Option<i64>, Option<i64>)>,
     pub(super) locals: Vec<i64>,
     pub(super) counters: Vec<u64>,
@@ -215,6 +217,7 @@ impl<'a> Machine<'a> {
             n_fields,
             values: vec![0; n_fields * p.characters.len()],
             globals: vec![0; n_fields],
+            side_ids: (0..p.sides.len() as EntityId).collect(),
             side_values: if p.sides_have_fields() {
                 vec![0; n_fields * p.sides.len()]
             } else {
@@ -395,6 +398,7 @@ impl Machine<'_> {
             Coll::All(t) => self.of_type.get(t as usize).map_or(&[], Vec::as_slice),
             Coll::Ranked(o) => self.ranked.get(o as usize).map_or(&[], Vec::as_slice),
             Coll::Tied => &self.tied,
+            Coll::Sides => &self.side_ids,
         }
     }
 
