@@ -149,8 +149,9 @@ pub struct Decls<'f> {
     /// Where each declared entity's name is written (parallel to `character_names`).
     pub entity_spans: Vec<Span>,
     /// The `global NAME default E` lines of a later file (an encounter) that give a ruleset's
-    /// global its start, by the span of the name: the global each gives.
-    pub global_starts: HashMap<Span, u16>,
+    /// global its start, by the span of the name: the global each gives, and whether it gives
+    /// only the start (else it was refused).
+    pub global_starts: HashMap<Span, (u16, bool)>,
 }
 
 impl Decls<'_> {

@@ -46,7 +46,7 @@ impl Checker<'_> {
             }
             None => {
                 let names = self.decls.fields_of(SIDE);
-                let d = unknown("field of a side", &f.node, f.span, names.into_iter());
+                let d = unknown("side field", &f.node, f.span, names.into_iter());
                 self.err(d.help("declare it in a side's block: `side NAME, ... { stat FIELD }`"));
                 Ty::Error
             }

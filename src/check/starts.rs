@@ -10,15 +10,9 @@ impl<'f> Decls<'f> {
     /// Whether `global NAME` in file `file_index` gives the start of a global an earlier file
     /// declares (else it declares one, and a second in one file is `check::duplicate`).
     pub(super) fn starts_global(&self, name: &Ident, file_index: usize) -> bool {
-        let Some((i, FieldKind::Global)) = self.field(&name.node) else {
-            return false;
-        };
         file_index > 0
+            && matches!(self.field(&name.node), Some((_, FieldKind::Global)))
             && self.declared_at(&name.node).is_some_and(|at| at.file != name.span.file)
-            && !self
-                .global_starts
-                .iter()
-                .any(|(s, f)| s.file == name.span.file && *f == i)
     }
 
     /// Records a later file's start for a ruleset's global; a type, decimals or a limit given
@@ -33,6 +27,22 @@ impl<'f> Decls<'f> {
         let Some((i, _)) = self.field(&name.node) else {
             return;
         };
+        let again = self
+            .global_starts
+            .iter()
+            .find(|(s, (f, _))| s.file == name.span.file && *f == i);
+        if let Some((first, _)) = again {
+            diags.push(
+                Diag::new(
+                    "check::duplicate",
+                    format!("the start of `{}` is given twice in this file", name.node),
+                )
+                .label(name.span, "given again here")
+                .label(*first, "first given here")
+                .help("keep one"),
+            );
+            return;
+        }
         let first = self.declared_at(&name.node);
         let refuse = |what: String, at: Span, label: &str| {
             let mut d = Diag::new("check::global_start", what).label(at, label.to_string());
@@ -49,6 +59,7 @@ impl<'f> Decls<'f> {
             None => true,
             Some(t) => held == Some(self.value_type(t, &mut Vec::new())),
         };
+        let ok = same_type && (decimals == self.field_scale[i as usize] || decimals == 0) && limit.is_none();
         if !same_type {
             let t = ty.map_or(name.span, |t| t.span);
             diags.push(refuse(
@@ -76,17 +87,18 @@ impl<'f> Decls<'f> {
             ));
         }
         // Refused or not, it is a start: the checker does not take it for a declaration.
-        self.global_starts.insert(name.span, i);
+        self.global_starts.insert(name.span, (i, ok && default.is_some()));
     }
 }
 
 impl Checker<'_> {
     /// A later file's start for a ruleset's global: a value of the global's type.
     pub(super) fn global_start(&mut self, name: &Ident, default: Option<&Expr>) -> bool {
-        let Some(&i) = self.decls.global_starts.get(&name.span) else {
+        let Some(&(i, ok)) = self.decls.global_starts.get(&name.span) else {
             return false;
         };
-        if let Some(e) = default {
+        // A start refused for its type or limits is not checked again (no echoes).
+        if let Some(e) = default.filter(|_| ok) {
             let want = self.decls.field_ty(i);
             self.expect(e, want, "a global's start");
         }
