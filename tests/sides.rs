@@ -280,3 +280,91 @@ fn an_encounter_changing_more_than_a_globals_start_is_reported_at_each_line() {
     assert!(!clean);
     insta::assert_snapshot!("global_start", report);
 }
+
+const STUN: &str = r#"ruleset "stun"
+stat max_stun default 3
+resource stun(c) min 0 max c.max_stun
+"#;
+
+#[test]
+fn a_per_character_maximum_clamps_the_start_and_each_change_with_the_owners_value_then() {
+    let src = format!(
+        "{STUN}character Ana {{ max_stun = 5, stun = 9 }}\ncharacter Bo {{ stun = 1 }}\nplay {{\n  gain 4 Bo.stun\n  set Bo.max_stun = 6\n  gain 4 Bo.stun\n  set Bo.max_stun = 2\n  gain 0 Bo.stun\n  forfeit Ana.stun\n}}\n"
+    );
+    let (out, err, code) = run(&src, &[], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out)[1..],
+        [
+            "gain     Bo    stun       +2 → 3",
+            "set      Bo    max_stun   = 6",
+            "gain     Bo    stun       +3 → 6",
+            "set      Bo    max_stun   = 2",
+            "gain     Bo    stun       +-4 → 2",
+            "forfeit  Ana   stun       5 lost → 0",
+            "end of encounter: complete",
+            "final    Ana   max_stun = 5, stun = 0",
+            "final    Bo    max_stun = 2, stun = 2",
+        ]
+    );
+}
+
+#[test]
+fn a_per_owner_floor_refuses_a_spend_and_an_unaffordable_cost() {
+    let src = "stat reserve default 0\nresource ap(c) min c.reserve\naction dash(c) costs 2 ap\ncharacter Ana { reserve = 2, ap = 3 }\n\
+               play { choose act by Ana { option action option rest }\n spend 2 Ana.ap }\n";
+    let (out, err, code) = run(src, &[], &[]);
+    assert_ne!(code, 0, "{out}");
+    // `dash` would leave 1 < 2: not offered, so only `rest` is.
+    assert!(out.contains("choose   Ana   act        rest     of rest"), "{out}");
+    assert!(
+        err.contains("run::overspend") && err.contains("Ana cannot spend 2 ap: they have 3"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_things_and_a_sides_resources_take_their_limits_from_their_owner() {
+    let src = "side heroes { stat cap default 1  resource grit(s) max s.cap }\nthing pool, pools { stat cap default 2  resource tokens(p) max p.cap }\n\
+               pool P { tokens = 5 }\nplay {\n  gain 3 heroes.grit\n  create pool { cap = 4, tokens = 10 } as q\n  gain 1 q.tokens\n}\n";
+    let (out, err, code) = run(src, &[], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out)[1..],
+        [
+            "gain     heroes  grit       +1 → 1",
+            "create   pool 1  cap = 4, tokens = 4",
+            "gain     pool 1  tokens     +0 → 4",
+            "end of encounter: complete",
+            "final    heroes  cap = 1, grit = 1",
+            "final    P     cap = 2, tokens = 2",
+            "final    pool 1  cap = 4, tokens = 4",
+        ]
+    );
+}
+
+#[test]
+fn a_per_owner_limit_with_decimals_and_a_late_joiner_gets_its_start_when_it_joins() {
+    let src = "stat size default 3\nresource load(c) decimals 1 max c.size / 2\ncharacter Ana { load = 9 }\ncharacter Cy { size = 5, load = 9, absent }\n\
+               play { gain 0.5 Ana.load\n join Cy }\n";
+    let (out, err, code) = run(src, &[], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out)[1..],
+        [
+            "gain     Ana   load       +0.0 → 1.0",
+            "joins    Cy",
+            "end of encounter: complete",
+            "final    Ana   size = 3, load = 1.0",
+            "final    Cy    size = 5, load = 2.0",
+        ]
+    );
+}
+
+#[test]
+fn limits_that_read_a_field_declared_later_and_not_plain_stop_the_run() {
+    let src = "resource stun(c) min 0 max c.max_stun\nstat max_stun default d6\ncharacter Ana { }\nplay { }\n";
+    let (_, err, code) = run(src, &[4], &[]);
+    assert_ne!(code, 0);
+    assert!(err.contains("run::not_set"), "{err}");
+}

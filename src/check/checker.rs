@@ -47,6 +47,9 @@ pub(super) struct Checker<'a> {
     pub(super) picks: Vec<super::reveal::Pick>,
     pub(super) reading: Option<super::reveal::Reader>,
     pub(super) reads: std::collections::HashSet<Span>,
+    /// The type whose fields are being checked: [`super::CHARACTER`], a thing, or
+    /// [`super::SIDE`] (whom `resource NAME(c)` names).
+    pub(super) field_owner: u16,
     /// Choosers that are expressions giving a role (`Checked::role_choosers`).
     pub(super) role_choosers: std::collections::HashSet<Span>,
     pub(super) reveals: Vec<Ident>,

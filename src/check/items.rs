@@ -25,14 +25,24 @@ impl Checker<'_> {
                 stands_for,
                 ..
             } => {
+                let t = self.decls.thing(&name.node).unwrap_or(CHARACTER);
+                let outer = std::mem::replace(&mut self.field_owner, t);
                 for f in fields {
                     self.item(f);
                 }
+                self.field_owner = outer;
                 if let Some(f) = stands_for {
                     self.stands_for(name, f);
                 }
             }
             Item::Side(_, fields) => self.side_fields(fields),
+            Item::Resource {
+                owner: Some(owner),
+                min,
+                max,
+                decimals,
+                ..
+            } => self.owned_limits(owner, [min.as_deref(), max.as_deref()], *decimals),
             Item::Resource {
                 name,
                 min,

@@ -21,6 +21,7 @@ mod hooks;
 pub mod index;
 mod items;
 mod moments;
+mod owned;
 mod reveal;
 mod sides;
 mod starts;
@@ -144,6 +145,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         reading: None,
         reads: Default::default(),
         role_choosers: Default::default(),
+        field_owner: CHARACTER,
         reveals: Vec::new(),
         held_names: Default::default(),
         fields_at: HashMap::new(),

@@ -12,6 +12,7 @@ impl Checker<'_> {
     /// The fields of a `side` block: checked as a thing's are. A flag cleared `per LEVEL` is
     /// refused: levels clear the flags of entities, and a side is none.
     pub(super) fn side_fields(&mut self, fields: &[Item]) {
+        let outer = std::mem::replace(&mut self.field_owner, SIDE);
         for f in fields {
             if let Item::Flag { name, per, .. } = f
                 && let Some(first) = per.first()
@@ -32,6 +33,7 @@ impl Checker<'_> {
             }
             self.item(f);
         }
+        self.field_owner = outer;
     }
 
     /// `s.FIELD` where `s` gives a side: a field declared in a `side` block.

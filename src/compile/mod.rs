@@ -84,6 +84,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
                 owner: d.field_owner[i],
                 refers: d.field_refers[i],
                 decimals: d.field_scale.get(i).copied().unwrap_or(0),
+                owned: None,
             })
             .collect(),
         params: Vec::new(),

@@ -623,7 +623,9 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "uses" => "the ruleset an encounter is played under, a path from the encounter's folder",
         "param" => "a number the ruleset leaves open, overridable by an encounter: `param NAME = EXPR`",
         "stat" => "a number every character has: `stat NAME [: TYPE] [default EXPR]`",
-        "resource" => "a counter spent, gained, reset and forfeited: `resource NAME [min E] [max E]`",
+        "resource" => {
+            "a counter spent, gained, reset and forfeited: `resource NAME [min E] [max E]`; `resource NAME(c) max c.FIELD`: limits worked out for the owner at each change"
+        }
         "flag" => "a truth value each character holds: `flag NAME [default E] [per LEVEL]`",
         "global" => {
             "a number, entity, side or role of the table, not of a character: `global NAME [: TYPE] [default E]`; an encounter may give its start again: `global NAME default E`"

@@ -208,7 +208,11 @@ impl Editor<'_, '_> {
     pub fn set(&mut self, e: EntityId, f: FieldId, value: i64) -> i64 {
         let kind = self.m.p.fields.get(f as usize).map(|d| d.kind);
         let v = match kind {
-            Some(crate::check::FieldKind::Resource | crate::check::FieldKind::Global) => self.m.clamp(f, value),
+            // A limit that cannot be worked out for the owner now (it reads a value not yet
+            // set) leaves the GM's value as given.
+            Some(crate::check::FieldKind::Resource | crate::check::FieldKind::Global) => {
+                self.m.clamp_for(e, f, value).unwrap_or(value)
+            }
             _ => value,
         };
         self.m.put(e, f, v);

@@ -771,7 +771,7 @@ impl Machine<'_> {
                 total = total.saturating_add(cost);
             }
             let left = self.get(who, f).saturating_sub(total);
-            return Ok(self.limits[f as usize].0.is_none_or(|lo| left >= lo));
+            return Ok(self.bounds(who, f)?.0.is_none_or(|lo| left >= lo));
         }
         // Costs in the same resource are paid together: check each resource once, for its total.
         for (i, (_, f)) in a.costs.iter().enumerate() {
@@ -789,7 +789,7 @@ impl Machine<'_> {
                 }
             }
             let left = self.get(who, *f).saturating_sub(total);
-            if self.limits[*f as usize].0.is_some_and(|lo| left < lo) {
+            if self.bounds(who, *f)?.0.is_some_and(|lo| left < lo) {
                 return Ok(false);
             }
         }

@@ -20,6 +20,7 @@ mod effects;
 mod eval;
 mod hooks;
 mod levels;
+mod limits;
 mod moments;
 mod orders;
 mod presence;

@@ -66,7 +66,7 @@ impl Machine<'_> {
                     None => 0,
                 };
                 let v = if f.kind == FieldKind::Resource {
-                    self.clamp(fi as FieldId, v)
+                    self.clamp_for(owner, fi as FieldId, v)?
                 } else {
                     v
                 };

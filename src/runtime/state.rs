@@ -505,6 +505,10 @@ impl Machine<'_> {
     pub(super) fn init(&mut self) -> R<()> {
         let p = self.p;
         for (i, f) in p.fields.iter().enumerate() {
+            // `resource NAME(c)`: worked out for its owner at each change (`limits.rs`).
+            if f.owned.is_some() {
+                continue;
+            }
             let ctx = Ctx {
                 label: NO_LABEL,
                 actor: None,
@@ -552,6 +556,13 @@ impl Machine<'_> {
                 let given = ch.fields.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
                 let i = id * self.n_fields + fi;
                 match given.or(f.default.as_ref()) {
+                    // A resource whose limits are its owner's is worked out with the rest.
+                    _ if f.owned.is_some() => {
+                        if self.pending.is_empty() {
+                            self.pending = vec![false; self.values.len()];
+                        }
+                        self.pending[i] = true;
+                    }
                     None if f.kind == FieldKind::Resource => self.values[i] = self.clamp(fi as FieldId, 0),
                     None => {}
                     Some(e) if let Some(v) = constant(e) => {
@@ -600,7 +611,7 @@ impl Machine<'_> {
             let Some(e) = value.or(f.default.as_ref()) else {
                 // A resource nobody gives starts at 0, held within its limits like any value.
                 if f.kind == FieldKind::Resource {
-                    let v = self.clamp(fi as FieldId, 0);
+                    let v = self.clamp_for(id, fi as FieldId, 0)?;
                     self.put(id, fi as FieldId, v);
                 }
                 continue;
@@ -613,7 +624,7 @@ impl Machine<'_> {
                 },
             )?;
             let v = if f.kind == FieldKind::Resource {
-                self.clamp(fi as FieldId, v)
+                self.clamp_for(id, fi as FieldId, v)?
             } else {
                 v
             };

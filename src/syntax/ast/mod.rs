@@ -53,6 +53,8 @@ pub enum Item {
     },
     Resource {
         name: Ident,
+        /// `resource NAME(c)`: the name of the owner in the limits (which then may read it).
+        owner: Option<Ident>,
         /// `decimals N`: kept with N digits after the point (0: a whole number).
         decimals: u8,
         min: Option<Box<Expr>>,

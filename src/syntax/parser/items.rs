@@ -440,9 +440,14 @@ impl Builder {
 
     fn resource_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
+        let owner = match it.next_if(|p| p.as_rule() == Rule::res_owner) {
+            Some(p) => Some(self.ident(last_inner(p, span)?)),
+            None => None,
+        };
         let c = self.clauses(it)?;
         Ok(Item::Resource {
             name,
+            owner,
             decimals: c.decimals.map_or(0, |d| d.0),
             min: c.min.map(|m| Box::new(m.0)),
             max: c.max.map(|m| Box::new(m.0)),

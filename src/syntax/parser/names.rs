@@ -253,6 +253,7 @@ pub(super) fn rule_name(r: Rule) -> String {
         Rule::place_after => "`after`",
         Rule::res_default => "`default`",
         Rule::of_type => "`: TYPE`",
+        Rule::res_owner => "`(c)`, the owner named in the limits",
         Rule::target_side => "`side` followed by `.FIELD`",
         Rule::of_field_type => "`: TYPE` (a type, `side` or `role`)",
         Rule::type_name => "a type: `character` or a declared thing",
