@@ -69,6 +69,8 @@ pub struct Snapshot {
     pub values: Vec<i64>,
     /// The table's globals, by field id.
     pub globals: Vec<i64>,
+    /// The sides' fields, side-major (empty when no side has fields).
+    pub sides: Vec<i64>,
     /// The current iteration of each level (0 before it first runs).
     pub counters: Vec<u64>,
     /// Each order's kept ranking, from its last `rank`.
@@ -92,6 +94,11 @@ impl Snapshot {
     pub fn get(&self, e: EntityId, f: FieldId) -> i64 {
         if e == TABLE {
             return self.globals.get(f as usize).copied().unwrap_or(0);
+        }
+        // A side's field (`Program::side_owner`).
+        if e > TABLE - 1 - self.sides.len().min(TABLE as usize) as EntityId && e < TABLE {
+            let s = (TABLE - 1 - e) as usize;
+            return self.sides.get(s * self.n_fields + f as usize).copied().unwrap_or(0);
         }
         self.values
             .get(e as usize * self.n_fields + f as usize)
@@ -189,6 +196,7 @@ impl Editor<'_, '_> {
             n_fields: m.n_fields,
             values: m.values.clone(),
             globals: m.globals.clone(),
+            sides: m.side_values.clone(),
             counters: m.counters.clone(),
             ranked: m.ranked.clone(),
             clock: m.clock,
