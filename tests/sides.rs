@@ -368,3 +368,34 @@ fn limits_that_read_a_field_declared_later_and_not_plain_stop_the_run() {
     assert_ne!(code, 0);
     assert!(err.contains("run::not_set"), "{err}");
 }
+
+#[test]
+fn a_secret_choice_asked_of_a_sides_controller_changes_the_side_only_at_the_reveal() {
+    let src = format!(
+        "{SIDES}play {{\n  set heroes.controller = players\n  together for each c in characters {{\n    choose bid by c.side.controller in secret {{\n      option high {{ gain 2 c.side.momentum }}\n      option low {{ gain 1 c.side.momentum }}\n    }}\n    if c.side.momentum > 0 {{ end encounter because \"seen before the reveal\" }}\n  }}\n}}\ncharacter Ana {{ side heroes }}\ncharacter Orc {{ side foes }}\n"
+    );
+    let (out, err, code) = run(&src, &[], &["high", "low"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out)[1..10],
+        [
+            "set      heroes   controller = players",
+            "together Ana, Orc",
+            "  secret   players  bid        chosen in secret",
+            "  secret   gm       bid        chosen in secret",
+            "  choose   players  bid        high     of high|low",
+            "  gain     heroes   momentum   +2 → 2",
+            "  choose   gm       bid        low      of high|low",
+            "  gain     foes     momentum   +1 → 1",
+            "end of encounter: complete",
+        ]
+    );
+}
+
+#[test]
+fn a_per_owner_limit_reading_through_none_stops_the_run_at_the_change() {
+    let src = "stat cap default 3\nstat guard: character\nresource stun(c) max c.guard.cap\ncharacter Ana { }\nplay { }\n";
+    let (_, err, code) = run(src, &[], &[]);
+    assert_ne!(code, 0);
+    assert!(err.contains("run::none"), "{err}");
+}
