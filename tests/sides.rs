@@ -399,3 +399,23 @@ fn a_per_owner_limit_reading_through_none_stops_the_run_at_the_change() {
     assert_ne!(code, 0);
     assert!(err.contains("run::none"), "{err}");
 }
+
+/// "The first player breaks ties": a global holding a role is the `chosen by` of an order's key,
+/// asked as the role it holds when the key is reached.
+#[test]
+fn a_global_holding_a_role_breaks_ties_as_the_role_it_holds_then() {
+    let src = "role gm, players\nglobal tiebreaker: role default players\nstat init default 1\norder by_init(c) {\n  c.init desc\n  chosen by tiebreaker\n}\n\
+               character Ana { }\ncharacter Bo { }\nplay {\n  set tiebreaker = gm\n  for each c in characters by by_init { turn c { } }\n}\n";
+    let (out, err, code) = run(src, &[], &["Bo"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out)[1..6],
+        [
+            "set               tiebreaker = gm",
+            "choose   gm       by_init    Bo       of Ana|Bo",
+            "order             Bo, Ana",
+            "▸ Bo",
+            "▸ Ana",
+        ]
+    );
+}
