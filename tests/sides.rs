@@ -394,7 +394,8 @@ fn a_secret_choice_asked_of_a_sides_controller_changes_the_side_only_at_the_reve
 
 #[test]
 fn a_per_owner_limit_reading_through_none_stops_the_run_at_the_change() {
-    let src = "stat cap default 3\nstat guard: character\nresource stun(c) max c.guard.cap\ncharacter Ana { }\nplay { }\n";
+    let src =
+        "stat cap default 3\nstat guard: character\nresource stun(c) max c.guard.cap\ncharacter Ana { }\nplay { }\n";
     let (_, err, code) = run(src, &[], &[]);
     assert_ne!(code, 0);
     assert!(err.contains("run::none"), "{err}");

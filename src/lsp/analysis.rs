@@ -377,6 +377,10 @@ impl Unit {
         if coll == "characters" {
             return Some("character".into());
         }
+        // The sides' fields are indexed as owned by `side` (`check::index`).
+        if coll == "sides" {
+            return Some("side".into());
+        }
         // A thing's collection, or a kept order (`order clockwise(p: player)`).
         let s = symbols
             .iter()
