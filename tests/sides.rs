@@ -337,7 +337,7 @@ fn a_things_and_a_sides_resources_take_their_limits_from_their_owner() {
             "gain     pool 1  tokens     +0 → 4",
             "end of encounter: complete",
             "final    heroes  cap = 1, grit = 1",
-            "final    P     cap = 2, tokens = 2",
+            "final    P       cap = 2, tokens = 2",
             "final    pool 1  cap = 4, tokens = 4",
         ]
     );
@@ -417,6 +417,31 @@ fn a_global_holding_a_role_breaks_ties_as_the_role_it_holds_then() {
             "order             Bo, Ana",
             "▸ Bo",
             "▸ Ana",
+        ]
+    );
+}
+
+#[test]
+fn sides_walk_and_quantify_in_the_order_of_an_order_of_sides() {
+    let src = "side heroes, foes, neutrals { stat init  stat bonus default 0 }\norder initiative(s: side) { s.init desc  s.bonus desc }\nglobal top: side\n\
+               play {\n  for each s in sides { set s.init = d6 }\n  set foes.bonus = 1\n  for each s in sides by initiative { set s.bonus = s.bonus + 1 }\n  set top = first s in sides where s != foes by initiative\n  for each s in sides backwards where s != foes by initiative { }\n}\n";
+    let (out, err, code) = run(src, &[3, 3, 3], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        lines(&out)[7..],
+        [
+            "set      foes      bonus      = 1",
+            "order              foes, heroes, neutrals",
+            "set      foes      bonus      = 2",
+            "set      heroes    bonus      = 1",
+            "set      neutrals  bonus      = 1",
+            "set                top        = heroes",
+            "order              heroes, neutrals",
+            "end of encounter: complete",
+            "final              top = heroes",
+            "final    heroes    init = 3, bonus = 1",
+            "final    foes      init = 3, bonus = 2",
+            "final    neutrals  init = 3, bonus = 1",
         ]
     );
 }

@@ -370,7 +370,10 @@ impl<'f> Decls<'f> {
         if self.declare(&o.name, Sym::Order(self.orders.len() as u16), diags) {
             self.orders.push(o.name.node.clone());
             self.order_vars.push(o.var.node.clone());
-            let t = self.resolve_type(o.ty.as_ref(), diags);
+            let t = match o.ty.as_ref() {
+                Some(t) if t.node == "side" => super::SIDE,
+                t => self.resolve_type(t, diags),
+            };
             self.order_types.push(t);
             // `ties together`: where its first roll-off or `chosen by` key is written, if first.
             if let Some(k) = o.keys.first().filter(|k| k.roll || k.chosen.is_some()) {

@@ -404,7 +404,9 @@ impl Checker<'_> {
         let f = name.node.as_str();
         let order = match args.get(1).map(|a| &a.node) {
             Some(ExprKind::Name(o)) if args.len() == 2 => match self.decls.lookup(o) {
-                Some(Sym::Order(i)) => Some(Ty::Entity(self.decls.order_types[i as usize])),
+                Some(Sym::Order(i)) if self.decls.order_types[i as usize] != super::SIDE => {
+                    Some(Ty::Entity(self.decls.order_types[i as usize]))
+                }
                 _ => None,
             },
             _ => None,
@@ -532,9 +534,8 @@ impl Checker<'_> {
             body,
         } = &**q;
         let elem = self.collection(coll);
-        if elem == Ty::Side && (by.is_some() || *presence != Presence::InPlay) {
-            let what = if by.is_some() { "`by ORDER`" } else { "`out of play`" };
-            self.side_walk(what, e.span);
+        if elem == Ty::Side && *presence != Presence::InPlay {
+            self.side_walk("`out of play`", e.span);
         }
         self.presence_of(*presence, elem, var.span);
         if *presence != Presence::InPlay
@@ -613,6 +614,14 @@ impl Checker<'_> {
 
     /// An order by name; gives the type it sorts.
     pub(super) fn order(&mut self, o: &Ident) -> Ty {
+        if self.is_side_order(o) {
+            self.err(
+                Diag::new("check::side_walk", format!("`{}` sorts sides: it is never kept", o.node))
+                    .label(o.span, "an order of sides")
+                    .help("an order of sides sorts a walk or a quantifier (`for each s in sides by ORDER`); `rank`, `place`, `swap`, places and the queries of a kept order are for entities"),
+            );
+            return Ty::Error;
+        }
         match self.decls.lookup(&o.node) {
             Some(Sym::Order(i)) => Ty::Entity(self.decls.order_types.get(i as usize).copied().unwrap_or(CHARACTER)),
             _ => {
@@ -627,7 +636,7 @@ impl Checker<'_> {
 
     /// `by ORDER` on a walk of `coll`: the order must sort the same type.
     pub(super) fn order_for(&mut self, o: &Ident, elem: Ty) {
-        let t = self.order(o);
+        let t = if self.is_side_order(o) { Ty::Side } else { self.order(o) };
         if t != Ty::Error && elem != Ty::Error && t != elem {
             self.err(
                 Diag::new(

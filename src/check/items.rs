@@ -292,6 +292,7 @@ impl Checker<'_> {
 
     /// `order NAME(x) { KEY ... }`: keys that are numbers or truth values; `until settled` rolls.
     fn order_decl(&mut self, o: &OrderDecl) {
+        self.side_order_keys(o);
         let t = self.thing_ty(o.ty.as_ref());
         let t_order = t;
         self.bind(&o.var, t);

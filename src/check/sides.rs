@@ -4,7 +4,7 @@
 
 use super::checker::Checker;
 use super::suggest::unknown;
-use super::{FieldKind, SIDE, Ty};
+use super::{FieldKind, SIDE, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
@@ -57,7 +57,7 @@ impl Checker<'_> {
 }
 
 /// The words a walk or quantifier of `sides` may not take, for `check::side_walk`.
-const SIDE_WALK_HELP: &str = "sides are walked in the order they are declared: `for each s in sides [backwards] [where C] { ... }`, and quantified the same way (`any s in sides: ...`, `first s in sides where ...`); keep a side's place in a field to act on it in another order";
+const SIDE_WALK_HELP: &str = "sides are walked in the order they are declared or by an order of sides: `for each s in sides [backwards] [where C] [by ORDER] { ... }` with `order ORDER(s: side) { s.FIELD desc }`, and quantified the same way (`any s in sides: ...`, `first s in sides where ... by ORDER`)";
 
 impl Checker<'_> {
     /// Whether a collection is `sides`: every declared side (when no other name is `sides`).
@@ -76,7 +76,29 @@ impl Checker<'_> {
         );
     }
 
-    /// A `for each` of `sides` takes `backwards` and `where` only.
+    /// Whether `o` is an order of sides (`order NAME(s: side)`).
+    pub(super) fn is_side_order(&self, o: &Ident) -> bool {
+        matches!(self.decls.lookup(&o.node), Some(Sym::Order(i)) if self.decls.order_types.get(i as usize) == Some(&SIDE))
+    }
+
+    /// An order of sides sorts by values: a roll-off, `chosen by` or `when` is for entities
+    /// (who rolls, who is offered, who is tied).
+    pub(super) fn side_order_keys(&mut self, o: &OrderDecl) {
+        if !matches!(o.ty.as_ref(), Some(t) if t.node == "side") {
+            return;
+        }
+        for k in &o.keys {
+            if k.roll || k.chosen.is_some() || k.when.is_some() {
+                self.err(
+                    Diag::new("check::side_walk", "an order of sides sorts by values only")
+                        .label(k.span, "a roll-off, `chosen by` or `when`")
+                        .help("sort sides by their fields (`s.init desc`); roll into a field first (`for each s in sides { set s.init = d6 }`), and settle ties with another value key"),
+                );
+            }
+        }
+    }
+
+    /// A `for each` of `sides` takes `backwards`, `where` and `by ORDER` only.
     pub(super) fn side_for_each(&mut self, f: &ForEach) {
         if !self.is_sides(&f.coll) {
             return;
@@ -84,9 +106,7 @@ impl Checker<'_> {
         let what = if f.together {
             "a `together` walk"
         } else if f.ties || f.anew || f.again {
-            "a walk sorted by an order"
-        } else if f.order.is_some() {
-            "`by ORDER`"
+            "a walk sorted anew, with ties together or `repeat for first`"
         } else if f.from.is_some() {
             "`from`"
         } else if f.presence != Presence::InPlay {

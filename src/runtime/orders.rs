@@ -176,7 +176,7 @@ impl Machine<'_> {
             order,
         } = *w;
         if coll == Coll::Sides {
-            return self.walk_sides(var, backwards, filter, body, span);
+            return self.walk_sides((var, order), backwards, filter, body, span);
         }
         let mut ids = self.ids.take();
         self.gather((var, coll), filter, &mut ids, span)?;

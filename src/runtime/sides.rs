@@ -78,29 +78,64 @@ impl Machine<'_> {
 }
 
 impl Machine<'_> {
-    /// `for each s in sides [backwards] [where C] { ... }`: every side in declaration order (or
-    /// backwards), the filter asked as each is reached; the variable is restored after.
+    /// `for each s in sides [backwards] [where C] [by ORDER] { ... }`: the sides that pass the
+    /// filter, in declaration order or sorted by an order of sides (by values only: the checker
+    /// refuses the rest), with an `order` event naming them; each is asked the filter again as it
+    /// is reached. The variable is restored after.
     pub(super) fn walk_sides(
         &mut self,
-        var: Slot,
+        (var, order): (Slot, Option<OrderId>),
         backwards: bool,
         filter: Option<&Ex>,
         body: &[St],
         span: Span,
     ) -> R<super::stmt::Flow> {
-        let n = self.p.sides.len();
         let saved = self.locals[var as usize];
+        let mut ids = self.ids.take();
+        let flow = self.walk_sides_in(&mut ids, (var, order), backwards, filter, body, span);
+        self.ids.put(ids);
+        self.locals[var as usize] = saved;
+        flow
+    }
+
+    fn walk_sides_in(
+        &mut self,
+        ids: &mut Vec<EntityId>,
+        (var, order): (Slot, Option<OrderId>),
+        backwards: bool,
+        filter: Option<&Ex>,
+        body: &[St],
+        span: Span,
+    ) -> R<super::stmt::Flow> {
+        for s in 0..self.p.sides.len() {
+            self.tick(span)?;
+            self.locals[var as usize] = s as i64;
+            if filter.map(|f| self.eval(f, NO_CTX)).transpose()?.is_none_or(|v| v != 0) {
+                ids.push(s as EntityId);
+            }
+        }
+        if let Some(o) = order
+            && !ids.is_empty()
+        {
+            self.sort(o, ids)?;
+            // The `order` event names the sides by their owner ids.
+            let mut owners = self.ids.take();
+            owners.extend(ids.iter().map(|s| Program::side_owner(*s as usize)));
+            self.emit(super::super::trace::Event::Order { order: o, ids: &owners });
+            self.ids.put(owners);
+        }
+        if backwards {
+            ids.reverse();
+        }
         self.loops.push(span);
         let mut flow = Ok(super::stmt::Flow::Next);
-        for k in 0..n {
-            let s = if backwards { n - 1 - k } else { k };
-            flow = self.visit_side(s, var, filter, body, span);
+        for &s in ids.iter() {
+            flow = self.visit_side(s as usize, var, filter, body, span);
             if !matches!(flow, Ok(super::stmt::Flow::Next)) {
                 break;
             }
         }
         self.loops.pop();
-        self.locals[var as usize] = saved;
         flow
     }
 

@@ -60,6 +60,8 @@ impl<W: Write> Text<W> {
             .filter(|c| !p.decks.contains(&c.ty)) // cards are never in the actor column
             .map(|c| &c.name)
             .chain(p.roles.iter())
+            // Sides with fields stand as the actors of their events.
+            .chain(p.sides.iter().filter(|_| p.sides_have_fields()))
             .map(|n| n.chars().count())
             .max()
             .unwrap_or(4)

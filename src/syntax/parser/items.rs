@@ -508,7 +508,18 @@ impl Builder {
 
     fn order_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
-        let Typed { name: var, ty } = self.typed(next(&mut it, span)?)?;
+        let var_pair = next(&mut it, span)?;
+        let Typed { name: var, ty } = if var_pair.as_rule() == Rule::order_side {
+            // `s: side`: the type's name is the keyword.
+            let mut inner = var_pair.into_inner();
+            let var = self.ident(next(&mut inner, span)?);
+            Typed {
+                name: var,
+                ty: Some(self.ident(next(&mut inner, span)?)),
+            }
+        } else {
+            self.typed(var_pair)?
+        };
         let mut keys = Vec::new();
         for k in it {
             let kspan = self.span(&k);

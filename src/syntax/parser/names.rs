@@ -254,6 +254,7 @@ pub(super) fn rule_name(r: Rule) -> String {
         Rule::res_default => "`default`",
         Rule::of_type => "`: TYPE`",
         Rule::res_owner => "`(c)`, the owner named in the limits",
+        Rule::order_side => "`s: side`, an order of sides",
         Rule::target_side => "`side` followed by `.FIELD`",
         Rule::of_field_type => "`: TYPE` (a type, `side` or `role`)",
         Rule::type_name => "a type: `character` or a declared thing",
