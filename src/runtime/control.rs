@@ -95,9 +95,9 @@ impl Snapshot {
         if e == TABLE {
             return self.globals.get(f as usize).copied().unwrap_or(0);
         }
-        // A side's field (`Program::side_owner`).
-        if e > TABLE - 1 - self.sides.len().min(TABLE as usize) as EntityId && e < TABLE {
-            let s = (TABLE - 1 - e) as usize;
+        // A side's field (`Program::side_owner`: counted down from just below `TABLE`).
+        let sides = self.sides.len().checked_div(self.n_fields).unwrap_or(0);
+        if let Some(s) = (TABLE - 1).checked_sub(e).map(|s| s as usize).filter(|s| *s < sides) {
             return self.sides.get(s * self.n_fields + f as usize).copied().unwrap_or(0);
         }
         self.values
