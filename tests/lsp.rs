@@ -487,3 +487,24 @@ fn an_attempt_is_outlined_found_and_explained() {
         assert!(hover.contains(word), "{word}: {hover}");
     }
 }
+
+/// After `s.` where `s` walks `sides`, the fields of the sides' blocks (and the built-in words
+/// after a dot), not the characters'.
+#[test]
+fn fields_after_a_side_variable_are_the_sides_fields() {
+    use turnscript::lsp::analysis::{Doc, Unit};
+
+    let text = "side heroes, foes { stat init  resource momentum }\nstat hp default 1\nplay { for each s in sides { set s.init = 1 } }\n";
+    let uri: lsp_types::Uri = "file:///s.turn".parse().expect("a URI");
+    let opened = Doc::new("s.turn".into(), uri.clone(), text.to_string(), None);
+    let at = text.find("set s.").expect("the statement") + "set s.".len();
+    let edited = text.replacen("set s.init", "set s.", 1);
+    let doc = Doc::new("s.turn".into(), uri, edited, Some(&opened));
+    let unit = Unit::new(doc, |_| None);
+    let labels: Vec<String> = unit.completion(at).into_iter().map(|i| i.label).collect();
+    assert!(
+        labels.contains(&"init".to_string()) && labels.contains(&"momentum".to_string()),
+        "{labels:?}"
+    );
+    assert!(!labels.contains(&"hp".to_string()), "a side has no hp: {labels:?}");
+}

@@ -47,6 +47,11 @@ pub(super) struct Checker<'a> {
     pub(super) picks: Vec<super::reveal::Pick>,
     pub(super) reading: Option<super::reveal::Reader>,
     pub(super) reads: std::collections::HashSet<Span>,
+    /// The type whose fields are being checked: [`super::CHARACTER`], a thing, or
+    /// [`super::SIDE`] (whom `resource NAME(c)` names).
+    pub(super) field_owner: u16,
+    /// Choosers that are expressions giving a role (`Checked::role_choosers`).
+    pub(super) role_choosers: std::collections::HashSet<Span>,
     pub(super) reveals: Vec<Ident>,
     pub(super) held_names: std::collections::HashSet<String>,
     /// Inside an ordering key's `when`: the type of the tied group `tied` names.
@@ -219,6 +224,11 @@ impl Checker<'_> {
 
     /// A written type (`None`: a character).
     pub(super) fn thing_ty(&self, t: Option<&Ident>) -> Ty {
+        match t.map(|t| t.node.as_str()) {
+            Some("side") => return Ty::Side,
+            Some("role") => return Ty::Role,
+            _ => {}
+        }
         Ty::Entity(t.and_then(|t| self.decls.thing(&t.node)).unwrap_or(CHARACTER))
     }
 

@@ -66,6 +66,17 @@ impl<'f> Decls<'f> {
             Item::Ruleset(n) => self.ruleset_name = Some(n.node.clone()),
             Item::Encounter { name, .. } => self.encounter_name = Some(name.node.clone()),
             Item::Param { name, args, value } => self.declare_param(name, args, value, file_index, params_here, diags),
+            Item::Global {
+                name,
+                ty,
+                decimals,
+                default,
+                min,
+                max,
+            } if self.starts_global(name, file_index) => {
+                let given = (ty.as_ref(), *decimals, min.as_deref().or(max.as_deref()));
+                self.declare_global_start(name, given, default.as_deref(), diags);
+            }
             Item::Stat { .. } | Item::Resource { .. } | Item::Global { .. } | Item::Flag { .. } => {
                 self.declare_field(item, CHARACTER, diags);
             }
@@ -91,11 +102,14 @@ impl<'f> Decls<'f> {
                     }
                 }
             }
-            Item::Side(names) => {
+            Item::Side(names, fields) => {
                 for n in names {
                     if self.declare(n, Sym::Side(self.sides.len() as u16), diags) {
                         self.sides.push(n.node.clone());
                     }
+                }
+                for f in fields {
+                    self.declare_field(f, super::decls::SIDE, diags);
                 }
             }
             Item::Tag(names) => {
@@ -356,7 +370,10 @@ impl<'f> Decls<'f> {
         if self.declare(&o.name, Sym::Order(self.orders.len() as u16), diags) {
             self.orders.push(o.name.node.clone());
             self.order_vars.push(o.var.node.clone());
-            let t = self.resolve_type(o.ty.as_ref(), diags);
+            let t = match o.ty.as_ref() {
+                Some(t) if t.node == "side" => super::SIDE,
+                t => self.resolve_type(t, diags),
+            };
             self.order_types.push(t);
             // `ties together`: where its first roll-off or `chosen by` key is written, if first.
             if let Some(k) = o.keys.first().filter(|k| k.roll || k.chosen.is_some()) {

@@ -236,6 +236,9 @@ impl Checker<'_> {
             }
         }
         let t = self.collection(coll);
+        if t == Ty::Side {
+            self.side_walk("a choice", var.span);
+        }
         self.presence_of(c.presence, t, var.span);
         if let Some(o) = order {
             self.order_for(o, t);
@@ -293,6 +296,10 @@ impl Checker<'_> {
             return Ty::Role;
         }
         let t = self.expr(e);
+        if t == Ty::Role {
+            self.role_choosers.insert(e.span);
+            return t;
+        }
         if !t.is_entity() {
             self.err(
                 Diag::new(

@@ -61,6 +61,11 @@ pub enum Sym {
 /// The type of characters; declared things follow it.
 pub const CHARACTER: u16 = 0;
 
+/// The owner of sides' fields (`side NAME, ... { FIELDS }`), and what a `: side` field holds.
+pub const SIDE: u16 = u16::MAX - 1;
+/// What a `: role` field holds.
+pub const ROLE: u16 = u16::MAX - 2;
+
 /// Every declared name of a run, by kind, in declaration order.
 #[derive(Debug, Default)]
 pub struct Decls<'f> {
@@ -143,6 +148,10 @@ pub struct Decls<'f> {
     entity_index: HashMap<String, u32>,
     /// Where each declared entity's name is written (parallel to `character_names`).
     pub entity_spans: Vec<Span>,
+    /// The `global NAME default E` lines of a later file (an encounter) that give a ruleset's
+    /// global its start, by the span of the name: the global each gives, and whether it gives
+    /// only the start (else it was refused).
+    pub global_starts: HashMap<Span, (u16, bool)>,
 }
 
 impl Decls<'_> {
@@ -202,6 +211,15 @@ impl Decls<'_> {
         }
     }
 
+    /// Where the fields of type `t` are declared, for help texts: "`thing player`", or a
+    /// `side` block for sides' fields.
+    pub fn declared_in(&self, t: u16) -> String {
+        match self.things.get(t as usize) {
+            Some(t) => format!("`thing {}`", t.0),
+            None => "a side's block (`side NAME, ... { FIELDS }`)".into(),
+        }
+    }
+
     /// "a character", "a player": a type's name with its article.
     pub fn a_thing(&self, t: u16) -> String {
         let name = self.things.get(t as usize).map_or("thing", |t| t.0.as_str());
@@ -220,9 +238,21 @@ impl Decls<'_> {
         })
     }
 
-    /// The type of field `i`'s values: an entity, a number with decimals, or a whole number.
+    /// The type a stat or global holds (`: TYPE`): an entity's, or `side` or `role`.
+    pub(super) fn value_type(&self, t: &Ident, diags: &mut Vec<Diag>) -> u16 {
+        match t.node.as_str() {
+            "side" => SIDE,
+            "role" => ROLE,
+            _ => self.resolve_type(Some(t), diags),
+        }
+    }
+
+    /// The type of field `i`'s values: an entity, a side, a role, a number with decimals, or a
+    /// whole number.
     pub(super) fn field_ty(&self, i: u16) -> Ty {
         match self.field_refers.get(i as usize).copied().flatten() {
+            Some(SIDE) => Ty::Side,
+            Some(ROLE) => Ty::Role,
             Some(t) => Ty::Entity(t),
             None => match self.field_scale.get(i as usize).copied().unwrap_or(0) {
                 0 => Ty::Int,
@@ -243,11 +273,11 @@ impl Decls<'_> {
     pub(super) fn declare_field(&mut self, item: &Item, owner: u16, diags: &mut Vec<Diag>) {
         let (name, kind, refers, scale) = match item {
             Item::Stat { name, ty, decimals, .. } => {
-                let refers = ty.as_ref().map(|t| self.resolve_type(Some(t), diags));
+                let refers = ty.as_ref().map(|t| self.value_type(t, diags));
                 (name, FieldKind::Stat, refers, *decimals)
             }
             Item::Global { name, ty, decimals, .. } => {
-                let refers = ty.as_ref().map(|t| self.resolve_type(Some(t), diags));
+                let refers = ty.as_ref().map(|t| self.value_type(t, diags));
                 (name, FieldKind::Global, refers, *decimals)
             }
             Item::Resource { name, decimals, .. } => (name, FieldKind::Resource, None, *decimals),
@@ -258,7 +288,7 @@ impl Decls<'_> {
             diags.push(
                 Diag::new(
                     "check::type",
-                    format!("`{}` holds an entity, which has no decimals", name.node),
+                    format!("`{}` holds {}, which has no decimals", name.node, held(refers)),
                 )
                 .label(name.span, "declared with `decimals`")
                 .help("`decimals N` is for numbers; leave it out of a stat that holds an entity"),
@@ -289,7 +319,8 @@ impl Decls<'_> {
                     "check::duplicate",
                     format!(
                         "`{}` is declared twice in `{}`",
-                        name.node, self.things[owner as usize].0
+                        name.node,
+                        self.things.get(owner as usize).map_or("side", |t| t.0.as_str())
                     ),
                 )
                 .label(name.span, "declared again here")
@@ -359,6 +390,15 @@ impl Decls<'_> {
         }
         self.globals.insert(name.node.clone(), (sym, name.span));
         true
+    }
+}
+
+/// "an entity", "a side", "a role": what a field holding `refers` holds.
+fn held(refers: Option<u16>) -> &'static str {
+    match refers {
+        Some(SIDE) => "a side",
+        Some(ROLE) => "a role",
+        _ => "an entity",
     }
 }
 

@@ -57,6 +57,10 @@ impl Checker<'_> {
                     Ty::Int => "use a number, a stat, a resource, dice or a param",
                     Ty::Dec(_) => "a number keeps the decimals its field declares: round it into fewer decimals first",
                     Ty::Entity(CHARACTER) => "use a character variable bound by `for each` or a quantifier",
+                    Ty::Side => {
+                        "use a side's name, a character's side (`c.side`), a field or global holding a side, or `none`"
+                    }
+                    Ty::Role => "use a role's name, a field or global holding a role, or `none`",
                     _ => "use a variable holding an entity of that type, or `none`",
                 }),
             );
@@ -147,16 +151,7 @@ impl Checker<'_> {
             }
             Some(Sym::Field(i, FieldKind::Global)) => self.decls.field_ty(i),
             Some(Sym::Side(_)) => Ty::Side,
-            Some(Sym::Role(_)) => {
-                self.err(
-                    Diag::new("check::type", format!("the role `{n}` can only make decisions"))
-                        .label(e.span, "used as a value")
-                        .help(format!(
-                            "name it as the chooser of a decision: `choose NAME by {n} {{ ... }}`"
-                        )),
-                );
-                Ty::Error
-            }
+            Some(Sym::Role(_)) => Ty::Role,
             Some(Sym::Tag(_)) => {
                 self.err(
                     Diag::new("check::membership", format!("`{n}` is a tag, not a value"))
@@ -221,6 +216,9 @@ impl Checker<'_> {
         let bt = self.expr(base);
         if f.node == "side" && matches!(bt, Ty::Entity(CHARACTER) | Ty::Error) {
             return Ty::Side;
+        }
+        if bt == Ty::Side {
+            return self.side_field(f);
         }
         // `x.in_play`: every entity's, unless its type declares a field of that name.
         if f.node == "in_play"
@@ -413,7 +411,9 @@ impl Checker<'_> {
         let f = name.node.as_str();
         let order = match args.get(1).map(|a| &a.node) {
             Some(ExprKind::Name(o)) if args.len() == 2 => match self.decls.lookup(o) {
-                Some(Sym::Order(i)) => Some(Ty::Entity(self.decls.order_types[i as usize])),
+                Some(Sym::Order(i)) if self.decls.order_types[i as usize] != super::SIDE => {
+                    Some(Ty::Entity(self.decls.order_types[i as usize]))
+                }
                 _ => None,
             },
             _ => None,
@@ -541,6 +541,9 @@ impl Checker<'_> {
             body,
         } = &**q;
         let elem = self.collection(coll);
+        if elem == Ty::Side && *presence != Presence::InPlay {
+            self.side_walk("`out of play`", e.span);
+        }
         self.presence_of(*presence, elem, var.span);
         if *presence != Presence::InPlay
             && matches!(coll, Collection::Ranked(o) if o.node == "tied" && self.tied.is_some())
@@ -608,6 +611,7 @@ impl Checker<'_> {
         match coll {
             Collection::Characters => CHAR,
             Collection::Ranked(o) if o.node == "tied" && self.tied.is_some() => self.tied.unwrap_or(Ty::Error),
+            c if self.is_sides(c) => Ty::Side,
             Collection::Ranked(o) => match self.decls.lookup(&o.node) {
                 Some(Sym::Plural(t)) => Ty::Entity(t),
                 _ => self.order(o),
@@ -617,6 +621,14 @@ impl Checker<'_> {
 
     /// An order by name; gives the type it sorts.
     pub(super) fn order(&mut self, o: &Ident) -> Ty {
+        if self.is_side_order(o) {
+            self.err(
+                Diag::new("check::side_walk", format!("`{}` sorts sides: it is never kept", o.node))
+                    .label(o.span, "an order of sides")
+                    .help("an order of sides sorts a walk or a quantifier (`for each s in sides by ORDER`); `rank`, `place`, `swap`, places and the queries of a kept order are for entities"),
+            );
+            return Ty::Error;
+        }
         match self.decls.lookup(&o.node) {
             Some(Sym::Order(i)) => Ty::Entity(self.decls.order_types.get(i as usize).copied().unwrap_or(CHARACTER)),
             _ => {
@@ -631,7 +643,7 @@ impl Checker<'_> {
 
     /// `by ORDER` on a walk of `coll`: the order must sort the same type.
     pub(super) fn order_for(&mut self, o: &Ident, elem: Ty) {
-        let t = self.order(o);
+        let t = if self.is_side_order(o) { Ty::Side } else { self.order(o) };
         if t != Ty::Error && elem != Ty::Error && t != elem {
             self.err(
                 Diag::new(

@@ -214,7 +214,12 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
             out.push(Symbol::new(name, SymbolKind::Global, field_detail(None, ty.as_ref())))
         }
         Item::Effect(names) => many(names, SymbolKind::Effect, out),
-        Item::Side(names) => many(names, SymbolKind::Side, out),
+        Item::Side(names, fields) => {
+            many(names, SymbolKind::Side, out);
+            for f in fields {
+                item_symbols(f, Some("side"), out);
+            }
+        }
         Item::Tag(names) => many(names, SymbolKind::Tag, out),
         Item::Kind(names) => many(names, SymbolKind::Kind, out),
         Item::Role(names) => many(names, SymbolKind::Role, out),

@@ -4,7 +4,7 @@
 use super::checker::Checker;
 use super::fixed::{Fixed, Val, above, fixed, widen};
 use super::suggest::unknown;
-use super::{CHAR, CHARACTER, FieldKind, Sym, Ty};
+use super::{CHAR, CHARACTER, FieldKind, ROLE, SIDE, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
@@ -25,13 +25,24 @@ impl Checker<'_> {
                 stands_for,
                 ..
             } => {
+                let t = self.decls.thing(&name.node).unwrap_or(CHARACTER);
+                let outer = std::mem::replace(&mut self.field_owner, t);
                 for f in fields {
                     self.item(f);
                 }
+                self.field_owner = outer;
                 if let Some(f) = stands_for {
                     self.stands_for(name, f);
                 }
             }
+            Item::Side(_, fields) => self.side_fields(fields),
+            Item::Resource {
+                owner: Some(owner),
+                min,
+                max,
+                decimals,
+                ..
+            } => self.owned_limits(owner, [min.as_deref(), max.as_deref()], *decimals),
             Item::Resource {
                 name,
                 min,
@@ -39,6 +50,7 @@ impl Checker<'_> {
                 decimals,
                 ..
             } => self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a resource limit"),
+            Item::Global { name, default, .. } if self.global_start(name, default.as_deref()) => {}
             Item::Global {
                 name,
                 default,
@@ -240,7 +252,7 @@ impl Checker<'_> {
             return;
         };
         match self.decls.field_of(t, &f.node) {
-            Some((i, _)) if self.decls.field_refers[i as usize].is_some() => {}
+            Some((i, _)) if matches!(self.decls.field_refers[i as usize], Some(t) if t != SIDE && t != ROLE) => {}
             found => {
                 let what = if found.is_some() {
                     "does not hold an entity"
@@ -280,6 +292,7 @@ impl Checker<'_> {
 
     /// `order NAME(x) { KEY ... }`: keys that are numbers or truth values; `until settled` rolls.
     fn order_decl(&mut self, o: &OrderDecl) {
+        self.side_order_keys(o);
         let t = self.thing_ty(o.ty.as_ref());
         let t_order = t;
         self.bind(&o.var, t);

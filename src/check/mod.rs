@@ -22,7 +22,10 @@ pub mod index;
 mod items;
 mod moments;
 mod pools;
+mod owned;
 mod reveal;
+mod sides;
+mod starts;
 mod stmt;
 mod suggest;
 mod targets;
@@ -30,7 +33,7 @@ mod targets;
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 use checker::Checker;
-pub use decls::{CHARACTER, Decls, FieldKind, Sym};
+pub use decls::{CHARACTER, Decls, FieldKind, ROLE, SIDE, Sym};
 pub use expr::ORDER_QUERIES;
 pub use items::is_builtin_policy;
 pub use suggest::unknown;
@@ -61,6 +64,9 @@ pub struct Checked<'a> {
     /// The names that read a dice pool (`count f in p`, `for each f in p`, `remove 6 from p`,
     /// `p.size`), by span.
     pub pools_at: std::collections::HashSet<Span>,
+    /// The choosers written as an expression that gives a role (`by c.side.controller`), by
+    /// the expression's span: the compiler asks the role it gives, not an entity.
+    pub role_choosers: std::collections::HashSet<Span>,
 }
 
 /// `none`'s type: an entity of any type.
@@ -93,7 +99,7 @@ impl Ty {
     fn fits(self, want: Ty) -> bool {
         self == want
             || self == Ty::Error
-            || matches!((self, want), (Ty::Entity(ANY), Ty::Entity(_)))
+            || matches!((self, want), (Ty::Entity(ANY), Ty::Entity(_) | Ty::Side | Ty::Role))
             || matches!((self.scale(), want), (Some(s), Ty::Dec(w)) if s <= w)
     }
 
@@ -144,6 +150,8 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         picks: Vec::new(),
         reading: None,
         reads: Default::default(),
+        role_choosers: Default::default(),
+        field_owner: CHARACTER,
         reveals: Vec::new(),
         held_names: Default::default(),
         fields_at: HashMap::new(),
@@ -165,6 +173,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
     c.reveals_held();
     c.held_deferrals();
     let reads_picks = std::mem::take(&mut c.reads);
+    let role_choosers = std::mem::take(&mut c.role_choosers);
     let fields_at = std::mem::take(&mut c.fields_at);
     let numbers_at = std::mem::take(&mut c.numbers_at);
     let widen_at = std::mem::take(&mut c.widen_at);
@@ -180,6 +189,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
             decimals_at,
             reads_picks,
             pools_at,
+            role_choosers,
         })
     } else {
         Err(capped.finish(diags, cap))

@@ -91,6 +91,7 @@ impl Checker<'_> {
                     span,
                 } = &**f;
                 self.walk_words(f);
+                self.side_for_each(f);
                 if *anew && (*together || *backwards || from.is_some()) {
                     self.err(
                         Diag::new(
@@ -411,11 +412,11 @@ impl Checker<'_> {
     /// `let x = VALUE`: names anything but a role or `none` until the block ends.
     fn let_(&mut self, name: &Ident, value: &Expr) {
         let t = self.expr(value);
-        if matches!(t, Ty::Role | Ty::Entity(ANY)) {
+        if matches!(t, Ty::Entity(ANY)) {
             self.err(
                 Diag::new("check::type", format!("`let` cannot name {}", self.tn(t)))
                     .label(value.span, self.tn(t))
-                    .help("`let` names a number, a truth value, an entity or a side"),
+                    .help("`let` names a number, a truth value, an entity, a side or a role"),
             );
         }
         self.bind(name, t);

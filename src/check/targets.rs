@@ -3,7 +3,7 @@
 
 use super::checker::Checker;
 use super::suggest::unknown;
-use super::{ANY, CHARACTER, FieldKind, Ty};
+use super::{ANY, CHARACTER, FieldKind, SIDE, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
@@ -37,6 +37,7 @@ impl Checker<'_> {
     fn field_through(&mut self, base: &Expr, f: &Ident, want: FieldKind, verb: &str) -> Option<u16> {
         match self.expr(base) {
             Ty::Entity(o) if o != ANY => self.field(o, f, want, verb),
+            Ty::Side => self.field(SIDE, f, want, verb),
             Ty::Error => None,
             other => {
                 self.err(
@@ -63,6 +64,7 @@ impl Checker<'_> {
             (Some(v), field) => {
                 let owner = match self.var(&v.node) {
                     Some(Ty::Entity(o)) if o != ANY => o,
+                    Some(Ty::Side) => SIDE,
                     Some(Ty::Error) => return None,
                     Some(other) => {
                         self.err(
@@ -78,6 +80,7 @@ impl Checker<'_> {
                     // A declared character or thing by its name (`gain 1 Ana.hp`), or a global
                     // holding one (`gain 1 leader.hp`): the owner is that expression.
                     None if self.decls.entity(&v.node).is_some()
+                        || matches!(self.decls.lookup(&v.node), Some(Sym::Side(_)))
                         || matches!(self.decls.field(&v.node), Some((_, FieldKind::Global))) =>
                     {
                         let base = Expr {
@@ -165,8 +168,8 @@ impl Checker<'_> {
                 let names = self.decls.fields_of(owner);
                 let d = unknown(want.noun(), &f.node, f.span, names.into_iter());
                 self.err(d.help(format!(
-                    "declare it in `thing {}` with `{} {}`",
-                    self.decls.things[owner as usize].0,
+                    "declare it in {} with `{} {}`",
+                    self.decls.declared_in(owner),
                     want.noun(),
                     f.node
                 )));

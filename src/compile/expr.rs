@@ -59,6 +59,7 @@ impl Lower<'_> {
                 Some(Sym::Param(i)) => Ex::Param(i),
                 Some(Sym::Field(f, _)) => Ex::Field(Box::new(Ex::Int(TABLE as i64)), f, e.span),
                 Some(Sym::Side(i)) => Ex::Int(i as i64),
+                Some(Sym::Role(r)) => Ex::Int(r as i64),
                 // A declared entity by name.
                 _ => Ex::Int(self.d.entity(n).map_or(0, |i| i as i64)),
             },
@@ -82,7 +83,7 @@ impl Lower<'_> {
             return Ex::InPlay(b, e.span);
         }
         let id = self.field_at(f);
-        let field = Ex::Field(b, id, e.span);
+        let field = Ex::Field(self.side_owner(id, b, base.span), id, e.span);
         // An effect's field counts its active instances: it holds while there is one.
         if self
             .p

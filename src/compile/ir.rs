@@ -177,6 +177,10 @@ pub struct FieldDef {
     pub refers: Option<TypeId>,
     /// `decimals N`: its values are kept times 10^N (5.75 with 2 decimals is 575).
     pub decimals: u8,
+    /// `resource NAME(c) ...`: the slot naming the owner in `min` and `max`, which are then
+    /// worked out for the owner at each change of the resource; and where the resource is
+    /// declared (reported when its limits cross).
+    pub owned: Option<(Slot, Span)>,
 }
 
 #[derive(Debug, Clone)]
@@ -355,6 +359,9 @@ pub enum Who {
 #[derive(Debug, Clone)]
 pub enum ChooserEx {
     Role(RoleId),
+    /// An expression that gives a role (`by c.side.controller`); the span is reported when it
+    /// gives `none`.
+    RoleOf(Ex, Span),
     Character(Ex),
 }
 
@@ -453,6 +460,8 @@ pub enum Coll {
     Ranked(OrderId),
     /// `tied`: the group an ordering key is about to sort (in a key's `when`).
     Tied,
+    /// `sides`: every side (its index), in declaration order; never out of play.
+    Sides,
 }
 
 #[derive(Debug, Clone)]
@@ -772,6 +781,9 @@ pub enum Ex {
     /// A character's side (its index), or -1 for a character on no side; the span is reported
     /// when the character is `none`.
     SideOf(Box<Ex>, Span),
+    /// The owner of a side's fields for the side an expression gives (see
+    /// [`Program::side_owner`]); the span is reported when it gives `none`.
+    SideOwner(Box<Ex>, Span),
     /// `x.in_play`: `x` is in play (joined, not gone by `leave`, not destroyed).
     InPlay(Box<Ex>, Span),
     /// The current iteration of a level, from 1 (0 before it first runs).
@@ -812,7 +824,28 @@ impl Program {
         if id == TABLE {
             return "the table";
         }
+        if let Some(s) = self.side_of_owner(id) {
+            return &self.sides[s];
+        }
         self.characters.get(id as usize).map(|c| c.name.as_str()).unwrap_or("?")
+    }
+
+    /// The owner of side `s`'s fields (`side NAME { FIELDS }`): counted down from just below
+    /// [`TABLE`], past any id an entity can have, so a side stands as the actor of its fields'
+    /// events as a character does.
+    pub fn side_owner(s: usize) -> EntityId {
+        TABLE - 1 - s as EntityId
+    }
+
+    /// The side whose fields `id` owns, if it is a side's owner (see [`Program::side_owner`]).
+    pub fn side_of_owner(&self, id: EntityId) -> Option<usize> {
+        let s = (TABLE - 1).checked_sub(id)? as usize;
+        (s < self.sides.len()).then_some(s)
+    }
+
+    /// Whether any side has fields (`side NAME, ... { FIELDS }`).
+    pub fn sides_have_fields(&self) -> bool {
+        self.fields.iter().any(|f| f.owner == crate::check::SIDE)
     }
 
     pub fn level_id(&self, name: &str) -> Option<LevelId> {

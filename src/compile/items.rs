@@ -27,6 +27,7 @@ impl Lower<'_> {
             }
             | Item::Resource {
                 name: _,
+                owner: _,
                 decimals: _,
                 min: _,
                 max: _,
@@ -52,6 +53,11 @@ impl Lower<'_> {
                     if let Some(slot) = self.p.stands_for.get_mut(t as usize) {
                         *slot = field;
                     }
+                }
+            }
+            Item::Side(_, fields) => {
+                for f in fields {
+                    self.field_decl(f, Some(crate::check::SIDE));
                 }
             }
             Item::Instance { ty, name, fields } => self.instance(ty, name, fields),
@@ -407,7 +413,7 @@ impl Lower<'_> {
     }
 
     /// A field declaration's default and limits (`owner`: the thing declaring it, if any).
-    pub(super) fn field_decl(&mut self, item: &Item, owner: Option<u16>) {
+    pub(super) fn field_decl(&mut self, item: &Item, owner_ty: Option<u16>) {
         let (name, default, min, max) = match item {
             // The type an entity-valued field holds and its decimals are in the field table
             // (`Decls::field_refers`, `field_decimals`), built from the same declarations.
@@ -427,12 +433,29 @@ impl Lower<'_> {
             } => (name, default.as_deref(), min.as_deref(), max.as_deref()),
             Item::Resource {
                 name,
+                owner: Some(owner),
+                decimals: _,
+                min,
+                max,
+            } => {
+                // `resource NAME(c)`: limits worked out for the owner, `c`, at each change.
+                let f = self.thing_field(owner_ty, &name.node) as usize;
+                let slot = self.bind(&owner.node);
+                self.p.fields[f].min = min.as_deref().map(|e| self.expr(e));
+                self.p.fields[f].max = max.as_deref().map(|e| self.expr(e));
+                self.scopes.pop();
+                self.p.fields[f].owned = Some((slot, name.span));
+                return;
+            }
+            Item::Resource {
+                name,
+                owner: None,
                 decimals: _,
                 min,
                 max,
             } => (name, None, min.as_deref(), max.as_deref()),
             Item::Flag { name, per, default } => {
-                let f = self.thing_field(owner, &name.node);
+                let f = self.thing_field(owner_ty, &name.node);
                 self.p.fields[f as usize].default = default.as_ref().map(|d| self.expr(d));
                 for per in per {
                     let l = match per {
@@ -454,7 +477,12 @@ impl Lower<'_> {
             }
             _ => return,
         };
-        let f = self.thing_field(owner, &name.node) as usize;
+        let f = self.thing_field(owner_ty, &name.node) as usize;
+        // A later file's start for a ruleset's global: the start alone changes.
+        if self.d.global_starts.contains_key(&name.span) {
+            self.p.fields[f].default = default.map(|e| self.expr(e));
+            return;
+        }
         let refers = self.p.fields[f].refers;
         self.p.fields[f].default = match default {
             Some(e) => Some(self.expr(e)),

@@ -9,6 +9,7 @@ pub mod ir;
 mod items;
 pub mod moments;
 mod pools;
+mod sides;
 mod stmt;
 
 use std::collections::HashMap;
@@ -30,6 +31,7 @@ pub fn compile(checked: &Checked) -> Program {
         decimals_at: &checked.decimals_at,
         reads_picks: &checked.reads_picks,
         pools_at: &checked.pools_at,
+        role_choosers: &checked.role_choosers,
         scopes: Vec::new(),
         max_locals: 0,
         labels: HashMap::new(),
@@ -84,6 +86,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
                 owner: d.field_owner[i],
                 refers: d.field_refers[i],
                 decimals: d.field_scale.get(i).copied().unwrap_or(0),
+                owned: None,
             })
             .collect(),
         params: Vec::new(),
@@ -177,6 +180,8 @@ struct Lower<'a> {
     reads_picks: &'a std::collections::HashSet<ast::Span>,
     /// The names that read a dice pool (see [`Checked::pools_at`]).
     pools_at: &'a std::collections::HashSet<ast::Span>,
+    /// Choosers that are computed roles (see [`Checked::role_choosers`]).
+    role_choosers: &'a std::collections::HashSet<ast::Span>,
     scopes: Vec<(String, Slot)>,
     max_locals: usize,
     labels: HashMap<String, LabelId>,

@@ -31,10 +31,20 @@ impl Lower<'_> {
             ),
             None => (None, None),
         };
+        let base = named.or_else(|| base.as_ref().map(|b| self.expr(b))).map(Box::new);
+        let field = self.field_at(field);
+        // A side's field: its owner is the side's, whoever gives it (`sides.rs`).
+        let (var, base) = match (var, base) {
+            (Some(slot), None) if self.is_side_field(field) => {
+                (None, Some(self.side_owner(field, Box::new(Ex::Local(slot)), *span)))
+            }
+            (var, Some(b)) => (var, Some(self.side_owner(field, b, *span))),
+            other => other,
+        };
         Target {
             var,
-            base: named.or_else(|| base.as_ref().map(|b| self.expr(b))).map(Box::new),
-            field: self.field_at(field),
+            base,
+            field,
             label,
             span: *span,
         }
@@ -64,6 +74,8 @@ impl Lower<'_> {
         match c {
             Collection::Characters => Coll::All(CHARACTER),
             Collection::Ranked(o) if o.node == "tied" && self.in_tied => Coll::Tied,
+            // Every side, when no other name is `sides` (the checker refuses the rest).
+            Collection::Ranked(o) if o.node == "sides" && self.d.lookup("sides").is_none() => Coll::Sides,
             Collection::Ranked(o) => match self.d.lookup(&o.node) {
                 Some(Sym::Plural(t)) => Coll::All(t),
                 _ => Coll::Ranked(self.order_id(o)),
@@ -84,6 +96,9 @@ impl Lower<'_> {
             && let Some(Sym::Role(r)) = self.d.lookup(n)
         {
             return ChooserEx::Role(r);
+        }
+        if let Some(c) = self.role_chooser(e) {
+            return c;
         }
         ChooserEx::Character(self.expr(e))
     }

@@ -377,6 +377,10 @@ impl Unit {
         if coll == "characters" {
             return Some("character".into());
         }
+        // The sides' fields are indexed as owned by `side` (`check::index`).
+        if coll == "sides" {
+            return Some("side".into());
+        }
         // A thing's collection, or a kept order (`order clockwise(p: player)`).
         let s = symbols
             .iter()
@@ -623,10 +627,16 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "uses" => "the ruleset an encounter is played under, a path from the encounter's folder",
         "param" => "a number the ruleset leaves open, overridable by an encounter: `param NAME = EXPR`",
         "stat" => "a number every character has: `stat NAME [: TYPE] [default EXPR]`",
-        "resource" => "a counter spent, gained, reset and forfeited: `resource NAME [min E] [max E]`",
+        "resource" => {
+            "a counter spent, gained, reset and forfeited: `resource NAME [min E] [max E]`; `resource NAME(c) max c.FIELD`: limits worked out for the owner at each change"
+        }
         "flag" => "a truth value each character holds: `flag NAME [default E] [per LEVEL]`",
-        "global" => "a number or entity of the table, not of a character",
-        "side" => "sides characters belong to: `side heroes, foes`; `c.side` is a character's",
+        "global" => {
+            "a number, entity, side or role of the table, not of a character: `global NAME [: TYPE] [default E]`; an encounter may give its start again: `global NAME default E`"
+        }
+        "side" => {
+            "sides characters belong to: `side heroes, foes [{ FIELDS }]`, every side with the fields of the block (`heroes.init`, `c.side.init`); `c.side` is a character's; `: side` a field holding one"
+        }
         "tag" => "tags a character may carry (`c is solo`)",
         "action" => "an action with costs, a condition and effects: `action NAME(c) costs N RES { ... }`",
         "kind" => "kinds of action, which options can offer alone (`option action of kind attack`)",
@@ -637,6 +647,7 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "play" => "the nested levels of play",
         "character" => "a character of an encounter: `character NAME { side S, stat = N }`",
         "characters" => "every character in play",
+        "sides" => "every side, in declaration order: `for each s in sides [where C] { ... }`, `any s in sides: ...`",
         "level" => "a named level of play (scene, turn, ...): `level NAME [repeat ...] { ... }`",
         "phase" => "a phase: a named level reported as a phase",
         "round" => "a round: a level reported as a round, repeated while or until a condition holds",
@@ -687,7 +698,9 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
             "the first or last entity of a walk (`first x in COLL where C by ORDER`), a place, or `repeat for first x in COLL where C by ORDER { ... }`: the first acts, again and again"
         }
         "unit" => "a unit of the game clock: `unit minute = 60 seconds`",
-        "role" => "deciders who are not characters (the GM)",
+        "role" => {
+            "deciders who are not characters (the GM); a value: `: role` a field holding one, `choose X by FIELD` asks the role it holds"
+        }
         "trigger" => "a happening that hooks answer: `trigger NAME(a, b)`, raised by `raise`",
         "on" => {
             "a hook: `on start of LEVEL`, `on before turn(c)`, `on after ACTION(c)`, `on end of EFFECT(c)`, `on TRIGGER(a)`"

@@ -14,6 +14,7 @@ mod replay;
 mod rulings;
 pub mod session;
 mod show;
+mod sides;
 mod terminal;
 
 use std::path::{Path, PathBuf};

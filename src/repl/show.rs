@@ -268,8 +268,10 @@ fn order_line(st: &State, snap: Option<&Snapshot>) -> Option<String> {
 }
 
 /// A field's value as the language writes it: a name (or `none`) for a field holding an entity.
-fn field_text(p: &Program, f: &FieldDef, v: i64) -> String {
+pub(super) fn field_text(p: &Program, f: &FieldDef, v: i64) -> String {
     match f.refers {
+        Some(crate::check::SIDE) if v >= 0 => p.sides.get(v as usize).map_or("?", String::as_str).to_string(),
+        Some(crate::check::ROLE) if v >= 0 => p.roles.get(v as usize).map_or("?", String::as_str).to_string(),
         Some(_) if v >= 0 && (v as usize) < p.characters.len() => p.character_name(v as EntityId).to_string(),
         Some(_) => "none".to_string(),
         None => value_text(f, v),
@@ -289,7 +291,7 @@ fn table(p: &Program, snap: &Snapshot, width: usize) -> String {
         .fields
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.kind != FieldKind::Global)
+        .filter(|(_, f)| f.kind != FieldKind::Global && f.owner != crate::check::SIDE)
         .collect();
     let name_w = p
         .characters
@@ -479,6 +481,9 @@ fn snapshot_text(p: &Program, snap: &Snapshot, width: usize) -> String {
         .collect();
     if !globals.is_empty() {
         out.push_str(&format!("globals  {}\n", globals.join(", ")));
+    }
+    for line in super::sides::side_lines(p, snap) {
+        out.push_str(&format!("{line}\n"));
     }
     if !p.characters.is_empty() {
         out.push_str(&table(p, snap, width));
@@ -790,6 +795,10 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
     };
     if !globals.is_empty() {
         out.push_str(&fit(&format!("globals  {}", globals.join(", ")), look.width));
+        out.push('\n');
+    }
+    for line in snap.map(|s| super::sides::side_lines(p, s)).unwrap_or_default() {
+        out.push_str(&fit(&line, look.width));
         out.push('\n');
     }
     let held = held_line(st);

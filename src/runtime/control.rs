@@ -69,6 +69,8 @@ pub struct Snapshot {
     pub values: Vec<i64>,
     /// The table's globals, by field id.
     pub globals: Vec<i64>,
+    /// The sides' fields, side-major (empty when no side has fields).
+    pub sides: Vec<i64>,
     /// The current iteration of each level (0 before it first runs).
     pub counters: Vec<u64>,
     /// Each order's kept ranking, from its last `rank`.
@@ -92,6 +94,11 @@ impl Snapshot {
     pub fn get(&self, e: EntityId, f: FieldId) -> i64 {
         if e == TABLE {
             return self.globals.get(f as usize).copied().unwrap_or(0);
+        }
+        // A side's field (`Program::side_owner`: counted down from just below `TABLE`).
+        let sides = self.sides.len().checked_div(self.n_fields).unwrap_or(0);
+        if let Some(s) = (TABLE - 1).checked_sub(e).map(|s| s as usize).filter(|s| *s < sides) {
+            return self.sides.get(s * self.n_fields + f as usize).copied().unwrap_or(0);
         }
         self.values
             .get(e as usize * self.n_fields + f as usize)
@@ -189,6 +196,7 @@ impl Editor<'_, '_> {
             n_fields: m.n_fields,
             values: m.values.clone(),
             globals: m.globals.clone(),
+            sides: m.side_values.clone(),
             counters: m.counters.clone(),
             ranked: m.ranked.clone(),
             clock: m.clock,
@@ -208,7 +216,11 @@ impl Editor<'_, '_> {
     pub fn set(&mut self, e: EntityId, f: FieldId, value: i64) -> i64 {
         let kind = self.m.p.fields.get(f as usize).map(|d| d.kind);
         let v = match kind {
-            Some(crate::check::FieldKind::Resource | crate::check::FieldKind::Global) => self.m.clamp(f, value),
+            // A limit that cannot be worked out for the owner now (it reads a value not yet
+            // set) leaves the GM's value as given.
+            Some(crate::check::FieldKind::Resource | crate::check::FieldKind::Global) => {
+                self.m.clamp_for(e, f, value).unwrap_or(value)
+            }
             _ => value,
         };
         self.m.put(e, f, v);

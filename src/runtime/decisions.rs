@@ -469,6 +469,7 @@ impl Machine<'_> {
     pub(super) fn who(&mut self, chooser: &ChooserEx, span: Span) -> R<Who> {
         Ok(match chooser {
             ChooserEx::Role(r) => Who::Role(*r),
+            ChooserEx::RoleOf(e, at) => self.role_of(e, *at)?,
             ChooserEx::Character(e) => Who::Character(self.alive(e, span)?),
         })
     }
@@ -770,7 +771,7 @@ impl Machine<'_> {
                 total = total.saturating_add(cost);
             }
             let left = self.get(who, f).saturating_sub(total);
-            return Ok(self.limits[f as usize].0.is_none_or(|lo| left >= lo));
+            return Ok(self.bounds(who, f)?.0.is_none_or(|lo| left >= lo));
         }
         // Costs in the same resource are paid together: check each resource once, for its total.
         for (i, (_, f)) in a.costs.iter().enumerate() {
@@ -788,7 +789,7 @@ impl Machine<'_> {
                 }
             }
             let left = self.get(who, *f).saturating_sub(total);
-            if self.limits[*f as usize].0.is_some_and(|lo| left < lo) {
+            if self.bounds(who, *f)?.0.is_some_and(|lo| left < lo) {
                 return Ok(false);
             }
         }

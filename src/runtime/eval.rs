@@ -141,7 +141,11 @@ impl Machine<'_> {
             }
             Ex::Field(base, f, span) => {
                 let v = self.eval(base, ctx)?;
-                let id = if v == TABLE as i64 { TABLE } else { self.id(v, *span)? };
+                let id = if v == TABLE as i64 {
+                    TABLE
+                } else {
+                    self.owner_id(v, *span)?
+                };
                 self.read(id, *f, *span)?
             }
             Ex::Is(base, m, span) => {
@@ -176,6 +180,10 @@ impl Machine<'_> {
                     .get(id as usize)
                     .and_then(|c| c.side)
                     .map_or(-1, i64::from)
+            }
+            Ex::SideOwner(base, span) => {
+                let v = self.eval(base, ctx)?;
+                self.side_owner(v, *span)?
             }
             Ex::InPlay(base, span) => {
                 let v = self.eval(base, ctx)?;
@@ -325,7 +333,8 @@ impl Machine<'_> {
             };
             // Every element visited is a step: a quantifier over a growing collection is work.
             self.tick(span)?;
-            if !self.present(id, presence) {
+            // A side is never out of play (its index is no entity's).
+            if *coll != Coll::Sides && !self.present(id, presence) {
                 continue;
             }
             self.locals[*var as usize] = id as i64;

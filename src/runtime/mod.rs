@@ -20,6 +20,7 @@ mod effects;
 mod eval;
 mod hooks;
 mod levels;
+mod limits;
 mod moments;
 mod orders;
 mod pools;
@@ -27,6 +28,7 @@ mod presence;
 mod ready;
 mod resources;
 mod secrets;
+mod sides;
 mod state;
 mod stmt;
 

@@ -276,11 +276,11 @@ impl Machine<'_> {
             Pending::Spend(e, f, n) => self.spend(e, f, n, span)?,
             Pending::Gain(e, f, n) => {
                 let have = self.read(e, f, span)?;
-                let new = self.clamp(f, super::state::checked(have.checked_add(n), span)?);
+                let new = self.clamp_for(e, f, super::state::checked(have.checked_add(n), span)?)?;
                 self.put_traced(Change::Gain, e, f, new - have, new);
             }
             Pending::Reset(e, f, v) => {
-                let v = self.clamp(f, v);
+                let v = self.clamp_for(e, f, v)?;
                 self.put_traced(Change::Reset, e, f, v, v);
             }
             Pending::Forfeit(e, f) => self.forfeit(e, f, span)?,

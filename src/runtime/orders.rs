@@ -175,6 +175,9 @@ impl Machine<'_> {
             from,
             order,
         } = *w;
+        if coll == Coll::Sides {
+            return self.walk_sides((var, order), backwards, filter, body, span);
+        }
         let mut ids = self.ids.take();
         self.gather((var, coll), filter, &mut ids, span)?;
         // `ties together`: the runs of members tied on the order's value keys.

@@ -34,7 +34,7 @@ impl Machine<'_> {
     }
 
     /// What is left after taking `amount` from a resource, or the error if it cannot be taken.
-    pub(super) fn take(&self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<i64> {
+    pub(super) fn take(&mut self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<i64> {
         let have = self.read(e, f, span)?;
         if amount < 0 {
             let p = self.p;
@@ -55,7 +55,7 @@ impl Machine<'_> {
             ));
         }
         let left = checked(have.checked_sub(amount), span)?;
-        let floor = self.limits[f as usize].0;
+        let floor = self.bounds(e, f)?.0;
         if floor.is_some_and(|lo| left < lo) {
             let p = self.p;
             let d = p.fields[f as usize].decimals;
@@ -77,7 +77,7 @@ impl Machine<'_> {
             Some(x) => self.value_for(x, e, target),
             None => {
                 let have = self.read(e, target.field, target.span)?;
-                Ok(have - self.limits[target.field as usize].0.unwrap_or(0).min(have))
+                Ok(have - self.bounds(e, target.field)?.0.unwrap_or(0).min(have))
             }
         }
     }
@@ -108,7 +108,14 @@ impl Machine<'_> {
         self.put(a, from, left);
         let had = self.read(b, to, span)?;
         let got = checked(had.checked_add(amount), span)?;
-        if let Some(hi) = self.limits[to as usize].1
+        let hi = match self.bounds(b, to) {
+            Ok(l) => l.1,
+            Err(err) => {
+                self.put(a, from, have);
+                return Err(err);
+            }
+        };
+        if let Some(hi) = hi
             && got > hi
         {
             self.put(a, from, have);
@@ -158,7 +165,7 @@ impl Machine<'_> {
         let e = self.owner(target, span)?;
         let amount = self.value_for(amount, e, target)?;
         let have = self.read(e, target.field, span)?;
-        let new = self.clamp(target.field, checked(have.checked_add(amount), span)?);
+        let new = self.clamp_for(e, target.field, checked(have.checked_add(amount), span)?)?;
         self.put_traced(Change::Gain, e, target.field, new - have, new);
         Ok(Flow::Next)
     }
@@ -167,7 +174,7 @@ impl Machine<'_> {
     pub(super) fn st_reset(&mut self, target: &Target, value: &Ex, span: Span) -> R<Flow> {
         let e = self.owner(target, span)?;
         let v = self.value_for(value, e, target)?;
-        let v = self.clamp(target.field, v);
+        let v = self.clamp_for(e, target.field, v)?;
         self.put_traced(Change::Reset, e, target.field, v, v);
         Ok(Flow::Next)
     }
@@ -182,7 +189,7 @@ impl Machine<'_> {
     /// A resource down to its floor (0 within its limits); traced only if it changed.
     pub(super) fn forfeit(&mut self, e: EntityId, f: FieldId, span: Span) -> R<()> {
         let have = self.read(e, f, span)?;
-        let floor = self.clamp(f, 0);
+        let floor = self.clamp_for(e, f, 0)?;
         if have != floor {
             self.put_traced(Change::Forfeit, e, f, have - floor, floor);
         }

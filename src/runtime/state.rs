@@ -41,6 +41,10 @@ pub(super) struct Machine<'a> {
     pub(super) values: Vec<i64>,
     /// The table's globals, by field id.
     pub(super) globals: Vec<i64>,
+    /// The sides' fields, side-major like `values` (empty when no side has fields).
+    pub(super) side_values: Vec<i64>,
+    /// Every side's index, for walks and quantifiers of `sides`.
+    pub(super) side_ids: Vec<EntityId>,
     pub(super) limits: Vec<(Option<i64>, Option<i64>)>,
     pub(super) locals: Vec<i64>,
     pub(super) counters: Vec<u64>,
@@ -220,6 +224,12 @@ impl<'a> Machine<'a> {
             n_fields,
             values: vec![0; n_fields * p.characters.len()],
             globals: vec![0; n_fields],
+            side_ids: (0..p.sides.len() as EntityId).collect(),
+            side_values: if p.sides_have_fields() {
+                vec![0; n_fields * p.sides.len()]
+            } else {
+                Vec::new()
+            },
             limits: vec![(None, None); n_fields],
             locals: vec![0; p.n_locals.max(1)],
             counters: vec![0; p.levels.len()],
@@ -309,6 +319,7 @@ impl Machine<'_> {
             values: &self.values,
             pending: &self.pending,
             globals: &self.globals,
+            sides: &self.side_values,
             absent: &self.absent,
             types: &self.types,
             clock: self.clock,
@@ -345,7 +356,7 @@ impl Machine<'_> {
     pub(super) fn owner(&mut self, t: &Target, span: Span) -> R<EntityId> {
         if let Some(base) = &t.base {
             let v = self.eval(base, NO_CTX)?;
-            return self.id(v, span);
+            return self.owner_id(v, span);
         }
         match t.var {
             None => Ok(TABLE),
@@ -396,6 +407,7 @@ impl Machine<'_> {
             Coll::All(t) => self.of_type.get(t as usize).map_or(&[], Vec::as_slice),
             Coll::Ranked(o) => self.ranked.get(o as usize).map_or(&[], Vec::as_slice),
             Coll::Tied => &self.tied,
+            Coll::Sides => &self.side_ids,
         }
     }
 
@@ -417,6 +429,13 @@ impl Machine<'_> {
     pub(super) fn get(&self, e: EntityId, f: FieldId) -> i64 {
         if e == TABLE {
             return self.globals.get(f as usize).copied().unwrap_or(0);
+        }
+        if let Some(s) = self.p.side_of_owner(e) {
+            return self
+                .side_values
+                .get(s * self.n_fields + f as usize)
+                .copied()
+                .unwrap_or(0);
         }
         self.values
             .get(e as usize * self.n_fields + f as usize)
@@ -469,6 +488,12 @@ impl Machine<'_> {
             }
             return;
         }
+        if let Some(s) = self.p.side_of_owner(e) {
+            if let Some(slot) = self.side_values.get_mut(s * self.n_fields + f as usize) {
+                *slot = v;
+            }
+            return;
+        }
         let i = e as usize * self.n_fields + f as usize;
         if let Some(slot) = self.values.get_mut(i) {
             *slot = v;
@@ -489,6 +514,10 @@ impl Machine<'_> {
     pub(super) fn init(&mut self) -> R<()> {
         let p = self.p;
         for (i, f) in p.fields.iter().enumerate() {
+            // `resource NAME(c)`: worked out for its owner at each change (`limits.rs`).
+            if f.owned.is_some() {
+                continue;
+            }
             let ctx = Ctx {
                 label: NO_LABEL,
                 actor: None,
@@ -507,6 +536,7 @@ impl Machine<'_> {
                 self.put(TABLE, i as FieldId, v);
             }
         }
+        self.init_sides()?;
         for id in 0..p.characters.len() {
             // A character out of play from the start gets its fields when it joins.
             if !self.absent[id] {
@@ -535,6 +565,13 @@ impl Machine<'_> {
                 let given = ch.fields.iter().find(|(g, _)| *g as usize == fi).map(|(_, e)| e);
                 let i = id * self.n_fields + fi;
                 match given.or(f.default.as_ref()) {
+                    // A resource whose limits are its owner's is worked out with the rest.
+                    _ if f.owned.is_some() => {
+                        if self.pending.is_empty() {
+                            self.pending = vec![false; self.values.len()];
+                        }
+                        self.pending[i] = true;
+                    }
                     None if f.kind == FieldKind::Resource => self.values[i] = self.clamp(fi as FieldId, 0),
                     None => {}
                     Some(e) if let Some(v) = constant(e) => {
@@ -583,7 +620,7 @@ impl Machine<'_> {
             let Some(e) = value.or(f.default.as_ref()) else {
                 // A resource nobody gives starts at 0, held within its limits like any value.
                 if f.kind == FieldKind::Resource {
-                    let v = self.clamp(fi as FieldId, 0);
+                    let v = self.clamp_for(id, fi as FieldId, 0)?;
                     self.put(id, fi as FieldId, v);
                 }
                 continue;
@@ -596,7 +633,7 @@ impl Machine<'_> {
                 },
             )?;
             let v = if f.kind == FieldKind::Resource {
-                self.clamp(fi as FieldId, v)
+                self.clamp_for(id, fi as FieldId, v)?
             } else {
                 v
             };

@@ -181,6 +181,7 @@ fn level_kind(k: LevelKind) -> &'static str {
 fn value<W: Write>(w: &mut W, p: &World<'_>, field: FieldId, v: i64) -> io::Result<()> {
     match p.p.fields.get(field as usize).and_then(|f| f.refers) {
         Some(_) if v < 0 => w.write_all(b"null"),
+        Some(t @ (crate::check::SIDE | crate::check::ROLE)) => q(w, p.held_name(t, v)),
         Some(_) => name(w, p, v as EntityId),
         None => match p.decimals(field) {
             0 => int(w, v),
@@ -465,7 +466,21 @@ fn fields<W: Write>(o: &mut W, p: &World<'_>, fields: impl Iterator<Item = (Fiel
 fn final_state<W: Write>(o: &mut W, p: &World<'_>, s: &FinalState<'_>) -> io::Result<()> {
     write!(o, r#"{{"event":"final","clock":{},"globals":{{"#, s.clock)?;
     fields(o, p, s.globals(p.p))?;
-    o.write_all(br#"},"entities":["#)?;
+    // The sides' fields, only when sides have fields (`side NAME, ... { FIELDS }`).
+    if !s.sides.is_empty() {
+        o.write_all(br#"},"sides":["#)?;
+        list(o, 0..p.p.sides.len(), |o, side| {
+            o.write_all(br#"{"name":"#)?;
+            q(o, &p.p.sides[side])?;
+            o.write_all(br#","fields":{"#)?;
+            fields(o, p, s.side_fields(p.p, side))?;
+            o.write_all(b"}}")
+        })?;
+        o.write_all(b"]")?;
+    } else {
+        o.write_all(b"}")?;
+    }
+    o.write_all(br#","entities":["#)?;
     list(o, s.entities(p.p), |o, (id, in_play)| {
         o.write_all(br#"{"name":"#)?;
         name(o, p, id)?;

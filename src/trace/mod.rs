@@ -330,6 +330,8 @@ pub struct FinalState<'a> {
     pub pending: &'a [bool],
     /// The table's globals, by field id.
     pub globals: &'a [i64],
+    /// The sides' fields, side-major like `values` (empty when no side has fields).
+    pub sides: &'a [i64],
     /// Entities out of play (characters not joined or gone, things destroyed).
     pub absent: &'a [bool],
     /// Every entity's type: the declared ones, then those `create` made.
@@ -364,6 +366,18 @@ impl<'a> FinalState<'a> {
             (Some(def.owner) == ty && def.kind != crate::check::FieldKind::Global && !unset)
                 .then_some((f as FieldId, *v))
         })
+    }
+
+    /// Each side's fields with their values, in declaration order: the sides' rows, side by
+    /// side (none when no side has fields).
+    pub fn side_fields<'p>(&self, p: &'p Program, s: usize) -> impl Iterator<Item = (FieldId, i64)> + use<'a, 'p> {
+        let n = p.fields.len();
+        let row = self.sides.get(s * n..(s + 1) * n).unwrap_or(&[]);
+        p.fields
+            .iter()
+            .zip(row)
+            .enumerate()
+            .filter_map(|(f, (def, v))| (def.owner == crate::check::SIDE).then_some((f as FieldId, *v)))
     }
 
     /// The globals, with their values, in declaration order.
@@ -425,7 +439,9 @@ impl World<'_> {
     pub fn character_name(&self, id: EntityId) -> &str {
         let n = self.p.characters.len();
         match (id as usize).checked_sub(n) {
-            Some(k) if id != TABLE => self.made.get(k).map_or("?", String::as_str),
+            Some(k) if id != TABLE && self.p.side_of_owner(id).is_none() => {
+                self.made.get(k).map_or("?", String::as_str)
+            }
             _ => self.p.character_name(id),
         }
     }
@@ -466,9 +482,24 @@ impl World<'_> {
     pub fn write_value(&self, out: &mut impl fmt::Write, field: FieldId, v: i64) -> fmt::Result {
         match self.p.fields.get(field as usize).and_then(|f| f.refers) {
             Some(_) if v < 0 => out.write_str("none"),
+            Some(t @ (crate::check::SIDE | crate::check::ROLE)) => out.write_str(self.held_name(t, v)),
             Some(_) => out.write_str(self.character_name(v as EntityId)),
             None => write!(out, "{}", Decimal(v, self.decimals(field))),
         }
+    }
+
+    /// The name of side or role `v` held by a field of type `t` ([`crate::check::SIDE`] or
+    /// [`crate::check::ROLE`]).
+    pub fn held_name(&self, t: TypeId, v: i64) -> &str {
+        let names = if t == crate::check::SIDE {
+            &self.p.sides
+        } else {
+            &self.p.roles
+        };
+        usize::try_from(v)
+            .ok()
+            .and_then(|i| names.get(i))
+            .map_or("?", String::as_str)
     }
 
     /// How many decimals field `f` keeps.

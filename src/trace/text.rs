@@ -60,6 +60,8 @@ impl<W: Write> Text<W> {
             .filter(|c| !p.decks.contains(&c.ty)) // cards are never in the actor column
             .map(|c| &c.name)
             .chain(p.roles.iter())
+            // Sides with fields stand as the actors of their events.
+            .chain(p.sides.iter().filter(|_| p.sides_have_fields()))
             .map(|n| n.chars().count())
             .max()
             .unwrap_or(4)
@@ -539,6 +541,11 @@ impl<W: Write> Text<W> {
         }
         if s.globals(p.p).next().is_some() {
             self.line("final", "", |b| fields(b, p, s.globals(p.p)));
+        }
+        if !s.sides.is_empty() {
+            for (side, name) in p.p.sides.iter().enumerate() {
+                self.line("final", name, |b| fields(b, p, s.side_fields(p.p, side)));
+            }
         }
         for (id, in_play) in s.entities(p.p) {
             self.line("final", p.character_name(id), |b| {

@@ -288,7 +288,9 @@ impl Report {
             .iter()
             .enumerate()
             .filter(|(f, def)| {
+                // A side's resources are the sides', not the characters': measures count them.
                 def.kind == FieldKind::Resource
+                    && def.owner != crate::check::SIDE
                     && (s.left_known[*f] > 0 || s.spent[*f] != 0 || s.gained[*f] != 0 || s.forfeits[*f] > 0)
             })
             .map(|(f, def)| ResourceRow {

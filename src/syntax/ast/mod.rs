@@ -53,6 +53,8 @@ pub enum Item {
     },
     Resource {
         name: Ident,
+        /// `resource NAME(c)`: the name of the owner in the limits (which then may read it).
+        owner: Option<Ident>,
         /// `decimals N`: kept with N digits after the point (0: a whole number).
         decimals: u8,
         min: Option<Box<Expr>>,
@@ -65,7 +67,9 @@ pub enum Item {
         /// `per LEVEL, ...`: the levels (or `any turn`) whose start clears it.
         per: Vec<Per>,
     },
-    Side(Vec<Ident>),
+    /// `side NAME, ... [{ FIELDS }]`: the sides, and the fields every side has (`Stat`,
+    /// `Resource` and `Flag` items).
+    Side(Vec<Ident>, Vec<Item>),
     Tag(Vec<Ident>),
     Action(Box<ActionDecl>),
     Order(OrderDecl),

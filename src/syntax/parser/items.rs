@@ -24,7 +24,10 @@ impl Builder {
             Rule::instance_decl => self.instance_decl(it, span)?,
             Rule::resource_decl => self.resource_decl(it, span)?,
             Rule::flag_decl => self.flag_decl(it, span)?,
-            Rule::side_decl => Item::Side(self.ident_list(next(&mut it, span)?)),
+            Rule::side_decl => Item::Side(
+                self.ident_list(next(&mut it, span)?),
+                it.map(|p| self.item(p)).collect::<R<Vec<_>>>()?,
+            ),
             Rule::tag_decl => Item::Tag(not_absent(self.ident_list(next(&mut it, span)?), false)?),
             Rule::action_decl => self.action_decl(it, span)?,
             Rule::order_decl => self.order_decl(it, span)?,
@@ -161,7 +164,8 @@ impl Builder {
         for p in it {
             let pspan = self.span(&p);
             match p.as_rule() {
-                Rule::of_type => {
+                Rule::of_type | Rule::of_field_type => {
+                    // `side` and `role` (keywords) are kept as the type's name.
                     let t = next(&mut p.into_inner(), pspan)?;
                     once(&mut c.ty, self.ident(t), "`: TYPE`", pspan)?;
                 }
@@ -436,9 +440,14 @@ impl Builder {
 
     fn resource_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
+        let owner = match it.next_if(|p| p.as_rule() == Rule::res_owner) {
+            Some(p) => Some(self.ident(last_inner(p, span)?)),
+            None => None,
+        };
         let c = self.clauses(it)?;
         Ok(Item::Resource {
             name,
+            owner,
             decimals: c.decimals.map_or(0, |d| d.0),
             min: c.min.map(|m| Box::new(m.0)),
             max: c.max.map(|m| Box::new(m.0)),
@@ -499,7 +508,18 @@ impl Builder {
 
     fn order_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
-        let Typed { name: var, ty } = self.typed(next(&mut it, span)?)?;
+        let var_pair = next(&mut it, span)?;
+        let Typed { name: var, ty } = if var_pair.as_rule() == Rule::order_side {
+            // `s: side`: the type's name is the keyword.
+            let mut inner = var_pair.into_inner();
+            let var = self.ident(next(&mut inner, span)?);
+            Typed {
+                name: var,
+                ty: Some(self.ident(next(&mut inner, span)?)),
+            }
+        } else {
+            self.typed(var_pair)?
+        };
         let mut keys = Vec::new();
         for k in it {
             let kspan = self.span(&k);
