@@ -2,6 +2,7 @@
 //! pest derive, and the helpers every part of the grammar shares.
 
 mod bounds;
+mod deck;
 mod errors;
 mod expr;
 mod items;
