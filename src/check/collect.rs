@@ -139,9 +139,9 @@ impl<'f> Decls<'f> {
                 self.policy_prefs.push(prefs.clone());
             }
             Item::Setup(b) | Item::Play(b) => walk_block(b, self),
-            Item::Deck { name } => {
+            Item::Deck { name, copies, refill } => {
                 if let Some(t) = self.thing(&name.node) {
-                    self.decks.push(t);
+                    self.declare_deck(t, copies, *refill);
                 }
             }
             Item::Forbid { name, .. } => intern(&mut self.option_names, &mut self.options, &name.node),

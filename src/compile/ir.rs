@@ -98,6 +98,8 @@ pub struct Program {
     /// The thing types that are decks of cards (`deck`); their cards are the declared entities
     /// of the type, in deck order.
     pub decks: Vec<TypeId>,
+    /// Each deck's name, refill and cards (parallel to `decks`).
+    pub deck_defs: Vec<crate::check::DeckDef>,
     /// For each type: the field holding the entity each such thing stands for (`thing ... for
     /// FIELD`), which the trace names beside it.
     pub stands_for: Vec<Option<FieldId>>,
@@ -396,6 +398,10 @@ pub enum CardAct {
     },
     Discard(Ex),
     Return(Ex, u16),
+    /// `take X from DECK`: out of the draw pile.
+    Take(Ex, u16),
+    /// `shuffle X into DECK`: into the draw pile at a random place.
+    ShuffleIn(Ex, u16),
 }
 
 /// Where `place` puts a character.
@@ -418,6 +424,8 @@ pub enum Coll {
     Ranked(OrderId),
     /// `tied`: the group an ordering key is about to sort (in a key's `when`).
     Tied,
+    /// `draw pile of DECK` (`false`) or `discard pile of DECK` (`true`), in deck order.
+    Pile(u16, bool),
 }
 
 #[derive(Debug, Clone)]

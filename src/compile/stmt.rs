@@ -68,6 +68,9 @@ impl Lower<'_> {
                 Some(Sym::Plural(t)) => Coll::All(t),
                 _ => Coll::Ranked(self.order_id(o)),
             },
+            Collection::Pile(d, discard) => {
+                Coll::Pile(self.d.deck_named(&d.node).ok().flatten().unwrap_or(0), *discard)
+            }
         }
     }
 
@@ -532,17 +535,9 @@ impl Lower<'_> {
         }
     }
 
-    /// `shuffle`, `draw`, `discard`, `return`.
+    /// `shuffle`, `draw`, `discard`, `return`, `take`, `shuffle ... into`.
     fn cards(&mut self, op: &ast::CardOp, span: ast::Span) -> St {
-        let deck = |l: &Self, name: &ast::Ident| {
-            let t = l.d.thing(&name.node).or_else(|| {
-                l.d.things
-                    .iter()
-                    .position(|(_, plural)| *plural == name.node)
-                    .map(|t| t as u16)
-            });
-            t.and_then(|t| l.d.decks.iter().position(|d| *d == t)).unwrap_or(0) as u16
-        };
+        let deck = |l: &Self, name: &ast::Ident| l.d.deck_named(&name.node).ok().flatten().unwrap_or(0);
         let act = match op {
             ast::CardOp::Shuffle(d) => CardAct::Shuffle(deck(self, d)),
             ast::CardOp::Draw { deck: d, by, bind } => CardAct::Draw {
@@ -552,6 +547,8 @@ impl Lower<'_> {
             },
             ast::CardOp::Discard(x) => CardAct::Discard(self.expr(x)),
             ast::CardOp::Return(x, d) => CardAct::Return(self.expr(x), deck(self, d)),
+            ast::CardOp::Take(x, d) => CardAct::Take(self.expr(x), deck(self, d)),
+            ast::CardOp::ShuffleIn(x, d) => CardAct::ShuffleIn(self.expr(x), deck(self, d)),
         };
         St::Cards { act, span }
     }

@@ -387,6 +387,7 @@ impl Machine<'_> {
             Coll::All(t) => self.of_type.get(t as usize).map_or(&[], Vec::as_slice),
             Coll::Ranked(o) => self.ranked.get(o as usize).map_or(&[], Vec::as_slice),
             Coll::Tied => &self.tied,
+            Coll::Pile(d, discard) => self.piles.get(d as usize).map_or(&[], |p| p.listed(discard)),
         }
     }
 

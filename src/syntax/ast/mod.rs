@@ -93,9 +93,12 @@ pub enum Item {
     Hook(Box<HookDecl>),
     /// `deck NAME, PLURAL { ... }`: marks the thing `NAME` as a deck of cards. The parser writes
     /// a deck out as the thing (with `rank`, `suit` and `joker`), a param per suit, and an
-    /// entity per card, in deck order; then this.
+    /// entity per card, in deck order; then this. `copies`: `decks A, B` (several decks of this
+    /// make, each with every card, written out deck after deck); `refill`: false for `no refill`.
     Deck {
         name: Ident,
+        copies: Vec<Ident>,
+        refill: bool,
     },
     /// `kind NAME, ...`: kinds of action, declared on their own.
     Kind(Vec<Ident>),
@@ -406,6 +409,10 @@ pub enum CardOp {
     Discard(Expr),
     /// A card back on top of its deck's draw pile.
     Return(Expr, Ident),
+    /// `take X from DECK`: a given card out of the draw pile.
+    Take(Expr, Ident),
+    /// `shuffle X into DECK`: a card into the draw pile, at a random place.
+    ShuffleIn(Expr, Ident),
 }
 
 /// Where `place` puts a character.
@@ -424,6 +431,8 @@ pub enum PlaceTo {
 pub enum Collection {
     Characters,
     Ranked(Ident),
+    /// `draw pile of DECK` (`false`) or `discard pile of DECK` (`true`).
+    Pile(Ident, bool),
 }
 
 #[derive(Clone, Debug)]

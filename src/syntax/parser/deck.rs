@@ -82,6 +82,8 @@ impl Builder {
         // Each of `suits`, `ranks` and `jokers` is one line: a second would add to the first or
         // replace it.
         let (mut suits_at, mut ranks_at) = (None, None);
+        // `decks A, B` (several decks of this make) and `no refill`, each once.
+        let (mut copies, mut copies_at, mut refill, mut refill_at) = (Vec::new(), None, true, None);
         for p in it {
             let pspan = self.span(&p);
             match p.as_rule() {
@@ -144,6 +146,28 @@ impl Builder {
                     let rank = ji.next().map(number).transpose()?;
                     jokers = Some((n, rank, pspan));
                 }
+                Rule::deck_copies => {
+                    once(&mut copies_at, (), "`decks`", pspan)
+                        .map_err(|d| d.help("name every deck of this make after one `decks`: `decks players, gm`"))?;
+                    copies = self.ident_list(last_inner(p, pspan)?);
+                    if let Some((k, c)) = copies
+                        .iter()
+                        .enumerate()
+                        .find(|(k, c)| copies[..*k].iter().any(|b| b.node == c.node))
+                    {
+                        let first = copies[..k].iter().find(|b| b.node == c.node).map_or(c.span, |b| b.span);
+                        return Err(
+                            Diag::new("syntax::deck", format!("the deck `{}` is named twice", c.node))
+                                .label(c.span, "named again here")
+                                .label(first, "first named here")
+                                .help("give each deck of this make its own name: `decks players, gm`"),
+                        );
+                    }
+                }
+                Rule::deck_no_refill => {
+                    once(&mut refill_at, (), "`no refill`", pspan).map_err(|d| d.help("write `no refill` once"))?;
+                    refill = false;
+                }
                 _ => fields.push(self.item(p)?),
             }
         }
@@ -155,6 +179,15 @@ impl Builder {
         }
         let cards = (ranks.len() * suits.len().max(1)).saturating_add(jokers.map_or(0, |j| j.0));
         let most = crate::limits::MAX_DECK_CARDS;
+        if copies.len() > 1 && cards.saturating_mul(copies.len()) > most {
+            return Err(
+                Diag::new("syntax::deck", format!("{} decks of {cards} cards", copies.len()))
+                    .label(span, "these decks")
+                    .help(format!(
+                        "the decks of one make hold at most {most} cards in all: give them fewer cards, or fewer decks"
+                    )),
+            );
+        }
         if cards > most {
             return Err(Diag::new("syntax::deck", format!("a deck of {cards} cards"))
                 .label(span, "this deck")
@@ -190,26 +223,39 @@ impl Builder {
                 ),
             ],
         };
-        for (label, rank) in &ranks {
-            if suits.is_empty() {
-                items.push(card(label.clone(), *rank, 0, false));
+        // Each deck of the make has every card, its name followed by `of DECK` (`Q hearts of gm`);
+        // a deck without `decks` is the one deck of its make, its cards named plainly.
+        let owners: Vec<Option<&Ident>> = if copies.is_empty() {
+            vec![None]
+        } else {
+            copies.iter().map(Some).collect()
+        };
+        for owner in owners {
+            let named = |label: String| match owner {
+                Some(o) => format!("{label} of {}", o.node),
+                None => label,
+            };
+            for (label, rank) in &ranks {
+                if suits.is_empty() {
+                    items.push(card(named(label.clone()), *rank, 0, false));
+                }
+                for (k, s) in suits.iter().enumerate() {
+                    items.push(card(named(format!("{label} {}", s.node)), *rank, k as i64 + 1, false));
+                }
             }
-            for (k, s) in suits.iter().enumerate() {
-                items.push(card(format!("{label} {}", s.node), *rank, k as i64 + 1, false));
+            if let Some((n, rank, _)) = jokers {
+                let top = ranks.iter().map(|r| r.1).max().unwrap_or(0) + 1;
+                for k in 1..=n {
+                    let label = if n == 1 {
+                        "joker".to_string()
+                    } else {
+                        format!("joker {k}")
+                    };
+                    items.push(card(named(label), rank.unwrap_or(top), 0, true));
+                }
             }
         }
-        if let Some((n, rank, _)) = jokers {
-            let top = ranks.iter().map(|r| r.1).max().unwrap_or(0) + 1;
-            for k in 1..=n {
-                let label = if n == 1 {
-                    "joker".to_string()
-                } else {
-                    format!("joker {k}")
-                };
-                items.push(card(label, rank.unwrap_or(top), 0, true));
-            }
-        }
-        items.push(Item::Deck { name });
+        items.push(Item::Deck { name, copies, refill });
         Ok(items)
     }
 }

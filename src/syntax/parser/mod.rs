@@ -208,6 +208,14 @@ impl Builder {
     }
 
     fn collection(&self, pair: Pair<Rule>) -> Collection {
+        let pile = pair.clone().into_inner().find(|p| p.as_rule() == Rule::pile_of);
+        if let Some(pile) = pile {
+            let mut inner = pile.into_inner();
+            let discard = inner.clone().any(|p| p.as_rule() == Rule::pile_discard);
+            if let Some(deck) = inner.find(|p| p.as_rule() == Rule::ident) {
+                return Collection::Pile(self.ident(deck), discard);
+            }
+        }
         match pair.into_inner().find(|p| p.as_rule() == Rule::ident) {
             Some(p) => Collection::Ranked(self.ident(p)),
             None => Collection::Characters,

@@ -195,8 +195,20 @@ impl Builder {
         Ok(match rule {
             Rule::level_stmt | Rule::phase_stmt | Rule::round_stmt => self.level_stmt(it, span, rule)?,
             Rule::create_stmt => self.create_stmt(it, span)?,
-            Rule::shuffle_stmt => Stmt::Cards {
-                op: CardOp::Shuffle(self.ident(next(&mut it, span)?)),
+            Rule::shuffle_stmt => {
+                let first = next(&mut it, span)?;
+                let op = match first.as_rule() {
+                    Rule::shuffle_card => {
+                        let fspan = self.span(&first);
+                        let card = self.expr(last_inner(first, fspan)?)?;
+                        CardOp::ShuffleIn(card, self.ident(next(&mut it, span)?))
+                    }
+                    _ => CardOp::Shuffle(self.ident(first)),
+                };
+                Stmt::Cards { op, span }
+            }
+            Rule::take_stmt => Stmt::Cards {
+                op: CardOp::Take(self.expr(next(&mut it, span)?)?, self.ident(next(&mut it, span)?)),
                 span,
             },
             Rule::draw_stmt => {
