@@ -139,9 +139,14 @@ impl<'f> Decls<'f> {
                 self.policy_prefs.push(prefs.clone());
             }
             Item::Setup(b) | Item::Play(b) => walk_block(b, self),
-            Item::Deck { name, copies, refill } => {
+            Item::Deck {
+                name,
+                copies,
+                refill,
+                cast,
+            } => {
                 if let Some(t) = self.thing(&name.node) {
-                    self.declare_deck(t, copies, *refill);
+                    self.declare_deck(t, copies, *refill, cast.as_deref());
                 }
             }
             Item::Forbid { name, .. } => intern(&mut self.option_names, &mut self.options, &name.node),

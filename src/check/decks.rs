@@ -18,12 +18,26 @@ pub struct DeckDef {
     /// cards; else every entity of its type is.
     pub made: bool,
     pub cards: Vec<u32>,
+    /// The entity it belongs to (`decks per TYPE`).
+    pub owner: Option<u32>,
 }
 
 impl Decls<'_> {
     /// Records a `deck` once its cards are declared: one deck, or one per name of `copies`,
     /// each with its share of the cards (written out deck after deck).
-    pub(super) fn declare_deck(&mut self, t: u16, copies: &[Ident], refill: bool) {
+    pub(super) fn declare_deck(&mut self, t: u16, copies: &[Ident], refill: bool, cast: Option<&DeckCast>) {
+        // `decks per TYPE` declares its decks once the cast is known (`Dealt`).
+        let per = match cast {
+            Some(DeckCast::DeckPer { owner, .. }) => {
+                if let Some(o) = self.thing(&owner.node) {
+                    self.deck_owners.push((t, o));
+                }
+                return;
+            }
+            Some(DeckCast::OnePer { .. }) => return,
+            Some(DeckCast::Dealt { .. }) => !copies.is_empty(),
+            None => false,
+        };
         if copies.is_empty() {
             self.decks.push(t);
             let name = self.things.get(t as usize).map(|n| n.1.clone()).unwrap_or_default();
@@ -32,6 +46,7 @@ impl Decls<'_> {
                 refill,
                 made: false,
                 cards: Vec::new(),
+                owner: None,
             });
             return;
         }
@@ -42,11 +57,23 @@ impl Decls<'_> {
         for (k, c) in copies.iter().enumerate() {
             self.decks.push(t);
             let cards = cards.get(k * each..(k + 1) * each).unwrap_or(&[]).to_vec();
+            let owner = if per {
+                self.entity(&c.node).map(|e| e as u32)
+            } else {
+                None
+            };
+            // An entity's deck is called by its make and its owner: `abilities of Goblins`.
+            let plural = self.things.get(t as usize).map_or("", |n| n.1.as_str());
             self.deck_defs.push(DeckDef {
-                name: c.node.clone(),
+                name: if per {
+                    format!("{plural} of {}", c.node)
+                } else {
+                    c.node.clone()
+                },
                 refill,
                 made: true,
                 cards,
+                owner,
             });
         }
     }
@@ -54,19 +81,35 @@ impl Decls<'_> {
     /// The deck `name` names: one of several decks by its own name, or a make of one deck by its
     /// name or plural. `Err` lists the decks of a make that has several.
     pub fn deck_named(&self, name: &str) -> Result<Option<u16>, Vec<String>> {
-        if let Some(d) = self.deck_defs.iter().position(|d| d.made && d.name == name) {
+        if let Some(d) = self
+            .deck_defs
+            .iter()
+            .position(|d| d.made && d.owner.is_none() && d.name == name)
+        {
             return Ok(Some(d as u16));
         }
-        let t = self
-            .thing(name)
-            .or_else(|| self.things.iter().position(|t| t.1 == name).map(|t| t as u16));
-        let Some(t) = t else { return Ok(None) };
+        let Some(t) = self.make_named(name) else {
+            return Ok(None);
+        };
         let mine: Vec<usize> = (0..self.decks.len()).filter(|d| self.decks[*d] == t).collect();
         match mine.as_slice() {
             [] => Ok(None),
             [d] if !self.deck_defs[*d].made => Ok(Some(*d as u16)),
             _ => Err(mine.iter().map(|d| self.deck_defs[*d].name.clone()).collect()),
         }
+    }
+
+    /// The type a deck's make is called by, by its name or plural.
+    pub fn make_named(&self, name: &str) -> Option<u16> {
+        self.thing(name)
+            .or_else(|| self.things.iter().position(|t| t.1 == name).map(|t| t as u16))
+    }
+
+    /// Where `x.NAME` finds its deck: the first deck of the make (`decks per TYPE`) called NAME;
+    /// the runtime picks the deck of `x` among its make's.
+    pub fn owned_deck(&self, name: &str) -> u16 {
+        let t = self.make_named(name);
+        self.decks.iter().position(|d| Some(*d) == t).unwrap_or(0) as u16
     }
 }
 
@@ -94,7 +137,7 @@ impl Checker<'_> {
         }
     }
 
-    fn card_to(&mut self, card: &Expr, deck: &Ident, what: &str) {
+    fn card_to(&mut self, card: &Expr, deck: &DeckRef, what: &str) {
         let t = self.deck(deck);
         if t.is_some() {
             self.card(card, t, what);
@@ -102,12 +145,63 @@ impl Checker<'_> {
     }
 
     /// `draw pile of DECK`, `discard pile of DECK`: the type of its cards.
-    pub(super) fn pile(&mut self, deck: &Ident) -> Ty {
+    pub(super) fn pile(&mut self, deck: &DeckRef) -> Ty {
+        if let Some(owner) = &deck.owner {
+            self.err(
+                Diag::new("check::deck", "the piles of an entity's deck are not walked")
+                    .label(join(owner.span, deck.name.span), "an entity's deck")
+                    .help("walk the piles of a deck named by its name (`draw pile of gm`); keep an entity's cards in its fields to count them"),
+            );
+            return Ty::Error;
+        }
         self.deck(deck).map_or(Ty::Error, Ty::Entity)
     }
 
-    /// The type of the cards of the deck a name names, if it does (else reported).
-    fn deck(&mut self, deck: &Ident) -> Option<u16> {
+    /// The type of the cards of a deck, if it names one (else reported): `NAME`, or `x.PLURAL`
+    /// for the deck of `x` (of a make with `decks per TYPE`).
+    fn deck(&mut self, deck: &DeckRef) -> Option<u16> {
+        let DeckRef { owner, name: deck } = deck;
+        let per = self
+            .decls
+            .make_named(&deck.node)
+            .and_then(|t| self.decls.deck_owners.iter().find(|(m, _)| *m == t).copied());
+        if let Some(owner) = owner {
+            let ot = self.entity(owner, "whose deck");
+            return match (per, ot) {
+                (_, Ty::Error) => None,
+                (Some((t, o)), Ty::Entity(ot)) if o == ot => Some(t),
+                _ => {
+                    let tn = self.tn(ot);
+                    let help = match per {
+                        Some((_, o)) => format!(
+                            "`{}` is a deck of each {}: write `x.{}` for such an x",
+                            deck.node, self.decls.things[o as usize].0, deck.node
+                        ),
+                        None => {
+                            "give a make a deck per entity with `decks per TYPE` in its `deck` declaration".to_string()
+                        }
+                    };
+                    self.err(
+                        Diag::new("check::deck", format!("{tn} has no deck `{}`", deck.node))
+                            .label(join(owner.span, deck.span), "no such deck")
+                            .help(help),
+                    );
+                    None
+                }
+            };
+        }
+        if let Some((_, o)) = per {
+            let whose = &self.decls.things[o as usize].0;
+            self.err(
+                Diag::new(
+                    "check::deck",
+                    format!("`{}` is a deck of each {whose}: whose?", deck.node),
+                )
+                .label(deck.span, "a deck per entity")
+                .help(format!("name whose deck: `x.{}`", deck.node)),
+            );
+            return None;
+        }
         match self.decls.deck_named(&deck.node) {
             Ok(Some(d)) => return self.decls.decks.get(d as usize).copied(),
             Ok(None) => {}
@@ -123,7 +217,13 @@ impl Checker<'_> {
                 return None;
             }
         }
-        let decks: Vec<&str> = self.decls.deck_defs.iter().map(|d| d.name.as_str()).collect();
+        let decks: Vec<&str> = self
+            .decls
+            .deck_defs
+            .iter()
+            .filter(|d| d.owner.is_none())
+            .map(|d| d.name.as_str())
+            .collect();
         self.err(
             Diag::new("check::unknown", format!("`{}` is not a deck of cards", deck.node))
                 .label(deck.span, "not a deck")
@@ -155,5 +255,13 @@ impl Checker<'_> {
                 .help("name a card drawn with `draw ... as x`, or a field that holds one"),
             );
         }
+    }
+}
+
+/// From the start of `a` to the end of `b` (of one file).
+fn join(a: Span, b: Span) -> Span {
+    Span {
+        end: b.end.max(a.end),
+        ..a
     }
 }

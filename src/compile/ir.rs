@@ -390,18 +390,26 @@ pub enum Anchor {
 /// What a card statement does; a deck is its place in [`Program::decks`].
 #[derive(Debug, Clone)]
 pub enum CardAct {
-    Shuffle(u16),
+    Shuffle(DeckAt),
     Draw {
-        deck: u16,
+        deck: DeckAt,
         by: Option<Ex>,
         bind: Option<Slot>,
     },
     Discard(Ex),
-    Return(Ex, u16),
+    Return(Ex, DeckAt),
     /// `take X from DECK`: out of the draw pile.
-    Take(Ex, u16),
+    Take(Ex, DeckAt),
     /// `shuffle X into DECK`: into the draw pile at a random place.
-    ShuffleIn(Ex, u16),
+    ShuffleIn(Ex, DeckAt),
+}
+
+/// A deck a card statement names: its place in [`Program::decks`], or (`owner`) the deck of
+/// that entity among the decks of the make `deck` begins (`decks per TYPE`).
+#[derive(Debug, Clone)]
+pub struct DeckAt {
+    pub deck: u16,
+    pub owner: Option<Ex>,
 }
 
 /// Where `place` puts a character.

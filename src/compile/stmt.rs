@@ -69,7 +69,7 @@ impl Lower<'_> {
                 _ => Coll::Ranked(self.order_id(o)),
             },
             Collection::Pile(d, discard) => {
-                Coll::Pile(self.d.deck_named(&d.node).ok().flatten().unwrap_or(0), *discard)
+                Coll::Pile(self.d.deck_named(&d.name.node).ok().flatten().unwrap_or(0), *discard)
             }
         }
     }
@@ -537,7 +537,16 @@ impl Lower<'_> {
 
     /// `shuffle`, `draw`, `discard`, `return`, `take`, `shuffle ... into`.
     fn cards(&mut self, op: &ast::CardOp, span: ast::Span) -> St {
-        let deck = |l: &Self, name: &ast::Ident| l.d.deck_named(&name.node).ok().flatten().unwrap_or(0);
+        let deck = |l: &mut Self, at: &ast::DeckRef| match &at.owner {
+            Some(owner) => DeckAt {
+                deck: l.d.owned_deck(&at.name.node),
+                owner: Some(l.expr(owner)),
+            },
+            None => DeckAt {
+                deck: l.d.deck_named(&at.name.node).ok().flatten().unwrap_or(0),
+                owner: None,
+            },
+        };
         let act = match op {
             ast::CardOp::Shuffle(d) => CardAct::Shuffle(deck(self, d)),
             ast::CardOp::Draw { deck: d, by, bind } => CardAct::Draw {

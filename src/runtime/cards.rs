@@ -71,8 +71,12 @@ impl Machine<'_> {
 
     pub(super) fn st_cards(&mut self, act: &CardAct, span: Span) -> R<Flow> {
         match act {
-            CardAct::Shuffle(d) => self.gather_all(*d),
+            CardAct::Shuffle(d) => {
+                let d = self.deck_at(d, span)?;
+                self.gather_all(d)
+            }
             CardAct::Draw { deck, by, bind } => {
+                let deck = &self.deck_at(deck, span)?;
                 let by = match by {
                     Some(b) => Some(self.entity(b, span)?),
                     None => None,
@@ -94,6 +98,7 @@ impl Machine<'_> {
                 self.emit(Event::Discard { card, returned: false });
             }
             CardAct::Return(x, d) => {
+                let d = &self.deck_at(d, span)?;
                 let card = self.card_of(x, *d, span)?;
                 self.take_out(*d, card);
                 self.piles[*d as usize].draw.push(card);
@@ -101,6 +106,7 @@ impl Machine<'_> {
                 self.emit(Event::Discard { card, returned: true });
             }
             CardAct::Take(x, d) => {
+                let d = &self.deck_at(d, span)?;
                 let card = self.card_of(x, *d, span)?;
                 let piles = &mut self.piles[*d as usize];
                 let Some(at) = piles.draw.iter().position(|c| *c == card) else {
@@ -126,6 +132,7 @@ impl Machine<'_> {
                 });
             }
             CardAct::ShuffleIn(x, d) => {
+                let d = &self.deck_at(d, span)?;
                 let card = self.card_of(x, *d, span)?;
                 self.take_out(*d, card);
                 let at = self.dice.place(self.piles[*d as usize].draw.len());
@@ -140,6 +147,31 @@ impl Machine<'_> {
             }
         }
         Ok(Flow::Next)
+    }
+
+    /// The deck a statement names: the deck itself, or the deck of the entity `owner` gives
+    /// among its make's (`decks per TYPE`).
+    fn deck_at(&mut self, at: &DeckAt, span: Span) -> R<u16> {
+        let Some(owner) = &at.owner else {
+            return Ok(at.deck);
+        };
+        let e = self.entity(owner, span)?;
+        let p = self.p;
+        let make = p.decks.get(at.deck as usize).copied();
+        let d = (0..p.decks.len()).find(|d| Some(p.decks[*d]) == make && p.deck_defs[*d].owner == Some(e));
+        d.map(|d| d as u16).ok_or_else(|| {
+            let what = make.map_or("", |t| p.things[t as usize].1.as_str());
+            Box::new(
+                Diag::new(
+                    "run::no_deck",
+                    format!("{} has no deck of {what}", self.world().character_name(e)),
+                )
+                .label(span, "its deck")
+                .help(
+                    "each entity of the cast when the run starts has its deck; one made later has none: test it first",
+                ),
+            )
+        })
     }
 
     /// The card `x` gives, checked to be a card of deck `d` still in play.

@@ -16,6 +16,8 @@ impl Builder {
         let mut it = parts(pair);
         let name = self.ident(next(&mut it, span)?);
         let plural = self.ident(next(&mut it, span)?);
+        // `deck NAME, PLURAL for FIELD`: each card stands for the entity its field holds.
+        let mut stands_for = it.next_if(|p| p.as_rule() == Rule::ident).map(|p| self.ident(p));
         // Each written-out field name has a span of its own (a field a name resolves to is
         // recorded by span): `rank` at the deck's name, `suit` at its plural, `joker` at the whole.
         let plural_span = plural.span;
@@ -84,6 +86,8 @@ impl Builder {
         let (mut suits_at, mut ranks_at) = (None, None);
         // `decks A, B` (several decks of this make) and `no refill`, each once.
         let (mut copies, mut copies_at, mut refill, mut refill_at) = (Vec::new(), None, true, None);
+        // `decks per TYPE` (a deck for each entity) or `one per TYPE` (a card for each entity).
+        let (mut per, mut one_per, mut one_at) = (None, None, None);
         for p in it {
             let pspan = self.span(&p);
             match p.as_rule() {
@@ -149,7 +153,12 @@ impl Builder {
                 Rule::deck_copies => {
                     once(&mut copies_at, (), "`decks`", pspan)
                         .map_err(|d| d.help("name every deck of this make after one `decks`: `decks players, gm`"))?;
-                    copies = self.ident_list(last_inner(p, pspan)?);
+                    let list = last_inner(p, pspan)?;
+                    if list.as_rule() == Rule::deck_per {
+                        per = Some(self.ident(last_inner(list, pspan)?));
+                        continue;
+                    }
+                    copies = self.ident_list(list);
                     if let Some((k, c)) = copies
                         .iter()
                         .enumerate()
@@ -164,12 +173,61 @@ impl Builder {
                         );
                     }
                 }
+                Rule::deck_one_per => {
+                    once(&mut one_at, (), "`one per`", pspan).map_err(|d| d.help("write `one per TYPE` once"))?;
+                    one_per = Some((self.ident(last_inner(p, pspan)?), pspan));
+                }
                 Rule::deck_no_refill => {
                     once(&mut refill_at, (), "`no refill`", pspan).map_err(|d| d.help("write `no refill` once"))?;
                     refill = false;
                 }
                 _ => fields.push(self.item(p)?),
             }
+        }
+        // `one per TYPE` makes the cards: nothing else may.
+        if let Some((owner, at_one)) = one_per {
+            if let Some(other) = suits_at
+                .or(ranks_at)
+                .or(copies_at)
+                .map(|a: ((), Span)| a.1)
+                .or(jokers.map(|j| j.2))
+            {
+                return Err(Diag::new("syntax::deck", "`one per` makes this deck's cards")
+                    .label(at_one, "a card for each entity")
+                    .label(other, "cards made again here")
+                    .help("a deck of `one per TYPE` has no `suits`, `ranks`, `jokers` or `decks`: its cards are the entities' (ranked 1, 2, ... in the cast's order)"));
+            }
+            fields.push(Item::Stat {
+                name: Spanned::new("holder".to_string(), owner.span),
+                ty: Some(owner.clone()),
+                decimals: 0,
+                default: None,
+            });
+            stands_for = stands_for.or_else(|| Some(Spanned::new("holder".to_string(), owner.span)));
+            let fields_at = vec![
+                at("rank"),
+                at("suit"),
+                at("joker"),
+                Spanned::new("holder".to_string(), owner.span),
+            ];
+            let cast = Some(Box::new(DeckCast::OnePer {
+                owner,
+                fields: fields_at,
+            }));
+            return Ok(vec![
+                Item::Thing {
+                    name: name.clone(),
+                    plural,
+                    stands_for,
+                    fields,
+                },
+                Item::Deck {
+                    name,
+                    copies,
+                    refill,
+                    cast,
+                },
+            ]);
         }
         // Jokers rank above the highest rank: a deck has ranks, as the docs say.
         if ranks.is_empty() {
@@ -198,7 +256,7 @@ impl Builder {
         let mut items = vec![Item::Thing {
             name: name.clone(),
             plural,
-            stands_for: None,
+            stands_for,
             fields,
         }];
         for (k, s) in suits.iter().enumerate() {
@@ -255,7 +313,49 @@ impl Builder {
                 }
             }
         }
-        items.push(Item::Deck { name, copies, refill });
+        if let Some(owner) = per {
+            // Written out for each entity of `owner` once the cast is known (`cast_decks`).
+            let at_suits = 1 + suits.len();
+            let cards = items.split_off(at_suits);
+            let cast = Some(Box::new(DeckCast::DeckPer { owner, cards }));
+            items.push(Item::Deck {
+                name,
+                copies,
+                refill,
+                cast,
+            });
+            return Ok(items);
+        }
+        items.push(Item::Deck {
+            name,
+            copies,
+            refill,
+            cast: None,
+        });
         Ok(items)
+    }
+
+    /// A deck in a statement: `NAME`, or `x.PLURAL` / `(EXPR).PLURAL` (an entity's deck).
+    pub(super) fn deck_ref(&self, pair: Pair<Rule>) -> R<DeckRef> {
+        let span = self.span(&pair);
+        let inner = last_inner(pair, span)?;
+        if inner.as_rule() != Rule::deck_owned {
+            return Ok(DeckRef {
+                owner: None,
+                name: self.ident(inner),
+            });
+        }
+        let mut it = parts(inner);
+        let first = next(&mut it, span)?;
+        let fspan = self.span(&first);
+        let owner = match first.as_rule() {
+            Rule::target_paren => self.expr(last_inner(first, fspan)?)?,
+            _ => Spanned::new(ExprKind::Name(first.as_str().to_string()), fspan),
+        };
+        let name = self.ident(next(&mut it, span)?);
+        Ok(DeckRef {
+            owner: Some(Box::new(owner)),
+            name,
+        })
     }
 }

@@ -170,7 +170,7 @@ impl Builder {
             _ => Quant::Min,
         };
         let var = self.ident(next(&mut it, span)?);
-        let coll = self.collection(next(&mut it, span)?);
+        let coll = self.collection(next(&mut it, span)?)?;
         let (mut filter, mut body, mut by, mut presence) = (None, None, None, Presence::InPlay);
         for p in it {
             let r = p.as_rule();

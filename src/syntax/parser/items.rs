@@ -594,7 +594,7 @@ impl Builder {
             let espan = self.span(&point);
             let mut ei = parts(point);
             let var = self.ident(next(&mut ei, espan)?);
-            let coll = self.collection(next(&mut ei, espan)?);
+            let coll = self.collection(next(&mut ei, espan)?)?;
             let mut ei = ei.peekable();
             if let Some(p) = ei.next_if(|p| p.as_rule() == Rule::presence) {
                 each_presence = Self::presence(p);
