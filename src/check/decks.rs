@@ -126,8 +126,9 @@ impl Checker<'_> {
                 if let Some(by) = by {
                     self.entity(by, "who draws");
                 }
-                if let (Some(b), Some(t)) = (bind, t) {
-                    self.bind(b, Ty::Entity(t));
+                // Bound even when the deck is not known, so its uses are not reported again.
+                if let Some(b) = bind {
+                    self.bind(b, t.map_or(Ty::Error, Ty::Entity));
                 }
             }
             CardOp::Discard(card) => self.card(card, None, "`discard`"),
