@@ -147,6 +147,9 @@ impl<'f> Decls<'f> {
             } => {
                 if let Some(t) = self.thing(&name.node) {
                     self.declare_deck(t, copies, *refill, cast.as_deref());
+                    if cast.is_none() {
+                        self.deck_names_once(copies, diags);
+                    }
                 }
             }
             Item::Forbid { name, .. } => intern(&mut self.option_names, &mut self.options, &name.node),

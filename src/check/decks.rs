@@ -78,6 +78,27 @@ impl Decls<'_> {
         }
     }
 
+    /// The decks of a make (`decks A, B`) are named apart from every make and every other
+    /// make's decks: a statement reads a deck by that name alone.
+    pub(super) fn deck_names_once(&self, copies: &[Ident], diags: &mut Vec<Diag>) {
+        for c in copies {
+            let make = self.make_named(&c.node);
+            let twice = self
+                .deck_defs
+                .iter()
+                .filter(|d| d.made && d.owner.is_none() && d.name == c.node)
+                .count()
+                > 1;
+            if make.is_some() || twice {
+                diags.push(
+                    Diag::new("check::duplicate", format!("`{}` names two decks", c.node))
+                        .label(c.span, "a deck named again")
+                        .help("give each deck its own name, apart from every deck's make (its `deck NAME, PLURAL`)"),
+                );
+            }
+        }
+    }
+
     /// The deck `name` names: one of several decks by its own name, or a make of one deck by its
     /// name or plural. `Err` lists the decks of a make that has several.
     pub fn deck_named(&self, name: &str) -> Result<Option<u16>, Vec<String>> {
