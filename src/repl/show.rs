@@ -389,7 +389,7 @@ pub fn show(s: &Session, n: usize, width: usize) -> String {
     }
     if let Some(snap) = snap {
         out.push_str(&snapshot_text(p, snap, width));
-        out.push_str(&piles_text(p, snap));
+        out.push_str(&super::piles::piles_text(p, snap));
         let armed = readied(st, snap, None);
         if !armed.is_empty() {
             out.push_str(&format!("ready    {}\n", armed.join("; ")));
@@ -399,24 +399,6 @@ pub fn show(s: &Session, n: usize, width: usize) -> String {
     out.push_str(&held_line(st));
     out.push_str(&pending_text(st));
     out.push_str(&last_events(st, n));
-    out
-}
-
-/// Each deck's piles: the draw pile as a count (its cards are face down), the discard pile face
-/// up, its top last.
-fn piles_text(p: &Program, snap: &Snapshot) -> String {
-    let mut out = String::new();
-    for (d, (draw, discard)) in snap.piles.iter().enumerate() {
-        let name = p.deck_defs.get(d).map_or("", |d| d.name.as_str());
-        let s = if *draw == 1 { "" } else { "s" };
-        out.push_str(&format!("deck     {name}: {draw} card{s} in the draw pile"));
-        if discard.is_empty() {
-            out.push_str(", no discards\n");
-        } else {
-            let cards: Vec<&str> = discard.iter().map(|c| p.character_name(*c)).collect();
-            out.push_str(&format!(", discards {}\n", cards.join(", ")));
-        }
-    }
     out
 }
 
