@@ -793,6 +793,12 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
         out.push_str(&fit(&format!("globals  {}", globals.join(", ")), look.width));
         out.push('\n');
     }
+    if let Some(snap) = snap {
+        for line in super::piles::piles_text(p, snap).lines() {
+            out.push_str(&fit(line, look.width));
+            out.push('\n');
+        }
+    }
     let held = held_line(st);
     if !held.is_empty() {
         out.push_str(&fit(held.trim_end(), look.width));
