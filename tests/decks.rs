@@ -327,3 +327,21 @@ fn a_measure_counts_the_cards_drawn_from_a_bag_for_the_simulator() {
     assert_eq!((drawn.name.as_str(), drawn.samples, drawn.total), ("drawn", 3.0, 6.0));
     assert_eq!(drawn.hist, vec![(1, 1, 10), (2, 2, 10), (3, 3, 10)]);
 }
+
+#[test]
+fn a_character_out_of_play_has_its_die_in_the_bag_and_is_tested_as_such() {
+    let src = "deck order_die, order_dice { one per character  no refill }\ncharacter Ana { }\ncharacter Bo { absent }\n\
+               play { repeat while count d in draw pile of order_dice > 0 { draw from order_dice as d\n  \
+               if d.holder.in_play { turn d.holder { } } } }\n";
+    let (out, err, code) = run(src, &["order_die of Bo", "order_die of Ana"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        body(&out)[..4].to_vec(),
+        vec![
+            "shuffle        order_dice 2 cards",
+            "draw           order_dice order_die of Bo",
+            "draw           order_dice order_die of Ana",
+            "▸ Ana",
+        ]
+    );
+}
