@@ -35,7 +35,7 @@ pub fn cast_decks(files: &[File]) -> (Option<File>, Vec<Diag>) {
             diags.push(
                 Diag::new(
                     "syntax::deck",
-                    format!("{} cards for {} entities", owners.len() * per_deck, owners.len()),
+                    format!("{} cards for {} entities", owners.len().saturating_mul(per_deck), owners.len()),
                 )
                 .label(name.span, "cards made from the cast")
                 .help(format!(
