@@ -74,7 +74,7 @@ pub struct Limits {
     pub decimals: u8,
     /// The most responses armed by `ready` at once (every owner's together).
     pub armed_responses: usize,
-    /// The most cards in one deck.
+    /// The most cards in one deck, and in all the decks of one make (`decks`, `one per`).
     pub deck_cards: usize,
     /// The most ranks one run (`2 to 10`) of a deck's ranks makes.
     pub rank_run: i64,

@@ -50,6 +50,10 @@ pub struct Project {
     /// The characters no file may hold (control characters, direction overrides, tabs in
     /// strings), of every file loaded.
     characters: Vec<Diag>,
+    /// Whether the last of `files` is the cards of the decks made from the cast
+    /// (`syntax::cast::cast_decks`), written again as each file is added; and what it refused.
+    cast: bool,
+    cast_errors: Vec<Diag>,
 }
 
 impl Project {
@@ -75,12 +79,23 @@ impl Project {
             found,
             crate::limits::MAX_DIAGNOSTICS_PER_FILE,
         ));
+        if std::mem::take(&mut self.cast) {
+            self.files.pop();
+            self.ids.pop();
+        }
         match crate::syntax::parse(self.sources.text(id), id) {
             Ok(file) => {
                 self.files.push(file);
                 self.ids.push(id);
             }
             Err(d) => self.syntax.extend(d),
+        }
+        let (cast, errors) = crate::syntax::cast::cast_decks(&self.files);
+        self.cast_errors = errors;
+        if let (Some(file), Some(last)) = (cast, self.ids.last().copied()) {
+            self.files.push(file);
+            self.ids.push(last);
+            self.cast = true;
         }
         id
     }
@@ -117,8 +132,9 @@ impl Project {
         // Characters no file may hold come first: a control character may be why a file does not
         // parse.
         let mut errors = self.characters.clone();
-        if !self.syntax.is_empty() {
+        if !self.syntax.is_empty() || !self.cast_errors.is_empty() {
             errors.extend(self.syntax.iter().cloned());
+            errors.extend(self.cast_errors.iter().cloned());
             return Err(errors);
         }
         let own = self.uses_itself();

@@ -153,9 +153,17 @@ impl<'f> Decls<'f> {
                 self.policy_prefs.push(prefs.clone());
             }
             Item::Setup(b) | Item::Play(b) => walk_block(b, self),
-            Item::Deck { name } => {
+            Item::Deck {
+                name,
+                copies,
+                refill,
+                cast,
+            } => {
                 if let Some(t) = self.thing(&name.node) {
-                    self.decks.push(t);
+                    self.declare_deck(t, copies, *refill, cast.as_deref());
+                    if cast.is_none() {
+                        self.deck_names_once(copies, diags);
+                    }
                 }
             }
             Item::Forbid { name, .. } => intern(&mut self.option_names, &mut self.options, &name.node),

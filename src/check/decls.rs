@@ -102,6 +102,10 @@ pub struct Decls<'f> {
     pub things: Vec<(String, String)>,
     /// The things that are decks of cards (`deck NAME, PLURAL { ... }`).
     pub decks: Vec<u16>,
+    /// Each deck's name, refill and cards (parallel to `decks`).
+    pub deck_defs: Vec<super::DeckDef>,
+    /// The makes with `decks per TYPE`: the make's type and the owners' type.
+    pub deck_owners: Vec<(u16, u16)>,
     /// The fields of each declared thing, by (type, name): a separate namespace per thing.
     pub thing_fields: HashMap<(u16, String), u16>,
     /// Each order's type of entity.

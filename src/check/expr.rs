@@ -616,6 +616,7 @@ impl Checker<'_> {
                 Some(Sym::Plural(t)) => Ty::Entity(t),
                 _ => self.order(o),
             },
+            Collection::Pile(deck, _) => self.pile(deck),
         }
     }
 

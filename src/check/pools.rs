@@ -218,7 +218,7 @@ impl Checker<'_> {
         } = f;
         let walked = match coll {
             Collection::Ranked(o) => self.pool_ref(o),
-            Collection::Characters => None,
+            Collection::Characters | Collection::Pile(_, _) => None,
         };
         if *together
             || *anew

@@ -98,6 +98,8 @@ pub struct Program {
     /// The thing types that are decks of cards (`deck`); their cards are the declared entities
     /// of the type, in deck order.
     pub decks: Vec<TypeId>,
+    /// Each deck's name, refill and cards (parallel to `decks`).
+    pub deck_defs: Vec<crate::check::DeckDef>,
     /// For each type: the field holding the entity each such thing stands for (`thing ... for
     /// FIELD`), which the trace names beside it.
     pub stands_for: Vec<Option<FieldId>>,
@@ -430,14 +432,26 @@ pub enum Anchor {
 /// What a card statement does; a deck is its place in [`Program::decks`].
 #[derive(Debug, Clone)]
 pub enum CardAct {
-    Shuffle(u16),
+    Shuffle(DeckAt),
     Draw {
-        deck: u16,
+        deck: DeckAt,
         by: Option<Ex>,
         bind: Option<Slot>,
     },
     Discard(Ex),
-    Return(Ex, u16),
+    Return(Ex, DeckAt),
+    /// `take X from DECK`: out of the draw pile.
+    Take(Ex, DeckAt),
+    /// `shuffle X into DECK`: into the draw pile at a random place.
+    ShuffleIn(Ex, DeckAt),
+}
+
+/// A deck a card statement names: its place in [`Program::decks`], or (`owner`) the deck of
+/// that entity among the decks of the make `deck` begins (`decks per TYPE`).
+#[derive(Debug, Clone)]
+pub struct DeckAt {
+    pub deck: u16,
+    pub owner: Option<Ex>,
 }
 
 /// Where `place` puts a character.
@@ -462,6 +476,8 @@ pub enum Coll {
     Tied,
     /// `sides`: every side (its index), in declaration order; never out of play.
     Sides,
+    /// `draw pile of DECK` (`false`) or `discard pile of DECK` (`true`), in deck order.
+    Pile(u16, bool),
 }
 
 #[derive(Debug, Clone)]

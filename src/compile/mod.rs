@@ -94,6 +94,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
         sides: d.sides.clone(),
         things: d.things.clone(),
         decks: d.decks.clone(),
+        deck_defs: d.deck_defs.clone(),
         stands_for: vec![None; d.things.len()],
         tags: d.tags.clone(),
         actions: Vec::new(),

@@ -116,7 +116,7 @@ impl Lower<'_> {
         } = q;
         let pool = match coll {
             ast::Collection::Ranked(o) => self.pool_slot(&o.node),
-            ast::Collection::Characters => 0,
+            ast::Collection::Characters | ast::Collection::Pile(_, _) => 0,
         };
         let slot = self.bind(&var.node);
         let filter = filter.as_ref().map(|f| self.expr(f));
@@ -151,7 +151,7 @@ impl Lower<'_> {
         } = f;
         let pool = match coll {
             ast::Collection::Ranked(o) => self.pool_slot(&o.node),
-            ast::Collection::Characters => 0,
+            ast::Collection::Characters | ast::Collection::Pile(_, _) => 0,
         };
         let slot = self.bind(&var.node);
         let filter = filter.as_ref().map(|c| self.expr(c));

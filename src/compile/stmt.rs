@@ -80,6 +80,9 @@ impl Lower<'_> {
                 Some(Sym::Plural(t)) => Coll::All(t),
                 _ => Coll::Ranked(self.order_id(o)),
             },
+            Collection::Pile(d, discard) => {
+                Coll::Pile(self.d.deck_named(&d.name.node).ok().flatten().unwrap_or(0), *discard)
+            }
         }
     }
 
@@ -549,16 +552,17 @@ impl Lower<'_> {
         }
     }
 
-    /// `shuffle`, `draw`, `discard`, `return`.
+    /// `shuffle`, `draw`, `discard`, `return`, `take`, `shuffle ... into`.
     fn cards(&mut self, op: &ast::CardOp, span: ast::Span) -> St {
-        let deck = |l: &Self, name: &ast::Ident| {
-            let t = l.d.thing(&name.node).or_else(|| {
-                l.d.things
-                    .iter()
-                    .position(|(_, plural)| *plural == name.node)
-                    .map(|t| t as u16)
-            });
-            t.and_then(|t| l.d.decks.iter().position(|d| *d == t)).unwrap_or(0) as u16
+        let deck = |l: &mut Self, at: &ast::DeckRef| match &at.owner {
+            Some(owner) => DeckAt {
+                deck: l.d.owned_deck(&at.name.node),
+                owner: Some(l.expr(owner)),
+            },
+            None => DeckAt {
+                deck: l.d.deck_named(&at.name.node).ok().flatten().unwrap_or(0),
+                owner: None,
+            },
         };
         let act = match op {
             ast::CardOp::Shuffle(d) => CardAct::Shuffle(deck(self, d)),
@@ -569,6 +573,8 @@ impl Lower<'_> {
             },
             ast::CardOp::Discard(x) => CardAct::Discard(self.expr(x)),
             ast::CardOp::Return(x, d) => CardAct::Return(self.expr(x), deck(self, d)),
+            ast::CardOp::Take(x, d) => CardAct::Take(self.expr(x), deck(self, d)),
+            ast::CardOp::ShuffleIn(x, d) => CardAct::ShuffleIn(self.expr(x), deck(self, d)),
         };
         St::Cards { act, span }
     }

@@ -617,6 +617,7 @@ const STATEMENT_KEYWORDS: &[&str] = &[
     "reset", "forfeit", "set", "mark", "clear", "repeat", "rank", "transfer", "raise", "react", "elapse", "do",
     "place", "begin", "stop", "create", "destroy", "let", "join", "leave", "roll", "chosen", "side", "tag", "absent",
     "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers", "reveal", "ready", "disarm", "remove",
+    "take", "decks", "no", "one",
 ];
 
 /// A keyword's meaning in one line (docs/language.md says more).
@@ -778,6 +779,15 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "suits" => "a deck's suits, lowest first",
         "ranks" => "a deck's ranks: `2 to 10`, `Q = 12`",
         "jokers" => "how many jokers a deck has: `jokers N [= RANK]`",
+        "decks" => {
+            "several decks of one make: `decks players, gm` (cards `Q hearts of gm`), or `decks per TYPE` (a deck for each entity: `x.PLURAL`)"
+        }
+        "one" => "a card for each entity of the cast, standing for it: `one per TYPE` (its field `holder`)",
+        "no" => "`no refill`: an empty draw pile never takes the discards back by itself (a bag)",
+        "refill" => "`no refill`: an empty draw pile never takes the discards back by itself (a bag)",
+        "take" => "a given card out of the draw pile: `take X from DECK`",
+        "into" => "one card into the draw pile at a random place: `shuffle X into DECK`",
+        "pile" => "a deck's pile, in deck order: `draw pile of DECK`, `discard pile of DECK`",
         "shuffle" => "every card back in the draw pile, shuffled: `shuffle DECK`",
         "draw" => "the top card of a deck: `draw from DECK [by C] [as x]`",
         "discard" => "a card to the discard pile",

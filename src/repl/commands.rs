@@ -673,7 +673,7 @@ fn parse_draw(repl: &Repl, line: &str, head: (usize, usize)) -> Result<Cmd, Diag
             .help(if p.decks.is_empty() {
                 "this ruleset declares no deck".to_string()
             } else {
-                "name cards as the trace does: `Q hearts`, `joker 1`, `7`".to_string()
+                "name cards as the trace does: `Q hearts`, `joker 1`, `7`; a card of one of several decks of a make, or of an entity's deck, ends with whose it is: `Q hearts of gm`".to_string()
             }));
         }
     }

@@ -10,6 +10,7 @@ mod file;
 mod help;
 mod line;
 mod modes;
+mod piles;
 mod replay;
 mod rulings;
 pub mod session;

@@ -391,6 +391,7 @@ pub fn show(s: &Session, n: usize, width: usize) -> String {
     }
     if let Some(snap) = snap {
         out.push_str(&snapshot_text(p, snap, width));
+        out.push_str(&super::piles::piles_text(p, snap));
         let armed = readied(st, snap, None);
         if !armed.is_empty() {
             out.push_str(&format!("ready    {}\n", armed.join("; ")));
@@ -800,6 +801,12 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
     for line in snap.map(|s| super::sides::side_lines(p, s)).unwrap_or_default() {
         out.push_str(&fit(&line, look.width));
         out.push('\n');
+    }
+    if let Some(snap) = snap {
+        for line in super::piles::piles_text(p, snap).lines() {
+            out.push_str(&fit(line, look.width));
+            out.push('\n');
+        }
     }
     let held = held_line(st);
     if !held.is_empty() {

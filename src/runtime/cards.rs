@@ -1,6 +1,7 @@
 //! Decks of cards: each deck's draw pile and discard pile, and the card statements (`shuffle`,
-//! `draw`, `discard`, `return`). A card is a declared entity of the deck's thing type; one that
-//! is in neither pile has been drawn and is out (in a hand, on the table).
+//! `draw`, `discard`, `return`, `take`, `shuffle ... into`). A card is a declared entity of the
+//! deck's thing type (of one deck of its make, when the make has several); one that is in
+//! neither pile has been drawn and is out (in a hand, on the table).
 
 use super::state::{Machine, R};
 use super::stmt::Flow;
@@ -9,11 +10,32 @@ use crate::diag::Diag;
 use crate::source::Span;
 use crate::trace::Event;
 
-/// One deck's piles; the top of the draw pile is the end of its list.
+/// One deck's piles; the top of the draw pile is the end of its list. `listed` holds each pile
+/// again in deck order (ids ascending), for `draw pile of DECK`: the draw pile's own order is
+/// secret.
 #[derive(Default, Clone, Debug)]
 pub(super) struct Piles {
     pub(super) draw: Vec<EntityId>,
     pub(super) discard: Vec<EntityId>,
+    listed: [Vec<EntityId>; 2],
+}
+
+impl Piles {
+    /// The draw pile (`false`) or the discard pile (`true`), in deck order.
+    pub(super) fn listed(&self, discard: bool) -> &[EntityId] {
+        &self.listed[usize::from(discard)]
+    }
+
+    /// Lists both piles again in deck order, in the lists' own storage (no allocation once
+    /// they have grown to the deck's size).
+    fn relist(&mut self) {
+        for (k, pile) in [&self.draw, &self.discard].into_iter().enumerate() {
+            let l = &mut self.listed[k];
+            l.clear();
+            l.extend_from_slice(pile);
+            l.sort_unstable();
+        }
+    }
 }
 
 impl Machine<'_> {
@@ -24,35 +46,47 @@ impl Machine<'_> {
         }
     }
 
+    /// The cards of deck `d`: its share of its make's cards, or every entity of its type.
+    fn deck_cards(&self, d: u16) -> &[EntityId] {
+        let def = &self.p.deck_defs[d as usize];
+        if def.made {
+            return &def.cards;
+        }
+        let ty = self.p.decks[d as usize];
+        self.of_type.get(ty as usize).map_or(&[], Vec::as_slice)
+    }
+
     /// Every card of deck `d` in play back in its draw pile, shuffled (traced).
     fn gather_all(&mut self, d: u16) {
-        let ty = self.p.decks[d as usize];
         let mut draw = std::mem::take(&mut self.piles[d as usize].draw);
         draw.clear();
-        if let Some(cards) = self.of_type.get(ty as usize) {
-            draw.extend(cards.iter().copied().filter(|c| !self.absent[*c as usize]));
-        }
+        draw.extend(self.deck_cards(d).iter().copied().filter(|c| !self.absent[*c as usize]));
         self.piles[d as usize].discard.clear();
         self.dice.shuffle(&mut draw);
         let n = draw.len();
         self.piles[d as usize].draw = draw;
-        self.emit(Event::Shuffle { deck: ty, cards: n });
+        self.piles[d as usize].relist();
+        self.emit(Event::Shuffle { deck: d, cards: n });
     }
 
     pub(super) fn st_cards(&mut self, act: &CardAct, span: Span) -> R<Flow> {
         match act {
-            CardAct::Shuffle(d) => self.gather_all(*d),
+            CardAct::Shuffle(d) => {
+                let d = self.deck_at(d, span)?;
+                self.gather_all(d)
+            }
             CardAct::Draw { deck, by, bind } => {
+                let deck = &self.deck_at(deck, span)?;
                 let by = match by {
                     Some(b) => Some(self.entity(b, span)?),
                     None => None,
                 };
                 let card = self.draw(*deck, span)?;
+                self.piles[*deck as usize].relist();
                 if let Some(slot) = bind {
                     self.locals[*slot as usize] = card as i64;
                 }
-                let ty = self.p.decks[*deck as usize];
-                self.emit(Event::Draw { deck: ty, by, card });
+                self.emit(Event::Draw { deck: *deck, by, card });
             }
             CardAct::Discard(x) => {
                 let card = self.entity(x, span)?;
@@ -60,25 +94,113 @@ impl Machine<'_> {
                 self.still_a_card(card, span)?;
                 self.take_out(d, card);
                 self.piles[d as usize].discard.push(card);
+                self.piles[d as usize].relist();
                 self.emit(Event::Discard { card, returned: false });
             }
             CardAct::Return(x, d) => {
-                let card = self.entity(x, span)?;
-                self.still_a_card(card, span)?;
+                let d = &self.deck_at(d, span)?;
+                let card = self.card_of(x, *d, span)?;
                 self.take_out(*d, card);
                 self.piles[*d as usize].draw.push(card);
+                self.piles[*d as usize].relist();
                 self.emit(Event::Discard { card, returned: true });
+            }
+            CardAct::Take(x, d) => {
+                let d = &self.deck_at(d, span)?;
+                let card = self.card_of(x, *d, span)?;
+                let piles = &mut self.piles[*d as usize];
+                let Some(at) = piles.draw.iter().position(|c| *c == card) else {
+                    return Err(Box::new(
+                        Diag::new(
+                            "run::not_in_pile",
+                            format!(
+                                "{} is not in the draw pile of `{}`",
+                                self.world().character_name(card),
+                                self.p.deck_defs[*d as usize].name
+                            ),
+                        )
+                        .label(span, "taken here")
+                        .help("take only a card still in the draw pile: test it first with `any x in draw pile of DECK: x == CARD`"),
+                    ));
+                };
+                piles.draw.remove(at);
+                piles.relist();
+                self.emit(Event::Pile {
+                    deck: *d,
+                    card,
+                    into: false,
+                });
+            }
+            CardAct::ShuffleIn(x, d) => {
+                let d = &self.deck_at(d, span)?;
+                let card = self.card_of(x, *d, span)?;
+                self.take_out(*d, card);
+                let at = self.dice.place(self.piles[*d as usize].draw.len());
+                let piles = &mut self.piles[*d as usize];
+                piles.draw.insert(at.min(piles.draw.len()), card);
+                piles.relist();
+                self.emit(Event::Pile {
+                    deck: *d,
+                    card,
+                    into: true,
+                });
             }
         }
         Ok(Flow::Next)
     }
 
+    /// The deck a statement names: the deck itself, or the deck of the entity `owner` gives
+    /// among its make's (`decks per TYPE`).
+    fn deck_at(&mut self, at: &DeckAt, span: Span) -> R<u16> {
+        let Some(owner) = &at.owner else {
+            return Ok(at.deck);
+        };
+        let e = self.entity(owner, span)?;
+        let p = self.p;
+        let make = p.decks.get(at.deck as usize).copied();
+        let d = (0..p.decks.len()).find(|d| Some(p.decks[*d]) == make && p.deck_defs[*d].owner == Some(e));
+        d.map(|d| d as u16).ok_or_else(|| {
+            let what = make.map_or("", |t| p.things[t as usize].1.as_str());
+            Box::new(
+                Diag::new(
+                    "run::no_deck",
+                    format!("{} has no deck of {what}", self.world().character_name(e)),
+                )
+                .label(span, "its deck")
+                .help(
+                    "each entity of the cast when the run starts has its deck; one made later has none: test it first",
+                ),
+            )
+        })
+    }
+
+    /// The card `x` gives, checked to be a card of deck `d` still in play.
+    fn card_of(&mut self, x: &Ex, d: u16, span: Span) -> R<EntityId> {
+        let card = self.entity(x, span)?;
+        if self.deck_of(card, span)? != d {
+            return Err(Box::new(
+                Diag::new(
+                    "run::not_a_card",
+                    format!(
+                        "{} is not a card of the deck `{}`",
+                        self.world().character_name(card),
+                        self.p.deck_defs[d as usize].name
+                    ),
+                )
+                .label(span, "given here")
+                .help("each deck of a make has its own cards: put a card back in the deck it came from"),
+            ));
+        }
+        self.still_a_card(card, span)?;
+        Ok(card)
+    }
+
     /// The top card of deck `d` (or the next forced draw, wherever it is in the draw pile). An
-    /// empty draw pile takes the discard pile, shuffled, first.
+    /// empty draw pile takes the discard pile, shuffled, first (unless the deck has `no refill`).
     fn draw(&mut self, d: u16, span: Span) -> R<EntityId> {
         let p = self.p;
-        let ty = p.decks[d as usize];
-        if self.piles[d as usize].draw.is_empty() {
+        let def = &p.deck_defs[d as usize];
+        if self.piles[d as usize].draw.is_empty() && def.refill {
             let mut discard = std::mem::take(&mut self.piles[d as usize].discard);
             self.dice.shuffle(&mut discard);
             let n = discard.len();
@@ -86,7 +208,7 @@ impl Machine<'_> {
             std::mem::swap(&mut piles.draw, &mut discard);
             piles.discard = discard;
             if n > 0 {
-                self.emit(Event::Shuffle { deck: ty, cards: n });
+                self.emit(Event::Shuffle { deck: d, cards: n });
             }
         }
         if let Some(&forced) = self.forced_draws.front() {
@@ -102,7 +224,7 @@ impl Machine<'_> {
                         format!(
                             "the forced draw `{}` is not in the draw pile of `{}`",
                             self.world().character_name(forced),
-                            p.things[ty as usize].1
+                            def.name
                         ),
                     )
                     .label(span, "drawn here")
@@ -112,31 +234,33 @@ impl Machine<'_> {
         }
         let card = self.piles[d as usize].draw.pop();
         card.ok_or_else(|| {
-            let left = self.of_type.get(ty as usize).is_some_and(|cards| {
-                cards
-                    .iter()
-                    .any(|c| !self.gone.get(*c as usize).copied().unwrap_or(false))
-            });
-            let help = if left {
-                "every card is out: `discard` cards so an empty pile can take them back, or `shuffle` the deck"
-            } else {
+            let left = self
+                .deck_cards(d)
+                .iter()
+                .any(|c| !self.gone.get(*c as usize).copied().unwrap_or(false));
+            let help = if !left {
                 "every card of the deck was destroyed: none can come back; test for cards before drawing"
+            } else if !def.refill {
+                "this deck has `no refill`: its discards come back only by `shuffle DECK` or `shuffle X into DECK`; test `count x in draw pile of DECK` before drawing"
+            } else {
+                "every card is out: `discard` cards so an empty pile can take them back, or `shuffle` the deck"
             };
             Box::new(
-                Diag::new(
-                    "run::empty_deck",
-                    format!("the deck `{}` has no card left to draw", p.things[ty as usize].1),
-                )
-                .label(span, "drawn here")
-                .help(help),
+                Diag::new("run::empty_deck", format!("the deck `{}` has no card left to draw", def.name))
+                    .label(span, "drawn here")
+                    .help(help),
             )
         })
     }
 
-    /// The deck a card belongs to.
+    /// The deck a card belongs to: the one deck of its type, or the one of its make's several
+    /// decks that holds it.
     fn deck_of(&self, card: EntityId, span: Span) -> R<u16> {
         let ty = self.types.get(card as usize).copied();
-        let d = self.p.decks.iter().position(|t| Some(*t) == ty);
+        let p = self.p;
+        let d = (0..p.decks.len()).find(|d| {
+            Some(p.decks[*d]) == ty && (!p.deck_defs[*d].made || p.deck_defs[*d].cards.binary_search(&card).is_ok())
+        });
         d.map(|d| d as u16).ok_or_else(|| {
             Box::new(
                 Diag::new(
@@ -170,9 +294,9 @@ impl Machine<'_> {
 
     /// A destroyed card leaves its deck's piles for good.
     pub(super) fn forget_card(&mut self, card: EntityId) {
-        let ty = self.types.get(card as usize).copied();
-        if let Some(d) = self.p.decks.iter().position(|t| Some(*t) == ty) {
-            self.take_out(d as u16, card);
+        if let Ok(d) = self.deck_of(card, Span::default()) {
+            self.take_out(d, card);
+            self.piles[d as usize].relist();
         }
     }
 

@@ -87,6 +87,9 @@ pub struct Snapshot {
     /// The responses armed by `ready`, in the order they were armed: the `ready` statement's
     /// definition, its owner, and the edge it expires at.
     pub armed: Vec<(ReadyId, EntityId, Option<Anchor>)>,
+    /// Each deck's piles as the table sees them: how many cards are in the draw pile (never
+    /// which, nor their order), and the discard pile face up (its top last).
+    pub piles: Vec<(usize, Vec<EntityId>)>,
 }
 
 impl Snapshot {
@@ -208,6 +211,7 @@ impl Editor<'_, '_> {
                 .map(|a| (a.effect, a.target, a.left, a.anchor))
                 .collect(),
             armed: m.readied.armed.iter().map(|a| (a.ready, a.owner, a.until)).collect(),
+            piles: m.piles.iter().map(|p| (p.draw.len(), p.discard.clone())).collect(),
         }
     }
 

@@ -77,6 +77,13 @@ impl DiceStream {
         }
     }
 
+    /// A place from 0 to `n` (inclusive), uniformly, from the seeded stream (never forced): where
+    /// a card shuffled into a pile of `n` cards goes.
+    pub fn place(&mut self, n: usize) -> usize {
+        let bound = (n + 1).min(u32::MAX as usize) as u32;
+        roll_die(&mut self.rng, bound) as usize - 1
+    }
+
     /// How many forced values are still waiting.
     pub fn forced_left(&self) -> usize {
         self.forced.len()

@@ -408,6 +408,7 @@ impl Machine<'_> {
             Coll::Ranked(o) => self.ranked.get(o as usize).map_or(&[], Vec::as_slice),
             Coll::Tied => &self.tied,
             Coll::Sides => &self.side_ids,
+            Coll::Pile(d, discard) => self.piles.get(d as usize).map_or(&[], |p| p.listed(discard)),
         }
     }
 

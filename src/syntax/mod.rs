@@ -1,6 +1,7 @@
 //! Stage 1: source text → spanned AST ([`parse`]).
 
 pub mod ast;
+pub mod cast;
 mod parser;
 pub mod text;
 

@@ -294,18 +294,29 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
         Event::Create { id, ty, values } => create(o, p, *id, *ty, values),
         Event::Shuffle { deck, cards } => {
             o.write_all(br#"{"event":"shuffle","deck":"#)?;
-            q(o, &p.things[*deck as usize].1)?;
+            q(o, &p.deck_defs[*deck as usize].name)?;
             o.write_all(br#","cards":"#)?;
             int(o, *cards as i64)?;
             o.write_all(b"}")
         }
         Event::Draw { deck, by, card } => {
             o.write_all(br#"{"event":"draw","deck":"#)?;
-            q(o, &p.things[*deck as usize].1)?;
+            q(o, &p.deck_defs[*deck as usize].name)?;
             if let Some(by) = by {
                 o.write_all(br#","actor":"#)?;
                 name(o, p, *by)?;
             }
+            o.write_all(br#","card":"#)?;
+            name(o, p, *card)?;
+            o.write_all(b"}")
+        }
+        Event::Pile { deck, card, into } => {
+            o.write_all(if *into {
+                br#"{"event":"insert","deck":"#
+            } else {
+                br#"{"event":"take","deck":"#
+            })?;
+            q(o, &p.deck_defs[*deck as usize].name)?;
             o.write_all(br#","card":"#)?;
             name(o, p, *card)?;
             o.write_all(b"}")

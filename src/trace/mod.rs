@@ -193,15 +193,23 @@ pub enum Event<'a> {
     },
     /// A deck's draw pile shuffled: at the start (every card), by `shuffle`, or when an empty
     /// pile takes the discard pile.
+    /// `deck`: its place in `Program::decks`.
     Shuffle {
-        deck: TypeId,
+        deck: u16,
         cards: usize,
     },
     /// `draw`: a card off the top of a deck (drawn by someone, if the statement says).
     Draw {
-        deck: TypeId,
+        deck: u16,
         by: Option<EntityId>,
         card: EntityId,
+    },
+    /// `take X from DECK`: a given card out of the draw pile (`into: false`); `shuffle X into
+    /// DECK`: a card into the draw pile at a random place (`into: true`).
+    Pile {
+        deck: u16,
+        card: EntityId,
+        into: bool,
     },
     /// `discard` (onto the discard pile) or `return` (`returned`: on top of the draw pile).
     Discard {

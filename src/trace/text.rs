@@ -270,12 +270,28 @@ impl<W: Write> Text<W> {
             Event::Destroy { id } => self.line("destroy", p.character_name(*id), |_| {}),
             Event::Shuffle { deck, cards } => self.line("shuffle", "", |b| {
                 let s = if *cards == 1 { "" } else { "s" };
-                let _ = write!(b, "{:<10} {cards} card{s}", p.things[*deck as usize].1);
+                let _ = write!(b, "{:<10} {cards} card{s}", p.deck_defs[*deck as usize].name);
             }),
             Event::Draw { deck, by, card } => {
                 let who = by.map_or("", |b| p.character_name(b));
                 self.line("draw", who, |b| {
-                    let _ = write!(b, "{:<10} {}", p.things[*deck as usize].1, p.character_name(*card));
+                    let _ = write!(
+                        b,
+                        "{:<10} {}",
+                        p.deck_defs[*deck as usize].name,
+                        p.character_name(*card)
+                    );
+                });
+            }
+            Event::Pile { deck, card, into } => {
+                let what = if *into { "insert" } else { "take" };
+                self.line(what, "", |b| {
+                    let _ = write!(
+                        b,
+                        "{:<10} {}",
+                        p.deck_defs[*deck as usize].name,
+                        p.character_name(*card)
+                    );
                 });
             }
             Event::Discard { card, returned } => {

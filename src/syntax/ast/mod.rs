@@ -2,7 +2,9 @@
 
 pub use crate::source::{FileId, Span};
 
+mod cards;
 mod expr;
+pub use cards::*;
 pub use expr::*;
 
 /// A value with the span of the source text it came from.
@@ -97,9 +99,14 @@ pub enum Item {
     Hook(Box<HookDecl>),
     /// `deck NAME, PLURAL { ... }`: marks the thing `NAME` as a deck of cards. The parser writes
     /// a deck out as the thing (with `rank`, `suit` and `joker`), a param per suit, and an
-    /// entity per card, in deck order; then this.
+    /// entity per card, in deck order; then this. `copies`: `decks A, B` (several decks of this
+    /// make, each with every card, written out deck after deck); `refill`: false for `no refill`.
     Deck {
         name: Ident,
+        copies: Vec<Ident>,
+        refill: bool,
+        /// `decks per TYPE`, `one per TYPE`: cards made from the cast (see [`DeckCast`]).
+        cast: Option<Box<DeckCast>>,
     },
     /// `kind NAME, ...`: kinds of action, declared on their own.
     Kind(Vec<Ident>),
@@ -395,23 +402,6 @@ pub enum Per {
     AnyTurn(Span),
 }
 
-/// What a statement does with a deck's cards.
-#[derive(Clone, Debug)]
-pub enum CardOp {
-    /// Every card of the deck back in its draw pile, shuffled.
-    Shuffle(Ident),
-    /// The top card of the deck's draw pile, drawn (by someone, for the trace) and named.
-    Draw {
-        deck: Ident,
-        by: Option<Expr>,
-        bind: Option<Ident>,
-    },
-    /// A card onto its deck's discard pile.
-    Discard(Expr),
-    /// A card back on top of its deck's draw pile.
-    Return(Expr, Ident),
-}
-
 /// Where `place` puts a character.
 #[derive(Clone, Debug)]
 pub enum PlaceTo {
@@ -428,6 +418,8 @@ pub enum PlaceTo {
 pub enum Collection {
     Characters,
     Ranked(Ident),
+    /// `draw pile of DECK` (`false`) or `discard pile of DECK` (`true`).
+    Pile(DeckRef, bool),
 }
 
 #[derive(Clone, Debug)]

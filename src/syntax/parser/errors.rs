@@ -205,15 +205,12 @@ fn missing_punctuation(w: &Window, pos: usize) -> Option<Diag> {
     let read_as: Vec<Rule> = (far.rules.into_iter())
         .filter(|r| !matches!(r, Rule::file | Rule::next_item | Rule::item_pair))
         .collect();
-    let mut help = match read_as.first() {
+    let help = match read_as.first() {
         Some(r) if read_as.iter().all(|x| x == r) => {
             format!("this is read as {}: see docs/language.md for its form", rule_name(*r))
         }
         _ => "see docs/language.md for the form of each declaration and statement".to_string(),
     };
-    if read_as.first() == Some(&Rule::deck_decl) && w.src[at..].starts_with("for") {
-        help = "only a `thing` stands for a field (`thing NAME, PLURAL for FIELD`); a deck's cards do not".to_string();
-    }
     Some(
         Diag::new("syntax::parse", format!("expected {expected}"))
             .label(Span::new(w.file, found_start, found_end), found)

@@ -196,7 +196,7 @@ impl Builder {
         let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let quant = quant_word(next(&mut it, span)?.as_str());
         let var = self.ident(next(&mut it, span)?);
-        let coll = self.collection(next(&mut it, span)?);
+        let coll = self.collection(next(&mut it, span)?)?;
         let (mut filter, mut body, mut by, mut presence) = (None, None, None, Presence::InPlay);
         for p in it {
             let r = p.as_rule();

@@ -213,211 +213,6 @@ impl Builder {
         }
     }
 
-    /// `deck NAME, PLURAL { suits ... ranks ... jokers ... fields }`, written out as a thing with
-    /// `rank`, `suit` and `joker`, a param per suit (its place, lowest first), an entity per
-    /// card (suits within rank: `2 clubs`, `2 hearts`, ..., then `joker 1`, ...), and the marker.
-    pub(super) fn deck_decl(&self, pair: Pair<Rule>) -> R<Vec<Item>> {
-        let span = self.span(&pair);
-        let mut it = parts(pair);
-        let name = self.ident(next(&mut it, span)?);
-        let plural = self.ident(next(&mut it, span)?);
-        // Each written-out field name has a span of its own (a field a name resolves to is
-        // recorded by span): `rank` at the deck's name, `suit` at its plural, `joker` at the whole.
-        let plural_span = plural.span;
-        let at = |text: &str| {
-            let s = match text {
-                "suit" => plural_span,
-                "joker" => span,
-                _ => name.span,
-            };
-            Spanned::new(text.to_string(), s)
-        };
-        let int = |v: i64| Expr {
-            node: ExprKind::Int(v),
-            span: name.span,
-        };
-        // A rank: a whole number from 0 to 1,000,000.
-        let number = |p: Pair<Rule>| -> R<i64> {
-            let pspan = self.span(&p);
-            let text = p.as_str();
-            match text.parse::<i64>() {
-                Ok(v) if (0..=1_000_000).contains(&v) => Ok(v),
-                Ok(v) if v < 0 => Err(Diag::new("syntax::deck", format!("`{text}` is not a card's rank"))
-                    .label(pspan, "a rank is not negative")
-                    .help("ranks are whole numbers from 0 to 1,000,000: number the cards from 0 and work out their values in the rules (`x.rank - 3`)")),
-                _ => Err(Diag::new("syntax::deck", format!("`{text}` is too large for a card's rank"))
-                    .label(pspan, "at most 1,000,000")
-                    .help("ranks are whole numbers from 0 to 1,000,000")),
-            }
-        };
-        // How many jokers: a whole number (the deck's size is held to its limit below).
-        let count = |p: Pair<Rule>| -> R<usize> {
-            let pspan = self.span(&p);
-            let text = p.as_str();
-            match text.parse::<i64>() {
-                Ok(v) if v < 0 => Err(
-                    Diag::new("syntax::deck", format!("`jokers {text}`: a count is not negative"))
-                        .label(pspan, "how many jokers")
-                        .help("write how many jokers the deck has, or leave `jokers` out for none"),
-                ),
-                Ok(v) => Ok(usize::try_from(v).unwrap_or(usize::MAX)),
-                Err(_) => Err(too_large(pspan)),
-            }
-        };
-        let mut fields = vec![
-            Item::Stat {
-                name: at("rank"),
-                ty: None,
-                decimals: 0,
-                default: None,
-            },
-            Item::Stat {
-                name: at("suit"),
-                ty: None,
-                decimals: 0,
-                default: None,
-            },
-            Item::Flag {
-                name: at("joker"),
-                default: None,
-                per: Vec::new(),
-            },
-        ];
-        let (mut suits, mut ranks, mut jokers) = (Vec::new(), Vec::new(), None);
-        // Each of `suits`, `ranks` and `jokers` is one line: a second would add to the first or
-        // replace it.
-        let (mut suits_at, mut ranks_at) = (None, None);
-        for p in it {
-            let pspan = self.span(&p);
-            match p.as_rule() {
-                Rule::deck_suits => {
-                    once(&mut suits_at, (), "`suits`", pspan)
-                        .map_err(|d| d.help("list every suit after one `suits`: `suits clubs, hearts`"))?;
-                    suits.extend(self.ident_list(last_inner(p, pspan)?))
-                }
-                Rule::deck_ranks => {
-                    once(&mut ranks_at, (), "`ranks`", pspan)
-                        .map_err(|d| d.help("list every rank after one `ranks`: `ranks 2 to 10, J = 11`"))?;
-                    for r in parts(p) {
-                        let rspan = self.span(&r);
-                        let mut ri = parts(r);
-                        let first = next(&mut ri, rspan)?;
-                        match (first.as_rule(), ri.next()) {
-                            (Rule::ident, Some(v)) => ranks.push((first.as_str().to_string(), number(v)?)),
-                            (_, Some(to)) => {
-                                let (lo, hi) = (number(first)?, number(to)?);
-                                let most = crate::limits::MAX_RANK_RUN;
-                                if hi < lo {
-                                    return Err(Diag::new(
-                                        "syntax::deck",
-                                        format!("the ranks {lo} to {hi} run downwards"),
-                                    )
-                                    .label(rspan, "this run of ranks")
-                                    .help(format!("write the lower rank first: `{hi} to {lo}`")));
-                                }
-                                if hi - lo >= most {
-                                    return Err(Diag::new(
-                                        "syntax::deck",
-                                        format!("the ranks {lo} to {hi} are {} ranks in one run", hi - lo + 1),
-                                    )
-                                    .label(rspan, format!("a run holds at most {most} ranks"))
-                                    .help(format!(
-                                        "split it into runs of at most {most}: `{lo} to {}, {}`",
-                                        lo + most - 1,
-                                        match hi - lo + 1 - most {
-                                            1 => hi.to_string(),
-                                            n if n <= most => format!("{} to {hi}", lo + most),
-                                            _ => format!("{} to {}, ...", lo + most, lo + 2 * most - 1),
-                                        }
-                                    )));
-                                }
-                                ranks.extend((lo..=hi).map(|v| (v.to_string(), v)));
-                            }
-                            (_, None) => {
-                                let v = number(first)?;
-                                ranks.push((v.to_string(), v));
-                            }
-                        }
-                    }
-                }
-                Rule::deck_jokers => {
-                    if let Some((_, _, first)) = jokers {
-                        once(&mut Some(((), first)), (), "`jokers`", pspan)?;
-                    }
-                    let mut ji = parts(p);
-                    let n = count(next(&mut ji, pspan)?)?;
-                    let rank = ji.next().map(number).transpose()?;
-                    jokers = Some((n, rank, pspan));
-                }
-                _ => fields.push(self.item(p)?),
-            }
-        }
-        // Jokers rank above the highest rank: a deck has ranks, as the docs say.
-        if ranks.is_empty() {
-            return Err(Diag::new("syntax::deck", "this deck has no ranks")
-                .label(name.span, "a deck without `ranks`")
-                .help("give it at least one rank: `ranks 1 to 10` (jokers are ranked above the highest rank)"));
-        }
-        let cards = (ranks.len() * suits.len().max(1)).saturating_add(jokers.map_or(0, |j| j.0));
-        let most = crate::limits::MAX_DECK_CARDS;
-        if cards > most {
-            return Err(Diag::new("syntax::deck", format!("a deck of {cards} cards"))
-                .label(span, "this deck")
-                .help(format!(
-                    "a deck holds at most {most} cards: give it fewer ranks, suits or jokers"
-                )));
-        }
-        let mut items = vec![Item::Thing {
-            name: name.clone(),
-            plural,
-            stands_for: None,
-            fields,
-        }];
-        for (k, s) in suits.iter().enumerate() {
-            items.push(Item::Param {
-                name: s.clone(),
-                args: Vec::new(),
-                value: int(k as i64 + 1),
-            });
-        }
-        let card = |label: String, rank: i64, suit: i64, joker: bool| Item::Instance {
-            ty: name.clone(),
-            name: at(&label),
-            fields: vec![
-                (at("rank"), int(rank)),
-                (at("suit"), int(suit)),
-                (
-                    at("joker"),
-                    Expr {
-                        node: ExprKind::Bool(joker),
-                        span: name.span,
-                    },
-                ),
-            ],
-        };
-        for (label, rank) in &ranks {
-            if suits.is_empty() {
-                items.push(card(label.clone(), *rank, 0, false));
-            }
-            for (k, s) in suits.iter().enumerate() {
-                items.push(card(format!("{label} {}", s.node), *rank, k as i64 + 1, false));
-            }
-        }
-        if let Some((n, rank, _)) = jokers {
-            let top = ranks.iter().map(|r| r.1).max().unwrap_or(0) + 1;
-            for k in 1..=n {
-                let label = if n == 1 {
-                    "joker".to_string()
-                } else {
-                    format!("joker {k}")
-                };
-                items.push(card(label, rank.unwrap_or(top), 0, true));
-            }
-        }
-        items.push(Item::Deck { name });
-        Ok(items)
-    }
-
     fn thing_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
         let name = self.ident(next(&mut it, span)?);
         let plural = self.ident(next(&mut it, span)?);
@@ -819,7 +614,7 @@ impl Builder {
             let espan = self.span(&point);
             let mut ei = parts(point);
             let var = self.ident(next(&mut ei, espan)?);
-            let coll = self.collection(next(&mut ei, espan)?);
+            let coll = self.collection(next(&mut ei, espan)?)?;
             let mut ei = ei.peekable();
             if let Some(p) = ei.next_if(|p| p.as_rule() == Rule::presence) {
                 each_presence = Self::presence(p);
@@ -874,7 +669,7 @@ struct Clauses {
 
 /// A clause of a declaration (`word`, as written, at `span`), given once: a second would silently
 /// replace the first.
-fn once<T>(slot: &mut Option<(T, Span)>, value: T, word: &str, span: Span) -> R<()> {
+pub(super) fn once<T>(slot: &mut Option<(T, Span)>, value: T, word: &str, span: Span) -> R<()> {
     if let Some((_, first)) = slot {
         return Err(Diag::new("syntax::parse", format!("{word} is given twice"))
             .label(span, "given again here")

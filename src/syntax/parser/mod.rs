@@ -2,6 +2,7 @@
 //! pest derive, and the helpers every part of the grammar shares.
 
 mod bounds;
+mod deck;
 mod errors;
 mod expr;
 mod items;
@@ -207,10 +208,18 @@ impl Builder {
         Ok((f, self.expr(next(&mut pi, span)?)?))
     }
 
-    fn collection(&self, pair: Pair<Rule>) -> Collection {
+    fn collection(&self, pair: Pair<Rule>) -> R<Collection> {
+        let pile = pair.clone().into_inner().find(|p| p.as_rule() == Rule::pile_of);
+        if let Some(pile) = pile {
+            let mut inner = pile.into_inner();
+            let discard = inner.clone().any(|p| p.as_rule() == Rule::pile_discard);
+            if let Some(deck) = inner.find(|p| p.as_rule() == Rule::deck_ref) {
+                return Ok(Collection::Pile(self.deck_ref(deck)?, discard));
+            }
+        }
         match pair.into_inner().find(|p| p.as_rule() == Rule::ident) {
-            Some(p) => Collection::Ranked(self.ident(p)),
-            None => Collection::Characters,
+            Some(p) => Ok(Collection::Ranked(self.ident(p))),
+            None => Ok(Collection::Characters),
         }
     }
 

@@ -195,12 +195,24 @@ impl Builder {
         Ok(match rule {
             Rule::level_stmt | Rule::phase_stmt | Rule::round_stmt => self.level_stmt(it, span, rule)?,
             Rule::create_stmt => self.create_stmt(it, span)?,
-            Rule::shuffle_stmt => Stmt::Cards {
-                op: CardOp::Shuffle(self.ident(next(&mut it, span)?)),
+            Rule::shuffle_stmt => {
+                let first = next(&mut it, span)?;
+                let op = match first.as_rule() {
+                    Rule::shuffle_card => {
+                        let fspan = self.span(&first);
+                        let card = self.expr(last_inner(first, fspan)?)?;
+                        CardOp::ShuffleIn(card, self.deck_ref(next(&mut it, span)?)?)
+                    }
+                    _ => CardOp::Shuffle(self.deck_ref(first)?),
+                };
+                Stmt::Cards { op, span }
+            }
+            Rule::take_stmt => Stmt::Cards {
+                op: CardOp::Take(self.expr(next(&mut it, span)?)?, self.deck_ref(next(&mut it, span)?)?),
                 span,
             },
             Rule::draw_stmt => {
-                let deck = self.ident(next(&mut it, span)?);
+                let deck = self.deck_ref(next(&mut it, span)?)?;
                 let (mut by, mut bind) = (None, None);
                 for p in it {
                     match p.as_rule() {
@@ -218,7 +230,7 @@ impl Builder {
                 span,
             },
             Rule::return_stmt => Stmt::Cards {
-                op: CardOp::Return(self.expr(next(&mut it, span)?)?, self.ident(next(&mut it, span)?)),
+                op: CardOp::Return(self.expr(next(&mut it, span)?)?, self.deck_ref(next(&mut it, span)?)?),
                 span,
             },
             Rule::destroy_stmt => Stmt::Destroy {
@@ -401,7 +413,7 @@ impl Builder {
             next(&mut it, span)?;
         }
         let var = self.ident(next(&mut it, span)?);
-        let coll = self.collection(next(&mut it, span)?);
+        let coll = self.collection(next(&mut it, span)?)?;
         let (mut filter, mut order, mut body, mut backwards) = (None, None, Block::default(), false);
         let (mut from, mut anew, mut ties, mut presence) = (None, false, false, Presence::InPlay);
         for p in it {
@@ -439,7 +451,7 @@ impl Builder {
     /// `repeat for first c in COLL [where C] by ORDER { ... }`: a walk that picks again.
     fn pick_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
         let var = self.ident(next(&mut it, span)?);
-        let coll = self.collection(next(&mut it, span)?);
+        let coll = self.collection(next(&mut it, span)?)?;
         let (mut filter, mut order, mut body, mut presence) = (None, None, Block::default(), Presence::InPlay);
         for p in it {
             match p.as_rule() {
@@ -522,7 +534,7 @@ impl Builder {
         let fspan = self.span(&from);
         let mut fi = from.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let var = self.ident(next(&mut fi, fspan)?);
-        let coll = self.collection(next(&mut fi, fspan)?);
+        let coll = self.collection(next(&mut fi, fspan)?)?;
         let (mut filter, mut order, mut body, mut decline) = (None, None, Block::default(), None);
         let (mut refusals, mut bind) = (Vec::new(), None);
         let mut presence = Presence::InPlay;
