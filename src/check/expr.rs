@@ -111,6 +111,9 @@ impl Checker<'_> {
             ExprKind::Call(name, args) if matches!(self.decls.lookup(&name.node), Some(Sym::Param(_))) => {
                 self.param_call(e, name, args)
             }
+            ExprKind::Call(name, args) if matches!(self.decls.lookup(&name.node), Some(Sym::Routine(_))) => {
+                self.routine_call(e, name, args)
+            }
             ExprKind::Call(name, args) => self.call(e, name, args),
             ExprKind::If(c, a, b) => self.if_expr(c, a, b),
             ExprKind::Quant(_) => self.quant(e),
@@ -435,7 +438,7 @@ impl Checker<'_> {
             Some(Sym::Param(i)) => i as usize,
             _ => 0,
         };
-        let kinds: Vec<Option<u16>> = self.decls.param_args[index].iter().map(|a| a.1).collect();
+        let kinds: Vec<Ty> = self.decls.param_arg_tys.get(index).cloned().unwrap_or_default();
         let want = kinds.len();
         if want != args.len() {
             self.err(
@@ -444,12 +447,11 @@ impl Checker<'_> {
                     format!("the param `{}` takes {want} argument(s), not {}", name.node, args.len()),
                 )
                 .label(e.span, "here")
-                .help("pass one number per argument the param declares"),
+                .help("pass one argument per argument the param declares, of its type"),
             );
         }
-        for (a, kind) in args.iter().zip(kinds.iter().chain(std::iter::repeat(&None))) {
-            let t = kind.map_or(Ty::Int, Ty::Entity);
-            self.expect(a, t, &format!("an argument of `{}`", name.node));
+        for (a, kind) in args.iter().zip(kinds.iter().chain(std::iter::repeat(&Ty::Int))) {
+            self.expect(a, *kind, &format!("an argument of `{}`", name.node));
         }
         self.param_type(index)
     }

@@ -17,6 +17,7 @@ mod decls;
 mod entities;
 mod expr;
 mod fixed;
+mod functions;
 mod hooks;
 pub mod index;
 mod items;
@@ -147,6 +148,11 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         decimals_at: HashMap::new(),
         moments: Default::default(),
         held_moments: Default::default(),
+        giving: None,
+        next_giving: None,
+        lets: Vec::new(),
+        fence: 0,
+        calls: false,
     };
     for file in files {
         for item in &file.items {

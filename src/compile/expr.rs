@@ -56,6 +56,9 @@ impl Lower<'_> {
             ExprKind::Call(name, args) if matches!(self.d.lookup(&name.node), Some(Sym::Param(_))) => {
                 self.param_call(name, args)
             }
+            ExprKind::Call(name, args) if matches!(self.d.lookup(&name.node), Some(Sym::Routine(_))) => {
+                self.routine_call(e, name, args)
+            }
             ExprKind::Call(name, args) => self.call(e, name, args),
             ExprKind::Quant(_) => self.quant(e),
         }

@@ -596,6 +596,19 @@ pub enum St {
         args: Vec<Ex>,
         span: Span,
     },
+    /// `for each i in A [down] to B { ... }`: `var` takes each number, the bounds worked out once.
+    Count {
+        var: Slot,
+        from: Ex,
+        to: Ex,
+        down: bool,
+        body: Vec<St>,
+        span: Span,
+    },
+    /// `give EXPR`: the value of the routine running; it returns here.
+    Give {
+        value: Ex,
+    },
     Elapse {
         amount: Ex,
         unit: UnitId,
@@ -741,6 +754,8 @@ pub enum Ex {
     LevelNumber(LevelId),
     /// A param with arguments, called.
     ParamCall(u16, Vec<Ex>),
+    /// A routine that gives a value, called: its hook, its arguments, the call.
+    Routine(HookId, Vec<Ex>, Span),
     /// A character's place in a kept order, from 1 (0 when it is not in it, or `none`).
     Position(Box<Ex>, OrderId),
     /// The character right below one in a kept order (itself when last or not in it; `none`

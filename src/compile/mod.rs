@@ -5,6 +5,7 @@
 //! program's types are in [`ir`].
 
 mod expr;
+mod functions;
 pub mod ir;
 mod items;
 pub mod moments;

@@ -4,6 +4,7 @@
 mod bounds;
 mod errors;
 mod expr;
+mod functions;
 mod items;
 mod names;
 mod stmt;

@@ -284,6 +284,8 @@ impl Builder {
                 span,
             },
             Rule::do_stmt => self.do_stmt(it, span)?,
+            Rule::count_stmt => self.count_stmt(it, span)?,
+            Rule::give_stmt => self.give_stmt(it, span)?,
             Rule::react_stmt => self.react_stmt(it, span)?,
             Rule::ready_stmt => self.ready_stmt(it, span)?,
             Rule::disarm_stmt => self.disarm_stmt(it, span)?,
