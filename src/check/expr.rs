@@ -447,7 +447,7 @@ impl Checker<'_> {
                     format!("the param `{}` takes {want} argument(s), not {}", name.node, args.len()),
                 )
                 .label(e.span, "here")
-                .help("pass one argument per argument the param declares, of its type"),
+                .help("pass one value per argument the param declares, of its type (a number unless written `NAME: TYPE`)"),
             );
         }
         for (a, kind) in args.iter().zip(kinds.iter().chain(std::iter::repeat(&Ty::Int))) {
