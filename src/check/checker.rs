@@ -75,6 +75,8 @@ pub(super) struct Checker<'a> {
     pub(super) lets: Vec<usize>,
     pub(super) fence: usize,
     pub(super) calls: bool,
+    /// Choosers that are a role given as a value (see [`super::Checked::roles_at`]).
+    pub(super) roles_at: std::collections::HashSet<Span>,
 }
 
 impl Checker<'_> {

@@ -230,6 +230,14 @@ impl<'f> Decls<'f> {
                         .iter()
                         .map(|a| self.arg_type(a.1.as_ref(), Ty::Int, diags))
                         .collect();
+                    for (a, _) in args.iter().zip(&tys).filter(|(_, t)| **t == Ty::Role) {
+                        let span = a.1.as_ref().map_or(a.0.span, |t| t.span);
+                        diags.push(
+                            Diag::new("check::type", "a param's argument cannot be a role")
+                                .label(span, "a role")
+                                .help("a role only makes decisions, which a param cannot ask: pass it to a routine (`routine NAME(r: role) { choose ... by r { ... } }`)"),
+                        );
+                    }
                     let args = args
                         .iter()
                         .zip(&tys)

@@ -293,6 +293,10 @@ impl Checker<'_> {
             return Ty::Role;
         }
         let t = self.expr(e);
+        if t == Ty::Role {
+            self.roles_at.insert(e.span);
+            return t;
+        }
         if !t.is_entity() {
             self.err(
                 Diag::new(

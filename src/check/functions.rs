@@ -227,3 +227,12 @@ pub(super) fn block_gives(b: &Block) -> bool {
         _ => false,
     })
 }
+
+impl Checker<'_> {
+    /// A role written by its name where a routine's `r: role` argument is passed: a role is a
+    /// value only there (and as a chooser).
+    pub(super) fn role_named(&self, a: &Expr, want: Ty) -> bool {
+        want == Ty::Role
+            && matches!(&a.node, ExprKind::Name(n) if self.var(n).is_none() && matches!(self.decls.lookup(n), Some(Sym::Role(_))))
+    }
+}

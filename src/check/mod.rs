@@ -58,6 +58,8 @@ pub struct Checked<'a> {
     /// The secret `choose ... from`s whose `where` or `unless` reads an earlier secret pick
     /// (`as NAME`), by span: their `secret` event is traced even when nothing could be chosen.
     pub reads_picks: std::collections::HashSet<Span>,
+    /// The choosers that are a role given as a value (a routine's `r: role` argument), by span.
+    pub roles_at: std::collections::HashSet<Span>,
 }
 
 /// `none`'s type: an entity of any type.
@@ -153,6 +155,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         lets: Vec::new(),
         fence: 0,
         calls: false,
+        roles_at: Default::default(),
     };
     for file in files {
         for item in &file.items {
@@ -168,6 +171,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
     let numbers_at = std::mem::take(&mut c.numbers_at);
     let widen_at = std::mem::take(&mut c.widen_at);
     let decimals_at = std::mem::take(&mut c.decimals_at);
+    let roles_at = std::mem::take(&mut c.roles_at);
     if diags.is_empty() {
         Ok(Checked {
             files,
@@ -177,6 +181,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
             widen_at,
             decimals_at,
             reads_picks,
+            roles_at,
         })
     } else {
         Err(capped.finish(diags, cap))

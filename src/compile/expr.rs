@@ -73,6 +73,8 @@ impl Lower<'_> {
                 Some(Sym::Param(i)) => Ex::Param(i),
                 Some(Sym::Field(f, _)) => Ex::Field(Box::new(Ex::Int(TABLE as i64)), f, e.span),
                 Some(Sym::Side(i)) => Ex::Int(i as i64),
+                // A role passed as a routine's argument (the checker allows it only there).
+                Some(Sym::Role(r)) => Ex::Int(i64::from(r)),
                 // A declared entity by name.
                 _ => Ex::Int(self.d.entity(n).map_or(0, |i| i as i64)),
             },

@@ -321,6 +321,8 @@ pub enum Who {
 pub enum ChooserEx {
     Role(RoleId),
     Character(Ex),
+    /// A role given as a value (a routine's `r: role` argument): its index.
+    RoleOf(Ex),
 }
 
 /// The `forbid` lines of one name, in the order written: each with the slot of who attempts it

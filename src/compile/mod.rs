@@ -29,6 +29,7 @@ pub fn compile(checked: &Checked) -> Program {
         site: ast::Span::default(),
         decimals_at: &checked.decimals_at,
         reads_picks: &checked.reads_picks,
+        roles_at: &checked.roles_at,
         scopes: Vec::new(),
         max_locals: 0,
         labels: HashMap::new(),
@@ -174,6 +175,8 @@ struct Lower<'a> {
     decimals_at: &'a HashMap<ast::Span, u8>,
     /// Secret choices that read an earlier secret pick (see [`Checked::reads_picks`]).
     reads_picks: &'a std::collections::HashSet<ast::Span>,
+    /// Choosers given as a role value (see [`Checked::roles_at`]).
+    roles_at: &'a std::collections::HashSet<ast::Span>,
     scopes: Vec<(String, Slot)>,
     max_locals: usize,
     labels: HashMap<String, LabelId>,

@@ -85,6 +85,9 @@ impl Lower<'_> {
         {
             return ChooserEx::Role(r);
         }
+        if self.roles_at.contains(&e.span) {
+            return ChooserEx::RoleOf(self.expr(e));
+        }
         ChooserEx::Character(self.expr(e))
     }
 

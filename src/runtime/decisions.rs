@@ -470,6 +470,19 @@ impl Machine<'_> {
         Ok(match chooser {
             ChooserEx::Role(r) => Who::Role(*r),
             ChooserEx::Character(e) => Who::Character(self.alive(e, span)?),
+            ChooserEx::RoleOf(e) => {
+                let r = self.eval(e, super::state::NO_CTX)?;
+                match u16::try_from(r).ok().filter(|&r| usize::from(r) < self.p.roles.len()) {
+                    Some(r) => Who::Role(r),
+                    None => {
+                        return Err(Box::new(
+                            crate::diag::Diag::new("run::none", "this chooser is no role")
+                                .label(span, "chooses here")
+                                .help("pass a role declared with `role NAME`"),
+                        ));
+                    }
+                }
+            }
         })
     }
 
