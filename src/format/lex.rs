@@ -135,6 +135,8 @@ pub const KEYWORDS: &[&str] = &[
     "next",
     "ready",
     "disarm",
+    "gives",
+    "give",
     "none",
 ];
 
