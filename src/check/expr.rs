@@ -57,6 +57,8 @@ impl Checker<'_> {
                     Ty::Int => "use a number, a stat, a resource, dice or a param",
                     Ty::Dec(_) => "a number keeps the decimals its field declares: round it into fewer decimals first",
                     Ty::Entity(CHARACTER) => "use a character variable bound by `for each` or a quantifier",
+                    Ty::Side => "use a side's name (`heroes`), a character's side (`c.side`) or a side argument",
+                    Ty::Role => "use a role's name, declared with `role NAME`, or a role argument",
                     _ => "use a variable holding an entity of that type, or `none`",
                 }),
             );

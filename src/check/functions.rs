@@ -183,8 +183,8 @@ impl Checker<'_> {
 
     /// `for each i in A [down] to B { ... }`: whole numbers; `i` does not change.
     pub(super) fn count(&mut self, c: &CountLoop) {
-        self.expect(&c.from, Ty::Int, "where a counted loop starts");
-        self.expect(&c.to, Ty::Int, "where a counted loop stops");
+        self.expect(&c.from, Ty::Int, "a counted loop's first number");
+        self.expect(&c.to, Ty::Int, "a counted loop's last number");
         let depth = self.scopes.len();
         self.bind(&c.var, Ty::Int);
         self.block(&c.body);
