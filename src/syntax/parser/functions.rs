@@ -1,16 +1,32 @@
-//! The statements of issue 26's functions: counted loops (`for each i in A [down] to B`) and
-//! `give EXPR`; and a routine's `gives TYPE`.
+//! The statements of issue 26's functions: counted loops (`for each i in A [down] to B`, read
+//! from a `for_stmt`) and `give EXPR`; and a routine's `gives TYPE`.
+
+use pest::iterators::Pair;
 
 use super::{Builder, Parts, R, Rule, next};
+use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 impl Builder {
-    /// `for each i in A [down] to B { ... }`.
-    pub(super) fn count_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
-        let var = self.ident(next(&mut it, span)?);
-        let from = self.expr(next(&mut it, span)?)?;
-        let down = it.next_if(|p| p.as_rule() == Rule::count_down).is_some();
-        let to = self.expr(next(&mut it, span)?)?;
+    /// `for each i in A [down] to B { ... }`: the `count_range` and the block after `i`.
+    pub(super) fn count_stmt(
+        &self,
+        together: bool,
+        var: Ident,
+        range: Pair<'_, Rule>,
+        mut it: Parts<'_>,
+        span: Span,
+    ) -> R<Stmt> {
+        if together {
+            return Err(Diag::new("syntax::parse", "a counted loop cannot be `together`")
+                .label(span, "numbers counted, not members walked")
+                .help("`together for each` walks a collection; count inside it, or walk the collection"));
+        }
+        let rspan = self.span(&range);
+        let mut r = range.into_inner().filter(|p| p.as_rule() != Rule::kw_to).peekable();
+        let from = self.expr(next(&mut r, rspan)?)?;
+        let down = r.next_if(|p| p.as_rule() == Rule::count_down).is_some();
+        let to = self.expr(next(&mut r, rspan)?)?;
         let body = self.block(next(&mut it, span)?)?;
         Ok(Stmt::Count(Box::new(CountLoop {
             var,

@@ -239,7 +239,7 @@ pub(super) fn rule_name(r: Rule) -> String {
         Rule::global_decl => "a `global` declaration",
         Rule::routine_decl => "a `routine` declaration",
         Rule::do_stmt => "a `do`",
-        Rule::count_stmt => "a counted loop such as `for each i in 1 to n { ... }`",
+        Rule::count_range => "numbers to count, such as `1 to n` or `n down to 1`",
         Rule::give_stmt => "a `give`",
         Rule::routine_gives => "`gives TYPE`",
         Rule::backwards => "`backwards`",

@@ -284,7 +284,6 @@ impl Builder {
                 span,
             },
             Rule::do_stmt => self.do_stmt(it, span)?,
-            Rule::count_stmt => self.count_stmt(it, span)?,
             Rule::give_stmt => self.give_stmt(it, span)?,
             Rule::react_stmt => self.react_stmt(it, span)?,
             Rule::ready_stmt => self.ready_stmt(it, span)?,
@@ -402,6 +401,9 @@ impl Builder {
             next(&mut it, span)?;
         }
         let var = self.ident(next(&mut it, span)?);
+        if let Some(range) = it.next_if(|p| p.as_rule() == Rule::count_range) {
+            return self.count_stmt(together, var, range, it, span);
+        }
         let coll = self.collection(next(&mut it, span)?);
         let (mut filter, mut order, mut body, mut backwards) = (None, None, Block::default(), false);
         let (mut from, mut anew, mut ties, mut presence) = (None, false, false, Presence::InPlay);
