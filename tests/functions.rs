@@ -306,3 +306,37 @@ fn arguments_are_checked_for_count_and_type() {
     let r = refused("routine f(n: numbr) { }\n");
     assert!(r.contains("check::unknown") && r.contains("number"), "{r}");
 }
+
+#[test]
+fn a_trigger_passes_numbers_truth_values_and_sides_and_the_trace_writes_each_as_its_type() {
+    let src = "side heroes, foes\nresource hp\n\
+               trigger hit(target, amount: number, crit: truth, from_side: side)\n\
+               on hit(t, n, c, s) where c and s == heroes { gain n t.hp }\n\
+               play { raise hit(Ana, 3, true, heroes)  raise hit(Ana, 2, false, Orc.side)  raise hit(none, 1, true, Nix.side) }\n\
+               character Ana { side heroes }\ncharacter Orc { side foes }\ncharacter Nix { }\n";
+    assert_eq!(
+        ok(src, &[], ""),
+        vec![
+            "trigger  Ana   hit(Ana, 3, true, heroes)",
+            "gain     Ana   hp         +3 → 3",
+            "trigger  Ana   hit(Ana, 2, false, foes)",
+            "trigger        hit(none, 1, true, none)",
+            "end of encounter: complete",
+            "final    Ana   hp = 3",
+            "final    Orc   hp = 0",
+            "final    Nix   hp = 0",
+        ]
+    );
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let (out, err, code) = run_texts(&files, Vec::new(), &RunOptions::default(), true);
+    assert_eq!(code, 0, "{err}");
+    let triggers: Vec<&str> = out.lines().filter(|l| l.contains(r#""event":"trigger""#)).collect();
+    assert_eq!(
+        triggers,
+        vec![
+            r#"{"event":"trigger","trigger":"hit","args":["Ana",3,true,"heroes"]}"#,
+            r#"{"event":"trigger","trigger":"hit","args":["Ana",2,false,"foes"]}"#,
+            r#"{"event":"trigger","trigger":"hit","args":[null,1,true,null]}"#,
+        ]
+    );
+}

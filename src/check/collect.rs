@@ -352,7 +352,17 @@ impl<'f> Decls<'f> {
     /// `trigger NAME(a, b)`, with the types of its arguments.
     fn declare_trigger(&mut self, name: &Ident, params: &[Typed], diags: &mut Vec<Diag>) {
         if self.declare(name, Sym::Trigger(self.triggers.len() as u16), diags) {
-            let types = params.iter().map(|p| self.resolve_type(p.ty.as_ref(), diags)).collect();
+            let types: Vec<Ty> = params
+                .iter()
+                .map(|p| self.arg_type(p.ty.as_ref(), Ty::Entity(CHARACTER), diags))
+                .collect();
+            for (p, _) in params.iter().zip(&types).filter(|(_, t)| **t == Ty::Role) {
+                diags.push(
+                    Diag::new("check::type", "a trigger's argument cannot be a role")
+                        .label(p.ty.as_ref().map_or(p.name.span, |t| t.span), "a role")
+                        .help("a trigger passes what happened to whom: entities, numbers, truth values and sides; pass a role to a routine"),
+                );
+            }
             self.triggers.push((name.node.clone(), types));
         }
     }

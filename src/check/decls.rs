@@ -133,7 +133,7 @@ pub struct Decls<'f> {
     pub stats_without_default: Vec<(String, Span)>,
     pub roles: Vec<String>,
     /// Each trigger's name and the types of its arguments.
-    pub triggers: Vec<(String, Vec<u16>)>,
+    pub triggers: Vec<(String, Vec<Ty>)>,
     /// Units of the game clock: name and size in the base unit.
     pub units: Vec<(String, i64)>,
     /// Kinds of action (`kind K`), in the order they first appear.

@@ -447,16 +447,16 @@ impl Checker<'_> {
             },
             other => self.hook_point(other),
         }
-        let types: Vec<u16> = match &h.on {
+        let types: Vec<Ty> = match &h.on {
             HookOn::Trigger(t) => match self.decls.lookup(&t.node) {
                 Some(Sym::Trigger(i)) => self.decls.triggers[i as usize].1.clone(),
                 _ => Vec::new(),
             },
-            _ => vec![
+            _ => vec![Ty::Entity(
                 self.decls
                     .thing(h.turn_ty.as_ref().map_or("character", |t| t.node.as_str()))
                     .unwrap_or(CHARACTER),
-            ],
+            )],
         };
         if let Some(t) = &h.turn_ty {
             self.type_name(t);
@@ -465,7 +465,7 @@ impl Checker<'_> {
             .vars
             .iter()
             .enumerate()
-            .map(|(i, v)| (v.clone(), Ty::Entity(types.get(i).copied().unwrap_or(CHARACTER))))
+            .map(|(i, v)| (v.clone(), types.get(i).copied().unwrap_or(Ty::Entity(CHARACTER))))
             .collect();
         self.detached(&vars, h.filter.as_ref(), &h.body);
     }

@@ -529,10 +529,7 @@ impl Checker<'_> {
             declare: "declare it with `trigger NAME(c)`",
             argument: "a trigger's argument",
         };
-        let declared: Vec<(String, Vec<Ty>)> = (self.decls.triggers.iter())
-            .map(|(n, t)| (n.clone(), t.iter().map(|&e| Ty::Entity(e)).collect()))
-            .collect();
-        self.character_call(&call, &declared, args, span);
+        self.character_call(&call, &self.decls.triggers, args, span);
     }
 
     /// `begin EFFECT on X for N counted at ...`: a known effect, a duration, what counts it.

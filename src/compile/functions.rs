@@ -53,3 +53,14 @@ impl Lower<'_> {
         Ex::Routine(hook, args.iter().map(|a| self.expr(a)).collect(), e.span)
     }
 }
+
+/// What a trigger's argument of type `t` is, for the trace.
+pub(super) fn arg_kind(t: crate::check::Ty) -> ArgKind {
+    use crate::check::Ty;
+    match t {
+        Ty::Int | Ty::Dec(_) => ArgKind::Number,
+        Ty::Bool => ArgKind::Truth,
+        Ty::Side => ArgKind::Side,
+        Ty::Entity(_) | Ty::Role | Ty::Error => ArgKind::Entity,
+    }
+}

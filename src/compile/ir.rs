@@ -146,8 +146,20 @@ pub enum Moment {
 #[derive(Debug, Clone)]
 pub struct TriggerDef {
     pub name: String,
+    /// What each argument is, for the trace (`trigger hit(c, n: number)`).
+    pub args: Vec<ArgKind>,
     /// The hooks answering it, in declaration order.
     pub hooks: Vec<HookId>,
+}
+
+/// What a trigger's argument is: an entity (traced by its name), a number, a truth value or a
+/// side (traced by its name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgKind {
+    Entity,
+    Number,
+    Truth,
+    Side,
 }
 
 /// A hook: the slots its variables are bound to, an optional filter, and its body.

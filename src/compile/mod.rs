@@ -123,8 +123,9 @@ fn empty_program(d: &Decls<'_>) -> Program {
         triggers: d
             .triggers
             .iter()
-            .map(|(n, _)| TriggerDef {
+            .map(|(n, tys)| TriggerDef {
                 name: n.clone(),
+                args: tys.iter().map(|t| functions::arg_kind(*t)).collect(),
                 hooks: Vec::new(),
             })
             .collect(),
