@@ -75,6 +75,9 @@ pub(super) struct Checker<'a> {
     pub(super) lets: Vec<usize>,
     pub(super) fence: usize,
     pub(super) calls: bool,
+    /// How many turns, reactions and levels enclose the statement, in the block being checked
+    /// (a `give` there would skip their ends).
+    pub(super) sheltered: usize,
     /// Choosers that are a role given as a value (see [`super::Checked::roles_at`]).
     pub(super) roles_at: std::collections::HashSet<Span>,
 }

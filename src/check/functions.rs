@@ -20,6 +20,11 @@ impl Checker<'_> {
             {
                 self.set_local(&target.field, value);
             }
+            Stmt::Turn { .. } | Stmt::React { .. } | Stmt::Level { .. } => {
+                self.sheltered += 1;
+                self.stmt_kind(s);
+                self.sheltered -= 1;
+            }
             _ => self.stmt_kind(s),
         }
         self.calls = calls;
@@ -93,7 +98,13 @@ impl Checker<'_> {
             );
             return;
         };
-        if self.together > 0 || self.deferred.is_some() {
+        if self.sheltered > 0 {
+            self.err(
+                Diag::new("check::give_outside", "`give` cannot be written inside a `turn`, a reaction or a level")
+                    .label(span, "given here")
+                    .help("let the turn, reaction or level end as it does: keep the value in a `let` declared before it (`set x = ...` inside), and `give` it after"),
+            );
+        } else if self.together > 0 || self.deferred.is_some() {
             self.err(
                 Diag::new("check::give_outside", "`give` cannot be written inside a `together` walk or a secret option's block")
                     .label(span, "given here")

@@ -496,6 +496,7 @@ impl Checker<'_> {
         // changes no local named outside it (it runs on a copy).
         let giving = std::mem::replace(&mut self.giving, self.next_giving.take());
         let fence = std::mem::replace(&mut self.fence, depth);
+        let sheltered = std::mem::replace(&mut self.sheltered, 0);
         // It runs wherever it is performed or fired: no moment written around it is open then.
         let moments = std::mem::take(&mut self.moments);
         if let Some(f) = filter {
@@ -511,6 +512,7 @@ impl Checker<'_> {
         self.revealed = revealed;
         self.giving = giving;
         self.fence = fence;
+        self.sheltered = sheltered;
         self.scopes.truncate(depth);
     }
 }

@@ -155,6 +155,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         lets: Vec::new(),
         fence: 0,
         calls: false,
+        sheltered: 0,
         roles_at: Default::default(),
     };
     for file in files {
