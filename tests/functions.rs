@@ -340,3 +340,51 @@ fn a_trigger_passes_numbers_truth_values_and_sides_and_the_trace_writes_each_as_
         ]
     );
 }
+
+#[test]
+fn a_routine_called_in_a_secret_options_block_runs_at_the_reveal_never_before() {
+    let src = "resource hp\nroutine strike(c) gives number { give d6 + 1 }\n\
+               play { together for each c in characters {\n\
+                 choose plan by c in secret { option hit { let v = strike(c)  gain v c.hp } option wait }\n\
+               } }\n\
+               character Ana { }\ncharacter Bo { }\n";
+    assert_eq!(
+        ok(src, &[4], "hit\nwait\n"),
+        vec![
+            "together Ana, Bo",
+            "  secret   Ana   plan       chosen in secret",
+            "  secret   Bo    plan       chosen in secret",
+            // The routine's roll is made with the option's block, after the reveal.
+            "  choose   Ana   plan       hit      of hit|wait",
+            "  roll           roll       d6 [4] = 4",
+            "  gain     Ana   hp         +5 → 5",
+            "  choose   Bo    plan       wait     of hit|wait",
+            "end of encounter: complete",
+            "final    Ana   hp = 5",
+            "final    Bo    hp = 0",
+        ]
+    );
+}
+
+#[test]
+fn a_destroyed_thing_passed_to_a_routine_is_read_but_not_acted_with() {
+    let src = "thing crate_, crates { stat load default 3 }\nresource hp\n\
+               routine weight(x: crate_) gives number { give x.load }\n\
+               routine smash(x: crate_) { destroy x }\n\
+               play { create crate_ as k  destroy k  gain weight(k) Ana.hp  do smash(k) }\n\
+               character Ana { }\n";
+    let (out, err, code) = go(src, &[], "");
+    assert_ne!(code, 0, "{out}");
+    assert!(out.contains("gain     Ana   hp         +3 → 3"), "{out}");
+    assert!(err.contains("run::destroyed"), "{err}");
+}
+
+#[test]
+fn an_out_of_play_character_passed_to_a_routine_is_still_itself() {
+    let src = "resource hp\nroutine hp_of(c) gives number { give c.hp }\n\
+               global seen default 0\nplay { set seen = hp_of(Bo)  join Bo  set seen = seen + hp_of(Bo) }\n\
+               character Bo { hp = 2, absent }\n";
+    let lines = ok(src, &[], "");
+    assert_eq!(lines[0], "set            seen       = 2");
+    assert_eq!(lines[2], "set            seen       = 4");
+}
