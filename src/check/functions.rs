@@ -15,10 +15,35 @@ impl Checker<'_> {
     pub(super) fn stmt(&mut self, s: &Stmt) {
         let calls = std::mem::replace(&mut self.calls, may_call(s));
         match s {
-            Stmt::Set { target, value, .. }
-                if target.var.is_none() && target.base.is_none() && self.var(&target.field.node).is_some() =>
-            {
+            Stmt::Set { target, value, .. } if self.local_target(target) => {
                 self.set_local(&target.field, value);
+            }
+            Stmt::Spend { target, .. }
+            | Stmt::Gain { target, .. }
+            | Stmt::Reset { target, .. }
+            | Stmt::Forfeit { target, .. }
+            | Stmt::Mark { target, .. }
+                if self.local_target(target) =>
+            {
+                let n = &target.field.node;
+                self.err(
+                    Diag::new(
+                        "check::immutable",
+                        format!("`{n}` is a local: it changes only with `set`"),
+                    )
+                    .label(target.field.span, "a local, not a resource, a flag or a global")
+                    .help(format!("write `set {n} = {n} + 1` (or `- 1`, or the new value)")),
+                );
+            }
+            Stmt::Deferred(d) if matches!(&d.stmt, Stmt::Set { target, .. } if self.local_target(target)) => {
+                self.err(
+                    Diag::new(
+                        "check::immutable",
+                        "a local changes at once: it cannot wait for the end of a moment or a level",
+                    )
+                    .label(d.at, "deferred here")
+                    .help("set it now (drop `at end of ...`), or defer a change of a global or a field"),
+                );
             }
             Stmt::Turn { .. } | Stmt::React { .. } | Stmt::Level { .. } => {
                 self.sheltered += 1;
@@ -28,6 +53,14 @@ impl Checker<'_> {
             _ => self.stmt_kind(s),
         }
         self.calls = calls;
+    }
+
+    /// Whether a statement's target is a bare name of a local (`set x = ...`), not also a
+    /// declared name (a local taking a global's name is `check::shadow`: the change is the
+    /// global's, as before).
+    fn local_target(&self, t: &Target) -> bool {
+        let n = &t.field.node;
+        t.var.is_none() && t.base.is_none() && self.var(n).is_some() && self.decls.lookup(n).is_none()
     }
 
     /// A param's arguments with their types, to bind in its body.
