@@ -388,3 +388,16 @@ fn an_out_of_play_character_passed_to_a_routine_is_still_itself() {
     assert_eq!(lines[0], "set            seen       = 2");
     assert_eq!(lines[2], "set            seen       = 4");
 }
+
+#[test]
+fn a_routine_without_parameters_gives_with_empty_parentheses() {
+    let src = "global out default 0\nroutine seven() gives number { give 7 }\nplay { set out = seven() * 2 }\n";
+    assert_eq!(
+        ok(src, &[], ""),
+        vec![
+            "set            out        = 14",
+            "end of encounter: complete",
+            "final          out = 14"
+        ]
+    );
+}

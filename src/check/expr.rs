@@ -474,6 +474,16 @@ impl Checker<'_> {
                 return Ty::Error;
             }
         };
+        if arity.is_none() && args.is_empty() {
+            self.err(
+                Diag::new(
+                    "check::arity",
+                    format!("`{}` takes one argument or more, not none", name.node),
+                )
+                .label(e.span, "here")
+                .help(format!("call it as `{}(a, b)`", name.node)),
+            );
+        }
         if let Some(n) = arity
             && args.len() != n
         {
