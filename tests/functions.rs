@@ -401,3 +401,22 @@ fn a_routine_without_parameters_gives_with_empty_parentheses() {
         ]
     );
 }
+
+#[test]
+fn a_routine_in_a_change_deferred_to_the_moments_end_runs_when_it_is_deferred() {
+    let src = "resource hp\nroutine f(c) gives number { give d6 }\n\
+               play { together { gain f(Ana) Ana.hp at end of moment  gain 1 Ana.hp } }\n\
+               character Ana { }\n";
+    assert_eq!(
+        ok(src, &[4], ""),
+        vec![
+            "together",
+            // Rolled as the change is deferred; made as the moment ends.
+            "  roll           roll       d6 [4] = 4",
+            "  gain     Ana   hp         +1 → 1",
+            "  gain     Ana   hp         +4 → 5",
+            "end of encounter: complete",
+            "final    Ana   hp = 5",
+        ]
+    );
+}
