@@ -147,7 +147,7 @@ fn emitted_codes() -> std::collections::BTreeSet<String> {
     // A control's pause is a `Diag` the REPL turns into a paused run, never a message; the
     // simulator's `run::setup` stands for options refused before its workers start (`sim`
     // reports those itself), a fallback no run reaches.
-    const INTERNAL: &[&str] = &["run::paused", "run::setup"];
+    const INTERNAL: &[&str] = &["run::paused", "run::setup", "run::unwind"];
     let mut out = std::collections::BTreeSet::new();
     let mut dirs = vec![std::path::PathBuf::from("src")];
     while let Some(dir) = dirs.pop() {

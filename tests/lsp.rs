@@ -508,3 +508,25 @@ fn fields_after_a_side_variable_are_the_sides_fields() {
     );
     assert!(!labels.contains(&"hp".to_string()), "a side has no hp: {labels:?}");
 }
+
+/// Issue 26: hover on a routine's call shows its signature (typed parameters, what it gives);
+/// `give` and `gives` have hover help.
+#[test]
+fn a_routine_that_gives_shows_its_signature_on_hover() {
+    use turnscript::lsp::analysis::{Doc, Unit};
+
+    let text = "routine damage(c, n: number, crit: truth) gives number { give n }\nplay { let x = damage(Ana, 2, false) }\ncharacter Ana { }\n";
+    let uri: lsp_types::Uri = "file:///a.turn".parse().expect("a URI");
+    let unit = Unit::new(Doc::new("a.turn".into(), uri, text.to_string(), None), |_| None);
+    let call = text.find("= damage").expect("the call") + 3;
+    let hover = unit
+        .hover(call)
+        .map(|h| format!("{:?}", h.contents))
+        .unwrap_or_default();
+    assert!(hover.contains("(c, n: number, crit: truth) gives number"), "{hover}");
+    for word in ["gives", "give"] {
+        let at = text.find(&format!("{word} ")).expect("the word") + 1;
+        let hover = unit.hover(at).map(|h| format!("{:?}", h.contents)).unwrap_or_default();
+        assert!(hover.contains("give"), "{word}: {hover}");
+    }
+}

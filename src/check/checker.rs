@@ -73,6 +73,18 @@ pub(super) struct Checker<'a> {
     pub(super) held_moments: super::moments::HeldMoments,
     /// Dice pools: where they may be read, which are being walked (see `pools.rs`).
     pub(super) pools: super::pools::PoolState,
+    /// Issue 26's functions (see `functions.rs`): what the routine being checked gives, and what
+    /// the next routine body checked gives; the places in `scopes` bound by `let` (the locals
+    /// `set` may change) and the first place a block run later (on a copy) may change; whether
+    /// the statement being checked may call a routine that gives a value.
+    pub(super) giving: Option<Ty>,
+    pub(super) next_giving: Option<Ty>,
+    pub(super) lets: Vec<usize>,
+    pub(super) fence: usize,
+    pub(super) calls: bool,
+    /// How many turns, reactions and levels enclose the statement, in the block being checked
+    /// (a `give` there would skip their ends).
+    pub(super) sheltered: usize,
 }
 
 impl Checker<'_> {
@@ -169,6 +181,8 @@ impl Checker<'_> {
     /// hook's, routine's or order's variable) for the scope being checked.
     pub(super) fn bind(&mut self, name: &Ident, t: Ty) {
         self.fresh(name);
+        let depth = self.scopes.len();
+        self.lets.retain(|&i| i < depth);
         self.scopes.push((name.node.clone(), t));
     }
 
@@ -233,10 +247,10 @@ impl Checker<'_> {
     }
 
     /// Puts a param's arguments in scope (numbers, or entities), returning what was there.
-    pub(super) fn bind_args(&mut self, args: impl Iterator<Item = (String, Option<u16>)>) -> Vec<(String, Ty)> {
+    pub(super) fn bind_args(&mut self, args: impl Iterator<Item = (String, Ty)>) -> Vec<(String, Ty)> {
         let scopes = std::mem::take(&mut self.scopes);
         for (a, t) in args {
-            self.scopes.push((a, t.map_or(Ty::Int, Ty::Entity)));
+            self.scopes.push((a, t));
         }
         scopes
     }
@@ -251,7 +265,7 @@ impl Checker<'_> {
             return Ty::Error;
         };
         self.param_tys[i] = Some(Ty::Error); // a cycle (reported elsewhere) gives an error type
-        let args = self.decls.param_args[i].clone();
+        let args = self.param_vars(i);
         let silent = std::mem::replace(&mut self.silent, true);
         let scopes = self.bind_args(args.into_iter());
         let t = match (self.decls.param_args[i].is_empty(), self.expr(body)) {

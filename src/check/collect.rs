@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::decls::has_dice;
-use super::{CHARACTER, Decls, FieldKind, Sym};
+use super::{CHARACTER, Decls, FieldKind, Sym, Ty};
 use crate::diag::{Capped, Diag};
 use crate::limits::MAX_DIAGNOSTICS_PER_FILE;
 use crate::syntax::ast::*;
@@ -146,7 +146,12 @@ impl<'f> Decls<'f> {
             Item::Character(c) => {
                 self.declare_entity(&c.name, CHARACTER);
             }
-            Item::Routine { name, params, body } => self.declare_routine(name, params, body, diags),
+            Item::Routine {
+                name,
+                params,
+                gives,
+                body,
+            } => self.declare_routine(name, params, gives.as_ref(), body, diags),
             Item::Order(o) => self.declare_order(o, diags),
             Item::Policy { name, prefs } => {
                 self.declare_policy(name, diags);
@@ -217,11 +222,13 @@ impl<'f> Decls<'f> {
         match self.lookup(&name.node) {
             Some(Sym::Param(i)) if file_index > 0 => {
                 let want = &self.param_args[i as usize];
+                let tys: Vec<Ty> = args
+                    .iter()
+                    .map(|a| self.arg_type(a.1.as_ref(), Ty::Int, diags))
+                    .collect();
                 if want.len() != args.len()
-                    || want
-                        .iter()
-                        .zip(args)
-                        .any(|(a, b)| a.0 != b.0.node || a.1.is_some() != b.1.is_some())
+                    || want.iter().zip(args).any(|(a, b)| a.0 != b.0.node)
+                    || self.param_arg_tys[i as usize] != tys
                 {
                     let list: Vec<&str> = want.iter().map(|a| a.0.as_str()).collect();
                     diags.push(
@@ -241,16 +248,25 @@ impl<'f> Decls<'f> {
                 if self.declare(name, Sym::Param(i), diags) {
                     self.params.push(name.node.clone());
                     self.param_exprs.push(value);
+                    let tys: Vec<Ty> = args
+                        .iter()
+                        .map(|a| self.arg_type(a.1.as_ref(), Ty::Int, diags))
+                        .collect();
+                    for (a, _) in args.iter().zip(&tys).filter(|(_, t)| **t == Ty::Role) {
+                        let span = a.1.as_ref().map_or(a.0.span, |t| t.span);
+                        diags.push(
+                            Diag::new("check::type", "a param's argument cannot be a role")
+                                .label(span, "a role")
+                                .help("a role only makes decisions, which a param cannot ask: pass it to a routine (`routine NAME(r: role) { choose ... by r { ... } }`)"),
+                        );
+                    }
                     let args = args
                         .iter()
-                        .map(|a| {
-                            (
-                                a.0.node.clone(),
-                                a.1.as_ref().map(|t| self.resolve_type(Some(t), diags)),
-                            )
-                        })
+                        .zip(&tys)
+                        .map(|(a, t)| (a.0.node.clone(), if let Ty::Entity(e) = t { Some(*e) } else { None }))
                         .collect();
                     self.param_args.push(args);
+                    self.param_arg_tys.push(tys);
                 }
             }
         }
@@ -358,17 +374,39 @@ impl<'f> Decls<'f> {
     /// `trigger NAME(a, b)`, with the types of its arguments.
     fn declare_trigger(&mut self, name: &Ident, params: &[Typed], diags: &mut Vec<Diag>) {
         if self.declare(name, Sym::Trigger(self.triggers.len() as u16), diags) {
-            let types = params.iter().map(|p| self.resolve_type(p.ty.as_ref(), diags)).collect();
+            let types: Vec<Ty> = params
+                .iter()
+                .map(|p| self.arg_type(p.ty.as_ref(), Ty::Entity(CHARACTER), diags))
+                .collect();
+            for (p, _) in params.iter().zip(&types).filter(|(_, t)| **t == Ty::Role) {
+                diags.push(
+                    Diag::new("check::type", "a trigger's argument cannot be a role")
+                        .label(p.ty.as_ref().map_or(p.name.span, |t| t.span), "a role")
+                        .help("a trigger passes what happened to whom: entities, numbers, truth values and sides; pass a role to a routine"),
+                );
+            }
             self.triggers.push((name.node.clone(), types));
         }
     }
 
     /// `routine NAME(a, b) { ... }`, with the types of its parameters, and the levels and
     /// decisions in its body.
-    fn declare_routine(&mut self, name: &Ident, params: &[Typed], body: &Block, diags: &mut Vec<Diag>) {
+    fn declare_routine(
+        &mut self,
+        name: &Ident,
+        params: &[Typed],
+        gives: Option<&Ident>,
+        body: &Block,
+        diags: &mut Vec<Diag>,
+    ) {
         if self.declare(name, Sym::Routine(self.routines.len() as u16), diags) {
-            let types = params.iter().map(|p| self.resolve_type(p.ty.as_ref(), diags)).collect();
+            let types = params
+                .iter()
+                .map(|p| self.arg_type(p.ty.as_ref(), Ty::Entity(CHARACTER), diags))
+                .collect();
             self.routines.push((name.node.clone(), types));
+            let gives = gives.map(|t| self.arg_type(Some(t), Ty::Entity(CHARACTER), diags));
+            self.routine_gives.push(gives);
         }
         walk_block(body, self);
     }
@@ -544,6 +582,7 @@ fn walk_block(b: &Block, d: &mut Decls<'_>) {
             Stmt::Turn { body, .. } | Stmt::Repeat { body, .. } | Stmt::React { body, .. } => walk_block(body, d),
             Stmt::Moment { body, .. } => walk_block(body, d),
             Stmt::ForEach(f) => walk_block(&f.body, d),
+            Stmt::Count(c) => walk_block(&c.body, d),
             Stmt::ChooseFrom(c) => {
                 let ChooseFrom {
                     name, body, decline, ..

@@ -89,6 +89,9 @@ pub struct Decls<'f> {
     /// The arguments of each param (empty for a plain param): name, and its entity type
     /// (`None`: a number).
     pub param_args: Vec<Vec<(String, Option<u16>)>>,
+    /// The type of each param's arguments (`n: number`, `t: truth`, `s: side`, ...; untyped: a
+    /// number), parallel to `param_args`.
+    pub param_arg_tys: Vec<Vec<Ty>>,
     /// Whether each param may roll dice (through its body or the params it uses).
     pub param_rolls: Vec<bool>,
     pub fields: Vec<(String, FieldKind)>,
@@ -139,13 +142,15 @@ pub struct Decls<'f> {
     pub stats_without_default: Vec<(String, Span)>,
     pub roles: Vec<String>,
     /// Each trigger's name and the types of its arguments.
-    pub triggers: Vec<(String, Vec<u16>)>,
+    pub triggers: Vec<(String, Vec<Ty>)>,
     /// Units of the game clock: name and size in the base unit.
     pub units: Vec<(String, i64)>,
     /// Kinds of action (`kind K`), in the order they first appear.
     pub kinds: Vec<String>,
     /// Each routine's name and the types of its parameters.
-    pub routines: Vec<(String, Vec<u16>)>,
+    pub routines: Vec<(String, Vec<Ty>)>,
+    /// What each routine gives (`gives TYPE`), if it gives a value.
+    pub routine_gives: Vec<Option<Ty>>,
     /// The declared entities' names (characters and things), in declaration order (their ids).
     pub character_names: Vec<String>,
     /// Each declared entity's id by name (the first, if a name is declared twice).
@@ -248,6 +253,32 @@ impl Decls<'_> {
             "side" => SIDE,
             "role" => ROLE,
             _ => self.resolve_type(Some(t), diags),
+        }
+    }
+
+    /// The type of an argument written `NAME: TYPE` (`default` when untyped): a declared thing
+    /// (or `character`) first, so a thing named `number` keeps its meaning; then `number`,
+    /// `truth`, `side` and `role`.
+    pub(super) fn arg_type(&self, t: Option<&Ident>, default: Ty, diags: &mut Vec<Diag>) -> Ty {
+        let Some(t) = t else { return default };
+        if let Some(i) = self.thing(&t.node) {
+            return Ty::Entity(i);
+        }
+        match t.node.as_str() {
+            "number" => Ty::Int,
+            "truth" => Ty::Bool,
+            "side" => Ty::Side,
+            "role" => Ty::Role,
+            _ => {
+                let mut names: Vec<&String> = self.things.iter().map(|t| &t.0).collect();
+                let words = ["number", "truth", "side", "role"].map(String::from);
+                names.extend(words.iter());
+                let d = crate::check::unknown("type", &t.node, t.span, names.into_iter());
+                diags.push(d.help(
+                    "an argument is a `number`, a `truth` value, a `side`, a `role`, a `character` or a thing declared with `thing NAME, PLURAL { ... }`",
+                ));
+                Ty::Error
+            }
         }
     }
 

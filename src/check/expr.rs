@@ -58,9 +58,9 @@ impl Checker<'_> {
                     Ty::Dec(_) => "a number keeps the decimals its field declares: round it into fewer decimals first",
                     Ty::Entity(CHARACTER) => "use a character variable bound by `for each` or a quantifier",
                     Ty::Side => {
-                        "use a side's name, a character's side (`c.side`), a field or global holding a side, or `none`"
+                        "use a side's name (`heroes`), a character's side (`c.side`), a field, global or argument holding a side, or `none`"
                     }
-                    Ty::Role => "use a role's name, a field or global holding a role, or `none`",
+                    Ty::Role => "use a role's name, a field, global or argument holding a role, or `none`",
                     _ => "use a variable holding an entity of that type, or `none`",
                 }),
             );
@@ -117,6 +117,9 @@ impl Checker<'_> {
             }
             ExprKind::Call(name, args) if matches!(self.decls.lookup(&name.node), Some(Sym::Param(_))) => {
                 self.param_call(e, name, args)
+            }
+            ExprKind::Call(name, args) if matches!(self.decls.lookup(&name.node), Some(Sym::Routine(_))) => {
+                self.routine_call(e, name, args)
             }
             ExprKind::Call(name, args) => self.call(e, name, args),
             ExprKind::If(c, a, b) => self.if_expr(c, a, b),
@@ -442,7 +445,7 @@ impl Checker<'_> {
             Some(Sym::Param(i)) => i as usize,
             _ => 0,
         };
-        let kinds: Vec<Option<u16>> = self.decls.param_args[index].iter().map(|a| a.1).collect();
+        let kinds: Vec<Ty> = self.decls.param_arg_tys.get(index).cloned().unwrap_or_default();
         let want = kinds.len();
         if want != args.len() {
             self.err(
@@ -451,12 +454,11 @@ impl Checker<'_> {
                     format!("the param `{}` takes {want} argument(s), not {}", name.node, args.len()),
                 )
                 .label(e.span, "here")
-                .help("pass one number per argument the param declares"),
+                .help("pass one value per argument the param declares, of its type (a number unless written `NAME: TYPE`)"),
             );
         }
-        for (a, kind) in args.iter().zip(kinds.iter().chain(std::iter::repeat(&None))) {
-            let t = kind.map_or(Ty::Int, Ty::Entity);
-            self.expect(a, t, &format!("an argument of `{}`", name.node));
+        for (a, kind) in args.iter().zip(kinds.iter().chain(std::iter::repeat(&Ty::Int))) {
+            self.expect(a, *kind, &format!("an argument of `{}`", name.node));
         }
         self.param_type(index)
     }
@@ -477,6 +479,16 @@ impl Checker<'_> {
                 return Ty::Error;
             }
         };
+        if arity.is_none() && args.is_empty() {
+            self.err(
+                Diag::new(
+                    "check::arity",
+                    format!("`{}` takes one argument or more, not none", name.node),
+                )
+                .label(e.span, "here")
+                .help(format!("call it as `{}(a, b)`", name.node)),
+            );
+        }
         if let Some(n) = arity
             && args.len() != n
         {

@@ -3,7 +3,7 @@
 
 use super::checker::Checker;
 use super::suggest::unknown;
-use super::{CHAR, CHARACTER, FieldKind, Sym, Ty};
+use super::{CHAR, FieldKind, Sym, Ty};
 use crate::diag::Diag;
 use crate::source::Span;
 use crate::syntax::ast::*;
@@ -122,7 +122,7 @@ impl Checker<'_> {
     /// (captured when it is armed) and the point's variables.
     pub(super) fn ready(&mut self, r: &Ready) {
         self.expect(&r.owner, CHAR, "the owner of a readied response");
-        let types: Vec<u16> = match &r.on {
+        let types: Vec<Ty> = match &r.on {
             HookOn::Trigger(t) => match self.decls.lookup(&t.node) {
                 Some(Sym::Trigger(i)) => {
                     let want = self.decls.triggers[i as usize].1.clone();
@@ -164,11 +164,11 @@ impl Checker<'_> {
                         .help("write `ready c on leave(x) { ... }`"),
                     );
                 }
-                vec![CHARACTER]
+                vec![CHAR]
             }
             on => {
                 self.hook_point(on);
-                vec![CHARACTER]
+                vec![CHAR]
             }
         };
         let names: Vec<&Ident> = r.vars.iter().collect();
@@ -199,7 +199,7 @@ impl Checker<'_> {
             .vars
             .iter()
             .enumerate()
-            .map(|(i, v)| (v.clone(), Ty::Entity(types.get(i).copied().unwrap_or(CHARACTER))))
+            .map(|(i, v)| (v.clone(), types.get(i).copied().unwrap_or(CHAR)))
             .collect();
         let before = self.diags.len();
         self.detached(&vars, r.filter.as_ref(), &r.body);

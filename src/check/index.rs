@@ -241,8 +241,17 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
             out.push(Symbol::new(&o.name, SymbolKind::Order, d));
         }
         Item::Policy { name, .. } => out.push(Symbol::new(name, SymbolKind::Policy, "")),
-        Item::Routine { name, params, body } => {
-            let mut s = Symbol::new(name, SymbolKind::Routine, typed_list(params));
+        Item::Routine {
+            name,
+            params,
+            gives,
+            body,
+        } => {
+            let mut d = typed_list(params);
+            if let Some(t) = gives {
+                d.push_str(&format!(" gives {}", t.node));
+            }
+            let mut s = Symbol::new(name, SymbolKind::Routine, d);
             block_symbols(body, &mut s.children);
             out.push(s);
         }
@@ -302,6 +311,7 @@ fn block_symbols(b: &Block, out: &mut Vec<Symbol>) {
             Stmt::Turn { body, .. } | Stmt::Repeat { body, .. } | Stmt::React { body, .. } => block_symbols(body, out),
             Stmt::Moment { body, .. } => block_symbols(body, out),
             Stmt::ForEach(f) => block_symbols(&f.body, out),
+            Stmt::Count(c) => block_symbols(&c.body, out),
             Stmt::ChooseFrom(c) => {
                 let ChooseFrom {
                     name, body, decline, ..

@@ -82,7 +82,12 @@ impl Checker<'_> {
             Item::Play(b) => self.play_block(b),
             Item::Hook(h) => self.hook(h),
             Item::Measure(m) => self.hook(&m.hook()),
-            Item::Routine { name, params, body } => self.routine(name, params, body),
+            Item::Routine {
+                name,
+                params,
+                gives,
+                body,
+            } => self.routine(name, params, gives.as_ref(), body),
             Item::Forbid { who, rule, name } => {
                 if self.decls.entity(&name.node).is_some() {
                     self.err(
@@ -142,7 +147,7 @@ impl Checker<'_> {
         } else {
             let params = self.decls.lookup(&name.node);
             let types = match params {
-                Some(Sym::Param(i)) => self.decls.param_args[i as usize].clone(),
+                Some(Sym::Param(i)) => self.param_vars(i as usize),
                 _ => Vec::new(),
             };
             let scopes = self.bind_args(types.into_iter());
@@ -388,17 +393,6 @@ impl Checker<'_> {
         }
     }
 
-    /// `routine NAME(a, b) { ... }`: its parameters, then its body detached from any level.
-    fn routine(&mut self, name: &Ident, params: &[Typed], body: &Block) {
-        self.arg_count("routine", name, params.len());
-        self.distinct("routine", &params.iter().map(|p| &p.name).collect::<Vec<_>>());
-        let vars: Vec<(Ident, Ty)> = params
-            .iter()
-            .map(|p| (p.name.clone(), self.thing_ty(p.ty.as_ref())))
-            .collect();
-        self.detached(&vars, None, body);
-    }
-
     /// Rejects a parameter list that names the same argument twice.
     pub(super) fn distinct(&mut self, what: &str, args: &[&Ident]) {
         for (i, a) in args.iter().enumerate() {
@@ -466,16 +460,16 @@ impl Checker<'_> {
             },
             other => self.hook_point(other),
         }
-        let types: Vec<u16> = match &h.on {
+        let types: Vec<Ty> = match &h.on {
             HookOn::Trigger(t) => match self.decls.lookup(&t.node) {
                 Some(Sym::Trigger(i)) => self.decls.triggers[i as usize].1.clone(),
                 _ => Vec::new(),
             },
-            _ => vec![
+            _ => vec![Ty::Entity(
                 self.decls
                     .thing(h.turn_ty.as_ref().map_or("character", |t| t.node.as_str()))
                     .unwrap_or(CHARACTER),
-            ],
+            )],
         };
         if let Some(t) = &h.turn_ty {
             self.type_name(t);
@@ -484,7 +478,7 @@ impl Checker<'_> {
             .vars
             .iter()
             .enumerate()
-            .map(|(i, v)| (v.clone(), Ty::Entity(types.get(i).copied().unwrap_or(CHARACTER))))
+            .map(|(i, v)| (v.clone(), types.get(i).copied().unwrap_or(Ty::Entity(CHARACTER))))
             .collect();
         self.detached(&vars, h.filter.as_ref(), &h.body);
     }
@@ -513,6 +507,11 @@ impl Checker<'_> {
             self.deferred.take(),
         );
         let (walks, revealed) = (std::mem::take(&mut self.walks), self.revealed.take());
+        // A routine that gives checks its `give`s; any other block run later gives nothing, and
+        // changes no local named outside it (it runs on a copy).
+        let giving = std::mem::replace(&mut self.giving, self.next_giving.take());
+        let fence = std::mem::replace(&mut self.fence, depth);
+        let sheltered = std::mem::replace(&mut self.sheltered, 0);
         // It runs wherever it is performed or fired: no moment written around it is open then.
         let moments = std::mem::take(&mut self.moments);
         if let Some(f) = filter {
@@ -527,6 +526,9 @@ impl Checker<'_> {
         self.walks = walks;
         self.revealed = revealed;
         self.pools.barrier = barrier;
+        self.giving = giving;
+        self.fence = fence;
+        self.sheltered = sheltered;
         self.scopes.truncate(depth);
     }
 }

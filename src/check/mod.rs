@@ -18,6 +18,7 @@ mod decls;
 mod entities;
 mod expr;
 mod fixed;
+mod functions;
 mod hooks;
 pub mod index;
 mod items;
@@ -164,6 +165,12 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         moments: Default::default(),
         held_moments: Default::default(),
         pools: Default::default(),
+        giving: None,
+        next_giving: None,
+        lets: Vec::new(),
+        fence: 0,
+        calls: false,
+        sheltered: 0,
     };
     for file in files {
         for item in &file.items {

@@ -39,6 +39,7 @@ impl Checker<'_> {
         let depth = self.scopes.len();
         // It runs later, when the block a pool was rolled in may be over: no pool is read in it.
         let barrier = std::mem::replace(&mut self.pools.barrier, depth);
+        let fence = std::mem::replace(&mut self.fence, depth);
         let mut head = true;
         for s in &b.stmts {
             head &= matches!(s, Stmt::Choose { secret: true, .. }) || matches!(s, Stmt::ChooseFrom(c) if c.secret);
@@ -48,6 +49,7 @@ impl Checker<'_> {
         }
         self.scopes.truncate(depth);
         self.pools.barrier = barrier;
+        self.fence = fence;
         self.forget_picks();
         self.deferred = outer;
         self.revealed = outer_revealed;
@@ -58,7 +60,7 @@ impl Checker<'_> {
 
     /// One statement. A dispatch, as long as the kinds of statement are many: each arm is one
     /// call (two for `transfer`), to a method named after the statement.
-    pub(super) fn stmt(&mut self, s: &Stmt) {
+    pub(super) fn stmt_kind(&mut self, s: &Stmt) {
         match s {
             Stmt::Level {
                 name,
@@ -199,6 +201,8 @@ impl Checker<'_> {
             Stmt::Stop { effect, target, .. } => self.stop(effect, target),
             Stmt::Place { who, to, order, .. } => self.place(who, to, order),
             Stmt::Do { routine, args, span } => self.do_(routine, args, *span),
+            Stmt::Count(c) => self.count(c),
+            Stmt::Give { value, span } => self.give(value, *span),
             Stmt::React { actor, body, .. } => self.acting(actor, "`react`", body),
             Stmt::Ready(r) => self.ready(r),
             Stmt::Disarm { owner, on, span } => self.disarm(owner, on.as_ref(), *span),
@@ -343,6 +347,7 @@ impl Checker<'_> {
             );
         }
         self.bind(name, t);
+        self.let_local();
     }
 
     /// `if C { ... } [else { ... }]`.
@@ -507,7 +512,7 @@ impl Checker<'_> {
             what: "routine",
             name: routine,
             label: "run here",
-            help: "pass one character per parameter the routine declares",
+            help: "pass one argument per parameter the routine declares, of its type",
             declare: "declare it with `routine NAME(c) { ... }`",
             argument: "a routine's argument",
         };
@@ -525,7 +530,13 @@ impl Checker<'_> {
     }
 
     /// `raise T(args)` and `do R(args)`: a declared name, and one character per declared argument.
-    fn character_call(&mut self, call: &Call<'_>, declared: &[(String, Vec<u16>)], args: &[Expr], span: Span) {
+    pub(super) fn character_call(
+        &mut self,
+        call: &Call<'_>,
+        declared: &[(String, Vec<Ty>)],
+        args: &[Expr],
+        span: Span,
+    ) {
         let name = call.name;
         let types = declared.iter().find(|d| d.0 == name.node).map(|d| d.1.clone());
         match types.as_ref().map(Vec::len) {
@@ -552,20 +563,26 @@ impl Checker<'_> {
             }
         }
         for (i, a) in args.iter().enumerate() {
-            let want = types.as_ref().and_then(|t| t.get(i)).copied().unwrap_or(CHARACTER);
-            self.expect(a, Ty::Entity(want), call.argument);
+            let want = types
+                .as_ref()
+                .and_then(|t| t.get(i))
+                .copied()
+                .unwrap_or(Ty::Entity(CHARACTER));
+            if !self.role_named(a, want) {
+                self.expect(a, want, call.argument);
+            }
         }
     }
 }
 
 /// How `character_call` names what is called, in its messages.
-struct Call<'a> {
-    what: &'a str,
-    name: &'a Ident,
-    label: &'a str,
-    help: &'a str,
-    declare: &'a str,
-    argument: &'a str,
+pub(super) struct Call<'a> {
+    pub(super) what: &'a str,
+    pub(super) name: &'a Ident,
+    pub(super) label: &'a str,
+    pub(super) help: &'a str,
+    pub(super) declare: &'a str,
+    pub(super) argument: &'a str,
 }
 
 impl Checker<'_> {

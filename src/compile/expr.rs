@@ -44,6 +44,9 @@ impl Lower<'_> {
             ExprKind::Call(name, args) if matches!(self.d.lookup(&name.node), Some(Sym::Param(_))) => {
                 self.param_call(name, args)
             }
+            ExprKind::Call(name, args) if matches!(self.d.lookup(&name.node), Some(Sym::Routine(_))) => {
+                self.routine_call(e, name, args)
+            }
             ExprKind::Call(name, args) => self.call(e, name, args),
             ExprKind::Quant(q) if self.walks_pool(&q.coll) => self.pool_quant(q, e.span),
             ExprKind::Quant(_) => self.quant(e),

@@ -148,8 +148,20 @@ pub enum Moment {
 #[derive(Debug, Clone)]
 pub struct TriggerDef {
     pub name: String,
+    /// What each argument is, for the trace (`trigger hit(c, n: number)`).
+    pub args: Vec<ArgKind>,
     /// The hooks answering it, in declaration order.
     pub hooks: Vec<HookId>,
+}
+
+/// What a trigger's argument is: an entity (traced by its name), a number, a truth value or a
+/// side (traced by its name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgKind {
+    Entity,
+    Number,
+    Truth,
+    Side,
 }
 
 /// A hook: the slots its variables are bound to, an optional filter, and its body.
@@ -658,6 +670,19 @@ pub enum St {
         args: Vec<Ex>,
         span: Span,
     },
+    /// `for each i in A [down] to B { ... }`: `var` takes each number, the bounds worked out once.
+    Count {
+        var: Slot,
+        from: Ex,
+        to: Ex,
+        down: bool,
+        body: Vec<St>,
+        span: Span,
+    },
+    /// `give EXPR`: the value of the routine running; it returns here.
+    Give {
+        value: Ex,
+    },
     Elapse {
         amount: Ex,
         unit: UnitId,
@@ -806,6 +831,8 @@ pub enum Ex {
     LevelNumber(LevelId),
     /// A param with arguments, called.
     ParamCall(u16, Vec<Ex>),
+    /// A routine that gives a value, called: its hook, its arguments, the call.
+    Routine(HookId, Vec<Ex>, Span),
     /// A character's place in a kept order, from 1 (0 when it is not in it, or `none`).
     Position(Box<Ex>, OrderId),
     /// The character right below one in a kept order (itself when last or not in it; `none`

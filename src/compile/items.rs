@@ -62,7 +62,12 @@ impl Lower<'_> {
             }
             Item::Instance { ty, name, fields } => self.instance(ty, name, fields),
             Item::Action(a) => self.action(a),
-            Item::Routine { name, params, body } => self.routine(name, params, body),
+            Item::Routine {
+                name,
+                params,
+                gives: _,
+                body,
+            } => self.routine(name, params, body),
             Item::Hook(h) => self.hook(h),
             Item::Measure(m) => self.hook(&m.hook()),
             Item::Order(o) => self.order(o),

@@ -5,6 +5,7 @@
 //! program's types are in [`ir`].
 
 mod expr;
+mod functions;
 pub mod ir;
 mod items;
 pub mod moments;
@@ -127,8 +128,9 @@ fn empty_program(d: &Decls<'_>) -> Program {
         triggers: d
             .triggers
             .iter()
-            .map(|(n, _)| TriggerDef {
+            .map(|(n, tys)| TriggerDef {
                 name: n.clone(),
+                args: tys.iter().map(|t| functions::arg_kind(*t)).collect(),
                 hooks: Vec::new(),
             })
             .collect(),

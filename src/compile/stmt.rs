@@ -174,7 +174,10 @@ impl Lower<'_> {
             Stmt::Forfeit { target, span: _ } => St::Forfeit {
                 target: self.target(target),
             },
-            Stmt::Set { target, value, span } => self.set(target, value, span),
+            Stmt::Set { target, value, span } => match self.set_local(target, value) {
+                Some(st) => st,
+                None => self.set(target, value, span),
+            },
             Stmt::Mark { target, on, span: _ } => self.mark(target, on),
             Stmt::ChooseFrom(c) => self.choose_from(c),
             Stmt::Repeat { repeat, body, span } => self.repeat_stmt(repeat, body, span),
@@ -215,6 +218,10 @@ impl Lower<'_> {
             Stmt::Stop { effect, target, span } => self.stop(effect, target, *span),
             Stmt::Place { who, to, order, span } => self.place(who, to, order, span),
             Stmt::Do { routine, args, span } => self.do_(routine, args, span),
+            Stmt::Count(c) => self.count(c),
+            Stmt::Give { value, span: _ } => St::Give {
+                value: self.expr(value),
+            },
             Stmt::React { actor, body, span: _ } => self.react(actor, body, actor.span),
             Stmt::Ready(r) => self.ready(r),
             Stmt::Disarm { owner, on, span } => self.disarm(owner, on.as_ref(), *span),

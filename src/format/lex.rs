@@ -143,6 +143,8 @@ pub const KEYWORDS: &[&str] = &[
     "next",
     "ready",
     "disarm",
+    "gives",
+    "give",
     "none",
 ];
 

@@ -617,7 +617,7 @@ const STATEMENT_KEYWORDS: &[&str] = &[
     "reset", "forfeit", "set", "mark", "clear", "repeat", "rank", "transfer", "raise", "react", "elapse", "do",
     "place", "begin", "stop", "create", "destroy", "let", "join", "leave", "roll", "chosen", "side", "tag", "absent",
     "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers", "reveal", "ready", "disarm", "remove",
-    "take", "decks", "no", "one",
+    "give", "take", "decks", "no", "one",
 ];
 
 /// A keyword's meaning in one line (docs/language.md says more).
@@ -659,7 +659,9 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "while" => "repeat as long as the condition holds",
         "until" => "repeat until the condition holds; `until settled` rolls ties again",
         "settled" => "`until settled`: roll again among those still tied",
-        "for" => "walks a collection or an order: `for each c in COLL [where C] [by ORDER] { ... }`",
+        "for" => {
+            "walks a collection or an order: `for each c in COLL [where C] [by ORDER] { ... }`; counts: `for each i in 1 to n { ... }`"
+        }
         "each" => "`for each`: one iteration per member",
         "in" => "the collection a loop or quantifier walks; `in secret` for a secret choice",
         "where" => "a condition that filters the members",
@@ -713,13 +715,17 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "of" => "`on start of LEVEL`; `option action of kind K`",
         "using" => "`option action using RES`: costs paid from another resource",
         "from" => "`choose NAME by WHO from x in COLL`; `for each ... from X`; `transfer N from A to B`",
-        "to" => "`reset x to N`, `transfer N from A to B`, `counting from A to B`",
+        "to" => "`reset x to N`, `transfer N from A to B`, `counting from A to B`, `for each i in 1 to n`",
         "rank" => "sorts an order once and keeps it",
         "transfer" => "moves an amount from one resource to another",
         "raise" => "raises a trigger, running its hooks",
         "react" => "a reaction: another entity acts inside the current turn",
         "elapse" => "advances the game clock: `elapse N UNIT`",
-        "routine" => "a named block with parameters, run by `do NAME(x)`",
+        "routine" => {
+            "a named block with typed parameters, run by `do NAME(x)`: `routine NAME(c, n: number, t: truth, s: side, r: role) [gives TYPE] { ... }`"
+        }
+        "gives" => "`routine NAME(...) gives number { ... give x }`: a routine called in an expression for its value",
+        "give" => "`give EXPR`: the value of a routine declared with `gives TYPE`; it returns here",
         "do" => "runs a routine",
         "backwards" => "walks a collection in reverse",
         "effect" => "something on a character for a while (`c.NAME` holds while it lasts)",
@@ -740,10 +746,10 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "create" => "a new thing in play: `create THING { field = value } as x`",
         "destroy" => "removes a thing from play",
         "as" => "`create THING as x`: a name for what was made; `choose ... from x in C as NAME`: the pick",
-        "let" => "a name for a value, for the rest of the block",
+        "let" => "a name for a value, for the rest of the block; `set x = ...` changes it",
         "measure" => "a number the simulator reports, taken where a hook would run",
         "counting" => "a level's own numbers: `counting from 12 down to 1`",
-        "down" => "`counting from N down`",
+        "down" => "`counting from N down`; `for each i in n down to 1`",
         "within" => "`counting from A within LO to HI`: numbers wrap round",
         "most" => "`until settled at most N`",
         "chosen" => "`chosen by WHO`: a person orders each tied group",

@@ -191,6 +191,7 @@ impl Machine<'_> {
                 i64::from(!self.absent.get(id as usize).copied().unwrap_or(true) && !self.is_gone(id))
             }
             Ex::LevelNumber(l) => self.counters[*l as usize] as i64,
+            Ex::Routine(hook, args, span) => self.routine_value(*hook, args, *span, ctx)?,
             Ex::ParamCall(i, args) => {
                 let p = self.p;
                 let slots = &p.param_slots[*i as usize];

@@ -79,7 +79,11 @@ impl Machine<'_> {
     /// `do`: runs one routine (a hook) with its variables bound to the arguments.
     pub(super) fn st_do(&mut self, hook: HookId, args: &[Ex], span: Span) -> R<Flow> {
         let (vals, n) = self.eval_args(args, NO_CTX)?;
-        self.hooks(&[hook], &vals[..n], span)
+        // A routine that gives, run by `do`: its value is dropped.
+        match self.hooks(&[hook], &vals[..n], span)? {
+            Flow::Give => Ok(Flow::Next),
+            other => Ok(other),
+        }
     }
 
     /// A reaction: the actor's block, between its start and end events; an actor that is `none`

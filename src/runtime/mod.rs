@@ -18,6 +18,7 @@ mod decisions;
 pub mod dice;
 mod effects;
 mod eval;
+mod functions;
 mod hooks;
 mod levels;
 mod limits;
@@ -141,13 +142,13 @@ fn play(m: &mut Machine<'_>, seed: u64) -> R<Outcome> {
     m.deal_decks();
     let mut flow = m.hooks(&p.encounter_start, &[], Span::default())?;
     for part in [&p.setup, &p.play] {
-        if !matches!(flow, Flow::Next | Flow::EndRepeat) {
+        if !matches!(flow, Flow::Next | Flow::EndRepeat | Flow::Give) {
             break;
         }
         flow = m.block(part)?;
     }
     let reason = match flow {
-        Flow::Next | Flow::EndRepeat => EndReason::Complete,
+        Flow::Next | Flow::EndRepeat | Flow::Give => EndReason::Complete,
         // `end encounter`, or an `end` of a level that `play` is not inside: the run is over.
         Flow::End(_, r) => EndReason::Ended(r),
         Flow::Stop(r) => r,

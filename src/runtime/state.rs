@@ -70,6 +70,10 @@ pub(super) struct Machine<'a> {
     pub(super) clock: i64,
     /// Slots saved by the actions and hooks running, so they may nest.
     pub(super) saved: Vec<i64>,
+    /// The value the last `give` gave, and the flow a routine called in an expression ended
+    /// with when it was not a `give` (see `functions.rs`).
+    pub(super) given: i64,
+    pub(super) unwind: Option<super::stmt::Flow>,
     /// How many actions and hooks are running.
     pub(super) depth: u32,
     /// How many blocks are running, one inside another.
@@ -248,6 +252,8 @@ impl<'a> Machine<'a> {
             ranked: vec![Vec::new(); p.orders.len()],
             clock: 0,
             saved: Vec::new(),
+            given: 0,
+            unwind: None,
             depth: 0,
             nesting: 0,
             effects: Vec::new(),

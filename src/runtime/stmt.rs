@@ -19,6 +19,8 @@ pub(super) enum Flow {
     Stop(EndReason),
     /// `end repeat`: leave the innermost `repeat` loop.
     EndRepeat,
+    /// `give EXPR`: the routine running returns its value (`Machine::given`).
+    Give,
 }
 
 impl Flow {
@@ -62,6 +64,11 @@ impl Machine<'_> {
     /// Runs one statement, charging it one step. This dispatch over the statement kinds is long
     /// only because there are many kinds: every arm is one call to the method for its kind.
     fn stmt(&mut self, s: &St) -> R<Flow> {
+        let r = self.stmt_kind(s);
+        if self.unwind.is_some() { self.unwound(r) } else { r }
+    }
+
+    fn stmt_kind(&mut self, s: &St) -> R<Flow> {
         self.steps += 1;
         match s {
             St::Level {
@@ -163,6 +170,15 @@ impl Machine<'_> {
             St::Transfer { amount, from, to, span } => self.st_transfer(amount.as_ref(), from, to, *span),
             St::Raise { trigger, args, span } => self.st_raise(*trigger, args, *span),
             St::Do { hook, args, span } => self.st_do(*hook, args, *span),
+            St::Count {
+                var,
+                from,
+                to,
+                down,
+                body,
+                span,
+            } => self.st_count(*var, (from, to, *down), body, *span),
+            St::Give { value } => self.st_give(value),
             St::React { actor, body, span } => self.st_react(actor, body, *span),
             St::Ready {
                 ready,
@@ -311,6 +327,7 @@ fn stmt_span(s: &St) -> Option<Span> {
         | St::Transfer { span, .. }
         | St::Raise { span, .. }
         | St::Do { span, .. }
+        | St::Count { span, .. }
         | St::Place { span, .. }
         | St::Begin { span, .. }
         | St::Elapse { span, .. }

@@ -731,9 +731,20 @@ fn trigger_event<W: Write>(o: &mut W, p: &World<'_>, trigger: TriggerId, args: &
     o.write_all(br#"{"event":"trigger","trigger":"#)?;
     q(o, &p.triggers[trigger as usize].name)?;
     o.write_all(br#","args":["#)?;
-    list(o, args, |o, a| match p.entity_name(*a) {
-        Some(_) => name(o, p, *a as EntityId),
-        None => o.write_all(b"null"),
+    let kinds = &p.triggers[trigger as usize].args;
+    list(o, args.iter().enumerate(), |o, (k, a)| {
+        match kinds.get(k).copied().unwrap_or(ArgKind::Entity) {
+            ArgKind::Entity => match p.entity_name(*a) {
+                Some(_) => name(o, p, *a as EntityId),
+                None => o.write_all(b"null"),
+            },
+            ArgKind::Number => write!(o, "{a}"),
+            ArgKind::Truth => o.write_all(if *a != 0 { b"true" } else { b"false" }),
+            ArgKind::Side => match usize::try_from(*a).ok().and_then(|s| p.sides.get(s)) {
+                Some(s) => q(o, s),
+                None => o.write_all(b"null"),
+            },
+        }
     })?;
     o.write_all(b"]}")
 }

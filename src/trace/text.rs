@@ -501,14 +501,31 @@ impl<W: Write> Text<W> {
     }
 
     fn trigger(&mut self, p: &World<'_>, trigger: TriggerId, args: &[i64]) {
-        let who = args.first().and_then(|a| p.entity_name(*a)).unwrap_or("");
+        let kinds = &p.triggers[trigger as usize].args;
+        let kind = |k: usize| kinds.get(k).copied().unwrap_or(ArgKind::Entity);
+        let who = match kind(0) {
+            ArgKind::Entity => args.first().and_then(|a| p.entity_name(*a)).unwrap_or(""),
+            _ => "",
+        };
         self.line("trigger", who, |b| {
             let _ = write!(b, "{}(", p.triggers[trigger as usize].name);
             for (k, a) in args.iter().enumerate() {
                 if k > 0 {
                     b.push_str(", ");
                 }
-                b.push_str(p.entity_name(*a).unwrap_or("none"));
+                match kind(k) {
+                    ArgKind::Entity => b.push_str(p.entity_name(*a).unwrap_or("none")),
+                    ArgKind::Number => {
+                        let _ = write!(b, "{a}");
+                    }
+                    ArgKind::Truth => b.push_str(if *a != 0 { "true" } else { "false" }),
+                    ArgKind::Side => b.push_str(
+                        usize::try_from(*a)
+                            .ok()
+                            .and_then(|s| p.sides.get(s))
+                            .map_or("none", String::as_str),
+                    ),
+                }
             }
             b.push(')');
         });

@@ -5,7 +5,9 @@ pub use crate::source::{FileId, Span};
 mod cards;
 mod expr;
 pub use cards::*;
+mod functions;
 pub use expr::*;
+pub use functions::*;
 
 /// A value with the span of the source text it came from.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,6 +127,8 @@ pub enum Item {
     Routine {
         name: Ident,
         params: Vec<Typed>,
+        /// `gives TYPE`: a function, called in an expression; its block gives the value.
+        gives: Option<Ident>,
         body: Block,
     },
     /// `effect NAME, ...`
@@ -698,6 +702,13 @@ pub enum Stmt {
         all: bool,
         span: Span,
     },
+    /// `for each i in A [down] to B { ... }`: numbers counted (see `functions.rs`).
+    Count(Box<CountLoop>),
+    /// `give EXPR`: the value of a routine declared with `gives TYPE`.
+    Give {
+        value: Expr,
+        span: Span,
+    },
     /// `do ROUTINE(args)`: run a routine here.
     Do {
         routine: Ident,
@@ -798,6 +809,8 @@ impl Stmt {
             Stmt::Transfer(t) => t.span,
             Stmt::Ready(r) => r.span,
             Stmt::Deferred(d) => d.span,
+            Stmt::Count(c) => c.span,
+            Stmt::Give { span, .. } => *span,
             Stmt::Moment { span, .. } => *span,
             Stmt::Level { span, .. }
             | Stmt::Turn { span, .. }

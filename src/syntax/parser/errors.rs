@@ -570,8 +570,8 @@ fn wants_name(positives: &[Rule]) -> bool {
         })
 }
 
-/// A keyword where a type was wanted (`s: side`): types are `character` and declared things; a
-/// side, which cannot be passed, is said so with what to pass instead.
+/// A keyword where a type was wanted (`c: order`): the types are the words below, `character`
+/// and declared things.
 fn keyword_as_type(src: &str, pos: usize, positives: &[Rule], file: FileId) -> Option<Diag> {
     if !positives.contains(&Rule::type_name) {
         return None;
@@ -579,19 +579,13 @@ fn keyword_as_type(src: &str, pos: usize, positives: &[Rule], file: FileId) -> O
     let (start, end) = word_at(src, pos).filter(|&(s, e)| is_reserved(&src[s..e]))?;
     let word = &src[start..end];
     let span = Span::new(file, start, end);
-    let types = "the types are `character` and the things declared with `thing NAME, PLURAL`";
-    Some(if word == "side" {
-        Diag::new("syntax::keyword", "a side cannot be passed: `side` is not a type")
-            .label(span, "not a type")
-            .help(format!(
-                "{types}; pass a character of the side and read its side (`x: character`, then `x.side`), \
-                 or write the side's name where it is compared"
-            ))
-    } else {
+    let types = "the types are `character` and the things declared with `thing NAME, PLURAL`; \
+                 an argument may also be a `number`, a `truth` value, a `side` or a `role`";
+    Some(
         Diag::new("syntax::keyword", format!("`{word}` is a keyword, not a type"))
             .label(span, "not a type")
-            .help(types)
-    })
+            .help(types),
+    )
 }
 
 /// A reserved word where a name was wanted: `stat order`, `level count { }`, `act: action`; or

@@ -456,9 +456,11 @@ impl Builder {
             Some(p) if p.as_rule() == Rule::typed_list => self.typed_list(next(&mut it, span)?)?,
             _ => Vec::new(),
         };
+        let gives = self.routine_gives(&mut it);
         Ok(Item::Routine {
             name,
             params,
+            gives,
             body: self.block(next(&mut it, span)?)?,
         })
     }

@@ -5,6 +5,7 @@ mod bounds;
 mod deck;
 mod errors;
 mod expr;
+mod functions;
 mod items;
 mod names;
 pub(super) mod pools;

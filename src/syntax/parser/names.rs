@@ -146,6 +146,8 @@ pub(super) fn keyword_text(r: Rule) -> Option<&'static str> {
         Rule::kw_with => "with",
         Rule::kw_ready => "ready",
         Rule::kw_disarm => "disarm",
+        Rule::kw_gives => "gives",
+        Rule::kw_give => "give",
         _ => return None,
     })
 }
@@ -245,6 +247,9 @@ pub(super) fn rule_name(r: Rule) -> String {
         Rule::global_decl => "a `global` declaration",
         Rule::routine_decl => "a `routine` declaration",
         Rule::do_stmt => "a `do`",
+        Rule::count_range => "numbers to count, such as `1 to n` or `n down to 1`",
+        Rule::give_stmt => "a `give`",
+        Rule::routine_gives => "`gives TYPE`",
         Rule::backwards => "`backwards`",
         Rule::effect_decl => "an `effect` declaration",
         Rule::begin_stmt => "a `begin`",

@@ -297,6 +297,7 @@ impl Builder {
                 span,
             },
             Rule::do_stmt => self.do_stmt(it, span)?,
+            Rule::give_stmt => self.give_stmt(it, span)?,
             Rule::react_stmt => self.react_stmt(it, span)?,
             Rule::ready_stmt => self.ready_stmt(it, span)?,
             Rule::disarm_stmt => self.disarm_stmt(it, span)?,
@@ -413,6 +414,9 @@ impl Builder {
             next(&mut it, span)?;
         }
         let var = self.ident(next(&mut it, span)?);
+        if let Some(range) = it.next_if(|p| p.as_rule() == Rule::count_range) {
+            return self.count_stmt(together, var, range, it, span);
+        }
         let coll = self.collection(next(&mut it, span)?)?;
         let (mut filter, mut order, mut body, mut backwards) = (None, None, Block::default(), false);
         let (mut from, mut anew, mut ties, mut presence) = (None, false, false, Presence::InPlay);
