@@ -42,8 +42,8 @@ pub struct Counts {
     pub ended: Vec<u64>,
     /// The values of each `measure`.
     pub measures: Vec<Values>,
-    /// `(samples, sum)` of each measure's values about each declared entity:
-    /// `about[m * characters + e]`.
+    /// `(samples, sum)` of each measure's values about each declared entity, then each side:
+    /// `about[m * (characters + sides) + e]` (side `s` at `characters + s`).
     pub about: Vec<(u64, i128)>,
     /// Per declared entity: responses armed by `ready`, fired, expired, disarmed otherwise
     /// (left play, replaced, out of play); turns and actions cancelled by a moment before them.
@@ -147,7 +147,7 @@ impl Counts {
             outer: vec![0; l],
             ended: vec![0; l * (p.reasons.len() + 1)],
             measures: vec![Values::new(); p.measures.len()],
-            about: vec![(0, 0); p.measures.len() * c],
+            about: vec![(0, 0); p.measures.len() * (c + p.sides.len())],
             armed: vec![0; c],
             fired: vec![0; c],
             expired: vec![0; c],
@@ -352,6 +352,8 @@ pub struct Tally {
     last: Vec<(u64, i64)>,
     encounter: u64,
     n_chars: usize,
+    /// How many sides there are: a measure's values about a side are kept after the entities'.
+    n_sides: usize,
     n_fields: usize,
     n_reasons: usize,
 }
@@ -367,6 +369,7 @@ impl Tally {
             last: vec![(0, 0); p.characters.len() * p.fields.len()],
             encounter: 0,
             n_chars: p.characters.len(),
+            n_sides: p.sides.len(),
             n_fields: p.fields.len(),
             n_reasons: p.reasons.len() + 1,
         }
@@ -417,8 +420,19 @@ impl Tally {
         if let Some(values) = self.cur.measures.get_mut(m) {
             values.add(v);
         }
-        if let Some(e) = about.filter(|e| (*e as usize) < self.n_chars)
-            && let Some(x) = self.cur.about.get_mut(m * self.n_chars + e as usize)
+        // A side is its owner id, counted down from below `TABLE` (see `Program::side_owner`).
+        let side = |e: EntityId| {
+            (TABLE - 1)
+                .checked_sub(e)
+                .map(|s| s as usize)
+                .filter(|s| *s < self.n_sides)
+        };
+        let at = about.and_then(|e| match side(e) {
+            Some(s) => Some(self.n_chars + s),
+            None => Some(e as usize).filter(|e| *e < self.n_chars),
+        });
+        if let Some(e) = at
+            && let Some(x) = self.cur.about.get_mut(m * (self.n_chars + self.n_sides) + e)
         {
             x.0 += 1;
             x.1 += v as i128;

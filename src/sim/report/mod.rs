@@ -435,12 +435,18 @@ fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
     });
     let counts: Vec<(i64, u64)> = v.hist.iter().map(|(a, b)| (*a, *b)).collect();
     let c = p.characters.len();
-    let about = (0..c)
+    let stride = c + p.sides.len();
+    let about = (0..stride)
         .filter_map(|e| {
-            let (n, sum) = stats.sum.about[m * c + e];
+            let (n, sum) = stats.sum.about.get(m * stride + e).copied()?;
+            // The entities, then the sides (a measure `for each s in sides`).
+            let who = p
+                .characters
+                .get(e)
+                .map_or_else(|| p.sides.get(e - c).cloned(), |x| Some(x.name.clone()))?;
             (n > 0).then(|| {
                 let mean = ratio(sum as f64, n) / unit(decimals);
-                (p.characters[e].name.clone(), ratio(n as f64, fin), mean)
+                (who, ratio(n as f64, fin), mean)
             })
         })
         .collect();
