@@ -103,8 +103,9 @@ pub const COMMANDS: &[Help] = &[
         usage: "set NAME.FIELD = VALUE | set GLOBAL = VALUE",
         about: "Set a character's stat, resource or flag, or a global, by hand. The \
                 value is written as the language writes it: a number, `true` or `false` for a flag, \
-                a character's name or `none` for a field that holds one. Resources and globals stay \
-                within their limits. Traced as a manual change. (An effect is begun and ended with \
+                a character's name or `none` for a field that holds one, a side's or a role's name \
+                for a field that holds a side or a role. NAME may be a side, for a side's field \
+                (`set heroes.init = 4`). Resources and globals stay within their limits. Traced as a manual change. (An effect is begun and ended with \
                 `begin` and `stop`.)",
         example: "set Mira.prone = true",
     },
