@@ -127,3 +127,26 @@ fn rulings_on_sides_and_roles_undo_save_and_load() {
     };
     assert_eq!(strip(shows[0]), strip(shows[2]), "{t}");
 }
+
+#[test]
+fn show_names_a_side_its_members_and_fields() {
+    let t = session("show", "set heroes.hp = 99\nshow heroes\nshow foes\n");
+    assert!(!t.contains('×'), "{t}");
+    // Set by hand, a side's resource stays within its limits (max 60).
+    assert!(t.contains("manual   heroes   hp         = 60"), "{t}");
+    let heroes = t
+        .split("> show heroes\n")
+        .nth(1)
+        .and_then(|r| r.split("\n> ").next())
+        .unwrap_or("");
+    assert_eq!(
+        heroes, "heroes · side\n  members Ana\n  init 0, hp 60, controller gm",
+        "{t}"
+    );
+    let foes = t
+        .split("> show foes\n")
+        .nth(1)
+        .and_then(|r| r.split("\n> ").next())
+        .unwrap_or("");
+    assert!(foes.starts_with("foes · side\n  init 0, hp 0, controller gm"), "{t}");
+}

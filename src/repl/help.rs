@@ -20,7 +20,8 @@ pub const COMMANDS: &[Help] = &[
                 8). `show all`: everything — every field of everyone in a table cut to the screen's \
                 width, kept orders, globals, effects and where they are counted, flags and when they \
                 clear, every response armed by `ready` (its point, condition and expiry), who \
-                answers. `show NAME`: one character, with its armed responses.",
+                answers. `show NAME`: one character, with its armed responses; or one side, with its \
+                members and fields.",
         example: "show Mira",
     },
     Help {

@@ -63,3 +63,33 @@ pub(super) fn side_or_role(p: &Program, refers: TypeId, name: &str) -> Option<i6
     };
     names.iter().position(|n| n == name).map(|i| i as i64)
 }
+
+/// `show SIDE`: the side, its members (in the cast's order) and its fields.
+pub(super) fn one(s: &super::Session, side: usize, look: super::show::Look) -> String {
+    let p = &s.state.program;
+    let members: Vec<&str> = (p.characters.iter())
+        .filter(|c| c.side == Some(side as _))
+        .map(|c| c.name.as_str())
+        .collect();
+    let mut out = format!("{}\n", look.bold(&format!("{} · side", p.sides[side])));
+    if !members.is_empty() {
+        out.push_str(&format!("  members {}\n", members.join(", ")));
+    }
+    if let Some(snap) = s.state.snapshot() {
+        let owner = Program::side_owner(side);
+        let fields: Vec<String> = (p.fields.iter().enumerate())
+            .filter(|(_, f)| f.owner == crate::check::SIDE)
+            .map(|(i, f)| {
+                format!(
+                    "{} {}",
+                    f.name,
+                    super::show::field_text(p, f, snap.get(owner, i as FieldId))
+                )
+            })
+            .collect();
+        if !fields.is_empty() {
+            out.push_str(&format!("  {}\n", fields.join(", ")));
+        }
+    }
+    out
+}
