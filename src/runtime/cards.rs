@@ -238,7 +238,9 @@ impl Machine<'_> {
                 .deck_cards(d)
                 .iter()
                 .any(|c| !self.gone.get(*c as usize).copied().unwrap_or(false));
-            let help = if !left {
+            let help = if self.deck_cards(d).is_empty() {
+                "this deck has no cards at all: it is made from the cast, which has no entity of its type; test `count x in draw pile of DECK` before drawing"
+            } else if !left {
                 "every card of the deck was destroyed: none can come back; test for cards before drawing"
             } else if !def.refill {
                 "this deck has `no refill`: its discards come back only by `shuffle DECK` or `shuffle X into DECK`; test `count x in draw pile of DECK` before drawing"
