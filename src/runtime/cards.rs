@@ -238,7 +238,9 @@ impl Machine<'_> {
                 .deck_cards(d)
                 .iter()
                 .any(|c| !self.gone.get(*c as usize).copied().unwrap_or(false));
-            let help = if self.deck_cards(d).is_empty() {
+            // A deck made from a cast with no entity of its type never had a card.
+            let ty = self.p.decks[d as usize];
+            let help = if !def.made && !self.types.contains(&ty) {
                 "this deck has no cards at all: it is made from the cast, which has no entity of its type; test `count x in draw pile of DECK` before drawing"
             } else if !left {
                 "every card of the deck was destroyed: none can come back; test for cards before drawing"
