@@ -70,3 +70,27 @@ fn sim_reports_a_measure_over_the_sides_by_side() {
         vec![("heroes".to_string(), 1.0, 2.0), ("foes".to_string(), 1.0, 1.0)]
     );
 }
+
+#[test]
+fn sim_reports_the_sides_fields_in_the_final_state() {
+    use turnscript::sim::{Report, SimOptions, simulate};
+    use turnscript::{Project, Style};
+    let src = "ruleset \"final sides\"\nside heroes, foes { stat init }\nplay { round r { for each s in sides { set s.init = d6 } } }\ncharacter Ana { side heroes }\n";
+    let project = Project::load(vec![("r.turn".to_string(), src.to_string())]);
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n: 50,
+        threads: 1,
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    let rows: Vec<(&str, &str, i64, i64)> = report
+        .finals
+        .iter()
+        .map(|r| (r.entity.as_str(), r.field.as_str(), r.min, r.max))
+        .collect();
+    assert_eq!(rows, [("heroes", "init", 1, 6), ("foes", "init", 1, 6)]);
+}

@@ -249,6 +249,8 @@ pub struct Stats {
     /// `finals[e * fields + f]`; and each global's, by field.
     pub finals: Vec<Spread>,
     pub final_globals: Vec<Spread>,
+    /// Each side's fields at the end: `final_sides[s * fields + f]`.
+    pub final_sides: Vec<Spread>,
 }
 
 impl Stats {
@@ -270,6 +272,7 @@ impl Stats {
             first_error: None,
             finals: vec![Spread::default(); c * p.fields.len()],
             final_globals: vec![Spread::default(); p.fields.len()],
+            final_sides: vec![Spread::default(); p.sides.len() * p.fields.len()],
         }
     }
 
@@ -312,6 +315,9 @@ impl Stats {
             a.add(b);
         }
         for (a, b) in self.final_globals.iter_mut().zip(&o.final_globals) {
+            a.add(b);
+        }
+        for (a, b) in self.final_sides.iter_mut().zip(&o.final_sides) {
             a.add(b);
         }
         if let Some(e) = o.first_error
@@ -411,6 +417,13 @@ impl Tally {
         for (f, v) in state.globals(p) {
             if let Some(x) = self.stats.final_globals.get_mut(f as usize) {
                 x.add(&Spread::one(v));
+            }
+        }
+        for s in 0..p.sides.len() {
+            for (f, v) in state.side_fields(p, s) {
+                if let Some(x) = self.stats.final_sides.get_mut(s * nf + f as usize) {
+                    x.add(&Spread::one(v));
+                }
             }
         }
     }

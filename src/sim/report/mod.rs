@@ -388,7 +388,8 @@ fn buckets(counts: &[(i64, u64)]) -> Vec<(i64, i64, u64)> {
     out
 }
 
-/// The final-state rows: the globals, then each declared entity's fields, in declaration order.
+/// The final-state rows: the globals, the sides' fields, then each declared entity's fields, in
+/// declaration order.
 fn final_rows(p: &Program, stats: &Stats) -> Vec<FinalRow> {
     let nf = p.fields.len();
     let row = |entity: &str, f: usize, v: &super::tally::Spread| {
@@ -406,11 +407,14 @@ fn final_rows(p: &Program, stats: &Stats) -> Vec<FinalRow> {
         .iter()
         .enumerate()
         .filter_map(|(f, v)| row("table", f, v));
+    let sides = p.sides.iter().enumerate().flat_map(|(s, name)| {
+        (0..nf).filter_map(move |f| stats.final_sides.get(s * nf + f).and_then(|v| row(name, f, v)))
+    });
     let entities =
         p.characters.iter().enumerate().flat_map(|(e, c)| {
             (0..nf).filter_map(move |f| stats.finals.get(e * nf + f).and_then(|v| row(&c.name, f, v)))
         });
-    globals.chain(entities).collect()
+    globals.chain(sides).chain(entities).collect()
 }
 
 /// A measure's row: its values' statistics and histogram, and the entities they were about.
