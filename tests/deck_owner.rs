@@ -50,3 +50,16 @@ fn a_deck_named_through_fields_is_the_deck_of_the_entity_they_give() {
         .collect();
     assert_eq!(take, ["take abilities of Ana 2 of Ana"], "{out}");
 }
+
+#[test]
+fn taking_a_card_not_in_an_entitys_draw_pile_does_not_suggest_a_pile_collection_it_has_not() {
+    let (out, err, code) = run(
+        "  draw from Ana.abilities as a\n  take a from Ana.abilities",
+        &["1 of Ana"],
+    );
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("run::not_in_pile"), "{err}");
+    let err = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!err.contains("any x in draw pile of DECK"), "{err}");
+    assert!(err.contains("an entity's deck has no `draw pile of`"), "{err}");
+}

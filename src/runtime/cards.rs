@@ -120,7 +120,12 @@ impl Machine<'_> {
                             ),
                         )
                         .label(span, "taken here")
-                        .help("take only a card still in the draw pile: test it first with `any x in draw pile of DECK: x == CARD`"),
+                        .help(if self.p.deck_defs[*d as usize].owner.is_some() {
+                            // An entity's deck has no pile collections to test.
+                            "take only a card still in the draw pile: an entity's deck has no `draw pile of`, so keep where its cards are in a field of the deck's cards (`flag out`), or put one back from wherever it is with `shuffle X into DECK`"
+                        } else {
+                            "take only a card still in the draw pile: test it first with `any x in draw pile of DECK: x == CARD`"
+                        }),
                     ));
                 };
                 piles.draw.remove(at);
