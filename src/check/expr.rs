@@ -138,7 +138,12 @@ impl Checker<'_> {
             }
             return t;
         }
-        match self.decls.lookup(n) {
+        // An entity named like a side or a role is the entity (as before they were values).
+        let lookup = match self.decls.lookup(n) {
+            Some(Sym::Side(_) | Sym::Role(_)) if self.decls.entity(n).is_some() => None,
+            s => s,
+        };
+        match lookup {
             Some(Sym::Param(i)) => {
                 let args = &self.decls.param_args[i as usize];
                 if !args.is_empty() {

@@ -61,8 +61,9 @@ impl Lower<'_> {
             None => match self.d.lookup(n) {
                 Some(Sym::Param(i)) => Ex::Param(i),
                 Some(Sym::Field(f, _)) => Ex::Field(Box::new(Ex::Int(TABLE as i64)), f, e.span),
-                Some(Sym::Side(i)) => Ex::Int(i as i64),
-                Some(Sym::Role(r)) => Ex::Int(r as i64),
+                // An entity named like a side or a role is the entity (as in the checker).
+                Some(Sym::Side(i)) if self.d.entity(n).is_none() => Ex::Int(i as i64),
+                Some(Sym::Role(r)) if self.d.entity(n).is_none() => Ex::Int(r as i64),
                 // A declared entity by name.
                 _ => Ex::Int(self.d.entity(n).map_or(0, |i| i as i64)),
             },

@@ -33,6 +33,7 @@ pub fn compile(checked: &Checked) -> Program {
         reads_picks: &checked.reads_picks,
         pools_at: &checked.pools_at,
         role_choosers: &checked.role_choosers,
+        side_slots: std::collections::HashSet::new(),
         scopes: Vec::new(),
         max_locals: 0,
         labels: HashMap::new(),
@@ -185,6 +186,8 @@ struct Lower<'a> {
     pools_at: &'a std::collections::HashSet<ast::Span>,
     /// Choosers that are computed roles (see [`Checked::role_choosers`]).
     role_choosers: &'a std::collections::HashSet<ast::Span>,
+    /// The slots of `for each s in sides` walks: they hold a side's index, not an entity.
+    side_slots: std::collections::HashSet<Slot>,
     scopes: Vec<(String, Slot)>,
     max_locals: usize,
     labels: HashMap<String, LabelId>,

@@ -257,10 +257,12 @@ impl Lower<'_> {
                 {
                     *slot = *d;
                 }
+                let about = about.as_ref().and_then(|a| self.local(&a.node));
                 St::Record {
                     measure: id as MeasureId,
                     value: self.expr(value),
-                    about: about.as_ref().and_then(|a| self.local(&a.node)),
+                    about,
+                    side: about.is_some_and(|s| self.side_slots.contains(&s)),
                 }
             }
         }
@@ -321,6 +323,10 @@ impl Lower<'_> {
         let order = order.as_ref().map(|o| self.order_id(o));
         let from = from.as_ref().map(|x| self.expr(x));
         let slot = self.bind(&var.node);
+        let coll = self.coll(coll);
+        if coll == Coll::Sides {
+            self.side_slots.insert(slot);
+        }
         let filter = filter.as_ref().map(|f| self.expr(f));
         let body = self.block(body);
         self.scopes.pop();
@@ -330,7 +336,7 @@ impl Lower<'_> {
             ties: *ties,
             again: *again,
             var: slot,
-            coll: self.coll(coll),
+            coll,
             presence: *presence,
             backwards: *backwards,
             from,

@@ -272,7 +272,11 @@ fn parse_show(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Dia
         Some(w) if w.2 == "all" => Ok(Cmd::ShowAll(events(2)?)),
         Some(w) if !w.2.starts_with(|c: char| c.is_ascii_digit()) => {
             too_many(ws, 2, usage("show"))?;
-            Ok(Cmd::ShowOne(character(st, w)?))
+            // An entity, else a side (`show heroes`: its fields and members).
+            match super::sides::owner_named(&st.program, w.2) {
+                Some((e, _)) => Ok(Cmd::ShowOne(e)),
+                None => Ok(Cmd::ShowOne(character(st, w)?)),
+            }
         }
         _ => Ok(Cmd::Show(events(1)?)),
     }

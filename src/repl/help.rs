@@ -20,7 +20,8 @@ pub const COMMANDS: &[Help] = &[
                 8). `show all`: everything — every field of everyone in a table cut to the screen's \
                 width, kept orders, globals, effects and where they are counted, flags and when they \
                 clear, every response armed by `ready` (its point, condition and expiry), who \
-                answers. `show NAME`: one character, with its armed responses.",
+                answers. `show NAME`: one character, with its armed responses; or one side, with its \
+                members and fields.",
         example: "show Mira",
     },
     Help {
@@ -103,8 +104,9 @@ pub const COMMANDS: &[Help] = &[
         usage: "set NAME.FIELD = VALUE | set GLOBAL = VALUE",
         about: "Set a character's stat, resource or flag, or a global, by hand. The \
                 value is written as the language writes it: a number, `true` or `false` for a flag, \
-                a character's name or `none` for a field that holds one. Resources and globals stay \
-                within their limits. Traced as a manual change. (An effect is begun and ended with \
+                a character's name or `none` for a field that holds one, a side's or a role's name \
+                for a field that holds a side or a role. NAME may be a side, for a side's field \
+                (`set heroes.init = 4`). Resources and globals stay within their limits. Traced as a manual change. (An effect is begun and ended with \
                 `begin` and `stop`.)",
         example: "set Mira.prone = true",
     },

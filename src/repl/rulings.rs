@@ -299,17 +299,24 @@ pub(super) fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
                 .and_then(|x| x.strip_suffix('"'))
                 .unwrap_or(quoted);
             let who0 = t0 + usize::from(who.len() != quoted.len());
-            character(st, (who0, who0 + who.len(), who))?;
+            // An entity, else a side (`set heroes.init = 4`): the field is its type's.
+            let ty = match super::sides::owner_named(p, who) {
+                Some((_, ty)) => ty,
+                None => {
+                    character(st, (who0, who0 + who.len(), who))?;
+                    crate::check::CHARACTER
+                }
+            };
             let who = &target[who0 - t0..who0 - t0 + who.len()];
             let f0 = t0 + quoted.len() + 1;
-            match st.field(field) {
-                Some(f) if p.fields[f as usize].kind != FieldKind::Global => (Some(who.to_string()), field, f),
-                _ => return Err(field_err(field, (f0, f0 + field.len()), false)),
+            match super::sides::field_owned(p, field, Some(ty)) {
+                Some(f) => (Some(who.to_string()), field, f),
+                None => return Err(field_err(field, (f0, f0 + field.len()), false)),
             }
         }
-        None => match st.field(target) {
-            Some(f) if p.fields[f as usize].kind == FieldKind::Global => (None, target, f),
-            _ => {
+        None => match super::sides::field_owned(p, target, None) {
+            Some(f) => (None, target, f),
+            None => {
                 return Err(field_err(target, (t0, t0 + target.len()), true)
                     .help("a character's field is set as NAME.FIELD, e.g. set Mira.hp = 3"));
             }
@@ -328,6 +335,25 @@ pub(super) fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
         .help(format!(
             "begin it with `begin {field} on {on} for N`, end it with `stop {field} on {on}`"
         )));
+    }
+    if let Some(ty @ (crate::check::SIDE | crate::check::ROLE)) = def.refers {
+        // A side or a role, by its name (or `none`).
+        let kind = if ty == crate::check::SIDE { "side" } else { "role" };
+        if value_text != "none" && super::sides::side_or_role(p, ty, value_text).is_none() {
+            let names = if ty == crate::check::SIDE { &p.sides } else { &p.roles };
+            return Err(bad(
+                "repl::wrong_type",
+                format!("`{field}` holds a {kind}; {value_text} is not one"),
+                vspan,
+                format!("not a {kind}").as_str(),
+            )
+            .help(format!("name a {kind} ({}), or write none", names.join(", "))));
+        }
+        return Ok(Op::SetEntity {
+            who,
+            field,
+            entity: (value_text != "none").then(|| value_text.to_string()),
+        });
     }
     if let Some(ty) = def.refers {
         let entity = match value_text {

@@ -628,7 +628,7 @@ pub struct Look {
 }
 
 impl Look {
-    fn bold(&self, s: &str) -> String {
+    pub(super) fn bold(&self, s: &str) -> String {
         if self.colour {
             format!("\x1b[1m{s}\x1b[0m")
         } else {
@@ -833,6 +833,9 @@ fn fit(line: &str, width: usize) -> String {
 pub fn one(s: &Session, e: EntityId, look: Look) -> String {
     let st = &s.state;
     let p = &st.program;
+    if let Some(side) = p.side_of_owner(e) {
+        return super::sides::one(s, side, look);
+    }
     let c = &p.characters[e as usize];
     let mut head = vec![c.name.clone()];
     if let Some(side) = c.side {

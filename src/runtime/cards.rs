@@ -120,7 +120,12 @@ impl Machine<'_> {
                             ),
                         )
                         .label(span, "taken here")
-                        .help("take only a card still in the draw pile: test it first with `any x in draw pile of DECK: x == CARD`"),
+                        .help(if self.p.deck_defs[*d as usize].owner.is_some() {
+                            // An entity's deck has no pile collections to test.
+                            "take only a card still in the draw pile: an entity's deck has no `draw pile of`, so keep where its cards are in a field of the deck's cards (`flag out`), or put one back from wherever it is with `shuffle X into DECK`"
+                        } else {
+                            "take only a card still in the draw pile: test it first with `any x in draw pile of DECK: x == CARD`"
+                        }),
                     ));
                 };
                 piles.draw.remove(at);
@@ -238,7 +243,11 @@ impl Machine<'_> {
                 .deck_cards(d)
                 .iter()
                 .any(|c| !self.gone.get(*c as usize).copied().unwrap_or(false));
-            let help = if !left {
+            // A deck made from a cast with no entity of its type never had a card.
+            let ty = self.p.decks[d as usize];
+            let help = if !def.made && !self.types.contains(&ty) {
+                "this deck has no cards at all: it is made from the cast, which has no entity of its type; test `count x in draw pile of DECK` before drawing"
+            } else if !left {
                 "every card of the deck was destroyed: none can come back; test for cards before drawing"
             } else if !def.refill {
                 "this deck has `no refill`: its discards come back only by `shuffle DECK` or `shuffle X into DECK`; test `count x in draw pile of DECK` before drawing"

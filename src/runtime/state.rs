@@ -112,6 +112,9 @@ pub(super) struct Machine<'a> {
     /// or reads the state), entity-major like `values`: reading one before is `run::not_joined`.
     /// Empty when every character is in play from the start.
     pub(super) pending: Vec<bool>,
+    /// The globals whose start (a `default`, the ruleset's or an encounter's) is not yet worked
+    /// out, while the run starts: reading one is `run::not_set`. Empty once they are.
+    pub(super) globals_unset: Vec<bool>,
     /// Every entity's type: the declared ones, then those made by `create`.
     pub(super) types: Vec<TypeId>,
     /// The entities of each type, ids ascending: declared, then made. A destroyed thing stays in
@@ -270,6 +273,7 @@ impl<'a> Machine<'a> {
             absent,
             joined,
             pending: Vec::new(),
+            globals_unset: Vec::new(),
             types,
             destroyed: vec![0; of_type.len()],
             of_type,
@@ -453,6 +457,9 @@ impl Machine<'_> {
     /// A field's value as a rule reads it: one a never-joined character will only get when it
     /// joins is `run::not_joined`, never a 0 it does not have.
     pub(super) fn read(&self, e: EntityId, f: FieldId, span: Span) -> R<i64> {
+        if e == TABLE && self.globals_unset.get(f as usize).copied().unwrap_or(false) {
+            return Err(self.global_unset(f, span));
+        }
         if !self.pending.is_empty()
             && self
                 .pending
@@ -486,6 +493,21 @@ impl Machine<'_> {
             ));
         }
         Ok(self.get(e, f))
+    }
+
+    /// `run::not_set` for a global read before its start is worked out.
+    fn global_unset(&self, f: FieldId, span: Span) -> Box<Diag> {
+        let field = &self.p.fields[f as usize].name;
+        Box::new(
+            Diag::new(
+                "run::not_set",
+                format!("the global `{field}` has no value yet: globals start in the order they are declared"),
+            )
+            .label(span, format!("`{field}` read here"))
+            .help(format!(
+                "a global's start (the ruleset's `default`, or an encounter's) may read only globals declared before `{field}`; an encounter's start is worked out where the ruleset declares it"
+            )),
+        )
     }
 
     pub(super) fn put(&mut self, e: EntityId, f: FieldId, v: i64) {
@@ -534,6 +556,12 @@ impl Machine<'_> {
             self.limits[i] = (lo, hi);
         }
         self.hold_start_values();
+        // Globals start in declaration order: one read before its start is `run::not_set`.
+        self.globals_unset = p
+            .fields
+            .iter()
+            .map(|f| f.kind == FieldKind::Global && f.default.is_some())
+            .collect();
         for (i, f) in p.fields.iter().enumerate() {
             if f.kind == FieldKind::Global
                 && let Some(e) = &f.default
@@ -541,8 +569,10 @@ impl Machine<'_> {
                 let v = self.eval(e, NO_CTX)?;
                 let v = self.clamp(i as FieldId, v);
                 self.put(TABLE, i as FieldId, v);
+                self.globals_unset[i] = false;
             }
         }
+        self.globals_unset = Vec::new();
         self.init_sides()?;
         for id in 0..p.characters.len() {
             // A character out of play from the start gets its fields when it joins.

@@ -205,7 +205,12 @@ impl Machine<'_> {
             St::Forfeit { target } => self.st_forfeit(target),
             St::Set { target, value, span } => self.st_set(target, value, *span),
             St::Mark { target, on } => self.st_mark(target, *on),
-            St::Record { measure, value, about } => self.st_record(*measure, value, *about),
+            St::Record {
+                measure,
+                value,
+                about,
+                side,
+            } => self.st_record(*measure, value, *about, *side),
             St::Moment { body, span } => self.st_moment(body, *span),
             St::Deferred {
                 change,
@@ -220,10 +225,18 @@ impl Machine<'_> {
         }
     }
 
-    /// A measure's value (a truth value as 1 or 0), traced with the entity it is about.
-    fn st_record(&mut self, measure: MeasureId, value: &Ex, about: Option<Slot>) -> R<Flow> {
+    /// A measure's value (a truth value as 1 or 0), traced with the entity it is about (a side
+    /// as its owner id, which the trace names as the side).
+    fn st_record(&mut self, measure: MeasureId, value: &Ex, about: Option<Slot>, side: bool) -> R<Flow> {
         let value = self.eval(value, NO_CTX)?;
-        let about = about.map(|s| self.locals[s as usize] as EntityId);
+        let about = about.map(|s| {
+            let v = self.locals[s as usize];
+            if side {
+                Program::side_owner(v as usize)
+            } else {
+                v as EntityId
+            }
+        });
         self.emit(Event::Measure { measure, about, value });
         Ok(Flow::Next)
     }

@@ -42,8 +42,8 @@ pub struct Counts {
     pub ended: Vec<u64>,
     /// The values of each `measure`.
     pub measures: Vec<Values>,
-    /// `(samples, sum)` of each measure's values about each declared entity:
-    /// `about[m * characters + e]`.
+    /// `(samples, sum)` of each measure's values about each declared entity, then each side:
+    /// `about[m * (characters + sides) + e]` (side `s` at `characters + s`).
     pub about: Vec<(u64, i128)>,
     /// Per declared entity: responses armed by `ready`, fired, expired, disarmed otherwise
     /// (left play, replaced, out of play); turns and actions cancelled by a moment before them.
@@ -147,7 +147,7 @@ impl Counts {
             outer: vec![0; l],
             ended: vec![0; l * (p.reasons.len() + 1)],
             measures: vec![Values::new(); p.measures.len()],
-            about: vec![(0, 0); p.measures.len() * c],
+            about: vec![(0, 0); p.measures.len() * (c + p.sides.len())],
             armed: vec![0; c],
             fired: vec![0; c],
             expired: vec![0; c],
@@ -249,6 +249,8 @@ pub struct Stats {
     /// `finals[e * fields + f]`; and each global's, by field.
     pub finals: Vec<Spread>,
     pub final_globals: Vec<Spread>,
+    /// Each side's fields at the end: `final_sides[s * fields + f]`.
+    pub final_sides: Vec<Spread>,
 }
 
 impl Stats {
@@ -270,6 +272,7 @@ impl Stats {
             first_error: None,
             finals: vec![Spread::default(); c * p.fields.len()],
             final_globals: vec![Spread::default(); p.fields.len()],
+            final_sides: vec![Spread::default(); p.sides.len() * p.fields.len()],
         }
     }
 
@@ -314,6 +317,9 @@ impl Stats {
         for (a, b) in self.final_globals.iter_mut().zip(&o.final_globals) {
             a.add(b);
         }
+        for (a, b) in self.final_sides.iter_mut().zip(&o.final_sides) {
+            a.add(b);
+        }
         if let Some(e) = o.first_error
             && self.first_error.as_ref().is_none_or(|f| e.0 < f.0)
         {
@@ -352,6 +358,8 @@ pub struct Tally {
     last: Vec<(u64, i64)>,
     encounter: u64,
     n_chars: usize,
+    /// How many sides there are: a measure's values about a side are kept after the entities'.
+    n_sides: usize,
     n_fields: usize,
     n_reasons: usize,
 }
@@ -367,6 +375,7 @@ impl Tally {
             last: vec![(0, 0); p.characters.len() * p.fields.len()],
             encounter: 0,
             n_chars: p.characters.len(),
+            n_sides: p.sides.len(),
             n_fields: p.fields.len(),
             n_reasons: p.reasons.len() + 1,
         }
@@ -410,6 +419,13 @@ impl Tally {
                 x.add(&Spread::one(v));
             }
         }
+        for s in 0..p.sides.len() {
+            for (f, v) in state.side_fields(p, s) {
+                if let Some(x) = self.stats.final_sides.get_mut(s * nf + f as usize) {
+                    x.add(&Spread::one(v));
+                }
+            }
+        }
     }
 
     fn measure(&mut self, m: MeasureId, about: Option<EntityId>, v: i64) {
@@ -417,8 +433,19 @@ impl Tally {
         if let Some(values) = self.cur.measures.get_mut(m) {
             values.add(v);
         }
-        if let Some(e) = about.filter(|e| (*e as usize) < self.n_chars)
-            && let Some(x) = self.cur.about.get_mut(m * self.n_chars + e as usize)
+        // A side is its owner id, counted down from below `TABLE` (see `Program::side_owner`).
+        let side = |e: EntityId| {
+            (TABLE - 1)
+                .checked_sub(e)
+                .map(|s| s as usize)
+                .filter(|s| *s < self.n_sides)
+        };
+        let at = about.and_then(|e| match side(e) {
+            Some(s) => Some(self.n_chars + s),
+            None => Some(e as usize).filter(|e| *e < self.n_chars),
+        });
+        if let Some(e) = at
+            && let Some(x) = self.cur.about.get_mut(m * (self.n_chars + self.n_sides) + e)
         {
             x.0 += 1;
             x.1 += v as i128;

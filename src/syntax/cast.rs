@@ -25,6 +25,10 @@ pub fn cast_decks(files: &[File]) -> (Option<File>, Vec<Diag>) {
             DeckCast::DeckPer { owner, .. } | DeckCast::OnePer { owner, .. } => owner,
             DeckCast::Dealt { .. } => continue,
         };
+        if let Some(d) = not_an_owner(files, name, owner) {
+            diags.push(d);
+            continue;
+        }
         let owners = cast_of(files, &owner.node);
         let per_deck = match cast.as_ref() {
             DeckCast::DeckPer { cards, .. } => cards.len(),
@@ -100,6 +104,39 @@ pub fn cast_decks(files: &[File]) -> (Option<File>, Vec<Diag>) {
         .flat_map(|f| &f.items)
         .any(|i| matches!(i, Item::Deck { cast: Some(c), .. } if !matches!(c.as_ref(), DeckCast::Dealt { .. })));
     (any.then_some(File { items }), diags)
+}
+
+/// `syntax::deck` for a deck made per something that is no type of the cast: a side or a role
+/// (no entities), or the cards of a deck made from the cast (its own, or another's), which are
+/// not in the cast yet and would make none.
+fn not_an_owner(files: &[File], deck: &Ident, owner: &Ident) -> Option<Diag> {
+    let per = |what: String, help: &str| {
+        Diag::new("syntax::deck", what)
+            .label(owner.span, "not a type of the cast")
+            .label(deck.span, "this deck")
+            .help(help.to_string())
+    };
+    if owner.node == "side" || owner.node == "role" {
+        return Some(per(
+            format!("a deck is made per entity, and a {} is not one", owner.node),
+            "`one per` and `decks per` name `character` or a thing; for a value per side, give the sides fields: `side NAME, ... { FIELDS }`",
+        ));
+    }
+    let cast = files.iter().flat_map(|f| &f.items).any(|i| {
+        matches!(i, Item::Deck { name, cast: Some(c), .. }
+            if name.node == owner.node && matches!(c.as_ref(), DeckCast::DeckPer { .. } | DeckCast::OnePer { .. }))
+    });
+    cast.then(|| {
+        let whose = if owner.node == deck.node {
+            "its own cards".to_string()
+        } else {
+            format!("the cards of `{}`", owner.node)
+        };
+        per(
+            format!("a deck cannot be made per {whose}: they are made from the cast themselves, so it would have none"),
+            "make it per `character` or a thing, or per the cards of a deck that declares them (`ranks ...`)",
+        )
+    })
 }
 
 /// The entities of type `ty` the files declare, in order (`character` for characters).

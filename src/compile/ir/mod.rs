@@ -677,11 +677,13 @@ pub enum St {
         join: bool,
         span: Span,
     },
-    /// A measure's value, recorded; `about`: the slot of the entity it is about.
+    /// A measure's value, recorded; `about`: the slot of the entity it is about (`side`: of
+    /// the side, in a measure `for each s in sides`).
     Record {
         measure: MeasureId,
         value: Ex,
         about: Option<Slot>,
+        side: bool,
     },
     /// `together { ... }`: a moment with no walk.
     Moment {

@@ -128,9 +128,16 @@ impl Ctl<'_> {
             Op::Mode { target, mode } => self.modes.apply(p, self.policy_ref, target, mode)?,
             Op::SetEntity { who, field, entity } => {
                 let (e, f) = field_of(p, who.as_deref(), field)?;
+                let refers = p.fields[f].refers.unwrap_or(crate::check::CHARACTER);
                 let v = match entity {
                     None => NONE,
-                    Some(n) => find(n).ok_or_else(|| format!("no character is called `{n}` now"))? as i64,
+                    Some(n) => match crate::repl::sides::side_or_role(p, refers, n) {
+                        Some(v) => v,
+                        None if matches!(refers, crate::check::SIDE | crate::check::ROLE) => {
+                            return Err(format!("no side or role is called `{n}` now"));
+                        }
+                        None => find(n).ok_or_else(|| format!("no character is called `{n}` now"))? as i64,
+                    },
                 };
                 ed.set(e, f as FieldId, v);
             }

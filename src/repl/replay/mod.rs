@@ -496,19 +496,16 @@ fn effect_of(p: &Program, effect: &str) -> Result<FieldId, String> {
 
 /// The entity (`None`: the table) and field a logged change names, by name in `p` now.
 fn field_of(p: &Program, who: Option<&str>, field: &str) -> Result<(EntityId, usize), String> {
-    let f = p
-        .fields
-        .iter()
-        .position(|d| d.name == field)
-        .ok_or_else(|| format!("no field is called `{field}` now"))?;
-    let e = match who {
-        None => TABLE,
-        Some(w) => p
-            .characters
-            .iter()
-            .position(|c| c.name == w)
-            .map(|i| i as EntityId)
-            .ok_or_else(|| format!("no character is called `{w}` now"))?,
+    // An entity's field, a side's (`heroes.init`), or a global: the field of the owner's type,
+    // never another type's field of the same name.
+    let (e, ty) = match who {
+        None => (TABLE, None),
+        Some(w) => {
+            let (e, ty) =
+                crate::repl::sides::owner_named(p, w).ok_or_else(|| format!("no character is called `{w}` now"))?;
+            (e, Some(ty))
+        }
     };
-    Ok((e, f))
+    let f = crate::repl::sides::field_owned(p, field, ty).ok_or_else(|| format!("no field is called `{field}` now"))?;
+    Ok((e, f as usize))
 }

@@ -388,7 +388,8 @@ fn buckets(counts: &[(i64, u64)]) -> Vec<(i64, i64, u64)> {
     out
 }
 
-/// The final-state rows: the globals, then each declared entity's fields, in declaration order.
+/// The final-state rows: the globals, the sides' fields, then each declared entity's fields, in
+/// declaration order.
 fn final_rows(p: &Program, stats: &Stats) -> Vec<FinalRow> {
     let nf = p.fields.len();
     let row = |entity: &str, f: usize, v: &super::tally::Spread| {
@@ -406,11 +407,14 @@ fn final_rows(p: &Program, stats: &Stats) -> Vec<FinalRow> {
         .iter()
         .enumerate()
         .filter_map(|(f, v)| row("table", f, v));
+    let sides = p.sides.iter().enumerate().flat_map(|(s, name)| {
+        (0..nf).filter_map(move |f| stats.final_sides.get(s * nf + f).and_then(|v| row(name, f, v)))
+    });
     let entities =
         p.characters.iter().enumerate().flat_map(|(e, c)| {
             (0..nf).filter_map(move |f| stats.finals.get(e * nf + f).and_then(|v| row(&c.name, f, v)))
         });
-    globals.chain(entities).collect()
+    globals.chain(sides).chain(entities).collect()
 }
 
 /// A measure's row: its values' statistics and histogram, and the entities they were about.
@@ -435,12 +439,18 @@ fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
     });
     let counts: Vec<(i64, u64)> = v.hist.iter().map(|(a, b)| (*a, *b)).collect();
     let c = p.characters.len();
-    let about = (0..c)
+    let stride = c + p.sides.len();
+    let about = (0..stride)
         .filter_map(|e| {
-            let (n, sum) = stats.sum.about[m * c + e];
+            let (n, sum) = stats.sum.about.get(m * stride + e).copied()?;
+            // The entities, then the sides (a measure `for each s in sides`).
+            let who = p
+                .characters
+                .get(e)
+                .map_or_else(|| p.sides.get(e - c).cloned(), |x| Some(x.name.clone()))?;
             (n > 0).then(|| {
                 let mean = ratio(sum as f64, n) / unit(decimals);
-                (p.characters[e].name.clone(), ratio(n as f64, fin), mean)
+                (who, ratio(n as f64, fin), mean)
             })
         })
         .collect();

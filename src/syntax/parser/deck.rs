@@ -335,7 +335,8 @@ impl Builder {
         Ok(items)
     }
 
-    /// A deck in a statement: `NAME`, or `x.PLURAL` / `(EXPR).PLURAL` (an entity's deck).
+    /// A deck in a statement: `NAME`, or `x.PLURAL` / `x.FIELD.PLURAL` / `(EXPR).PLURAL` (an
+    /// entity's deck).
     pub(super) fn deck_ref(&self, pair: Pair<Rule>) -> R<DeckRef> {
         let span = self.span(&pair);
         let inner = last_inner(pair, span)?;
@@ -348,11 +349,22 @@ impl Builder {
         let mut it = parts(inner);
         let first = next(&mut it, span)?;
         let fspan = self.span(&first);
-        let owner = match first.as_rule() {
+        let mut owner = match first.as_rule() {
             Rule::target_paren => self.expr(last_inner(first, fspan)?)?,
             _ => Spanned::new(ExprKind::Name(first.as_str().to_string()), fspan),
         };
-        let name = self.ident(next(&mut it, span)?);
+        // `d.holder.abilities`: every name but the last is a field read on the way.
+        let mut names: Vec<Pair<Rule>> = it.collect();
+        let name = self.ident(next(&mut names.pop().into_iter(), span)?);
+        let names: Vec<Ident> = names.into_iter().map(|p| self.ident(p)).collect();
+        for f in names {
+            let fspan = Span {
+                file: owner.span.file,
+                start: owner.span.start,
+                end: f.span.end,
+            };
+            owner = Spanned::new(ExprKind::Field(Box::new(owner), f), fspan);
+        }
         Ok(DeckRef {
             owner: Some(Box::new(owner)),
             name,
