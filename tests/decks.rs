@@ -3,7 +3,11 @@
 //! into`, `draw pile of DECK`), a card for each entity of the cast (`one per TYPE`), and decks
 //! that stand for a field. Forced draws, exact traces.
 
+#[path = "decks/cast.rs"]
+mod cast;
 mod common;
+#[path = "decks/owner.rs"]
+mod owner;
 
 use common::run_texts;
 use turnscript::RunOptions;

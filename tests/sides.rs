@@ -3,6 +3,14 @@
 //! asserting the exact trace.
 
 mod common;
+#[path = "sides/measures.rs"]
+mod measures;
+#[path = "sides/names.rs"]
+mod names;
+#[path = "sides/repl.rs"]
+mod repl;
+#[path = "sides/starts.rs"]
+mod starts;
 
 use common::{check_texts, run_texts};
 use turnscript::RunOptions;

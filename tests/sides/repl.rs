@@ -1,6 +1,6 @@
-//! The REPL's rulings on sides, roles and fields of the same name (issue 26): `set` gives a
-//! side's field, a field holding a side or a role, and sets the field of the entity named even
-//! when a side or a thing has a field of the same name; undo, save and load keep them.
+// The REPL's rulings on sides, roles and fields of the same name (issue 26): `set` gives a
+// side's field, a field holding a side or a role, and sets the field of the entity named even
+// when a side or a thing has a field of the same name; undo, save and load keep them.
 
 use std::path::{Path, PathBuf};
 

@@ -1,9 +1,7 @@
-//! Decks made from the cast (issue 26, family 5): a cast with no entity of the type makes an
-//! empty deck, and drawing from it says so (not that its cards were destroyed).
+// Decks made from the cast (issue 26, family 5): a cast with no entity of the type makes an
+// empty deck, and drawing from it says so (not that its cards were destroyed).
 
-mod common;
-
-use common::run_texts;
+use crate::common::run_texts;
 use turnscript::RunOptions;
 
 #[test]

@@ -1,11 +1,9 @@
-//! A character or thing named like a side or a role (issue 26, family 3): since sides and roles
-//! became values, the bare name meant the side or role, so such an entity could no longer be
-//! named at all (`turn Dragon` was "needs an entity, but this is a side"). The bare name is the
-//! entity, as it was; the side stays reachable as `x.side`, `sides` and `is`.
+// A character or thing named like a side or a role (issue 26, family 3): since sides and roles
+// became values, the bare name meant the side or role, so such an entity could no longer be
+// named at all (`turn Dragon` was "needs an entity, but this is a side"). The bare name is the
+// entity, as it was; the side stays reachable as `x.side`, `sides` and `is`.
 
-mod common;
-
-use common::run_texts;
+use crate::common::run_texts;
 use turnscript::RunOptions;
 
 fn run(src: &str) -> (String, String, i32) {

@@ -1,10 +1,8 @@
-//! A global's start (issue 26, family 4): worked out in declaration order, an encounter's start
-//! where the ruleset declares the global. A start that reads a global with no start yet (itself,
-//! or one declared later) stops the run with `run::not_set`, never a 0 it does not have.
+// A global's start (issue 26, family 4): worked out in declaration order, an encounter's start
+// where the ruleset declares the global. A start that reads a global with no start yet (itself,
+// or one declared later) stops the run with `run::not_set`, never a 0 it does not have.
 
-mod common;
-
-use common::run_texts;
+use crate::common::run_texts;
 use turnscript::RunOptions;
 
 fn run(ruleset: &str, encounter: Option<&str>) -> (String, String, i32) {

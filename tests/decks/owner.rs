@@ -1,9 +1,7 @@
-//! An entity's deck named through a field (issue 26, family 5): `draw from d.holder.abilities`
-//! is the deck of the entity `d.holder` gives, as `(d.holder).abilities` is.
+// An entity's deck named through a field (issue 26, family 5): `draw from d.holder.abilities`
+// is the deck of the entity `d.holder` gives, as `(d.holder).abilities` is.
 
-mod common;
-
-use common::run_texts;
+use crate::common::run_texts;
 use turnscript::RunOptions;
 
 fn run(play: &str, draws: &[&str]) -> (String, String, i32) {

@@ -1,9 +1,7 @@
-//! A measure taken `for each s in sides` (issue 26, family 3): each value is about a side, and
-//! the trace and `turnscript sim` name that side, never the entity that has the side's index.
+// A measure taken `for each s in sides` (issue 26, family 3): each value is about a side, and
+// the trace and `turnscript sim` name that side, never the entity that has the side's index.
 
-mod common;
-
-use common::run_texts;
+use crate::common::run_texts;
 use turnscript::RunOptions;
 
 const RULES: &str = r#"ruleset "side measures"
