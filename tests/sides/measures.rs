@@ -92,3 +92,43 @@ fn sim_reports_the_sides_fields_in_the_final_state() {
         .collect();
     assert_eq!(rows, [("heroes", "init", 1, 6), ("foes", "init", 1, 6)]);
 }
+
+/// A field that holds an entity, a side or a role has no mean: `sim`'s final state leaves it out
+/// (an id averaged as a number would read as a number of the game), and keeps the numbers.
+#[test]
+fn sim_final_state_never_averages_a_field_holding_an_entity_a_side_or_a_role() {
+    use turnscript::sim::{Report, SimOptions, simulate};
+    use turnscript::{Project, Style};
+    let src = "ruleset \"final refs\"\nrole gm, players\nside heroes, foes { stat score  stat leader: character }\n\
+        global first: side\nglobal asks: role\nstat rival: character\nstat hp default 3\n\
+        play { round r { set first = foes\n set asks = players\n set heroes.leader = Bo\n set Ana.rival = Bo\n set heroes.score = 2 } }\n\
+        character Ana { side heroes }\ncharacter Bo { side foes }\n";
+    let project = Project::load(vec![("r.turn".to_string(), src.to_string())]);
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n: 3,
+        threads: 1,
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    let rows: Vec<(String, String)> = report
+        .finals
+        .iter()
+        .map(|r| (r.entity.clone(), r.field.clone()))
+        .collect();
+    let kept = |e: &str, f: &str| rows.contains(&(e.to_string(), f.to_string()));
+    for (e, f) in [
+        ("table", "first"),
+        ("table", "asks"),
+        ("heroes", "leader"),
+        ("Ana", "rival"),
+    ] {
+        assert!(!kept(e, f), "{e}.{f} averaged: {rows:?}");
+    }
+    for (e, f) in [("heroes", "score"), ("Ana", "hp"), ("Bo", "hp")] {
+        assert!(kept(e, f), "{e}.{f} left out: {rows:?}");
+    }
+}

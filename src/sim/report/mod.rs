@@ -392,8 +392,9 @@ fn buckets(counts: &[(i64, u64)]) -> Vec<(i64, i64, u64)> {
 /// declaration order.
 fn final_rows(p: &Program, stats: &Stats) -> Vec<FinalRow> {
     let nf = p.fields.len();
+    // A field that holds an entity, a side or a role has no mean: its ids are not numbers.
     let row = |entity: &str, f: usize, v: &super::tally::Spread| {
-        (v.n > 0).then(|| FinalRow {
+        (v.n > 0 && p.fields[f].refers.is_none()).then(|| FinalRow {
             entity: entity.to_string(),
             field: p.fields[f].name.clone(),
             mean: ratio(v.sum as f64, v.n) / unit(p.fields[f].decimals),
