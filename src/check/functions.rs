@@ -183,7 +183,7 @@ impl Checker<'_> {
                 .label(e.span, "called here")
                 .help(
                     "call it where a statement works a value out (`let`, `set`, `gain`, `spend`, `reset`, `transfer`, `if`, \
-                     `repeat while|until`, `do`, `raise`, `give`, a counted loop's bounds), then use the local: \
+                     `repeat while|until`, `do`, `raise`, `give`, a counted loop's bounds, `roll ... as`, `remove`), then use the local: \
                      `let n = ROUTINE(...)` before this",
                 ),
             );
@@ -252,6 +252,7 @@ fn may_call(s: &Stmt) -> bool {
             | Stmt::Raise { .. }
             | Stmt::Give { .. }
             | Stmt::Count(_)
+            | Stmt::Pool(_)
     )
 }
 
