@@ -103,3 +103,38 @@ fn an_untyped_none_is_refused_with_the_typed_form_in_its_help() {
         "{r}"
     );
 }
+
+#[test]
+fn a_let_in_a_loop_naming_a_changing_local_again_is_refused_with_set_in_its_help() {
+    // The first way to keep a running total that comes to mind: each pass would name a new
+    // `total` for the loop's block only, and the total given would stay 0.
+    let r = refused(
+        "global g default 0\n\
+         routine hits(n: number) gives number {\n\
+           let total = 0\n\
+           for each i in 1 to n { let total = total + d6 }\n\
+           give total\n\
+         }\n\
+         play { set g = hits(3) }\n",
+    );
+    assert!(r.contains("check::shadow") && r.contains("set total = ..."), "{r}");
+}
+
+#[test]
+fn a_let_may_name_again_a_local_of_its_own_block_or_a_loop_s_variable() {
+    let src = "global g default 0\n\
+        play {\n\
+          let x = 1\n\
+          let x = x + 1\n\
+          for each i in 1 to 2 { let i = i * 10\n set g = g + i + x }\n\
+        }\n";
+    assert_eq!(
+        ok(src, &[]),
+        vec![
+            "set            g          = 12",
+            "set            g          = 34",
+            "end of encounter: complete",
+            "final          g = 34"
+        ]
+    );
+}

@@ -218,6 +218,25 @@ impl Checker<'_> {
         }
     }
 
+    /// A `let` inside a block naming again a local that a block around it named with `let`: the
+    /// inner one would be a new local for the inner block only, so `let total = total + f` in a
+    /// loop would leave the outer `total` as it was. A local changes with `set`.
+    pub(super) fn relet(&mut self, name: &Ident) {
+        let n = &name.node;
+        let Some(at) = self.scopes.iter().rposition(|s| &s.0 == n) else {
+            return;
+        };
+        if at < self.block_start && self.lets.contains(&at) {
+            self.err(
+                Diag::new("check::shadow", format!("`{n}` is already a local of a block around this one"))
+                    .label(name.span, "named again here")
+                    .help(format!(
+                        "this `let` would name a new `{n}` for this block only, leaving the other as it was: change it with `set {n} = ...`, or choose another name"
+                    )),
+            );
+        }
+    }
+
     /// `let x = EXPR`: a local that `set` may change.
     pub(super) fn let_local(&mut self) {
         if let Some(i) = self.scopes.len().checked_sub(1) {

@@ -11,9 +11,11 @@ impl Checker<'_> {
     /// A block's statements; the names `let` and `create ... as` bind end with it.
     pub(super) fn block(&mut self, b: &Block) {
         let depth = self.scopes.len();
+        let start = std::mem::replace(&mut self.block_start, depth);
         for s in &b.stmts {
             self.stmt(s);
         }
+        self.block_start = start;
         self.scopes.truncate(depth);
         self.forget_picks();
     }
@@ -361,6 +363,7 @@ impl Checker<'_> {
                 )),
             );
         }
+        self.relet(name);
         self.bind(name, t);
         self.let_local();
     }
