@@ -138,3 +138,13 @@ fn a_let_may_name_again_a_local_of_its_own_block_or_a_loop_s_variable() {
         ]
     );
 }
+
+#[test]
+fn a_let_naming_again_a_local_in_a_block_run_later_says_to_name_the_copy_otherwise() {
+    let r = refused(
+        "trigger moves(m)\nresource hp\n\
+         play { let n = 1\n ready Ana on moves(m) { let n = n + 1\n gain n m.hp } }\n\
+         character Ana { }\n",
+    );
+    assert!(r.contains("check::shadow") && r.contains("name the copy otherwise"), "{r}");
+}

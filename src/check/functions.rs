@@ -230,9 +230,15 @@ impl Checker<'_> {
             self.err(
                 Diag::new("check::shadow", format!("`{n}` is already a local of a block around this one"))
                     .label(name.span, "named again here")
-                    .help(format!(
-                        "this `let` would name a new `{n}` for this block only, leaving the other as it was: change it with `set {n} = ...`, or choose another name"
-                    )),
+                    .help(if at < self.fence {
+                        format!(
+                            "this block runs later, on a copy of `{n}`: name the copy otherwise (`let my_{n} = {n}`), or keep the value in a global"
+                        )
+                    } else {
+                        format!(
+                            "this `let` would name a new `{n}` for this block only, leaving the other as it was: change it with `set {n} = ...`, or choose another name"
+                        )
+                    }),
             );
         }
     }
