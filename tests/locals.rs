@@ -146,5 +146,8 @@ fn a_let_naming_again_a_local_in_a_block_run_later_says_to_name_the_copy_otherwi
          play { let n = 1\n ready Ana on moves(m) { let n = n + 1\n gain n m.hp } }\n\
          character Ana { }\n",
     );
-    assert!(r.contains("check::shadow") && r.contains("name the copy otherwise"), "{r}");
+    assert!(
+        r.contains("check::shadow") && r.contains("name the copy otherwise"),
+        "{r}"
+    );
 }

@@ -43,9 +43,16 @@ fn is_dice(text: &str) -> bool {
         },
         None => text.trim_start_matches(|c: char| c.is_ascii_digit()),
     };
-    rest.strip_prefix('d')
-        .and_then(|r| r.chars().next())
-        .is_some_and(|c| c.is_ascii_digit() || c == '(' || c == '[')
+    let Some(sides) = rest.strip_prefix('d') else {
+        return false;
+    };
+    // The die's size: a number, or one in parentheses or a list of faces, closed.
+    match sides.chars().next() {
+        Some(c) if c.is_ascii_digit() => true,
+        Some('(') => close(&sides[1..]).is_some(),
+        Some('[') => sides.contains(']'),
+        _ => false,
+    }
 }
 
 /// The index of the `)` closing an already opened `(` in `text`.
