@@ -81,6 +81,9 @@ pub(super) struct Checker<'a> {
     pub(super) next_giving: Option<Ty>,
     pub(super) lets: Vec<usize>,
     pub(super) fence: usize,
+    /// Where the innermost block's own names start in `scopes` (a `let` may not name again a
+    /// changing local of a block around it: see `relet`).
+    pub(super) block_start: usize,
     pub(super) calls: bool,
     /// How many turns, reactions and levels enclose the statement, in the block being checked
     /// (a `give` there would skip their ends).

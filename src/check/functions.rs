@@ -183,7 +183,7 @@ impl Checker<'_> {
                 .label(e.span, "called here")
                 .help(
                     "call it where a statement works a value out (`let`, `set`, `gain`, `spend`, `reset`, `transfer`, `if`, \
-                     `repeat while|until`, `do`, `raise`, `give`, a counted loop's bounds), then use the local: \
+                     `repeat while|until`, `do`, `raise`, `give`, a counted loop's bounds, `roll ... as`, `remove`), then use the local: \
                      `let n = ROUTINE(...)` before this",
                 ),
             );
@@ -215,6 +215,31 @@ impl Checker<'_> {
             );
         } else {
             self.expect(value, t, &format!("the new value of `{n}`"));
+        }
+    }
+
+    /// A `let` inside a block naming again a local that a block around it named with `let`: the
+    /// inner one would be a new local for the inner block only, so `let total = total + f` in a
+    /// loop would leave the outer `total` as it was. A local changes with `set`.
+    pub(super) fn relet(&mut self, name: &Ident) {
+        let n = &name.node;
+        let Some(at) = self.scopes.iter().rposition(|s| &s.0 == n) else {
+            return;
+        };
+        if at < self.block_start && self.lets.contains(&at) {
+            self.err(
+                Diag::new("check::shadow", format!("`{n}` is already a local of a block around this one"))
+                    .label(name.span, "named again here")
+                    .help(if at < self.fence {
+                        format!(
+                            "this block runs later, on a copy of `{n}`: name the copy otherwise (`let my_{n} = {n}`), or keep the value in a global"
+                        )
+                    } else {
+                        format!(
+                            "this `let` would name a new `{n}` for this block only, leaving the other as it was: change it with `set {n} = ...`, or choose another name"
+                        )
+                    }),
+            );
         }
     }
 
@@ -252,6 +277,7 @@ fn may_call(s: &Stmt) -> bool {
             | Stmt::Raise { .. }
             | Stmt::Give { .. }
             | Stmt::Count(_)
+            | Stmt::Pool(_)
     )
 }
 

@@ -168,6 +168,7 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         giving: None,
         next_giving: None,
         lets: Vec::new(),
+        block_start: 0,
         fence: 0,
         calls: false,
         sheltered: 0,

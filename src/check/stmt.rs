@@ -11,9 +11,11 @@ impl Checker<'_> {
     /// A block's statements; the names `let` and `create ... as` bind end with it.
     pub(super) fn block(&mut self, b: &Block) {
         let depth = self.scopes.len();
+        let start = std::mem::replace(&mut self.block_start, depth);
         for s in &b.stmts {
             self.stmt(s);
         }
+        self.block_start = start;
         self.scopes.truncate(depth);
         self.forget_picks();
     }
@@ -135,7 +137,7 @@ impl Checker<'_> {
             } => self.create(thing, fields, bind.as_ref()),
             Stmt::Destroy { what, .. } => self.destroy(what),
             Stmt::Cards { op, .. } => self.cards(op),
-            Stmt::Let { name, value, .. } => self.let_(name, value),
+            Stmt::Let { name, ty, value, .. } => self.let_(name, ty.as_ref(), value),
             Stmt::Pool(p) => self.pool_stmt(p),
             Stmt::If {
                 cond, then, otherwise, ..
@@ -336,16 +338,32 @@ impl Checker<'_> {
         }
     }
 
-    /// `let x = VALUE`: names anything but a role or `none` until the block ends.
-    fn let_(&mut self, name: &Ident, value: &Expr) {
-        let t = self.expr(value);
+    /// `let x [: TYPE] = VALUE`: names a value until the block ends; `none` only with a type.
+    fn let_(&mut self, name: &Ident, ty: Option<&Ident>, value: &Expr) {
+        let t = match ty {
+            Some(ty) => {
+                let mut diags = Vec::new();
+                let want = self.decls.arg_type(Some(ty), Ty::Error, &mut diags);
+                diags.into_iter().for_each(|d| self.err(d));
+                self.expect(value, want, &format!("the value of `{}`", name.node));
+                want
+            }
+            None => self.expr(value),
+        };
         if matches!(t, Ty::Entity(ANY)) {
             self.err(
-                Diag::new("check::type", format!("`let` cannot name {}", self.tn(t)))
-                    .label(value.span, self.tn(t))
-                    .help("`let` names a number, a truth value, an entity, a side or a role"),
+                Diag::new(
+                    "check::type",
+                    format!("`let` cannot name {} without a type", self.tn(t)),
+                )
+                .label(value.span, self.tn(t))
+                .help(format!(
+                    "say what `{0}` will hold: `let {0}: character = none` (or `side`, `role`, a thing)",
+                    name.node
+                )),
             );
         }
+        self.relet(name);
         self.bind(name, t);
         self.let_local();
     }

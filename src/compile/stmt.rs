@@ -190,7 +190,12 @@ impl Lower<'_> {
             } => self.create(thing, fields, bind, span),
             Stmt::Destroy { what, span } => self.destroy(what, span),
             Stmt::Cards { op, span } => self.cards(op, *span),
-            Stmt::Let { name, value, span: _ } => self.let_(name, value),
+            Stmt::Let {
+                name,
+                ty: _,
+                value,
+                span: _,
+            } => self.let_(name, value),
             Stmt::Pool(p) => self.pool_stmt(p),
             Stmt::Rank { order, filter, span: _ } => {
                 let id = self.order_id(order);

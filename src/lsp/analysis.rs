@@ -746,7 +746,9 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "create" => "a new thing in play: `create THING { field = value } as x`",
         "destroy" => "removes a thing from play",
         "as" => "`create THING as x`: a name for what was made; `choose ... from x in C as NAME`: the pick",
-        "let" => "a name for a value, for the rest of the block; `set x = ...` changes it",
+        "let" => {
+            "a name for a value, for the rest of the block (`let best: character = none` gives its type); `set x = ...` changes it"
+        }
         "measure" => "a number the simulator reports, taken where a hook would run",
         "counting" => "a level's own numbers: `counting from 12 down to 1`",
         "down" => "`counting from N down`; `for each i in n down to 1`",

@@ -739,10 +739,10 @@ fn constant(e: &Ex) -> Option<i64> {
 pub(super) fn too_deep(span: Span) -> Diag {
     Diag::new(
         "run::too_deep",
-        format!("actions and hooks nest more than {MAX_CALL_DEPTH} deep, or blocks more than {MAX_RUN_NESTING}"),
+        format!("actions, hooks and routines nest more than {MAX_CALL_DEPTH} deep, or blocks more than {MAX_RUN_NESTING}"),
     )
     .label(span, "one level too deep here")
-    .help("something keeps triggering itself (a hook, a reaction): add a condition (a flag, a resource) that stops it")
+    .help("something keeps running itself (a routine, a hook, a reaction): add a condition (a flag, a resource, an argument) that stops it")
 }
 
 pub(super) fn checked(v: Option<i64>, span: Span) -> R<i64> {

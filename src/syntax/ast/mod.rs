@@ -653,9 +653,11 @@ pub enum Stmt {
     },
     /// `roll DICE as p`, `remove FACE from p`: dice pools.
     Pool(Box<PoolStmt>),
-    /// `let x = EXPR`
+    /// `let x [: TYPE] = EXPR`
     Let {
         name: Ident,
+        /// `: TYPE`, as an argument's: what the local holds (so it may start as `none`).
+        ty: Option<Ident>,
         value: Expr,
         span: Span,
     },

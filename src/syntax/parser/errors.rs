@@ -37,6 +37,9 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
     if let Some(d) = missing_parameters(src, pos, file) {
         return d;
     }
+    if let Some(d) = super::hints::walk_over_dice(src, pos, file).or_else(|| super::hints::typed_hook(src, pos, file)) {
+        return d;
+    }
     if let Some(d) = undeferrable(src, pos, file) {
         return d;
     }

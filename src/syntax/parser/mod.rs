@@ -6,6 +6,7 @@ mod deck;
 mod errors;
 mod expr;
 mod functions;
+mod hints;
 mod items;
 mod names;
 pub(super) mod pools;

@@ -392,8 +392,10 @@ impl Builder {
 
     fn let_stmt(&self, mut it: Parts<'_>, span: Span) -> R<Stmt> {
         let name = self.ident(next(&mut it, span)?);
+        let ty = self.of_type(&mut it);
         Ok(Stmt::Let {
             name,
+            ty,
             value: self.expr(next(&mut it, span)?)?,
             span,
         })
