@@ -3,6 +3,8 @@
 //! scenario with forced rolls and scripted answers, asserting the exact trace and state.
 
 mod common;
+#[path = "functions/locals.rs"]
+mod locals;
 
 use common::{check_texts, run_texts};
 use turnscript::project::{RunOptions, parse_answers};

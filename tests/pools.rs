@@ -2,6 +2,8 @@
 //! quantifiers over a roll's faces, and pools kept and read (`roll DICE as p`). Each scenario
 //! forces its dice and checks the whole trace.
 
+#[path = "pools/calls.rs"]
+mod calls;
 mod common;
 
 use common::{check_texts, run_texts};

@@ -1,10 +1,8 @@
-//! Pools and routines that give: `roll DICE as p` and `remove FACE from p` work a value out once,
-//! now, like `let`, so a routine that gives may be called in their dice and face (found
-//! exploring issue 26: both were `check::call_here`).
+// Pools and routines that give: `roll DICE as p` and `remove FACE from p` work a value out once,
+// now, like `let`, so a routine that gives may be called in their dice and face (found
+// exploring issue 26: both were `check::call_here`).
 
-mod common;
-
-use common::run_texts;
+use crate::common::run_texts;
 use turnscript::project::{RunOptions, parse_answers};
 
 fn ok(src: &str, rolls: &[i64]) -> Vec<String> {
@@ -68,7 +66,7 @@ fn a_walk_over_a_pool_still_may_not_call_a_routine_in_its_where() {
     let src = "resource hits\nroutine r() gives number { give 3 }\n\
         play { roll 3d6 as p\n for each f in p where f > r() { gain 1 Ana.hits } }\n\
         character Ana { }\n";
-    let (report, clean) = common::check_texts(&[("t.turn".to_string(), src.to_string())]);
+    let (report, clean) = crate::common::check_texts(&[("t.turn".to_string(), src.to_string())]);
     assert!(!clean);
     assert!(report.contains("check::call_here"), "{report}");
 }

@@ -1,10 +1,8 @@
-//! Locals that change (`let`, then `set`): a local may be given a type, `let best: character =
-//! none`, so "the best so far" can start as no one (found exploring issue 26: `let x = none` was
-//! refused and nothing else could name an empty local of an entity's, a side's or a role's type).
+// Locals that change (`let`, then `set`): a local may be given a type, `let best: character =
+// none`, so "the best so far" can start as no one (found exploring issue 26: `let x = none` was
+// refused and nothing else could name an empty local of an entity's, a side's or a role's type).
 
-mod common;
-
-use common::{check_texts, run_texts};
+use crate::common::{check_texts, run_texts};
 use turnscript::project::{RunOptions, parse_answers};
 
 fn ok(src: &str, rolls: &[i64]) -> Vec<String> {
