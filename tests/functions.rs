@@ -220,6 +220,32 @@ fn a_role_passed_to_a_routine_chooses_as_that_role() {
     );
 }
 
+/// "When a Watcher character finishes, the Watcher chooses next": a routine gives the role that
+/// controls a side (roles are values since sides hold them), and that role chooses.
+#[test]
+fn a_routine_gives_the_role_that_chooses() {
+    let src = "role gm, players\nresource score\n\
+               side heroes, foes { stat controller: role default players }\n\
+               routine controller_of(c) gives role { give c.side.controller }\n\
+               play {\n set foes.controller = gm\n\
+                 for each c in characters { let r = controller_of(c)\n choose next by r { option go { gain 1 c.score } option wait } }\n}\n\
+               character Ana { side heroes }\ncharacter Orc { side foes }\n";
+    assert_eq!(
+        ok(src, &[], "go\nwait\n"),
+        vec![
+            "set      foes     controller = gm",
+            "choose   players  next       go       of go|wait",
+            "gain     Ana      score      +1 → 1",
+            "choose   gm       next       wait     of go|wait",
+            "end of encounter: complete",
+            "final    heroes   controller = players",
+            "final    foes     controller = gm",
+            "final    Ana      score = 1",
+            "final    Orc      score = 0",
+        ]
+    );
+}
+
 #[test]
 fn none_passed_as_an_entity_argument_is_never_read_as_someone() {
     let src = "resource hp\nroutine hurt(c) gives number { give c.hp }\nplay { let x = hurt(none) }\n";

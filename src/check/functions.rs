@@ -88,14 +88,14 @@ impl Checker<'_> {
             .map(|(k, p)| (p.name.clone(), types.get(k).copied().unwrap_or(Ty::Error)))
             .collect();
         let gives_ty = self.decls.routine_gives.get(i).copied().flatten();
-        if let (Some(t), Some(Ty::Entity(ANY) | Ty::Role)) = (gives, gives_ty) {
+        if let (Some(t), Some(Ty::Entity(ANY))) = (gives, gives_ty) {
             self.err(
                 Diag::new(
                     "check::type",
                     format!("a routine cannot give {}", self.tn(gives_ty.unwrap_or(Ty::Error))),
                 )
                 .label(t.span, "not a value to give")
-                .help("a routine gives a `number`, a `truth` value, a `side`, a `character` or a thing"),
+                .help("a routine gives a `number`, a `truth` value, a `side`, a `role`, a `character` or a thing"),
             );
         }
         self.next_giving = gives.map(|_| gives_ty.unwrap_or(Ty::Error));
