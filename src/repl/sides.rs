@@ -6,26 +6,28 @@ use crate::check::FieldKind;
 use crate::compile::ir::{EntityId, FieldId, Program, TypeId};
 use crate::runtime::control::Snapshot;
 
+/// Side `s`'s fields as `NAME VALUE`, in declaration order.
+fn side_fields(p: &Program, snap: &Snapshot, s: usize) -> Vec<String> {
+    let owner = Program::side_owner(s);
+    (p.fields.iter().enumerate())
+        .filter(|(_, f)| f.owner == crate::check::SIDE)
+        .map(|(i, f)| {
+            format!(
+                "{} {}",
+                f.name,
+                super::show::field_text(p, f, snap.get(owner, i as FieldId))
+            )
+        })
+        .collect()
+}
+
 /// One line per side with its fields (`side heroes: init 4, momentum 1`), when sides have fields.
 pub(super) fn side_lines(p: &Program, snap: &Snapshot) -> Vec<String> {
     if snap.sides.is_empty() {
         return Vec::new();
     }
     (0..p.sides.len())
-        .map(|s| {
-            let owner = Program::side_owner(s);
-            let fields: Vec<String> = (p.fields.iter().enumerate())
-                .filter(|(_, f)| f.owner == crate::check::SIDE)
-                .map(|(i, f)| {
-                    format!(
-                        "{} {}",
-                        f.name,
-                        super::show::field_text(p, f, snap.get(owner, i as FieldId))
-                    )
-                })
-                .collect();
-            format!("side     {}: {}", p.sides[s], fields.join(", "))
-        })
+        .map(|s| format!("side     {}: {}", p.sides[s], side_fields(p, snap, s).join(", ")))
         .collect()
 }
 
@@ -76,17 +78,7 @@ pub(super) fn one(s: &super::Session, side: usize, look: super::show::Look) -> S
         out.push_str(&format!("  members {}\n", members.join(", ")));
     }
     if let Some(snap) = s.state.snapshot() {
-        let owner = Program::side_owner(side);
-        let fields: Vec<String> = (p.fields.iter().enumerate())
-            .filter(|(_, f)| f.owner == crate::check::SIDE)
-            .map(|(i, f)| {
-                format!(
-                    "{} {}",
-                    f.name,
-                    super::show::field_text(p, f, snap.get(owner, i as FieldId))
-                )
-            })
-            .collect();
+        let fields = side_fields(p, snap, side);
         if !fields.is_empty() {
             out.push_str(&format!("  {}\n", fields.join(", ")));
         }

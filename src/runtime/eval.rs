@@ -319,8 +319,7 @@ impl Machine<'_> {
         // `tied` is the group being sorted: whom the walk or choice drew, in play or out of it.
         let presence = if *coll == Coll::Tied { Presence::Both } else { presence };
         let saved = self.locals[*var as usize];
-        let mut acc: Option<i64> = None;
-        let mut count = 0i64;
+        let mut fold = Fold::new(*quant);
         // Only `first` and `last` keep what they find (an empty `Vec` allocates nothing).
         let mut found = if matches!(quant, Quant::First | Quant::Last) {
             self.ids.take()
@@ -355,20 +354,8 @@ impl Machine<'_> {
                 Some(b) => self.eval(b, ctx)?,
                 None => 1,
             };
-            match quant {
-                Quant::Any if v != 0 => {
-                    acc = Some(1);
-                    break;
-                }
-                Quant::All if v == 0 => {
-                    acc = Some(0);
-                    break;
-                }
-                Quant::Count if v != 0 => count += 1,
-                Quant::Sum => acc = Some(checked(acc.unwrap_or(0).checked_add(v), Span::default())?),
-                Quant::Max => acc = Some(acc.map_or(v, |a| a.max(v))),
-                Quant::Min => acc = Some(acc.map_or(v, |a| a.min(v))),
-                _ => {}
+            if fold.take(v, Span::default())? {
+                break;
             }
         }
         if let Some(o) = by {
@@ -377,14 +364,61 @@ impl Machine<'_> {
         }
         self.locals[*var as usize] = saved;
         let value = match quant {
-            Quant::Any => acc.unwrap_or(0),
-            Quant::All => acc.unwrap_or(1),
-            Quant::Count => count,
             Quant::First => found.first().map_or(NONE, |e| *e as i64),
             Quant::Last => found.last().map_or(NONE, |e| *e as i64),
-            _ => acc.unwrap_or(0),
+            _ => fold.value(),
         };
         self.ids.put(found);
         Ok(value)
+    }
+}
+
+/// What a quantifier that gives a number or a truth value (`any`, `all`, `count`, `sum`, `max`,
+/// `min`) has found so far, over characters, things, sides or a roll's faces alike.
+pub(super) struct Fold {
+    quant: Quant,
+    acc: Option<i64>,
+    count: i64,
+}
+
+impl Fold {
+    pub(super) fn new(quant: Quant) -> Self {
+        Fold {
+            quant,
+            acc: None,
+            count: 0,
+        }
+    }
+
+    /// One member's value (its body, or 1 without one). `true`: the result is settled (`any`
+    /// found one, `all` found one that fails), so the walk may stop. A sum past 64 bits is
+    /// `run::overflow` at `span`.
+    pub(super) fn take(&mut self, v: i64, span: Span) -> R<bool> {
+        match self.quant {
+            Quant::Any if v != 0 => {
+                self.acc = Some(1);
+                return Ok(true);
+            }
+            Quant::All if v == 0 => {
+                self.acc = Some(0);
+                return Ok(true);
+            }
+            Quant::Count if v != 0 => self.count += 1,
+            Quant::Sum => self.acc = Some(checked(self.acc.unwrap_or(0).checked_add(v), span)?),
+            Quant::Max => self.acc = Some(self.acc.map_or(v, |a| a.max(v))),
+            Quant::Min => self.acc = Some(self.acc.map_or(v, |a| a.min(v))),
+            _ => {}
+        }
+        Ok(false)
+    }
+
+    /// The result: `any` of nothing is false, `all` of nothing true, the others 0.
+    pub(super) fn value(&self) -> i64 {
+        match self.quant {
+            Quant::Any => self.acc.unwrap_or(0),
+            Quant::All => self.acc.unwrap_or(1),
+            Quant::Count => self.count,
+            _ => self.acc.unwrap_or(0),
+        }
     }
 }

@@ -2,13 +2,13 @@
 //! forced rolls address every one) and quantifiers over the faces of one roll.
 
 use super::dice::ImpossibleRoll;
-use super::state::{Ctx, Machine, R, checked};
+use super::state::{Ctx, Machine, R};
 use super::stmt::Flow;
 use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::limits::{MAX_DICE, MAX_EXPLOSIONS, MAX_POOL_FACES};
 use crate::source::Span;
-use crate::syntax::ast::{Dice, Quant};
+use crate::syntax::ast::Dice;
 
 /// The room the stack of faces being walked starts with: one roll of the most dice, exploded.
 const HELD_START: usize = (MAX_DICE + MAX_EXPLOSIONS) as usize;
@@ -122,8 +122,7 @@ impl Machine<'_> {
     fn walk_held(&mut self, q: &FacesEx, base: usize, ctx: Ctx) -> R<i64> {
         let var = q.var as usize;
         let saved = self.locals[var];
-        let mut acc: Option<i64> = None;
-        let mut count = 0i64;
+        let mut fold = super::eval::Fold::new(q.quant);
         for i in base..self.held.len() {
             self.tick(q.span)?;
             self.locals[var] = self.held[i];
@@ -136,29 +135,12 @@ impl Machine<'_> {
                 Some(b) => self.eval(b, ctx)?,
                 None => 1,
             };
-            match q.quant {
-                Quant::Any if v != 0 => {
-                    acc = Some(1);
-                    break;
-                }
-                Quant::All if v == 0 => {
-                    acc = Some(0);
-                    break;
-                }
-                Quant::Count if v != 0 => count += 1,
-                Quant::Sum => acc = Some(checked(acc.unwrap_or(0).checked_add(v), q.span)?),
-                Quant::Max => acc = Some(acc.map_or(v, |a| a.max(v))),
-                Quant::Min => acc = Some(acc.map_or(v, |a| a.min(v))),
-                _ => {}
+            if fold.take(v, q.span)? {
+                break;
             }
         }
         self.locals[var] = saved;
-        Ok(match q.quant {
-            Quant::Any => acc.unwrap_or(0),
-            Quant::All => acc.unwrap_or(1),
-            Quant::Count => count,
-            _ => acc.unwrap_or(0),
-        })
+        Ok(fold.value())
     }
 }
 
