@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Run, compact, names, run_texts, s};
+use common::{Run, check_texts, compact, names, run_texts, s};
 use serde_json::Value;
 use turnscript::RunOptions;
 use turnscript::project::parse_answers;
@@ -100,6 +100,76 @@ fn story(run: &Run, kinds: &[&str]) -> Vec<String> {
 
 fn v(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
+}
+
+/// The library's rulesets, with their example encounters and their rule-ID prefixes.
+const LIBRARY: [(&str, &str, &str); 3] = [
+    (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
+    (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
+    (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
+];
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn every_library_ruleset_checks_clean_with_its_example_encounter_and_plays_it() {
+    for (ruleset, encounter, _) in LIBRARY {
+        let files = vec![
+            (ruleset.to_string(), read(ruleset)),
+            (encounter.to_string(), read(encounter)),
+        ];
+        let (report, clean) = check_texts(&files);
+        assert!(clean, "{report}");
+        let opts = RunOptions {
+            seed: 1,
+            until: Some("round=3".to_string()),
+            ..RunOptions::default()
+        };
+        let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
+        assert_eq!(code, 0, "{ruleset}: {err}");
+        assert!(
+            out.contains("\"until round=3\""),
+            "{ruleset} plays three rounds:\n{out}"
+        );
+    }
+}
+
+/// The IDs a text cites for a prefix (`SW-3`), in order of first appearance.
+fn rule_ids(text: &str, prefix: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let tag = format!("{prefix}-");
+    for (i, _) in text.match_indices(&tag) {
+        let before = text[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        let digits: String = text[i + tag.len()..].chars().take_while(char::is_ascii_digit).collect();
+        let id = format!("{tag}{digits}");
+        if !digits.is_empty() && !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_rule_id_a_library_ruleset_cites_is_in_docs_library_md_and_each_listed_one_is_cited() {
+    let doc = read("docs/library.md");
+    for (ruleset, _, prefix) in LIBRARY {
+        let listed: Vec<String> = doc
+            .lines()
+            .filter_map(|l| l.strip_prefix("- "))
+            .filter(|l| l.starts_with(&format!("{prefix}-")))
+            .flat_map(|l| rule_ids(l.split(' ').next().unwrap_or(""), prefix))
+            .collect();
+        let mut cited = rule_ids(&read(ruleset), prefix);
+        cited.sort();
+        let mut sorted = listed.clone();
+        sorted.sort();
+        assert_eq!(cited, sorted, "{ruleset}: the IDs it cites and docs/library.md lists");
+    }
 }
 
 // ---------------------------------------------------------------- 2. Savage Worlds (SWADE)
