@@ -1148,3 +1148,92 @@ fn dnd5e_1_3_the_readied_action_lapses_at_the_start_of_the_next_turn() {
         ])[..]
     );
 }
+
+#[test]
+fn dnd5e_a_group_of_identical_creatures_shares_one_roll_whoever_is_declared_first() {
+    // DND-2: the kobolds roll once, on their leader's d20, even one declared before its leader.
+    let encounter = "character \"Kobold 2\" { side npcs, dex = 15, shares_roll_of = \"Kobold 1\" }\n\
+        character Ayla { side pcs, dex = 16 }\n\
+        character \"Kobold 1\" { side npcs, dex = 15 }\n";
+    let run = play(
+        DND5E,
+        Scenario {
+            encounter,
+            // Ayla 10 (+3) = 13, the kobolds 9 (+2) = 11; their tie: roll-off 4 and 6
+            rolls: &[10, 9, 4, 6],
+            until: "round=1",
+            ..Scenario::default()
+        },
+    );
+    assert_eq!(
+        story(&run, &["set", "order"]),
+        v(&[
+            "set Ayla initiative 13",
+            "set Kobold 1 initiative 11",
+            "set Kobold 2 initiative 11",
+            "order Ayla,Kobold 1,Kobold 2",
+        ])
+    );
+}
+
+#[test]
+fn swade_ambushers_on_hold_extras_on_one_card_and_the_surprised_without_a_card() {
+    // SW-14: the ambushers start on Hold, the surprised get no card in round 1; SW-3: the
+    // gunmen act on their leader's card; SW-11: still on Hold as the countdown ends, they act.
+    let encounter = "character Ava { side pcs, wild = true }\n\
+        character Doc { side pcs, wild = true, surprised = true }\n\
+        character Jack { side npcs, wild = true, on_hold = true }\n\
+        character \"Gunman 1\" { side npcs, on_hold = true }\n\
+        character \"Gunman 2\" { side npcs, card_of = \"Gunman 1\" }\n";
+    let run = play(
+        SWADE,
+        Scenario {
+            encounter,
+            draws: &["9 clubs", "Q clubs", "J hearts", "2 spades", "3 hearts"],
+            answers: "round 1, before Ava, Jack: interrupt\nround 1, Ava, card_up, Jack: interrupt\n",
+            rolls: &[3, 5, 2, 3],
+            until: "round=2",
+        },
+    );
+    let kinds = [
+        "round_start",
+        "draw",
+        "turn_start",
+        "attempt",
+        "attempt_refused",
+        "decision",
+    ];
+    assert_eq!(
+        story(&run, &kinds),
+        v(&[
+            "round 1",
+            "draw Ava 9 clubs",
+            // Jack interrupts Ava as her card comes up: Athletics d4 3 and Wild Die 5 against
+            // d4 2 and Wild Die 3
+            "attempt Jack interrupt",
+            "turn Jack",
+            "decision Ava card_up act",
+            // tried again before her turn: the wrong moment, and no longer on Hold
+            "refused Jack interrupt: interrupt can be attempted only while card_up is asked; Jack is not on Hold",
+            "turn Ava",
+            // still on Hold as the countdown ends, the gunmen act on their one card
+            "decision Gunman 1 still_on_hold act",
+            "turn Gunman 1",
+            "turn Gunman 2",
+            "round 2",
+            "draw Ava Q clubs",
+            "draw Doc J hearts",
+            "draw Jack 2 spades",
+            "draw Gunman 1 3 hearts",
+            "decision Ava card_up act",
+            "turn Ava",
+            "decision Doc card_up act",
+            "turn Doc",
+            "decision Gunman 1 card_up act",
+            "turn Gunman 1",
+            "turn Gunman 2",
+            "decision Jack card_up act",
+            "turn Jack",
+        ])
+    );
+}
