@@ -1237,3 +1237,63 @@ fn swade_ambushers_on_hold_extras_on_one_card_and_the_surprised_without_a_card()
         ])
     );
 }
+
+#[test]
+fn ose_a_monster_that_fails_its_morale_check_leaves_the_fight() {
+    // OSE-4: the referee calls for G1's morale check; in the Goblins' morale phase it rolls 2d6
+    // against its morale 7, rolls 11 and flees. A check for the MU (no monster) is refused.
+    let encounter = ose_encounter("").replace(
+        "character G1 { side goblins, tag monster }",
+        "character G1 { side goblins, tag monster, morale = 7 }",
+    );
+    let run = play(
+        OSE,
+        Scenario {
+            encounter: &encounter,
+            rolls: &[2, 5, 6, 5],
+            answers: "start of round 1, G1: check_morale\nstart of round 1, MU: check_morale\n",
+            until: "round=1",
+            ..Scenario::default()
+        },
+    );
+    let kinds = [
+        "attempt",
+        "attempt_refused",
+        "mark",
+        "phase_start",
+        "turn_start",
+        "roll",
+        "leave",
+    ];
+    let story: Vec<String> = story(&run, &kinds)
+        .into_iter()
+        .take_while(|l| l != "phase spells")
+        .collect();
+    assert_eq!(
+        story,
+        v(&[
+            "attempt G1 check_morale",
+            "mark G1 morale_due",
+            "refused MU check_morale: check_morale is not open now: its `when` does not hold",
+            "mark MU casting",
+            "roll party initiative 2",
+            "roll goblins initiative 5",
+            "phase morale",
+            "turn G1",
+            "roll G1 roll 11",
+            "leave G1",
+            "phase movement",
+            "turn G2",
+            "turn G3",
+            "turn GA",
+            "phase missile",
+            "turn GA",
+        ])
+    );
+    assert_eq!(
+        run.rounds(),
+        vec![v(&[
+            "G1", "G2", "G3", "GA", "GA", "G2", "G3", "Fighter", "Cleric", "MU", "Cleric", "Fighter"
+        ])]
+    );
+}
