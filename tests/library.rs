@@ -1297,3 +1297,31 @@ fn ose_a_monster_that_fails_its_morale_check_leaves_the_fight() {
         ])]
     );
 }
+
+#[test]
+fn swade_shaken_on_hold_loses_the_hold_and_the_turn() {
+    // SW-12: Ava holds on her card, is Shaken after Bram's turn: no Hold, no turn this round.
+    let run = play(
+        SWADE,
+        Scenario {
+            encounter: "character Ava { side pcs, wild = true }\ncharacter Bram { side pcs, wild = true }\n",
+            draws: &["K hearts", "5 clubs"],
+            answers: "round 1, Ava, card_up: hold\nround 1, after Bram, Ava: shaken\n",
+            until: "round=1",
+            ..Scenario::default()
+        },
+    );
+    let kinds = ["decision", "mark", "clear", "attempt", "turn_start"];
+    assert_eq!(
+        story(&run, &kinds),
+        v(&[
+            "decision Ava card_up hold",
+            "mark Ava on_hold",
+            "decision Bram card_up act",
+            "turn Bram",
+            "attempt Ava shaken",
+            "mark Ava shaken",
+            "clear Ava on_hold",
+        ])
+    );
+}
