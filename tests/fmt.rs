@@ -148,7 +148,14 @@ fn turnscript(args: &[&str]) -> (String, i32) {
 
 #[test]
 fn check_passes_on_the_bundled_folders() {
-    let (err, code) = turnscript(&["fmt", "--check", "rulesets/", "rulesets/encounters/"]);
+    let (err, code) = turnscript(&[
+        "fmt",
+        "--check",
+        "rulesets/",
+        "rulesets/encounters/",
+        "rulesets/library/",
+        "rulesets/library/encounters/",
+    ]);
     assert_eq!((err.as_str(), code), ("", 0));
 }
 
