@@ -306,6 +306,20 @@ fn a_routine_that_gives_is_called_only_where_a_statement_may_run_it() {
     assert_eq!(r.matches("check::call_here").count(), 2, "{r}");
 }
 
+/// A quantifier walks a collection as it stands: a routine run from its `where` or its body could
+/// draw, create or rank and change the walk under it (a sum over a draw pile whose body draws
+/// stopped half way, silently). Every quantifier's parts are `check::call_here`, over members,
+/// over a pool's faces and over a roll's faces alike.
+#[test]
+fn a_routine_that_gives_is_not_called_inside_a_quantifier() {
+    let r = refused(
+        "resource hp\nroutine f(c) gives number { give 1 }\nroutine g() gives number { give 1 }\n\
+         play {\n let a = count c in characters where f(c) > 0\n let b = sum c in characters: f(c)\n\
+         let d = count x in 3d6 where x > g()\n roll 2d6 as p\n let e = sum x in p: g()\n}\ncharacter Ana { }\n",
+    );
+    assert_eq!(r.matches("check::call_here").count(), 4, "{r}");
+}
+
 #[test]
 fn every_path_of_a_routine_that_gives_gives() {
     let r = refused("routine f(n: number) gives number { if n > 1 { give 1 } }\n");

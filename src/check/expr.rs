@@ -99,7 +99,7 @@ impl Checker<'_> {
                 self.explode_part(d, e.span);
                 Ty::Int
             }
-            ExprKind::Faces(q) => self.faces_quant(q, e.span),
+            ExprKind::Faces(q) => self.walking(|c| c.faces_quant(q, e.span)),
             ExprKind::Bool(_) => Ty::Bool,
             ExprKind::None => Ty::Entity(ANY),
             ExprKind::Name(n) => self.name(e, n),
@@ -123,8 +123,8 @@ impl Checker<'_> {
             }
             ExprKind::Call(name, args) => self.call(e, name, args),
             ExprKind::If(c, a, b) => self.if_expr(c, a, b),
-            ExprKind::Quant(q) if self.is_pool(&q.coll) => self.pool_quant(q, e.span),
-            ExprKind::Quant(_) => self.quant(e),
+            ExprKind::Quant(q) if self.is_pool(&q.coll) => self.walking(|c| c.pool_quant(q, e.span)),
+            ExprKind::Quant(_) => self.walking(|c| c.quant(e)),
         }
     }
 
@@ -540,6 +540,16 @@ impl Checker<'_> {
         } else {
             at
         }
+    }
+
+    /// A quantifier's parts: no routine that gives is called in them (`check::call_here`). The
+    /// walk reads its collection as it stands, and a routine run from its filter or body could
+    /// draw, create or rank and change the collection under it.
+    fn walking(&mut self, check: impl FnOnce(&mut Self) -> Ty) -> Ty {
+        let calls = std::mem::replace(&mut self.calls, false);
+        let t = check(self);
+        self.calls = calls;
+        t
     }
 
     /// A quantifier: `any`, `all`, `count`, `sum`, `max`, `min`, `first` or `last` `x in COLL
