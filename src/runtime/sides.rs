@@ -71,9 +71,41 @@ impl Machine<'_> {
                     v
                 };
                 self.put(owner, fi as FieldId, v);
+                if let Some(u) = self.sides_unset.get_mut(s * self.n_fields + fi) {
+                    *u = false;
+                }
             }
         }
         Ok(())
+    }
+
+    /// The sides' fields whose start must be worked out (a `default`, or a resource clamped into
+    /// its limits), side-major: read before then, they are `run::not_set`. A field with neither
+    /// holds its 0 (or `none`) from the start. Empty when sides have no fields.
+    pub(super) fn sides_to_start(&self) -> Vec<bool> {
+        if self.side_values.is_empty() {
+            return Vec::new();
+        }
+        let p = self.p;
+        (0..p.sides.len())
+            .flat_map(|_| p.fields.iter())
+            .map(|f| f.owner == SIDE && (f.default.is_some() || f.kind == FieldKind::Resource))
+            .collect()
+    }
+
+    /// Reading side `s`'s field `f` before its start is worked out.
+    pub(super) fn side_unset(&self, s: usize, f: FieldId, span: Span) -> Box<Diag> {
+        let (side, field) = (&self.p.sides[s], &self.p.fields[f as usize].name);
+        Box::new(
+            Diag::new(
+                "run::not_set",
+                format!("{side}'s `{field}` has no value yet: the sides' fields start after the globals, side by side, each in the order declared"),
+            )
+            .label(span, format!("{side}'s `{field}` read here"))
+            .help(format!(
+                "a side's start may read the globals, and the fields of the sides before it and its own declared before `{field}`; a global's start reads no side's field: set it in `setup`"
+            )),
+        )
     }
 }
 

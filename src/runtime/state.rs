@@ -115,6 +115,9 @@ pub(super) struct Machine<'a> {
     /// The globals whose start (a `default`, the ruleset's or an encounter's) is not yet worked
     /// out, while the run starts: reading one is `run::not_set`. Empty once they are.
     pub(super) globals_unset: Vec<bool>,
+    /// While the sides' fields start: those whose start (a `default`, or a resource's clamp) is
+    /// not worked out yet, side-major; reading one is `run::not_set`. Empty once they have started.
+    pub(super) sides_unset: Vec<bool>,
     /// Every entity's type: the declared ones, then those made by `create`.
     pub(super) types: Vec<TypeId>,
     /// The entities of each type, ids ascending: declared, then made. A destroyed thing stays in
@@ -274,6 +277,7 @@ impl<'a> Machine<'a> {
             joined,
             pending: Vec::new(),
             globals_unset: Vec::new(),
+            sides_unset: Vec::new(),
             types,
             destroyed: vec![0; of_type.len()],
             of_type,
@@ -460,6 +464,16 @@ impl Machine<'_> {
         if e == TABLE && self.globals_unset.get(f as usize).copied().unwrap_or(false) {
             return Err(self.global_unset(f, span));
         }
+        if !self.sides_unset.is_empty()
+            && let Some(s) = self.p.side_of_owner(e)
+            && self
+                .sides_unset
+                .get(s * self.n_fields + f as usize)
+                .copied()
+                .unwrap_or(false)
+        {
+            return Err(self.side_unset(s, f, span));
+        }
         if !self.pending.is_empty()
             && self
                 .pending
@@ -556,6 +570,8 @@ impl Machine<'_> {
             self.limits[i] = (lo, hi);
         }
         self.hold_start_values();
+        // Sides' fields start after the globals: one read before its start is `run::not_set`.
+        self.sides_unset = self.sides_to_start();
         // Globals start in declaration order: one read before its start is `run::not_set`.
         self.globals_unset = p
             .fields
@@ -574,6 +590,7 @@ impl Machine<'_> {
         }
         self.globals_unset = Vec::new();
         self.init_sides()?;
+        self.sides_unset = Vec::new();
         for id in 0..p.characters.len() {
             // A character out of play from the start gets its fields when it joins.
             if !self.absent[id] {

@@ -50,3 +50,37 @@ fn a_globals_start_that_reads_a_later_global_is_not_set() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("final          a = 1, b = 0"), "{out}");
 }
+
+/// A side's fields start side by side, each in declaration order, after the globals: a start that
+/// reads a side's field not worked out yet (a later field, a later side's, or any from a global's
+/// start) stops the run with `run::not_set`, never a 0 it does not have. Found reviewing issue
+/// 26: `heroes a = 0`, and a resource started below its own `min`.
+#[test]
+fn a_sides_start_that_reads_a_side_field_not_started_yet_is_not_set() {
+    for (src, field) in [
+        (
+            "side heroes, foes { stat a default foes.b  stat b default 5 }\nplay { }\n",
+            "foes's `b`",
+        ),
+        (
+            "side heroes, foes { stat b default 5 }\nglobal g default heroes.b\nplay { }\n",
+            "heroes's `b`",
+        ),
+        (
+            "side heroes, foes { resource momentum(s) min s.floor max 10  stat floor default 2 }\nplay { }\n",
+            "heroes's `floor`",
+        ),
+    ] {
+        let (out, err, code) = run(src, None);
+        assert_ne!(code, 0, "{src}\n{out}");
+        assert!(err.contains("run::not_set"), "{src}\n{err}");
+        assert!(err.contains(&format!("{field} has no value yet")), "{src}\n{err}");
+    }
+    // Read in the order they start, they hold their values.
+    let (out, err, code) = run(
+        "side heroes, foes { stat b default 5  stat a default heroes.b + 1  resource m(s) min s.b max 10 }\nplay { }\n",
+        None,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("final    heroes  b = 5, a = 6, m = 5"), "{out}");
+}
