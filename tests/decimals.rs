@@ -267,3 +267,15 @@ fn a_division_that_needs_too_many_decimals_says_so() {
         "{report}"
     );
 }
+
+/// A `sum` quantifier that passes 64 bits stops the run at the quantifier, with its span (it was
+/// reported with no place in the file).
+#[test]
+fn a_sum_that_overflows_stops_the_run_at_the_quantifier() {
+    let src = "stat big default 9000000000000000000\nglobal x\nplay { set x = sum c in characters: c.big }\ncharacter A { }\ncharacter B { }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let (_, err, code) = run_texts(&files, Vec::new(), &RunOptions::default(), false);
+    assert_eq!(code, 1);
+    assert!(err.contains("run::overflow"), "{err}");
+    assert!(err.contains("t.turn:3:16"), "the quantifier's place: {err}");
+}

@@ -354,7 +354,7 @@ impl Machine<'_> {
                 Some(b) => self.eval(b, ctx)?,
                 None => 1,
             };
-            if fold.take(v, Span::default())? {
+            if fold.take(v, span)? {
                 break;
             }
         }
