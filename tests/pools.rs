@@ -451,3 +451,24 @@ fn a_pool_reads_the_same_faces_a_quantifier_over_the_same_dice_reads() {
         assert_eq!(q.lines().last(), p.lines().last(), "seed {seed}");
     }
 }
+
+/// Listed faces that would explode for ever (every face the highest) are refused when checking,
+/// whether the count is written or worked out: `d[2,2]!` and `(n)d[2,2]!` alike (the second ran
+/// into the explosions limit at run time).
+#[test]
+fn listed_faces_that_always_explode_are_refused_with_a_computed_count_too() {
+    for dice in ["d[2,2]!", "(n)d[2,2]!", "(n)d[1,3]!1"] {
+        let src = format!("param n = 2\nglobal x\nplay {{ set x = {dice} }}\n");
+        let (report, clean) = check_texts(&[("t.turn".to_string(), src)]);
+        assert!(!clean, "{dice} accepted");
+        assert!(
+            report.contains("explode") || report.contains("syntax::dice"),
+            "{dice}: {report}"
+        );
+    }
+    let (report, clean) = check_texts(&[(
+        "t.turn".to_string(),
+        "param n = 2\nglobal x\nplay { set x = (n)d[1,2]! }\n".to_string(),
+    )]);
+    assert!(clean, "{report}");
+}

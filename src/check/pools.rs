@@ -26,8 +26,24 @@ impl Checker<'_> {
     /// The `!T` of dice with computed parts: a number; written out with listed faces, one that
     /// lets the dice stop exploding.
     pub(super) fn explode_part(&mut self, d: &DynDice, span: Span) {
-        let Some(Some(t)) = &d.explode else {
-            return;
+        let t = match (&d.explode, &d.faces) {
+            (Some(Some(t)), _) => t,
+            // `!` on listed faces explodes on the highest: some face must be lower.
+            (Some(None), Some(faces)) => {
+                let hi = faces.iter().copied().max().unwrap_or(0);
+                if !crate::syntax::explode_ends(hi, faces) {
+                    self.err(
+                        Diag::new(
+                            "check::explode",
+                            "these dice would explode for ever: every face is the highest",
+                        )
+                        .label(span, "these dice")
+                        .help("list a face below the highest, or drop the `!`"),
+                    );
+                }
+                return;
+            }
+            _ => return,
         };
         self.expect(t, Ty::Int, "the face a die explodes on");
         if let (ExprKind::Int(v), Some(faces)) = (&t.node, &d.faces)
