@@ -41,15 +41,22 @@ impl Checker<'_> {
                 min,
                 max,
                 decimals,
+                default,
                 ..
-            } => self.owned_limits(owner, [min.as_deref(), max.as_deref()], *decimals),
+            } => self.owned_limits(owner, [min.as_deref(), max.as_deref()], default.as_deref(), *decimals),
             Item::Resource {
                 name,
                 min,
                 max,
                 decimals,
+                default,
                 ..
-            } => self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a resource limit"),
+            } => {
+                if let Some(e) = default {
+                    self.field_default(None, *decimals, e, "a resource's default");
+                }
+                self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a resource limit")
+            }
             Item::Global { name, default, .. } if self.global_start(name, default.as_deref()) => {}
             Item::Global {
                 name,
