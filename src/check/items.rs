@@ -69,7 +69,10 @@ impl Checker<'_> {
                 if let Some(e) = default {
                     self.field_default(ty.as_ref(), *decimals, e, "a global's default");
                 }
-                self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a global's limit");
+                // A truth global's limits are refused as it is declared (`truth.rs`).
+                if !self.decls.is_truth(ty.as_ref()) {
+                    self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a global's limit");
+                }
             }
             Item::Flag { per, default, .. } => {
                 if let Some(d) = default {

@@ -10,7 +10,13 @@ use crate::syntax::ast::*;
 
 impl Checker<'_> {
     /// The limits of `resource NAME(c)`: numbers at its decimals, no dice, `c` the owner.
-    pub(super) fn owned_limits(&mut self, owner: &Ident, limits: [Option<&Expr>; 2], default: Option<&Expr>, decimals: u8) {
+    pub(super) fn owned_limits(
+        &mut self,
+        owner: &Ident,
+        limits: [Option<&Expr>; 2],
+        default: Option<&Expr>,
+        decimals: u8,
+    ) {
         let t = match self.field_owner {
             SIDE => Ty::Side,
             o => Ty::Entity(o),
