@@ -37,10 +37,15 @@ impl Checker<'_> {
             Some(f) => self.decls.field_ty(f),
             None => Ty::Error,
         };
+        let what = if target.var.is_none() && target.base.is_none() {
+            "a global's new value"
+        } else {
+            "a stat's new value"
+        };
         if want == Ty::Error {
             self.expr(value);
         } else {
-            self.expect(value, want, "a stat's new value");
+            self.expect(value, want, what);
         }
     }
 
