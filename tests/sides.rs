@@ -11,6 +11,8 @@ mod names;
 mod repl;
 #[path = "sides/starts.rs"]
 mod starts;
+#[path = "sides/values.rs"]
+mod values;
 
 use common::{check_texts, run_texts};
 use turnscript::RunOptions;

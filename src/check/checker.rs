@@ -244,6 +244,7 @@ impl Checker<'_> {
         match t.map(|t| t.node.as_str()) {
             Some("side") => return Ty::Side,
             Some("role") => return Ty::Role,
+            Some("truth") if self.decls.thing("truth").is_none() => return Ty::Bool,
             _ => {}
         }
         Ty::Entity(t.and_then(|t| self.decls.thing(&t.node)).unwrap_or(CHARACTER))

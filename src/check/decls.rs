@@ -101,6 +101,9 @@ pub struct Decls<'f> {
     pub field_refers: Vec<Option<u16>>,
     /// How many decimals each field keeps (`decimals N`; 0: whole numbers).
     pub field_scale: Vec<u8>,
+    /// Whether each field holds a truth value (`global NAME: truth`): a global, never one
+    /// holding an entity (`field_refers` is `None`).
+    pub field_truth: Vec<bool>,
     /// The types of entity: name and plural, `character` first.
     pub things: Vec<(String, String)>,
     /// The things that are decks of cards (`deck NAME, PLURAL { ... }`).
@@ -285,6 +288,9 @@ impl Decls<'_> {
     /// The type of field `i`'s values: an entity, a side, a role, a number with decimals, or a
     /// whole number.
     pub(super) fn field_ty(&self, i: u16) -> Ty {
+        if self.truth(i) {
+            return Ty::Bool;
+        }
         match self.field_refers.get(i as usize).copied().flatten() {
             Some(SIDE) => Ty::Side,
             Some(ROLE) => Ty::Role,
@@ -296,20 +302,41 @@ impl Decls<'_> {
         }
     }
 
+    /// Whether field `i` holds a truth value (`global NAME: truth`).
+    pub fn truth(&self, i: u16) -> bool {
+        self.field_truth.get(i as usize).copied().unwrap_or(false)
+    }
+
+    /// Whether a written `: TYPE` is `truth` (a thing named `truth` keeps its meaning).
+    pub(super) fn is_truth(&self, t: Option<&Ident>) -> bool {
+        t.is_some_and(|t| t.node == "truth" && self.thing("truth").is_none())
+    }
+
     pub(super) fn push_field(&mut self, name: &str, kind: FieldKind, owner: u16, refers: Option<u16>) -> u16 {
         self.fields.push((name.to_string(), kind));
         self.field_owner.push(owner);
         self.field_refers.push(refers);
         self.field_scale.push(0);
+        self.field_truth.push(false);
         (self.fields.len() - 1) as u16
     }
 
     /// Declares a field of a thing (or, with `owner` [`CHARACTER`], a character's or global).
     pub(super) fn declare_field(&mut self, item: &Item, owner: u16, diags: &mut Vec<Diag>) {
+        let mut truth = false;
         let (name, kind, refers, scale) = match item {
+            Item::Stat { name, ty, decimals, .. } if self.is_truth(ty.as_ref()) => {
+                diags.push(super::truth::truth_stat(name, ty.as_ref()));
+                (name, FieldKind::Stat, None, *decimals)
+            }
             Item::Stat { name, ty, decimals, .. } => {
                 let refers = ty.as_ref().map(|t| self.value_type(t, diags));
                 (name, FieldKind::Stat, refers, *decimals)
+            }
+            Item::Global { name, ty, .. } if self.is_truth(ty.as_ref()) => {
+                truth = true;
+                super::truth::truth_clauses(item, diags);
+                (name, FieldKind::Global, None, 0)
             }
             Item::Global { name, ty, decimals, .. } => {
                 let refers = ty.as_ref().map(|t| self.value_type(t, diags));
@@ -335,6 +362,9 @@ impl Decls<'_> {
                 self.push_field(&name.node, kind, owner, refers);
                 if let Some(last) = self.field_scale.last_mut() {
                     *last = scale;
+                }
+                if let Some(last) = self.field_truth.last_mut() {
+                    *last = truth;
                 }
                 if let Item::Stat {
                     default: None,

@@ -41,15 +41,22 @@ impl Checker<'_> {
                 min,
                 max,
                 decimals,
+                default,
                 ..
-            } => self.owned_limits(owner, [min.as_deref(), max.as_deref()], *decimals),
+            } => self.owned_limits(owner, [min.as_deref(), max.as_deref()], default.as_deref(), *decimals),
             Item::Resource {
                 name,
                 min,
                 max,
                 decimals,
+                default,
                 ..
-            } => self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a resource limit"),
+            } => {
+                if let Some(e) = default {
+                    self.field_default(None, *decimals, e, "a resource's default");
+                }
+                self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a resource limit")
+            }
             Item::Global { name, default, .. } if self.global_start(name, default.as_deref()) => {}
             Item::Global {
                 name,
@@ -62,7 +69,10 @@ impl Checker<'_> {
                 if let Some(e) = default {
                     self.field_default(ty.as_ref(), *decimals, e, "a global's default");
                 }
-                self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a global's limit");
+                // A truth global's limits are refused as it is declared (`truth.rs`).
+                if !self.decls.is_truth(ty.as_ref()) {
+                    self.limits(name, min.as_deref(), max.as_deref(), *decimals, "a global's limit");
+                }
             }
             Item::Flag { per, default, .. } => {
                 if let Some(d) = default {

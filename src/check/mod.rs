@@ -31,6 +31,7 @@ mod starts;
 mod stmt;
 mod suggest;
 mod targets;
+mod truth;
 
 use crate::diag::Diag;
 use crate::syntax::ast::*;

@@ -10,7 +10,13 @@ use crate::syntax::ast::*;
 
 impl Checker<'_> {
     /// The limits of `resource NAME(c)`: numbers at its decimals, no dice, `c` the owner.
-    pub(super) fn owned_limits(&mut self, owner: &Ident, limits: [Option<&Expr>; 2], decimals: u8) {
+    pub(super) fn owned_limits(
+        &mut self,
+        owner: &Ident,
+        limits: [Option<&Expr>; 2],
+        default: Option<&Expr>,
+        decimals: u8,
+    ) {
         let t = match self.field_owner {
             SIDE => Ty::Side,
             o => Ty::Entity(o),
@@ -25,6 +31,10 @@ impl Checker<'_> {
                         .help("it is worked out at each change of the resource: read a field that holds the roll (`max c.max_stun`)"),
                 );
             }
+        }
+        // The start when the owner gives none, worked out for it: it may read it, and roll.
+        if let Some(e) = default {
+            self.expect(e, Ty::of_scale(decimals), "a resource's default");
         }
         self.scopes.pop();
     }

@@ -57,7 +57,8 @@ impl<'f> Decls<'f> {
         let held = self.field_refers[i as usize];
         let same_type = match ty {
             None => true,
-            Some(t) => held == Some(self.value_type(t, &mut Vec::new())),
+            Some(t) if self.is_truth(Some(t)) => self.truth(i),
+            Some(t) => !self.truth(i) && held == Some(self.value_type(t, &mut Vec::new())),
         };
         let ok = same_type && (decimals == self.field_scale[i as usize] || decimals == 0) && limit.is_none();
         if !same_type {

@@ -13,9 +13,20 @@ impl Checker<'_> {
     /// The number is widened to the resource's decimals; gives the resource when it resolves.
     pub(super) fn resource(&mut self, value: Option<&Expr>, what: &str, target: &Target, verb: &str) -> Option<u16> {
         let f = self.target(target, FieldKind::Resource, verb);
+        // A truth global, refused: its value is not checked as a number (no echo).
+        let truth = target.var.is_none()
+            && target.base.is_none()
+            && matches!(self.decls.field(&target.field.node), Some((i, FieldKind::Global)) if self.decls.truth(i));
         if let Some(v) = value {
-            let want = f.map_or(Ty::Int, |f| self.decls.field_ty(f));
-            self.expect(v, want, what);
+            match f {
+                None if truth => {
+                    self.expr(v);
+                }
+                f => {
+                    let want = f.map_or(Ty::Int, |f| self.decls.field_ty(f));
+                    self.expect(v, want, what);
+                }
+            }
         }
         f
     }
@@ -26,10 +37,15 @@ impl Checker<'_> {
             Some(f) => self.decls.field_ty(f),
             None => Ty::Error,
         };
+        let what = if target.var.is_none() && target.base.is_none() {
+            "a global's new value"
+        } else {
+            "a stat's new value"
+        };
         if want == Ty::Error {
             self.expr(value);
         } else {
-            self.expect(value, want, "a stat's new value");
+            self.expect(value, want, what);
         }
     }
 
@@ -113,7 +129,22 @@ impl Checker<'_> {
                 }
                 None
             }
-            (None, Some((i, FieldKind::Global))) if want != FieldKind::Flag => {
+            // A truth global: `set`, `mark` and `clear`; not the statements that change a number.
+            (None, Some((i, FieldKind::Global))) if self.decls.truth(i) && want == FieldKind::Resource => {
+                self.err(
+                    Diag::new(
+                        "check::wrong_kind",
+                        format!("cannot {verb} `{}`: it is a truth global, not a number", f.node),
+                    )
+                    .label(f.span, "a truth value")
+                    .help(format!(
+                        "change a truth value with `set {0} = CONDITION`, `mark {0}` or `clear {0}`",
+                        f.node
+                    )),
+                );
+                None
+            }
+            (None, Some((i, FieldKind::Global))) if want != FieldKind::Flag || self.decls.truth(i) => {
                 self.fields_at.insert(f.span, i);
                 Some(i)
             }
@@ -124,7 +155,7 @@ impl Checker<'_> {
                         format!("cannot {verb} `{}`: it is a global, not a flag", f.node),
                     )
                     .label(f.span, "a global")
-                    .help("`mark` and `clear` work on flags; give a global a value with `set` or `reset`"),
+                    .help("`mark` and `clear` work on flags and on truth globals (`global NAME: truth`); give a number a value with `set` or `reset`"),
                 );
                 None
             }

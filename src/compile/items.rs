@@ -31,6 +31,7 @@ impl Lower<'_> {
                 decimals: _,
                 min: _,
                 max: _,
+                default: _,
             }
             | Item::Flag {
                 name: _,
@@ -442,12 +443,15 @@ impl Lower<'_> {
                 decimals: _,
                 min,
                 max,
+                default,
             } => {
-                // `resource NAME(c)`: limits worked out for the owner, `c`, at each change.
+                // `resource NAME(c)`: limits (and the default) worked out for the owner, `c`, at
+                // each change (as it starts).
                 let f = self.thing_field(owner_ty, &name.node) as usize;
                 let slot = self.bind(&owner.node);
                 self.p.fields[f].min = min.as_deref().map(|e| self.expr(e));
                 self.p.fields[f].max = max.as_deref().map(|e| self.expr(e));
+                self.p.fields[f].default = default.as_deref().map(|e| self.expr(e));
                 self.scopes.pop();
                 self.p.fields[f].owned = Some((slot, name.span));
                 return;
@@ -458,7 +462,8 @@ impl Lower<'_> {
                 decimals: _,
                 min,
                 max,
-            } => (name, None, min.as_deref(), max.as_deref()),
+                default,
+            } => (name, default.as_deref(), min.as_deref(), max.as_deref()),
             Item::Flag { name, per, default } => {
                 let f = self.thing_field(owner_ty, &name.node);
                 self.p.fields[f as usize].default = default.as_ref().map(|d| self.expr(d));

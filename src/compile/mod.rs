@@ -88,6 +88,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
                 owner: d.field_owner[i],
                 refers: d.field_refers[i],
                 decimals: d.field_scale.get(i).copied().unwrap_or(0),
+                truth: d.field_truth.get(i).copied().unwrap_or(false),
                 owned: None,
             })
             .collect(),

@@ -629,11 +629,11 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "param" => "a number the ruleset leaves open, overridable by an encounter: `param NAME = EXPR`",
         "stat" => "a number every character has: `stat NAME [: TYPE] [default EXPR]`",
         "resource" => {
-            "a counter spent, gained, reset and forfeited: `resource NAME [min E] [max E]`; `resource NAME(c) max c.FIELD`: limits worked out for the owner at each change"
+            "a counter spent, gained, reset and forfeited: `resource NAME [min E] [max E] [default E]` (the start when the owner gives none); `resource NAME(c) max c.FIELD`: limits worked out for the owner at each change"
         }
         "flag" => "a truth value each character holds: `flag NAME [default E] [per LEVEL]`",
         "global" => {
-            "a number, entity, side or role of the table, not of a character: `global NAME [: TYPE] [default E]`; an encounter may give its start again: `global NAME default E`"
+            "a number, truth value, entity, side or role of the table, not of a character: `global NAME [: TYPE] [default E]` (`: truth`: set, mark and clear it); an encounter may give its start again: `global NAME default E`"
         }
         "side" => {
             "sides characters belong to: `side heroes, foes [{ FIELDS }]`, every side with the fields of the block (`heroes.init`, `c.side.init`); `c.side` is a character's; `: side` a field holding one"

@@ -378,7 +378,9 @@ pub(super) fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
             entity: entity.map(|e| p.character_name(e).to_string()),
         });
     }
-    let value = match (value_text, def.kind) {
+    // A truth global (`global NAME: truth`) takes true or false, as a flag does.
+    let kind = if def.truth { FieldKind::Flag } else { def.kind };
+    let value = match (value_text, kind) {
         ("true", FieldKind::Flag) => 1,
         ("false", FieldKind::Flag) => 0,
         ("true" | "false", _) => {
@@ -399,7 +401,10 @@ pub(super) fn set(st: &State, line: &str, from: usize) -> Result<Op, Diag> {
                     vspan,
                     "expected true or false",
                 )
-                .help(format!("`{field}` is a flag: set it to true or false")));
+                .help(format!(
+                    "`{field}` {}: set it to true or false",
+                    if def.truth { "holds a truth value" } else { "is a flag" }
+                )));
             }
         },
         _ if def.decimals > 0 => decimal((vspan.0, vspan.1, value_text), def.decimals)?,

@@ -280,6 +280,8 @@ pub(super) fn field_text(p: &Program, f: &FieldDef, v: i64) -> String {
 
 fn value_text(f: &FieldDef, v: i64) -> String {
     match f.kind {
+        // A truth global (`global NAME: truth`).
+        FieldKind::Global if f.truth => (if v != 0 { "true" } else { "false" }).to_string(),
         FieldKind::Flag | FieldKind::Effect => (if v != 0 { "yes" } else { "-" }).to_string(),
         _ => crate::trace::Decimal(v, f.decimals).to_string(),
     }

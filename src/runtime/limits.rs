@@ -48,6 +48,20 @@ impl Machine<'_> {
         Ok((lo, hi))
     }
 
+    /// `x` (an owned resource's default) worked out with the owner slot naming owner `e`.
+    pub(super) fn for_owner(&mut self, e: EntityId, f: FieldId, x: &Ex, ctx: super::state::Ctx) -> R<i64> {
+        let p = self.p;
+        let Some((slot, _)) = p.fields.get(f as usize).and_then(|d| d.owned) else {
+            return self.eval(x, ctx);
+        };
+        let owner = p.side_of_owner(e).map_or(i64::from(e), |s| s as i64);
+        let saved = self.locals[slot as usize];
+        self.locals[slot as usize] = owner;
+        let v = self.eval(x, ctx);
+        self.locals[slot as usize] = saved;
+        v
+    }
+
     /// `v` kept within field `f`'s limits for owner `e`.
     pub(super) fn clamp_for(&mut self, e: EntityId, f: FieldId, v: i64) -> R<i64> {
         let (lo, hi) = self.bounds(e, f)?;

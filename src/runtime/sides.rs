@@ -62,7 +62,7 @@ impl Machine<'_> {
                     continue;
                 }
                 let v = match &f.default {
-                    Some(e) => self.eval(e, NO_CTX)?,
+                    Some(e) => self.for_owner(owner, fi as FieldId, e, NO_CTX)?,
                     None => 0,
                 };
                 let v = if f.kind == FieldKind::Resource {

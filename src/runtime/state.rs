@@ -679,13 +679,15 @@ impl Machine<'_> {
                 }
                 continue;
             };
-            let v = self.eval(
-                e,
-                Ctx {
-                    label: NO_LABEL,
-                    actor: Some(id),
-                },
-            )?;
+            let ctx = Ctx {
+                label: NO_LABEL,
+                actor: Some(id),
+            };
+            let v = match f.owned {
+                // `resource NAME(c) ... default E`: the default is worked out for its owner.
+                Some(_) if value.is_none() => self.for_owner(id, fi as FieldId, e, ctx)?,
+                _ => self.eval(e, ctx)?,
+            };
             let v = if f.kind == FieldKind::Resource {
                 self.clamp_for(id, fi as FieldId, v)?
             } else {

@@ -179,6 +179,10 @@ fn level_kind(k: LevelKind) -> &'static str {
 
 /// A field's value as JSON: a number, or a name (or `null`).
 fn value<W: Write>(w: &mut W, p: &World<'_>, field: FieldId, v: i64) -> io::Result<()> {
+    // A truth global: `true` or `false`.
+    if p.p.fields.get(field as usize).is_some_and(|f| f.truth) {
+        return w.write_all(if v != 0 { b"true" } else { b"false" });
+    }
     match p.p.fields.get(field as usize).and_then(|f| f.refers) {
         Some(_) if v < 0 => w.write_all(b"null"),
         Some(t @ (crate::check::SIDE | crate::check::ROLE)) => q(w, p.held_name(t, v)),
@@ -259,12 +263,17 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
         }
         Event::Flag { actor, flag, on } => {
             o.write_all(if *on {
-                br#"{"event":"mark","actor":"#
+                br#"{"event":"mark","#
             } else {
-                br#"{"event":"clear","actor":"#
+                br#"{"event":"clear","#
             })?;
-            name(o, p, *actor)?;
-            o.write_all(br#","flag":"#)?;
+            // A truth global belongs to the table: no actor.
+            if *actor != TABLE {
+                o.write_all(br#""actor":"#)?;
+                name(o, p, *actor)?;
+                o.write_all(b",")?;
+            }
+            o.write_all(br#""flag":"#)?;
             q(o, &p.fields[*flag as usize].name)?;
             o.write_all(b"}")
         }

@@ -488,6 +488,10 @@ impl World<'_> {
 
     /// Writes [`World::value_text`] into `out`, without a `String` of its own.
     pub fn write_value(&self, out: &mut impl fmt::Write, field: FieldId, v: i64) -> fmt::Result {
+        // A truth global: `true` or `false`.
+        if self.p.fields.get(field as usize).is_some_and(|f| f.truth) {
+            return out.write_str(if v != 0 { "true" } else { "false" });
+        }
         match self.p.fields.get(field as usize).and_then(|f| f.refers) {
             Some(_) if v < 0 => out.write_str("none"),
             Some(t @ (crate::check::SIDE | crate::check::ROLE)) => out.write_str(self.held_name(t, v)),

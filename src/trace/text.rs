@@ -236,9 +236,8 @@ impl<W: Write> Text<W> {
             }),
             Event::Flag { actor, flag, on } => {
                 let what = if *on { "mark" } else { "clear" };
-                self.line(what, p.character_name(*actor), |b| {
-                    b.push_str(&p.fields[*flag as usize].name)
-                });
+                let who = if *actor == TABLE { "" } else { p.character_name(*actor) };
+                self.line(what, who, |b| b.push_str(&p.fields[*flag as usize].name));
             }
             Event::EffectEnd { effect, target } => self.line("effect", p.character_name(*target), |b| {
                 let _ = write!(b, "{:<fw$} ends", p.fields[*effect as usize].name);

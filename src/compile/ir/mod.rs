@@ -195,6 +195,8 @@ pub struct FieldDef {
     pub refers: Option<TypeId>,
     /// `decimals N`: its values are kept times 10^N (5.75 with 2 decimals is 575).
     pub decimals: u8,
+    /// `global NAME: truth`: it holds a truth value (0 or 1), written `true`/`false`.
+    pub truth: bool,
     /// `resource NAME(c) ...`: the slot naming the owner in `min` and `max`, which are then
     /// worked out for the owner at each change of the resource; and where the resource is
     /// declared (reported when its limits cross).

@@ -63,6 +63,8 @@ pub enum Item {
         decimals: u8,
         min: Option<Box<Expr>>,
         max: Option<Box<Expr>>,
+        /// `default E`: the start when the owner gives none (else 0), clamped like a given one.
+        default: Option<Box<Expr>>,
     },
     Flag {
         name: Ident,

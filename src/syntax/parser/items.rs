@@ -246,6 +246,7 @@ impl Builder {
             decimals: c.decimals.map_or(0, |d| d.0),
             min: c.min.map(|m| Box::new(m.0)),
             max: c.max.map(|m| Box::new(m.0)),
+            default: c.default.map(|d| Box::new(d.0)),
         })
     }
 
