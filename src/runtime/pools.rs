@@ -123,6 +123,14 @@ impl Machine<'_> {
         let var = q.var as usize;
         let saved = self.locals[var];
         let mut fold = super::eval::Fold::new(q.quant);
+        // Restored on every path, as `quant` restores its variable.
+        let walked = self.fold_held(q, base, &mut fold, ctx);
+        self.locals[var] = saved;
+        walked.map(|()| fold.value())
+    }
+
+    fn fold_held(&mut self, q: &FacesEx, base: usize, fold: &mut super::eval::Fold, ctx: Ctx) -> R<()> {
+        let var = q.var as usize;
         for i in base..self.held.len() {
             self.tick(q.span)?;
             self.locals[var] = self.held[i];
@@ -139,8 +147,7 @@ impl Machine<'_> {
                 break;
             }
         }
-        self.locals[var] = saved;
-        Ok(fold.value())
+        Ok(())
     }
 }
 
