@@ -840,6 +840,17 @@ impl Program {
         (s < self.sides.len()).then_some(s)
     }
 
+    /// The name of side or role `v` held by a value of type `t` ([`crate::check::SIDE`] or
+    /// [`crate::check::ROLE`]), if `v` is one (`none` is not).
+    pub fn held(&self, t: TypeId, v: i64) -> Option<&str> {
+        let names = if t == crate::check::SIDE {
+            &self.sides
+        } else {
+            &self.roles
+        };
+        usize::try_from(v).ok().and_then(|i| names.get(i)).map(String::as_str)
+    }
+
     /// Whether any side has fields (`side NAME, ... { FIELDS }`).
     pub fn sides_have_fields(&self) -> bool {
         self.fields.iter().any(|f| f.owner == crate::check::SIDE)
