@@ -836,8 +836,14 @@ impl Program {
 
     /// The side whose fields `id` owns, if it is a side's owner (see [`Program::side_owner`]).
     pub fn side_of_owner(&self, id: EntityId) -> Option<usize> {
+        Self::side_among(id, self.sides.len())
+    }
+
+    /// The side whose fields `id` owns among `n` sides: the one numbering of side owners, for
+    /// those that keep the count of sides without the program (snapshots, `sim`'s tallies).
+    pub fn side_among(id: EntityId, n: usize) -> Option<usize> {
         let s = (TABLE - 1).checked_sub(id)? as usize;
-        (s < self.sides.len()).then_some(s)
+        (s < n).then_some(s)
     }
 
     /// The name of side or role `v` held by a value of type `t` ([`crate::check::SIDE`] or
