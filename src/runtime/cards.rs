@@ -163,8 +163,8 @@ impl Machine<'_> {
         let e = self.entity(owner, span)?;
         let p = self.p;
         let make = p.decks.get(at.deck as usize).copied();
-        let d = (0..p.decks.len()).find(|d| Some(p.decks[*d]) == make && p.deck_defs[*d].owner == Some(e));
-        d.map(|d| d as u16).ok_or_else(|| {
+        let d = make.and_then(|m| p.deck_index.owned(m, e));
+        d.ok_or_else(|| {
             let what = make.map_or("", |t| p.things[t as usize].1.as_str());
             Box::new(
                 Diag::new(
@@ -266,11 +266,8 @@ impl Machine<'_> {
     /// decks that holds it.
     fn deck_of(&self, card: EntityId, span: Span) -> R<u16> {
         let ty = self.types.get(card as usize).copied();
-        let p = self.p;
-        let d = (0..p.decks.len()).find(|d| {
-            Some(p.decks[*d]) == ty && (!p.deck_defs[*d].made || p.deck_defs[*d].cards.binary_search(&card).is_ok())
-        });
-        d.map(|d| d as u16).ok_or_else(|| {
+        let d = ty.and_then(|ty| self.p.deck_index.deck_of(card, ty));
+        d.ok_or_else(|| {
             Box::new(
                 Diag::new(
                     "run::not_a_card",

@@ -1,7 +1,9 @@
 //! The compiled form: every name resolved to a slot. The runtime reads only this.
 
+mod decks;
 mod dice;
 
+pub use decks::DeckIndex;
 pub use dice::{CountingEx, DynDiceEx, FacesEx, PoolSt};
 
 use crate::source::Span;
@@ -104,6 +106,8 @@ pub struct Program {
     pub decks: Vec<TypeId>,
     /// Each deck's name, refill and cards (parallel to `decks`).
     pub deck_defs: Vec<crate::check::DeckDef>,
+    /// Each card's deck and each entity's deck of a make (`decks per TYPE`), for the runtime.
+    pub deck_index: DeckIndex,
     /// For each type: the field holding the entity each such thing stands for (`thing ... for
     /// FIELD`), which the trace names beside it.
     pub stands_for: Vec<Option<FieldId>>,
