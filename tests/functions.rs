@@ -174,6 +174,27 @@ fn the_encounter_ended_inside_a_routine_called_in_an_expression_ends_the_run_the
 }
 
 #[test]
+fn a_loop_left_by_a_routine_that_ends_the_encounter_is_no_longer_running() {
+    // `stop()` ends the encounter in `repeat while`'s condition; the end hook's count then runs
+    // out of steps, and the budget names the count, not the loop the routine left.
+    let src = "global k default 0\n\
+               routine stop() gives number { end encounter because \"stopped\" }\n\
+               on end of encounter { set k = count c in characters }\n\
+               play {\n  repeat while stop() > 0 { set k = k + 1 }\n}\n\
+               character Ana { }\ncharacter Bo { }\ncharacter Cy { }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        max_steps: 5,
+        ..RunOptions::default()
+    };
+    let (_, err, code) = run_texts(&files, parse_answers("", "answers"), &opts, false);
+    assert_ne!(code, 0);
+    assert!(err.contains("run::step_budget"), "{err}");
+    assert!(err.contains("count c in characters"), "{err}");
+    assert!(!err.contains("repeat while stop()"), "{err}");
+}
+
+#[test]
 fn a_counted_loop_without_end_is_bounded_by_the_step_budget() {
     let src = "global n default 0\nplay { for each i in 1 to 9000000000 { set n = i } }\n";
     let (_, err, code) = go(src, &[], "");

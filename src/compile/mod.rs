@@ -65,6 +65,7 @@ pub fn compile(checked: &Checked) -> Program {
         }
     }
     c.p.n_locals = c.max_locals;
+    c.p.deck_index = DeckIndex::new(&c.p);
     c.p.moments.resolve(&c.p.actions);
     c.p.default_policy = c.default_policy.as_deref().and_then(|n| c.p.policy(n));
     c.p
@@ -98,6 +99,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
         things: d.things.clone(),
         decks: d.decks.clone(),
         deck_defs: d.deck_defs.clone(),
+        deck_index: DeckIndex::default(),
         stands_for: vec![None; d.things.len()],
         tags: d.tags.clone(),
         actions: Vec::new(),

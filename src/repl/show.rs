@@ -270,8 +270,7 @@ fn order_line(st: &State, snap: Option<&Snapshot>) -> Option<String> {
 /// A field's value as the language writes it: a name (or `none`) for a field holding an entity.
 pub(super) fn field_text(p: &Program, f: &FieldDef, v: i64) -> String {
     match f.refers {
-        Some(crate::check::SIDE) if v >= 0 => p.sides.get(v as usize).map_or("?", String::as_str).to_string(),
-        Some(crate::check::ROLE) if v >= 0 => p.roles.get(v as usize).map_or("?", String::as_str).to_string(),
+        Some(t @ (crate::check::SIDE | crate::check::ROLE)) if v >= 0 => p.held(t, v).unwrap_or("?").to_string(),
         Some(_) if v >= 0 && (v as usize) < p.characters.len() => p.character_name(v as EntityId).to_string(),
         Some(_) => "none".to_string(),
         None => value_text(f, v),

@@ -12,7 +12,8 @@ use crate::trace::Event;
 
 /// One deck's piles; the top of the draw pile is the end of its list. `listed` holds each pile
 /// again in deck order (ids ascending), for `draw pile of DECK`: the draw pile's own order is
-/// secret.
+/// secret. Each card statement keeps the lists in step (a binary search, no sort); their room
+/// is reserved for the whole deck when it is gathered, so they never grow after.
 #[derive(Default, Clone, Debug)]
 pub(super) struct Piles {
     pub(super) draw: Vec<EntityId>,
@@ -26,14 +27,31 @@ impl Piles {
         &self.listed[usize::from(discard)]
     }
 
-    /// Lists both piles again in deck order, in the lists' own storage (no allocation once
-    /// they have grown to the deck's size).
-    fn relist(&mut self) {
-        for (k, pile) in [&self.draw, &self.discard].into_iter().enumerate() {
-            let l = &mut self.listed[k];
-            l.clear();
-            l.extend_from_slice(pile);
-            l.sort_unstable();
+    /// Puts `card` in the list of the draw pile (`false`) or the discard pile (`true`).
+    fn list(&mut self, discard: bool, card: EntityId) {
+        let l = &mut self.listed[usize::from(discard)];
+        if let Err(at) = l.binary_search(&card) {
+            l.insert(at, card);
+        }
+    }
+
+    /// Whether each list holds its pile's cards, in deck order (checked in debug builds, so
+    /// that every test that moves cards checks the lists kept in step).
+    fn in_step(&self) -> bool {
+        [(&self.draw, &self.listed[0]), (&self.discard, &self.listed[1])]
+            .into_iter()
+            .all(|(pile, l)| pile.len() == l.len() && l.is_sorted() && pile.iter().all(|c| l.binary_search(c).is_ok()))
+    }
+
+    /// Takes `card` off a pile's list: whether it was on it.
+    fn unlist(&mut self, discard: bool, card: EntityId) -> bool {
+        let l = &mut self.listed[usize::from(discard)];
+        match l.binary_search(&card) {
+            Ok(at) => {
+                l.remove(at);
+                true
+            }
+            Err(_) => false,
         }
     }
 }
@@ -58,14 +76,24 @@ impl Machine<'_> {
 
     /// Every card of deck `d` in play back in its draw pile, shuffled (traced).
     fn gather_all(&mut self, d: u16) {
-        let mut draw = std::mem::take(&mut self.piles[d as usize].draw);
+        let piles = &mut self.piles[d as usize];
+        let (mut draw, mut listed) = (std::mem::take(&mut piles.draw), std::mem::take(&mut piles.listed));
         draw.clear();
         draw.extend(self.deck_cards(d).iter().copied().filter(|c| !self.absent[*c as usize]));
-        self.piles[d as usize].discard.clear();
+        // The deck's cards are in deck order (ids ascending): so is the draw pile, unshuffled.
+        debug_assert!(draw.is_sorted());
+        let (n, all) = (draw.len(), self.deck_cards(d).len());
+        let [on_draw, on_discard] = &mut listed;
+        on_draw.clear();
+        on_draw.extend_from_slice(&draw);
+        on_draw.reserve(all - n);
+        on_discard.clear();
+        on_discard.reserve(all);
         self.dice.shuffle(&mut draw);
-        let n = draw.len();
-        self.piles[d as usize].draw = draw;
-        self.piles[d as usize].relist();
+        let piles = &mut self.piles[d as usize];
+        piles.discard.clear();
+        piles.draw = draw;
+        piles.listed = listed;
         self.emit(Event::Shuffle { deck: d, cards: n });
     }
 
@@ -82,7 +110,7 @@ impl Machine<'_> {
                     None => None,
                 };
                 let card = self.draw(*deck, span)?;
-                self.piles[*deck as usize].relist();
+                self.piles[*deck as usize].unlist(false, card);
                 if let Some(slot) = bind {
                     self.locals[*slot as usize] = card as i64;
                 }
@@ -94,7 +122,7 @@ impl Machine<'_> {
                 self.still_a_card(card, span)?;
                 self.take_out(d, card);
                 self.piles[d as usize].discard.push(card);
-                self.piles[d as usize].relist();
+                self.piles[d as usize].list(true, card);
                 self.emit(Event::Discard { card, returned: false });
             }
             CardAct::Return(x, d) => {
@@ -102,7 +130,7 @@ impl Machine<'_> {
                 let card = self.card_of(x, *d, span)?;
                 self.take_out(*d, card);
                 self.piles[*d as usize].draw.push(card);
-                self.piles[*d as usize].relist();
+                self.piles[*d as usize].list(false, card);
                 self.emit(Event::Discard { card, returned: true });
             }
             CardAct::Take(x, d) => {
@@ -129,7 +157,7 @@ impl Machine<'_> {
                     ));
                 };
                 piles.draw.remove(at);
-                piles.relist();
+                piles.unlist(false, card);
                 self.emit(Event::Pile {
                     deck: *d,
                     card,
@@ -143,7 +171,7 @@ impl Machine<'_> {
                 let at = self.dice.place(self.piles[*d as usize].draw.len());
                 let piles = &mut self.piles[*d as usize];
                 piles.draw.insert(at.min(piles.draw.len()), card);
-                piles.relist();
+                piles.list(false, card);
                 self.emit(Event::Pile {
                     deck: *d,
                     card,
@@ -151,6 +179,7 @@ impl Machine<'_> {
                 });
             }
         }
+        debug_assert!(self.piles.iter().all(Piles::in_step));
         Ok(Flow::Next)
     }
 
@@ -163,8 +192,8 @@ impl Machine<'_> {
         let e = self.entity(owner, span)?;
         let p = self.p;
         let make = p.decks.get(at.deck as usize).copied();
-        let d = (0..p.decks.len()).find(|d| Some(p.decks[*d]) == make && p.deck_defs[*d].owner == Some(e));
-        d.map(|d| d as u16).ok_or_else(|| {
+        let d = make.and_then(|m| p.deck_index.owned(m, e));
+        d.ok_or_else(|| {
             let what = make.map_or("", |t| p.things[t as usize].1.as_str());
             Box::new(
                 Diag::new(
@@ -212,6 +241,8 @@ impl Machine<'_> {
             let piles = &mut self.piles[d as usize];
             std::mem::swap(&mut piles.draw, &mut discard);
             piles.discard = discard;
+            // The draw pile was empty: the lists change places as the piles do.
+            piles.listed.swap(0, 1);
             if n > 0 {
                 self.emit(Event::Shuffle { deck: d, cards: n });
             }
@@ -266,11 +297,8 @@ impl Machine<'_> {
     /// decks that holds it.
     fn deck_of(&self, card: EntityId, span: Span) -> R<u16> {
         let ty = self.types.get(card as usize).copied();
-        let p = self.p;
-        let d = (0..p.decks.len()).find(|d| {
-            Some(p.decks[*d]) == ty && (!p.deck_defs[*d].made || p.deck_defs[*d].cards.binary_search(&card).is_ok())
-        });
-        d.map(|d| d as u16).ok_or_else(|| {
+        let d = ty.and_then(|ty| self.p.deck_index.deck_of(card, ty));
+        d.ok_or_else(|| {
             Box::new(
                 Diag::new(
                     "run::not_a_card",
@@ -305,14 +333,19 @@ impl Machine<'_> {
     pub(super) fn forget_card(&mut self, card: EntityId) {
         if let Ok(d) = self.deck_of(card, Span::default()) {
             self.take_out(d, card);
-            self.piles[d as usize].relist();
+            debug_assert!(self.piles[d as usize].in_step());
         }
     }
 
-    /// Takes a card out of whichever pile of deck `d` holds it (none, if it is out).
+    /// Takes a card out of whichever pile of deck `d` holds it (none, if it is out): the lists
+    /// say which, so a drawn card costs no walk of the piles.
     fn take_out(&mut self, d: u16, card: EntityId) {
         let piles = &mut self.piles[d as usize];
-        piles.draw.retain(|c| *c != card);
-        piles.discard.retain(|c| *c != card);
+        if piles.unlist(false, card) {
+            piles.draw.retain(|c| *c != card);
+        }
+        if piles.unlist(true, card) {
+            piles.discard.retain(|c| *c != card);
+        }
     }
 }

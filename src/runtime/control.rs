@@ -100,7 +100,7 @@ impl Snapshot {
         }
         // A side's field (`Program::side_owner`: counted down from just below `TABLE`).
         let sides = self.sides.len().checked_div(self.n_fields).unwrap_or(0);
-        if let Some(s) = (TABLE - 1).checked_sub(e).map(|s| s as usize).filter(|s| *s < sides) {
+        if let Some(s) = Program::side_among(e, sides) {
             return self.sides.get(s * self.n_fields + f as usize).copied().unwrap_or(0);
         }
         self.values

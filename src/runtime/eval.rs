@@ -326,18 +326,60 @@ impl Machine<'_> {
         } else {
             Vec::new()
         };
+        // The walk's `?`s return here: the variable and the list are given back on every path
+        // (a routine called in the filter may end the encounter, after which the end hooks run).
+        let walked = self.quant_walk(
+            (*quant, by.is_some()),
+            *var,
+            (*coll, presence, n),
+            filter,
+            body,
+            &mut fold,
+            &mut found,
+            ctx,
+            span,
+        );
+        let sorted = match (walked, by) {
+            (Ok(()), Some(o)) => self.sort(*o, &mut found),
+            (r, _) => r,
+        };
+        self.locals[*var as usize] = saved;
+        let value = match quant {
+            Quant::First => found.first().map_or(NONE, |e| *e as i64),
+            Quant::Last => found.last().map_or(NONE, |e| *e as i64),
+            _ => fold.value(),
+        };
+        self.ids.put(found);
+        sorted.map(|()| value)
+    }
+
+    /// The members a quantifier visits, each a step: `found` keeps them for `first` and `last`,
+    /// `fold` folds the others' values.
+    #[allow(clippy::too_many_arguments)]
+    fn quant_walk(
+        &mut self,
+        (quant, sorted): (Quant, bool),
+        var: Slot,
+        (coll, presence, n): (Coll, Presence, usize),
+        filter: &Option<Box<Ex>>,
+        body: &Option<Box<Ex>>,
+        fold: &mut Fold,
+        found: &mut Vec<EntityId>,
+        ctx: Ctx,
+        span: Span,
+    ) -> R<()> {
         for i in 0..n {
             // Expressions make and destroy nothing, so the lists keep their length meanwhile.
-            let Some(id) = self.member(*coll, i) else {
+            let Some(id) = self.member(coll, i) else {
                 break;
             };
             // Every element visited is a step: a quantifier over a growing collection is work.
             self.tick(span)?;
             // A side is never out of play (its index is no entity's).
-            if *coll != Coll::Sides && !self.present(id, presence) {
+            if coll != Coll::Sides && !self.present(id, presence) {
                 continue;
             }
-            self.locals[*var as usize] = id as i64;
+            self.locals[var as usize] = id as i64;
             if let Some(f) = filter
                 && self.eval(f, ctx)? == 0
             {
@@ -345,7 +387,7 @@ impl Machine<'_> {
             }
             if matches!(quant, Quant::First | Quant::Last) {
                 found.push(id);
-                if *quant == Quant::First && by.is_none() {
+                if quant == Quant::First && !sorted {
                     break;
                 }
                 continue;
@@ -358,18 +400,7 @@ impl Machine<'_> {
                 break;
             }
         }
-        if let Some(o) = by {
-            // The checker allows only orders whose keys do not roll here.
-            self.sort(*o, &mut found)?;
-        }
-        self.locals[*var as usize] = saved;
-        let value = match quant {
-            Quant::First => found.first().map_or(NONE, |e| *e as i64),
-            Quant::Last => found.last().map_or(NONE, |e| *e as i64),
-            _ => fold.value(),
-        };
-        self.ids.put(found);
-        Ok(value)
+        Ok(())
     }
 }
 

@@ -19,9 +19,16 @@ impl Machine<'_> {
         body: &[St],
         span: Span,
     ) -> R<Flow> {
-        let (mut i, last) = (self.eval(from, NO_CTX)?, self.eval(to, NO_CTX)?);
+        let (i, last) = (self.eval(from, NO_CTX)?, self.eval(to, NO_CTX)?);
+        // Popped on every path, as `repeat`'s loop is.
         self.loops.push(span);
-        let result = loop {
+        let result = self.count_passes(var, (i, last, down), body, span);
+        self.loops.pop();
+        result
+    }
+
+    fn count_passes(&mut self, var: Slot, (mut i, last, down): (i64, i64, bool), body: &[St], span: Span) -> R<Flow> {
+        Ok(loop {
             if (down && i < last) || (!down && i > last) {
                 break Flow::Next;
             }
@@ -35,9 +42,7 @@ impl Machine<'_> {
                 Some(n) => i = n,
                 None => break Flow::Next,
             }
-        };
-        self.loops.pop();
-        Ok(result)
+        })
     }
 
     /// `give EXPR`: the value is kept for the call, which the `Give` flow returns to.

@@ -204,8 +204,17 @@ impl Machine<'_> {
     }
 
     pub(super) fn repeat(&mut self, repeat: &Repeat, body: &[St], span: Span) -> R<Flow> {
+        // Popped on every path: a routine called in the condition may end the encounter, an
+        // `Err` that the statement turns back into a flow (`Machine::unwound`), after which the
+        // end hooks run.
         self.loops.push(span);
-        let result = loop {
+        let result = self.repeat_passes(repeat, body, span);
+        self.loops.pop();
+        result
+    }
+
+    fn repeat_passes(&mut self, repeat: &Repeat, body: &[St], span: Span) -> R<Flow> {
+        Ok(loop {
             if let Repeat::While(c) = repeat
                 && self.eval(c, NO_CTX)? == 0
             {
@@ -222,9 +231,7 @@ impl Machine<'_> {
                 Repeat::Until(c) if self.eval(c, NO_CTX)? != 0 => break Flow::Next,
                 _ => {}
             }
-        };
-        self.loops.pop();
-        Ok(result)
+        })
     }
 
     /// `turn`: count-downs at the actor's place and turn start, the turn-start hooks, the body,

@@ -84,6 +84,16 @@ impl Machine<'_> {
         ))
     }
 
+    /// Rolls `dice` when it is dice (literal or written with expressions), leaving the faces in
+    /// `Machine::faces`; `None` for any other expression.
+    fn roll_ex(&mut self, dice: &Ex, ctx: Ctx) -> Option<R<i64>> {
+        match dice {
+            Ex::Dice(d) => Some(self.roll(*d, ctx)),
+            Ex::DynDice(parts, span) => Some(self.dyn_roll(parts, *span, ctx)),
+            _ => None,
+        }
+    }
+
     /// `count f in DICE [where C] [: V]`: rolls the dice once (one `roll` event), then walks their
     /// faces in rolled order, each face a step; the variable is restored after.
     pub(super) fn faces_quant(&mut self, q: &FacesEx, ctx: Ctx) -> R<i64> {
@@ -92,8 +102,6 @@ impl Machine<'_> {
         }
         let base = self.held.len();
         match &q.dice {
-            Ex::Dice(d) => self.roll(*d, ctx)?,
-            Ex::DynDice(parts, span) => self.dyn_roll(parts, *span, ctx)?,
             // A pool's faces: copied onto the stack walked (expressions change no pool).
             Ex::Local(s) => {
                 let (start, len) = unpack(self.locals[*s as usize]);
@@ -103,13 +111,16 @@ impl Machine<'_> {
                 self.held.truncate(base);
                 return r;
             }
-            _ => {
-                return Err(Box::new(
-                    Diag::new("run::dice", "a quantifier over faces without dice")
-                        .label(q.span, "here")
-                        .help("please report this"),
-                ));
-            }
+            dice => match self.roll_ex(dice, ctx) {
+                Some(r) => r?,
+                None => {
+                    return Err(Box::new(
+                        Diag::new("run::dice", "a quantifier over faces without dice")
+                            .label(q.span, "here")
+                            .help("please report this"),
+                    ));
+                }
+            },
         };
         let faces = std::mem::take(&mut self.faces);
         self.held.extend_from_slice(&faces);
@@ -123,6 +134,14 @@ impl Machine<'_> {
         let var = q.var as usize;
         let saved = self.locals[var];
         let mut fold = super::eval::Fold::new(q.quant);
+        // Restored on every path, as `quant` restores its variable.
+        let walked = self.fold_held(q, base, &mut fold, ctx);
+        self.locals[var] = saved;
+        walked.map(|()| fold.value())
+    }
+
+    fn fold_held(&mut self, q: &FacesEx, base: usize, fold: &mut super::eval::Fold, ctx: Ctx) -> R<()> {
+        let var = q.var as usize;
         for i in base..self.held.len() {
             self.tick(q.span)?;
             self.locals[var] = self.held[i];
@@ -139,8 +158,7 @@ impl Machine<'_> {
                 break;
             }
         }
-        self.locals[var] = saved;
-        Ok(fold.value())
+        Ok(())
     }
 }
 
@@ -188,10 +206,9 @@ impl Machine<'_> {
     pub(super) fn pool_st(&mut self, st: &PoolSt, ctx: Ctx) -> R<Flow> {
         match st {
             PoolSt::RollAs { slot, dice, span } => {
-                match dice {
-                    Ex::Dice(d) => self.roll(*d, ctx)?,
-                    Ex::DynDice(parts, s) => self.dyn_roll(parts, *s, ctx)?,
-                    _ => self.eval(dice, ctx)?,
+                match self.roll_ex(dice, ctx) {
+                    Some(r) => r?,
+                    None => self.eval(dice, ctx)?,
                 };
                 if self.pooled.capacity() == 0 {
                     self.pooled.reserve_exact(MAX_POOL_FACES);

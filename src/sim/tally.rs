@@ -434,12 +434,7 @@ impl Tally {
             values.add(v);
         }
         // A side is its owner id, counted down from below `TABLE` (see `Program::side_owner`).
-        let side = |e: EntityId| {
-            (TABLE - 1)
-                .checked_sub(e)
-                .map(|s| s as usize)
-                .filter(|s| *s < self.n_sides)
-        };
+        let side = |e: EntityId| Program::side_among(e, self.n_sides);
         let at = about.and_then(|e| match side(e) {
             Some(s) => Some(self.n_chars + s),
             None => Some(e as usize).filter(|e| *e < self.n_chars),

@@ -749,7 +749,7 @@ fn trigger_event<W: Write>(o: &mut W, p: &World<'_>, trigger: TriggerId, args: &
             },
             ArgKind::Number => write!(o, "{a}"),
             ArgKind::Truth => o.write_all(if *a != 0 { b"true" } else { b"false" }),
-            ArgKind::Side => match usize::try_from(*a).ok().and_then(|s| p.sides.get(s)) {
+            ArgKind::Side => match p.held(crate::check::SIDE, *a) {
                 Some(s) => q(o, s),
                 None => o.write_all(b"null"),
             },

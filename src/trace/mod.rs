@@ -503,15 +503,7 @@ impl World<'_> {
     /// The name of side or role `v` held by a field of type `t` ([`crate::check::SIDE`] or
     /// [`crate::check::ROLE`]).
     pub fn held_name(&self, t: TypeId, v: i64) -> &str {
-        let names = if t == crate::check::SIDE {
-            &self.p.sides
-        } else {
-            &self.p.roles
-        };
-        usize::try_from(v)
-            .ok()
-            .and_then(|i| names.get(i))
-            .map_or("?", String::as_str)
+        self.p.held(t, v).unwrap_or("?")
     }
 
     /// How many decimals field `f` keeps.

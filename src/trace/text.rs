@@ -518,12 +518,7 @@ impl<W: Write> Text<W> {
                         let _ = write!(b, "{a}");
                     }
                     ArgKind::Truth => b.push_str(if *a != 0 { "true" } else { "false" }),
-                    ArgKind::Side => b.push_str(
-                        usize::try_from(*a)
-                            .ok()
-                            .and_then(|s| p.sides.get(s))
-                            .map_or("none", String::as_str),
-                    ),
+                    ArgKind::Side => b.push_str(p.held(crate::check::SIDE, *a).unwrap_or("none")),
                 }
             }
             b.push(')');

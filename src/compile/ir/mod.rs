@@ -1,7 +1,9 @@
 //! The compiled form: every name resolved to a slot. The runtime reads only this.
 
+mod decks;
 mod dice;
 
+pub use decks::DeckIndex;
 pub use dice::{CountingEx, DynDiceEx, FacesEx, PoolSt};
 
 use crate::source::Span;
@@ -104,6 +106,8 @@ pub struct Program {
     pub decks: Vec<TypeId>,
     /// Each deck's name, refill and cards (parallel to `decks`).
     pub deck_defs: Vec<crate::check::DeckDef>,
+    /// Each card's deck and each entity's deck of a make (`decks per TYPE`), for the runtime.
+    pub deck_index: DeckIndex,
     /// For each type: the field holding the entity each such thing stands for (`thing ... for
     /// FIELD`), which the trace names beside it.
     pub stands_for: Vec<Option<FieldId>>,
@@ -838,8 +842,25 @@ impl Program {
 
     /// The side whose fields `id` owns, if it is a side's owner (see [`Program::side_owner`]).
     pub fn side_of_owner(&self, id: EntityId) -> Option<usize> {
+        Self::side_among(id, self.sides.len())
+    }
+
+    /// The side whose fields `id` owns among `n` sides: the one numbering of side owners, for
+    /// those that keep the count of sides without the program (snapshots, `sim`'s tallies).
+    pub fn side_among(id: EntityId, n: usize) -> Option<usize> {
         let s = (TABLE - 1).checked_sub(id)? as usize;
-        (s < self.sides.len()).then_some(s)
+        (s < n).then_some(s)
+    }
+
+    /// The name of side or role `v` held by a value of type `t` ([`crate::check::SIDE`] or
+    /// [`crate::check::ROLE`]), if `v` is one (`none` is not).
+    pub fn held(&self, t: TypeId, v: i64) -> Option<&str> {
+        let names = if t == crate::check::SIDE {
+            &self.sides
+        } else {
+            &self.roles
+        };
+        usize::try_from(v).ok().and_then(|i| names.get(i)).map(String::as_str)
     }
 
     /// Whether any side has fields (`side NAME, ... { FIELDS }`).
