@@ -5,6 +5,7 @@
 //! deterministic output) and `line.rs` (rustyline: completion, hints, history, multiline).
 //! The state is a replay of the session's log (`session.rs`); nothing here knows a ruleset.
 
+mod asked;
 mod commands;
 mod file;
 mod help;
