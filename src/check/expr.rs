@@ -256,14 +256,8 @@ impl Checker<'_> {
             }
         };
         if owner != CHARACTER {
-            return match self.decls.field_of(owner, &f.node) {
-                Some((i, kind)) => {
-                    self.fields_at.insert(f.span, i);
-                    match kind {
-                        FieldKind::Flag | FieldKind::Effect => Ty::Bool,
-                        _ => self.decls.field_ty(i),
-                    }
-                }
+            return match self.owned_field(owner, f) {
+                Some(t) => t,
                 None => {
                     let names = self.decls.fields_of(owner);
                     let d = unknown("field", &f.node, f.span, names.into_iter());
@@ -540,6 +534,17 @@ impl Checker<'_> {
         } else {
             at
         }
+    }
+
+    /// Field `f` of an owner type (a thing, or the sides), recorded for the compiler: its type,
+    /// or `None` when that type declares no such field.
+    pub(super) fn owned_field(&mut self, owner: u16, f: &Ident) -> Option<Ty> {
+        let (i, kind) = self.decls.field_of(owner, &f.node)?;
+        self.fields_at.insert(f.span, i);
+        Some(match kind {
+            FieldKind::Flag | FieldKind::Effect => Ty::Bool,
+            _ => self.decls.field_ty(i),
+        })
     }
 
     /// A quantifier's parts: no routine that gives is called in them (`check::call_here`). The

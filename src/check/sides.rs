@@ -4,7 +4,7 @@
 
 use super::checker::Checker;
 use super::suggest::unknown;
-use super::{FieldKind, SIDE, Sym, Ty};
+use super::{SIDE, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
@@ -38,14 +38,8 @@ impl Checker<'_> {
 
     /// `s.FIELD` where `s` gives a side: a field declared in a `side` block.
     pub(super) fn side_field(&mut self, f: &Ident) -> Ty {
-        match self.decls.field_of(SIDE, &f.node) {
-            Some((i, kind)) => {
-                self.fields_at.insert(f.span, i);
-                match kind {
-                    FieldKind::Flag | FieldKind::Effect => Ty::Bool,
-                    _ => self.decls.field_ty(i),
-                }
-            }
+        match self.owned_field(SIDE, f) {
+            Some(t) => t,
             None => {
                 let names = self.decls.fields_of(SIDE);
                 let d = unknown("side field", &f.node, f.span, names.into_iter());

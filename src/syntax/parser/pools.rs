@@ -176,19 +176,11 @@ impl Builder {
         let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let quant = super::expr::quant_word(next(&mut it, span)?.as_str());
         let var = self.ident(next(&mut it, span)?);
-        let source = next(&mut it, span)?;
-        let sspan = self.span(&source);
-        let dice = self.primary(last_inner(source, sspan)?)?;
-        if !matches!(
-            dice.node,
-            ExprKind::Dice(_) | ExprKind::FaceDice(_) | ExprKind::DynDice(_)
-        ) {
-            return Err(
-                Diag::new("syntax::faces", "a quantifier over faces walks the dice of one roll")
-                    .label(dice.span, "not dice")
-                    .help("roll the dice here: `count f in (c.pool)d10 where f >= 7`"),
-            );
-        }
+        let dice = self.one_roll(
+            next(&mut it, span)?,
+            "a quantifier over faces walks the dice of one roll",
+            "roll the dice here: `count f in (c.pool)d10 where f >= 7`",
+        )?;
         let (mut filter, mut body) = (None, None);
         for p in it {
             let r = p.as_rule();
@@ -214,17 +206,11 @@ impl Builder {
     pub(super) fn pool_stmt(&self, rule: Rule, mut it: super::Parts<'_>, span: Span) -> R<Stmt> {
         let op = match rule {
             Rule::roll_as_stmt => {
-                let source = next(&mut it, span)?;
-                let sspan = self.span(&source);
-                let dice = self.primary(last_inner(source, sspan)?)?;
-                if !matches!(
-                    dice.node,
-                    ExprKind::Dice(_) | ExprKind::FaceDice(_) | ExprKind::DynDice(_)
-                ) {
-                    return Err(Diag::new("syntax::faces", "a pool holds the dice of one roll")
-                        .label(dice.span, "not dice")
-                        .help("roll dice into it: `roll (c.pool)d6 as p`"));
-                }
+                let dice = self.one_roll(
+                    next(&mut it, span)?,
+                    "a pool holds the dice of one roll",
+                    "roll dice into it: `roll (c.pool)d6 as p`",
+                )?;
                 PoolOp::RollAs {
                     dice,
                     name: self.ident(next(&mut it, span)?),
@@ -236,5 +222,21 @@ impl Builder {
             },
         };
         Ok(Stmt::Pool(Box::new(PoolStmt { op, span })))
+    }
+
+    /// The dice of one roll (`6d10`, `(n)d[0,1,2]`, `d(s)!`) that a quantifier over faces walks
+    /// or a pool holds; anything else is `syntax::faces`, with `message` and `help`.
+    fn one_roll(&self, source: Pair<Rule>, message: &str, help: &str) -> R<Expr> {
+        let sspan = self.span(&source);
+        let dice = self.primary(last_inner(source, sspan)?)?;
+        if !matches!(
+            dice.node,
+            ExprKind::Dice(_) | ExprKind::FaceDice(_) | ExprKind::DynDice(_)
+        ) {
+            return Err(Diag::new("syntax::faces", message.to_string())
+                .label(dice.span, "not dice")
+                .help(help.to_string()));
+        }
+        Ok(dice)
     }
 }
