@@ -472,3 +472,30 @@ fn listed_faces_that_always_explode_are_refused_with_a_computed_count_too() {
     )]);
     assert!(clean, "{report}");
 }
+
+/// A pool of no dice is a pool: "roll your ability dice" with none of a colour is an empty pool
+/// (its `roll` event shows no faces), and a quantifier over no faces gives what it gives over
+/// nothing. A sum of no dice (`(n)d6` as a number) still stops the run: it stands where a number
+/// was rolled. Found writing the Star Wars (FFG) library ruleset, which guarded each colour.
+#[test]
+fn a_pool_or_a_faces_quantifier_of_no_dice_is_empty() {
+    let src = "global n default 0\nglobal size\nglobal hits\nglobal any6\n\
+               play {\n roll (n)d[0,1,1,2] as p\n set size = p.size + count f in p where f > 0\n\
+               set hits = count f in (n)d6 where f >= 5\n set any6 = if (any f in (n)d6: f == 6) then 1 else 0\n}\n";
+    assert_eq!(
+        lines(&run(src, &[])),
+        [
+            "roll           roll       0d[0,1,1,2] [] = 0",
+            "set            size       = 0",
+            "roll           hits       0d6 [] = 0",
+            "set            hits       = 0",
+            "roll           any6       0d6 [] = 0",
+            "set            any6       = 0",
+            "end of encounter: complete",
+            "final          n = 0, size = 0, hits = 0, any6 = 0",
+        ]
+    );
+    let (_, err, code) = run_with("global n default 0\nglobal x\nplay { set x = (n)d6 }\n", &[], 0, false);
+    assert_ne!(code, 0);
+    assert!(err.contains("run::dice"), "{err}");
+}

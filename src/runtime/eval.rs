@@ -19,6 +19,13 @@ impl Machine<'_> {
     /// Dice written with expressions: the parts are evaluated (in order: count, sides, kept),
     /// held to the limits of literal dice, then rolled.
     pub(super) fn dyn_roll(&mut self, parts: &DynDiceEx, span: Span, ctx: Ctx) -> R<i64> {
+        self.dyn_roll_from(1, parts, span, ctx)
+    }
+
+    /// As [`Machine::dyn_roll`], with at least `fewest` dice: 0 for the dice of a pool or of a
+    /// quantifier over faces, whose faces are read (none is an empty pool), 1 where the total
+    /// stands for a number rolled.
+    pub(super) fn dyn_roll_from(&mut self, fewest: u32, parts: &DynDiceEx, span: Span, ctx: Ctx) -> R<i64> {
         let count = self.eval(&parts.count, ctx)?;
         let sides = self.eval(&parts.sides, ctx)?;
         let keep = match &parts.keep {
@@ -33,9 +40,9 @@ impl Machine<'_> {
             )
         };
         let in_range = |v: i64, lo: u32, hi: u32| u32::try_from(v).ok().filter(|v| (lo..=hi).contains(v));
-        let Some(count) = in_range(count, 1, MAX_DICE) else {
+        let Some(count) = in_range(count, fewest, MAX_DICE) else {
             return Err(bad(
-                format!("{count} dice cannot be rolled: from 1 to {MAX_DICE}"),
+                format!("{count} dice cannot be rolled: from {fewest} to {MAX_DICE}"),
                 "guard the roll, e.g. `if c.pool > 0 { ... }`, or roll at least one: `(highest(c.pool, 1))d6`",
             ));
         };

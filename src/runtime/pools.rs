@@ -89,7 +89,8 @@ impl Machine<'_> {
     fn roll_ex(&mut self, dice: &Ex, ctx: Ctx) -> Option<R<i64>> {
         match dice {
             Ex::Dice(d) => Some(self.roll(*d, ctx)),
-            Ex::DynDice(parts, span) => Some(self.dyn_roll(parts, *span, ctx)),
+            // A pool's or a faces quantifier's dice may be none: an empty pool.
+            Ex::DynDice(parts, span) => Some(self.dyn_roll_from(0, parts, *span, ctx)),
             _ => None,
         }
     }
