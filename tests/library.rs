@@ -3,6 +3,8 @@
 //! scripted answers, asserting every Expected point exactly. Tests are named after the scenario.
 
 mod common;
+#[path = "library/pf2e.rs"]
+mod pf2e;
 
 use common::{Run, check_texts, compact, names, run_texts, s};
 use serde_json::Value;
