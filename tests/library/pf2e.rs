@@ -1,9 +1,7 @@
 //! Pathfinder 2e (rulesets/library/pf2e.turn): the three scenarios of systems.md section 10.
 
-use super::{Scenario, play, story, v};
+use super::{PF2E, Scenario, play, story, v};
 use crate::common::{Run, names};
-
-const PF2E: &str = "rulesets/library/pf2e.turn";
 
 /// Initiative 22, 18, 18, 18, 12: d20 14, 16, 12, 14, 7 on Perception +8, +2, +6, +4, +5.
 const ROLLS: [i64; 5] = [14, 16, 12, 14, 7];
