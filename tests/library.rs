@@ -3,6 +3,8 @@
 //! scripted answers, asserting every Expected point exactly. Tests are named after the scenario.
 
 mod common;
+#[path = "library/pf2e.rs"]
+mod pf2e;
 
 use common::{Run, check_texts, compact, names, run_texts, s};
 use serde_json::Value;
@@ -12,6 +14,7 @@ use turnscript::project::parse_answers;
 const SWADE: &str = "rulesets/library/swade.turn";
 const OSE: &str = "rulesets/library/ose.turn";
 const DND5E: &str = "rulesets/library/dnd5e.turn";
+const PF2E: &str = "rulesets/library/pf2e.turn";
 
 /// A scenario: the library ruleset, an encounter written for it, and what the test forces.
 #[derive(Default)]
@@ -103,10 +106,11 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The library's rulesets, with their example encounters and their rule-ID prefixes.
-const LIBRARY: [(&str, &str, &str); 3] = [
+const LIBRARY: [(&str, &str, &str); 4] = [
     (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
+    (PF2E, "rulesets/library/encounters/pf2e.turn", "PF2"),
 ];
 
 fn read(path: &str) -> String {
