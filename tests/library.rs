@@ -3,6 +3,8 @@
 //! scripted answers, asserting every Expected point exactly. Tests are named after the scenario.
 
 mod common;
+#[path = "library/swffg.rs"]
+mod swffg;
 
 use common::{Run, check_texts, compact, names, run_texts, s};
 use serde_json::Value;
@@ -103,10 +105,11 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The library's rulesets, with their example encounters and their rule-ID prefixes.
-const LIBRARY: [(&str, &str, &str); 3] = [
+const LIBRARY: [(&str, &str, &str); 4] = [
     (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
+    (swffg::SWFFG, "rulesets/library/encounters/swffg.turn", "SWF"),
 ];
 
 fn read(path: &str) -> String {
