@@ -5,6 +5,8 @@
 mod common;
 #[path = "library/pf2e.rs"]
 mod pf2e;
+#[path = "library/swffg.rs"]
+mod swffg;
 
 use common::{Run, check_texts, compact, names, run_texts, s};
 use serde_json::Value;
@@ -111,6 +113,7 @@ const LIBRARY: [(&str, &str, &str); 4] = [
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
     (PF2E, "rulesets/library/encounters/pf2e.turn", "PF2"),
+    (swffg::SWFFG, "rulesets/library/encounters/swffg.turn", "SWF"),
 ];
 
 fn read(path: &str) -> String {
