@@ -108,7 +108,7 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The library's rulesets, with their example encounters and their rule-ID prefixes.
-const LIBRARY: [(&str, &str, &str); 4] = [
+const LIBRARY: [(&str, &str, &str); 5] = [
     (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
