@@ -308,25 +308,13 @@ fn a_destroyed_card_leaves_the_pile_it_is_walked_in() {
 
 #[test]
 fn a_measure_counts_the_cards_drawn_from_a_bag_for_the_simulator() {
-    use turnscript::sim::{Report, SimOptions, simulate};
-    use turnscript::{Project, Style};
     // Three tokens drawn one a round from a bag that never refills: after rounds 1, 2 and 3 the
     // discard pile holds 1, 2 and 3, whatever the seed.
     let src = format!(
         "{BAG}measure drawn = count t in discard pile of tokens at end of round\n\
          play {{ round repeat while count t in draw pile of tokens > 0 {{ draw from tokens as t\n  discard t }} }}\n"
     );
-    let project = Project::load(vec![("m.turn".to_string(), src)]);
-    let program = project
-        .compile()
-        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
-    let opts = SimOptions {
-        n: 10,
-        threads: 2,
-        ..SimOptions::default()
-    };
-    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
-    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    let report = common::sim_report(&src, 10, 2);
     let drawn = &report.measures[0];
     assert_eq!((drawn.name.as_str(), drawn.samples, drawn.total), ("drawn", 3.0, 6.0));
     assert_eq!(drawn.hist, vec![(1, 1, 10), (2, 2, 10), (3, 3, 10)]);

@@ -261,3 +261,21 @@ pub fn turn_blocks(doc: &str) -> Vec<String> {
     }
     out
 }
+
+/// The `sim` report of one ruleset text played `n` times on `threads` workers (seed 0), as
+/// `turnscript sim` makes it; a ruleset that does not compile fails the test with its diagnostics.
+pub fn sim_report(src: &str, n: u64, threads: usize) -> turnscript::sim::Report {
+    use turnscript::sim::{Report, SimOptions, simulate};
+    use turnscript::{Project, Style};
+    let project = Project::load(vec![("r.turn".to_string(), src.to_string())]);
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n,
+        threads,
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    Report::new(&program, &opts, &stats, |_| String::new())
+}

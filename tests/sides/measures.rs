@@ -47,19 +47,7 @@ fn a_measure_over_the_sides_names_each_side_in_the_trace() {
 
 #[test]
 fn sim_reports_a_measure_over_the_sides_by_side() {
-    use turnscript::sim::{Report, SimOptions, simulate};
-    use turnscript::{Project, Style};
-    let project = Project::load(vec![("r.turn".to_string(), RULES.to_string())]);
-    let program = project
-        .compile()
-        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
-    let opts = SimOptions {
-        n: 4,
-        threads: 1,
-        ..SimOptions::default()
-    };
-    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
-    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    let report = crate::common::sim_report(RULES, 4, 1);
     let mom = &report.measures[0];
     assert_eq!((mom.name.as_str(), mom.samples, mom.total), ("mom", 2.0, 3.0));
     // Each value is about its side; the deck's cards (entities 0 and 1) are about nothing.
@@ -71,20 +59,8 @@ fn sim_reports_a_measure_over_the_sides_by_side() {
 
 #[test]
 fn sim_reports_the_sides_fields_in_the_final_state() {
-    use turnscript::sim::{Report, SimOptions, simulate};
-    use turnscript::{Project, Style};
     let src = "ruleset \"final sides\"\nside heroes, foes { stat init }\nplay { round r { for each s in sides { set s.init = d6 } } }\ncharacter Ana { side heroes }\n";
-    let project = Project::load(vec![("r.turn".to_string(), src.to_string())]);
-    let program = project
-        .compile()
-        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
-    let opts = SimOptions {
-        n: 50,
-        threads: 1,
-        ..SimOptions::default()
-    };
-    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
-    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    let report = crate::common::sim_report(src, 50, 1);
     let rows: Vec<(&str, &str, i64, i64)> = report
         .finals
         .iter()
@@ -97,23 +73,11 @@ fn sim_reports_the_sides_fields_in_the_final_state() {
 /// (an id averaged as a number would read as a number of the game), and keeps the numbers.
 #[test]
 fn sim_final_state_never_averages_a_field_holding_an_entity_a_side_or_a_role() {
-    use turnscript::sim::{Report, SimOptions, simulate};
-    use turnscript::{Project, Style};
     let src = "ruleset \"final refs\"\nrole gm, players\nside heroes, foes { stat score  stat leader: character }\n\
         global first: side\nglobal asks: role\nstat rival: character\nstat hp default 3\n\
         play { round r { set first = foes\n set asks = players\n set heroes.leader = Bo\n set Ana.rival = Bo\n set heroes.score = 2 } }\n\
         character Ana { side heroes }\ncharacter Bo { side foes }\n";
-    let project = Project::load(vec![("r.turn".to_string(), src.to_string())]);
-    let program = project
-        .compile()
-        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
-    let opts = SimOptions {
-        n: 3,
-        threads: 1,
-        ..SimOptions::default()
-    };
-    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
-    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    let report = crate::common::sim_report(src, 3, 1);
     let rows: Vec<(String, String)> = report
         .finals
         .iter()

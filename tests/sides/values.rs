@@ -193,21 +193,9 @@ fn a_resources_default_that_reads_a_field_declared_later_and_not_plain_stops_the
 /// as for a flag, and a resource's default as its start.
 #[test]
 fn sim_reports_a_truth_global_as_the_share_it_ended_true() {
-    use turnscript::sim::{Report, SimOptions, simulate};
-    use turnscript::{Project, Style};
     let src = "ruleset \"share\"\nglobal lucky: truth\nresource reaction min 0 max 1 default 1\n\
                play { round r { if d2 == 2 { mark lucky } } }\ncharacter Ana { }\n";
-    let project = Project::load(vec![("r.turn".to_string(), src.to_string())]);
-    let program = project
-        .compile()
-        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
-    let opts = SimOptions {
-        n: 200,
-        threads: 1,
-        ..SimOptions::default()
-    };
-    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
-    let report = Report::new(&program, &opts, &stats, |_| String::new());
+    let report = crate::common::sim_report(src, 200, 1);
     let rows: Vec<(&str, &str, i64, i64)> = report
         .finals
         .iter()
