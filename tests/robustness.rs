@@ -39,6 +39,52 @@ const BUNDLED: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Characters wider than a byte: letters, spaces, a C1 control, a symbol, an emoji. The parser's
+/// hints search back and forth through the text by bytes; each must land on a character's start.
+const WIDE: &[&str] = &["é", "ø", "\u{a0}", "\u{3000}", "名", "\u{90}", "→", "🎲"];
+
+/// The parser alone, as the `parse` fuzz target has it: a file, or diagnostics whose spans lie
+/// inside the text on character boundaries.
+fn parse_only(text: &str) {
+    if let Err(diags) = turnscript::syntax::parse(text, 0) {
+        for d in &diags {
+            for (span, _) in &d.labels {
+                let (start, end) = (span.start as usize, span.end as usize);
+                assert!(
+                    start <= end && end <= text.len() && text.is_char_boundary(start) && text.is_char_boundary(end),
+                    "{}: a span {start}..{end} outside the text or inside a character",
+                    d.code
+                );
+            }
+        }
+    }
+}
+
+/// Each bundled ruleset with a wide character before every word of its comments (which may hold
+/// any text), cut after every `step`th character, through the parser: the parse fails at each cut
+/// and the hints search back through the comments for a word's start.
+fn wide_characters(step: usize) {
+    for (k, (ruleset, _, _)) in BUNDLED.iter().enumerate() {
+        let mut wide = String::new();
+        for line in ruleset.split_inclusive('\n') {
+            let (code, comment) = line.split_at(line.find('#').unwrap_or(line.len()));
+            wide.push_str(code);
+            for (i, c) in comment.char_indices() {
+                let starts_word =
+                    c.is_ascii_alphanumeric() && !comment[..i].ends_with(|p: char| p.is_ascii_alphanumeric());
+                if starts_word {
+                    wide.push_str(WIDE[(k + i) % WIDE.len()]);
+                }
+                wide.push(c);
+            }
+        }
+        let cuts = wide.char_indices().map(|(i, _)| i).step_by(step);
+        for cut in cuts {
+            parse_only(&wide[..cut]);
+        }
+    }
+}
+
 fn pipeline(text: &str, encounter: &str, until: &str) {
     let files = vec![
         ("r.turn".to_string(), text.to_string()),
@@ -83,12 +129,18 @@ fn mutations(count: usize) {
         let mut bytes = ruleset.as_bytes().to_vec();
         for _ in 0..(next() % 4 + 1) {
             let at = (next() % bytes.len() as u64) as usize;
-            match next() % 3 {
+            match next() % 4 {
                 0 => bytes[at] = alphabet[(next() % alphabet.len() as u64) as usize],
                 1 => {
                     bytes.remove(at);
                 }
-                _ => bytes.insert(at, alphabet[(next() % alphabet.len() as u64) as usize]),
+                2 => bytes.insert(at, alphabet[(next() % alphabet.len() as u64) as usize]),
+                _ => {
+                    // A character wider than a byte, at the start of the character there.
+                    let at = (0..=at).rev().find(|&i| bytes[i] & 0xC0 != 0x80).unwrap_or(0);
+                    let wide = WIDE[(next() % WIDE.len() as u64) as usize];
+                    bytes.splice(at..at, wide.bytes());
+                }
             }
         }
         if let Ok(text) = String::from_utf8(bytes) {
@@ -105,6 +157,35 @@ fn a_sample_of_prefixes_is_handled() {
 #[test]
 fn a_sample_of_mutated_rulesets_is_handled() {
     mutations(120);
+}
+
+#[test]
+fn a_sample_of_cuts_with_wide_characters_in_comments_is_handled() {
+    wide_characters(101);
+}
+
+#[test]
+#[ignore = "the long sweep: .ci/run runs it with --ignored"]
+fn every_13th_cut_with_wide_characters_in_comments_is_handled() {
+    wide_characters(13);
+}
+
+/// Each input a fuzz run once crashed on, kept in `fuzz/regressions/TARGET/`, through the parser
+/// and the whole pipeline.
+#[test]
+fn every_kept_fuzz_crash_is_handled() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/regressions");
+    let mut seen = 0;
+    for target in std::fs::read_dir(dir).expect("fuzz/regressions") {
+        for file in std::fs::read_dir(target.expect("a target").path()).expect("a target's inputs") {
+            let bytes = std::fs::read(file.expect("an input").path()).expect("an input");
+            let text = String::from_utf8_lossy(&bytes);
+            parse_only(&text);
+            pipeline(&text, BUNDLED[0].1, BUNDLED[0].2);
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "no kept fuzz inputs found in {dir}");
 }
 
 #[test]

@@ -14,6 +14,7 @@ use rustyline::{Config, Context, Editor, Helper};
 use super::commands::{COMMANDS, unbalanced};
 use super::{Repl, session::End};
 use crate::check::FieldKind;
+use crate::syntax::text::run_start;
 
 /// The names completion offers, taken from the state after each command.
 #[derive(Default)]
@@ -98,7 +99,7 @@ impl Completer for LineHelper {
 
     fn complete(&self, line: &str, pos: usize, ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
         let before = &line[..pos];
-        let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let start = run_start(before, |c| !c.is_whitespace());
         let word = &before[start..];
         let earlier: Vec<&str> = before[..start].split_whitespace().collect();
         let n = &self.names;

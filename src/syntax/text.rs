@@ -12,6 +12,16 @@
 use crate::diag::{Diag, is_direction, is_unsafe};
 use crate::source::{FileId, Span};
 
+/// The byte where the run of characters that `keep` accepts and that ends `text` begins: just
+/// past the last character it refuses, or 0. A character refused may be wider than a byte
+/// (`é`, `\u{a0}`, `　`), so this is the safe way to find a word's start by searching back.
+pub fn run_start(text: &str, keep: impl Fn(char) -> bool) -> usize {
+    text.char_indices()
+        .rev()
+        .find(|&(_, c)| !keep(c))
+        .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
 /// The code of these diagnostics.
 pub const CODE: &str = "syntax::character";
 

@@ -6,6 +6,7 @@ use super::names::rule_name;
 use super::{Grammar, Rule};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
+use crate::syntax::text::run_start;
 
 /// pest's error `e`, from parsing `src` from byte `offset` on by `rule`, as a diagnostic.
 pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file: FileId, rule: Rule) -> Diag {
@@ -395,9 +396,7 @@ fn spaced_call(w: &Window, pos: usize) -> Option<Diag> {
         if name_end == paren || name_end <= w.offset {
             continue;
         }
-        let start = src[..name_end]
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |i| i + 1);
+        let start = run_start(&src[..name_end], is_name_char);
         let name = &src[start..name_end];
         let plain = start >= w.offset && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
         if plain && name != "d" && !is_reserved(name) {
@@ -447,14 +446,11 @@ fn non_ascii_name(w: &Window, pos: usize) -> Option<Diag> {
         None => return None,
     };
     let in_word = |c: char| c.is_alphanumeric() || c == '_';
-    let start = src[..pos]
-        .rfind(|c: char| !in_word(c))
-        .map_or(0, |i| i + 1)
-        .max(w.offset);
+    let start = run_start(&src[..pos], in_word).max(w.offset);
     let end = src[pos..].find(|c: char| !in_word(c)).map_or(src.len(), |i| pos + i);
     let word = &src[start..end];
     let span = Span::new(w.file, start, end);
-    let quoted = format!("\"{}\"", "x".repeat(end - start - 2));
+    let quoted = format!("\"{}\"", "x".repeat((end - start).saturating_sub(2)));
     let help = if w.reads_past(start, end, &quoted, end) {
         format!(
             "a character's or other entity's name that is not a plain word is written in quotes: `\"{word}\"`; \
@@ -508,9 +504,7 @@ fn glued_call(w: &Window, pos: usize) -> Option<Diag> {
     let (start, paren) = loop {
         let paren = src.get(w.offset..end)?.rfind('(')? + w.offset;
         end = paren;
-        let start = src[..paren]
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |i| i + 1);
+        let start = run_start(&src[..paren], is_name_char);
         let name = &src[start..paren];
         let plain = start >= w.offset && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
         if plain && name.len() > 1 && !is_reserved(name) {
@@ -599,10 +593,7 @@ fn keyword_as_name(w: &Window, pos: usize, positives: &[Rule]) -> Option<Diag> {
     let src = w.src;
     // The word the parse failed in: at its start where a name was wanted, or inside it (`d` of
     // `desc(1)` read as a die).
-    let word_start = src[..pos]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1)
-        .max(w.offset);
+    let word_start = run_start(&src[..pos], is_name_char).max(w.offset);
     let at = word_at(src, word_start)
         .filter(|&(s, e)| e > pos && is_reserved(&src[s..e]))
         .filter(|&(s, _)| s < pos || wants_name(positives));
@@ -637,9 +628,7 @@ fn keyword_as_name(w: &Window, pos: usize, positives: &[Rule]) -> Option<Diag> {
         return None;
     }
     let end = src[..pos].trim_end_matches([' ', '\t']).len();
-    let start = src[..end]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1);
+    let start = run_start(&src[..end], is_name_char);
     (start < end && start >= w.offset && is_reserved(&src[start..end]) && w.reads_on_as_name(start, end))
         .then(|| keyword_diag(w.file, &src[start..end], start, end, ""))
 }
@@ -765,4 +754,9 @@ fn undeferrable(src: &str, pos: usize, file: FileId) -> Option<Diag> {
                     .join(", ")
             )),
     )
+}
+
+/// A character of a plain ASCII name.
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
 }
