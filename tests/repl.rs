@@ -329,7 +329,7 @@ fn the_prompt_says_where_the_fight_is() {
         // budget, which refuses the command and changes nothing.
         let r = repl.exec("step end");
         assert!(r.error && r.out.contains("run::step_budget"), "{}", r.out);
-        assert!(r.out.contains("continue until LEVEL=N"), "{}", r.out);
+        assert!(r.out.contains("`continue until round=8` plays to a point"), "{}", r.out);
         assert_eq!(repl.prompt(), "round 3 · Kessa> ");
     });
 }

@@ -2,11 +2,12 @@
 //! (their help is in `help.rs`). Parsing checks names against the state, so a bad command changes
 //! nothing.
 
-use super::session::{Goal, Mode, Op, State, declared_names};
+use super::session::{Goal, Op, State, declared_names};
 use super::{Repl, span};
 use crate::compile::ir::*;
 use crate::diag::Diag;
 
+use super::control::{parse_continue, parse_mode};
 pub use super::help::{COMMANDS, help};
 use super::rulings::{parse_begin, parse_place, parse_rank, parse_stop, set};
 
@@ -185,7 +186,7 @@ pub(super) fn pending(st: &State, at: (usize, usize)) -> Result<&crate::runtime:
 }
 
 /// Whether the log so far has answered any decision (changes before that hold from the start).
-fn started(repl: &Repl) -> bool {
+pub(super) fn started(repl: &Repl) -> bool {
     repl.session.as_ref().is_some_and(|s| {
         s.log[..s.cursor]
             .iter()
@@ -384,28 +385,8 @@ pub(super) fn keyword(ws: &[Word], i: usize, kw: &str, cmd: &str, head: (usize, 
     }
 }
 
-fn parse_continue(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
-    let st = state(repl, head)?;
-    pending(st, head)?;
-    let (goal, used) = match ws.get(1).copied() {
-        None => (Goal::Continue(None), 1),
-        Some(w) if w.2 == "until" => (Goal::Continue(Some(until(st, ws, w, "continue")?)), 3),
-        Some(w) => {
-            return Err(bad(
-                "repl::bad_continue",
-                format!("`continue {}` is not a way to go on", w.2),
-                (w.0, w.1),
-                "expected `until`",
-            )
-            .help(format!("usage: {}", usage("continue"))));
-        }
-    };
-    too_many(ws, used, usage("continue"))?;
-    Ok(Cmd::Change { ops: Vec::new(), goal })
-}
-
 /// `until LEVEL=N` (the word after `until` in `ws`): the level and its iteration.
-fn until(st: &State, ws: &[Word], at: Word, cmd: &str) -> Result<(LevelId, u64), Diag> {
+pub(super) fn until(st: &State, ws: &[Word], at: Word, cmd: &str) -> Result<(LevelId, u64), Diag> {
     let Some(w) = ws.iter().copied().find(|x| x.0 > at.0) else {
         return Err(bad(
             "repl::missing_value",
@@ -431,81 +412,6 @@ fn until(st: &State, ws: &[Word], at: Word, cmd: &str) -> Result<(LevelId, u64),
         Goal::Level(l) => Ok((l, n)),
         _ => Err(bad("repl::unknown_level", "not a level", (w.0, w.1), "not a level")),
     }
-}
-
-/// `auto WHO [POLICY]` or `ask WHO`.
-fn parse_mode(repl: &Repl, ws: &[Word], head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
-    let st = state(repl, head)?;
-    let p = &st.program;
-    let Some(w) = ws.get(1).copied() else {
-        return Err(bad(
-            "repl::missing_value",
-            format!("`{name}` needs a side, role or character"),
-            head,
-            "whose decisions?",
-        )
-        .help(format!(
-            "usage: {}; the sides are: {}; the roles: {}",
-            usage(name),
-            list(&p.sides),
-            list(&p.roles)
-        )));
-    };
-    let known = matches!(w.2, "all" | "single")
-        || p.sides.iter().any(|s| s == w.2)
-        || p.roles.iter().any(|r| r == w.2)
-        || st.character(w.2).is_some();
-    if !known {
-        let mut names: Vec<&str> = vec!["all", "single"];
-        names.extend(p.sides.iter().map(String::as_str));
-        names.extend(p.roles.iter().map(String::as_str));
-        names.extend(p.characters.iter().map(|c| c.name.as_str()));
-        let d = bad(
-            "repl::unknown_chooser",
-            format!("no side, role or character is called `{}`", w.2),
-            (w.0, w.1),
-            "not a chooser here",
-        );
-        let all = format!(
-            "the sides are: {}; the roles: {}; or a character, `all`, `single`",
-            list(&p.sides),
-            list(&p.roles)
-        );
-        return Err(match closest(w.2, names) {
-            Some(c) => d.help(format!("did you mean `{c}`? {all}")),
-            None => d.help(all),
-        });
-    }
-    let mode = if name == "ask" {
-        too_many(ws, 2, usage(name))?;
-        Mode::Ask
-    } else {
-        too_many(ws, 3, usage(name))?;
-        match ws.get(2).copied() {
-            None => Mode::Auto(None),
-            Some(pw) => {
-                if p.policy(pw.2).is_none() {
-                    let mut names: Vec<&str> = vec!["first", "random"];
-                    names.extend(p.policies.iter().map(|x| x.name.as_str()));
-                    return Err(bad(
-                        "repl::unknown_policy",
-                        format!("no policy is called `{}`", pw.2),
-                        (pw.0, pw.1),
-                        "not a policy",
-                    )
-                    .help(format!("the policies are: {}", names.join(", "))));
-                }
-                Mode::Auto(Some(pw.2.to_string()))
-            }
-        }
-    };
-    if started(repl) || st.pending().is_some() {
-        pending(st, head)?;
-    }
-    Ok(change(vec![Op::Mode {
-        target: w.2.to_string(),
-        mode,
-    }]))
 }
 
 pub(super) fn list(names: &[String]) -> String {

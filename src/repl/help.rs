@@ -37,8 +37,8 @@ pub const COMMANDS: &[Help] = &[
     Help {
         name: "continue",
         usage: "continue [until LEVEL=N]",
-        about: "Play on: the policy answers the pending decision and every later one except those \
-                of the sides, roles or characters set to `ask`, where it stops; it goes to the end \
+        about: "Play on through the decisions of those set to `auto` (the pending one too; at one \
+                waiting for someone asked it changes nothing), stopping at anyone else's; to the end \
                 of the encounter (no round limit: the step budget guards a fight that never ends), \
                 or until iteration N of LEVEL is over.",
         example: "continue until round=15",
@@ -56,8 +56,8 @@ pub const COMMANDS: &[Help] = &[
     Help {
         name: "ask",
         usage: "ask WHO",
-        about: "Stop and ask at the decisions of WHO (a side, a role, a character or `all`): \
-                `continue` stops there. `ask single` stops at decisions with one option too.",
+        about: "Stop and ask at the decisions of WHO (a side, a role, a character or `all`), as \
+                for everyone nobody set to `auto`. `ask single` stops at decisions with one option too.",
         example: "ask party",
     },
     Help {

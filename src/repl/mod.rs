@@ -7,6 +7,7 @@
 
 mod asked;
 mod commands;
+mod control;
 mod file;
 mod help;
 mod line;
@@ -688,14 +689,20 @@ fn no_session() -> Reply {
 
 /// A command refused because the run would stop with error `d` (rendered with `state`'s files).
 fn stopped_by(state: &State, d: &Diag, width: usize, colour: bool) -> Reply {
+    // Everyone answers by themselves and the rules never end the fight: said in a line, with
+    // the fix, rather than as the loop the budget ran out in.
+    if d.code == "run::step_budget" {
+        let (level, n) = show::level_now(state);
+        return Reply::err(format!(
+            "error: nothing changed: the rules never end this encounter by themselves, and with no one \
+             asked it ran past the step budget ({}): `continue until {level}={}` plays to a point, `ask WHO` \
+             stops at WHO's decisions\n",
+            d.code,
+            n + 5
+        ));
+    }
     let mut out = state.sources.render(d, width, colour);
     out.push_str("nothing changed: the command would stop the run with this error\n");
-    if d.code == "run::step_budget" {
-        out.push_str(
-            "(the rules do not end this encounter by themselves: `continue until LEVEL=N` or \
-             `step until LEVEL=N` plays to a point, and `ask WHO` stops `continue` at their decisions)\n",
-        );
-    }
     Reply::err(out)
 }
 

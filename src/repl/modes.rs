@@ -100,18 +100,32 @@ impl Modes {
         setting.flatten()
     }
 
+    /// Whether a decision of `who` with these options answers itself (`auto`, or one option
+    /// taken at once): `continue` answers only those. Nobody set is asked: the default.
+    pub(super) fn answers_itself(&self, p: &Program, who: Who, options: usize, refused: usize) -> bool {
+        (self.single_on() && options == 1 && refused == 0) || matches!(self.setting(p, who), Some(Some(_)))
+    }
+
     /// Whether decisions with one option are taken at once (unless `ask single`).
     pub fn single_on(&self) -> bool {
         !self.named.iter().any(|(n, m)| n == "single" && *m == Mode::Ask)
     }
 
-    /// Whether `who` was set to `ask` (by its own name, side or role, or `all`).
-    pub(super) fn asks(&self, p: &Program, who: Who) -> bool {
-        self.setting(p, who) == Some(None)
-    }
-
     /// The policy that answers `who` when the policy answers.
     pub(super) fn policy_for(&self, p: &Program, who: Who, default: PolicyRef) -> PolicyRef {
         self.setting(p, who).flatten().unwrap_or(default)
+    }
+}
+
+/// How `auto` names `who`'s decisions: its own name, then its side's (a character with one).
+pub(super) fn auto_names(p: &Program, who: Who) -> Vec<&str> {
+    match who {
+        Who::Character(e) => match p.characters.get(e as usize) {
+            Some(c) => std::iter::once(c.name.as_str())
+                .chain(c.side.and_then(|s| p.sides.get(s as usize)).map(String::as_str))
+                .collect(),
+            None => Vec::new(),
+        },
+        Who::Role(r) => p.roles.get(r as usize).map(String::as_str).into_iter().collect(),
     }
 }

@@ -11,12 +11,10 @@ use crate::trace::reason_text;
 pub use super::asked::{hidden_entries, line_shown, refused_in_secret};
 use super::asked::{in_secret, open_attempts, options_line, refused_lines, secrets_open};
 
-/// Who the REPL asks and who plays by a policy, when anything was set.
+/// Who the REPL asks and who plays by a policy: what was set, and the default for everyone
+/// nobody set (asked, unless `auto all`).
 fn modes_line(st: &State) -> String {
     let m = &st.modes;
-    if m.named.is_empty() {
-        return String::new();
-    }
     let mut parts: Vec<String> = m
         .named
         .iter()
@@ -27,11 +25,16 @@ fn modes_line(st: &State) -> String {
             super::session::Mode::Auto(Some(pol)) => format!("auto {n} ({pol})"),
         })
         .collect();
-    parts.push(if m.single_on() {
-        "one-option decisions taken at once".into()
-    } else {
-        "one-option decisions asked".into()
-    });
+    if !m.named.iter().any(|(n, _)| n == "all") {
+        parts.push(if parts.is_empty() {
+            "everyone is asked (the default; `auto WHO` lets the policy play WHO)".into()
+        } else {
+            "others asked (the default)".into()
+        });
+    }
+    if !m.single_on() {
+        parts.push("one-option decisions asked".into());
+    }
     format!("control  {}\n", parts.join(" · "))
 }
 
@@ -540,6 +543,27 @@ impl Look {
 
 /// Where the fight is, as the prompt says it: the innermost numbered level and who decides
 /// (`round 3 · Mira`); `over` when the encounter is over.
+/// The outermost numbered level open (not a phase) and its iteration; before any, the first
+/// such level the ruleset has, at 0 (`round`, when it has none).
+pub fn level_now(st: &State) -> (String, u64) {
+    let p = &st.program;
+    let named = |l: LevelId| p.levels.get(l as usize).filter(|d| d.kind != LevelKind::Phase);
+    st.rec
+        .open
+        .iter()
+        .find_map(|f| match f {
+            Frame::Level { level, n, .. } => named(*level).map(|d| (d.name.clone(), *n)),
+            _ => None,
+        })
+        .or_else(|| {
+            p.levels
+                .iter()
+                .find(|d| d.kind != LevelKind::Phase)
+                .map(|d| (d.name.clone(), 0))
+        })
+        .unwrap_or_else(|| ("round".to_string(), 0))
+}
+
 pub fn where_short(st: &State) -> String {
     let p = &st.program;
     let level = st.rec.open.iter().rev().find_map(|f| match f {
@@ -626,8 +650,14 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
     }
     out.push_str(&format!("{}\n", look.bold(&head.join(" › "))));
     if let Some(snap) = snap {
+        // Whose turn is in progress, and who reacts inside it (`↳`): the owner is still in
+        // progress while someone reacts, not finished.
         let now = st.rec.open.iter().rev().find_map(|f| match f {
-            Frame::Turn(a) | Frame::React(a) => Some(*a),
+            Frame::Turn(a) => Some(*a),
+            _ => None,
+        });
+        let reacting = st.rec.open.iter().rev().find_map(|f| match f {
+            Frame::React(a) => Some(*a),
             _ => None,
         });
         let acted: &[EntityId] = st
@@ -654,13 +684,15 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
         let mut next_marked = false;
         for e in ids {
             let absent = snap.is_absent(e);
-            let mark = if Some(e) == now {
+            let mark = if Some(e) == reacting {
+                "↳"
+            } else if Some(e) == now {
                 "▸"
             } else if absent {
                 "×"
             } else if acted.contains(&e) {
                 "✓"
-            } else if !next_marked && now.is_some() && ordered {
+            } else if !next_marked && (now.is_some() || reacting.is_some()) && ordered {
                 next_marked = true;
                 "›"
             } else {
@@ -671,7 +703,11 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
                 parts.insert(0, "out of play".into());
             }
             let name = format!("{:<name_w$}", p.character_name(e));
-            let name = if Some(e) == now { look.bold(&name) } else { name };
+            let name = if Some(e) == now || Some(e) == reacting {
+                look.bold(&name)
+            } else {
+                name
+            };
             let line = format!("  {mark} {name}  {}", parts.join(" · "));
             out.push_str(&fit(line.trim_end(), look.width));
             out.push('\n');
@@ -706,6 +742,8 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
         out.push_str(&fit(held.trim_end(), look.width));
         out.push('\n');
     }
+    out.push_str(&fit(modes_line(st).trim_end(), look.width));
+    out.push('\n');
     out.push_str(&pending_text(st));
     out.push_str(&last_events(st, n));
     out

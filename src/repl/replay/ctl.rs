@@ -462,8 +462,10 @@ impl Ctl<'_> {
                     Verdict::Pause
                 }
             }
+            // Only decisions that answer themselves: the pending one too (never answered behind
+            // the back of whoever it waits for; `continue` refuses at one that does not).
             Goal::Continue(_) => {
-                if first || !(hit || self.modes.asks(self.p, d.chooser)) {
+                if first && self.modes.auto(self.p, d, self.policy_ref).is_some() {
                     policy(self)
                 } else {
                     Verdict::Pause
