@@ -382,7 +382,7 @@ fn an_existing_autosave_is_never_replaced() {
         (start, dir.join("s-2.tsession"))
     });
     assert!(
-        note.starts_with(&format!("note: {} holds another session", first.display())),
+        note.starts_with(&format!("note: {} holds the latest earlier session", first.display())),
         "{note}"
     );
     assert!(note.contains(&format!("autosaves in {}", second.display())), "{note}");
@@ -398,6 +398,39 @@ fn an_existing_autosave_is_never_replaced() {
         .filter(|n| n.ends_with(".tmp"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Autosaves of earlier sessions beside the default: the note names the one written last (not
+/// the oldest) and how to remove them all; the CLI's default name is the encounter's own.
+#[test]
+fn the_note_names_the_latest_earlier_autosave_and_how_to_clean_up() {
+    let dir = scratch("autosave-latest");
+    let first = dir.join("s.tsession");
+    let (second, third) = (dir.join("s-2.tsession"), dir.join("s-3.tsession"));
+    let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+    for (path, when) in [(&first, old), (&second, old + std::time::Duration::from_secs(60))] {
+        std::fs::write(path, "an earlier session's autosave\n").expect("written");
+        let f = std::fs::File::options().write(true).open(path).expect("opened");
+        f.set_modified(when).expect("a modification time");
+    }
+    // A newer file that is not an autosave of this name is no candidate.
+    std::fs::write(dir.join("s-x.tsession"), "not one\n").expect("written");
+    let note = on_run_stack(|| autosaving(first.clone()).map(|(_, note)| note).unwrap_or_else(|e| e));
+    assert!(
+        note.starts_with(&format!("note: {} holds the latest earlier session", second.display())),
+        "{note}"
+    );
+    assert!(note.contains("2 autosaves of earlier sessions are there"), "{note}");
+    assert!(
+        note.contains(&format!("`rm {}` removes them", dir.join("s*.tsession").display())),
+        "{note}"
+    );
+    assert!(note.contains(&format!("autosaves in {}", third.display())), "{note}");
+    assert_eq!(
+        turnscript::repl::autosave_for(std::path::Path::new("rulesets/encounters/crisis-mode.turn")),
+        std::path::PathBuf::from(".turnscript-autosave-crisis-mode.tsession")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

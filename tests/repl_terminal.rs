@@ -195,8 +195,9 @@ fn completion_hints_history_and_autosave_in_a_terminal() {
     assert!(pane.contains("joins    Zed"), "{pane}");
     // Ctrl-D leaves, with the autosave in place.
     t.keys(&["C-d"]);
-    t.wait_for("the session is autosaved in .turnscript-autosave.tsession");
-    let autosave = std::fs::read_to_string(dir.join(".turnscript-autosave.tsession")).expect("the autosave");
+    t.wait_for("the session is autosaved in .turnscript-autosave-crisis-mode.tsession");
+    let autosave =
+        std::fs::read_to_string(dir.join(".turnscript-autosave-crisis-mode.tsession")).expect("the autosave");
     assert!(autosave.contains("> \"step round\""), "{autosave}");
     assert!(autosave.contains("character Zed"), "{autosave}");
     let history = std::fs::read_to_string(dir.join("history")).expect("the history file");

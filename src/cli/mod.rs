@@ -118,9 +118,10 @@ enum Command {
         /// Seed of the dice stream.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Where the session is rewritten after every change.
-        #[arg(long, default_value = ".turnscript-autosave.tsession")]
-        autosave: PathBuf,
+        /// Where the session is rewritten after every change (by default
+        /// `.turnscript-autosave-NAME.tsession` here, NAME the encounter's).
+        #[arg(long)]
+        autosave: Option<PathBuf>,
         /// Keep no autosave.
         #[arg(long)]
         no_autosave: bool,
@@ -208,11 +209,18 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
                 }
                 None => (None, encounter),
             };
+            let autosave = autosave.or_else(|| {
+                let named = encounter.as_deref().or(ruleset.as_deref());
+                Some(named.map_or_else(
+                    || PathBuf::from(".turnscript-autosave.tsession"),
+                    crate::repl::autosave_for,
+                ))
+            });
             repl(ReplArgs {
                 ruleset,
                 encounter,
                 seed,
-                autosave: (!no_autosave).then_some(autosave),
+                autosave: autosave.filter(|_| !no_autosave),
                 colour: cli.color.forced(),
             })
         }

@@ -121,12 +121,7 @@ fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> {
                 path.display()
             ));
         }
-        let stem = path
-            .file_stem()
-            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        let ext = path
-            .extension()
-            .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
+        let (stem, ext) = stem_ext(&path);
         chosen = path.with_file_name(format!("{stem}-{n}{ext}"));
     }
     // Refused now rather than warned about after every change: the folder must take a file.
@@ -141,14 +136,88 @@ fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> {
     let note = if chosen == path {
         String::new()
     } else {
+        let (last, count) = earlier_autosaves(&path);
+        let last = last.unwrap_or_else(|| path.clone());
+        let others = if count > 1 {
+            format!("{} autosaves of earlier sessions are there", count)
+        } else {
+            "it is the only earlier one".to_string()
+        };
         format!(
-            "note: {} holds another session (`load {}` resumes it); this one autosaves in {}\n",
-            path.display(),
-            path.display(),
+            "note: {} holds the latest earlier session (`load {}` resumes it; {others}, and `rm {}` removes \
+             them); this one autosaves in {}\n",
+            last.display(),
+            last.display(),
+            autosave_glob(&path),
             chosen.display()
         )
     };
     Ok((chosen, note))
+}
+
+/// The autosave name for a session of `file` (the encounter's, else the ruleset's): one name per
+/// encounter, `.turnscript-autosave-NAME.tsession` in the current folder, so sessions of different
+/// fights never pile up under one name.
+pub fn autosave_for(file: &Path) -> PathBuf {
+    let stem: String = file
+        .file_stem()
+        .map(|s| s.to_string_lossy())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if stem.is_empty() {
+        PathBuf::from(".turnscript-autosave.tsession")
+    } else {
+        PathBuf::from(format!(".turnscript-autosave-{stem}.tsession"))
+    }
+}
+
+/// `path` and the fresh names taken beside it (`NAME-2.EXT`, ...): the most recently written,
+/// and how many there are.
+fn earlier_autosaves(path: &Path) -> (Option<PathBuf>, usize) {
+    let (stem, ext) = stem_ext(path);
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return (None, 0);
+    };
+    let mut found: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(ext.as_str())
+                .and_then(|n| n.strip_prefix(stem.as_str()))
+                .is_some_and(|n| n.is_empty() || n.strip_prefix('-').is_some_and(|k| k.parse::<u32>().is_ok()))
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, path.with_file_name(e.file_name()))))
+        .collect();
+    found.sort();
+    (found.last().map(|(_, p)| p.clone()), found.len())
+}
+
+/// A shell pattern for `path` and the fresh names beside it.
+fn autosave_glob(path: &Path) -> String {
+    let (stem, ext) = stem_ext(path);
+    path.with_file_name(format!("{stem}*{ext}")).display().to_string()
+}
+
+fn stem_ext(path: &Path) -> (String, String) {
+    let stem = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let ext = path
+        .extension()
+        .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
+    (stem, ext)
 }
 
 /// A temporary name beside `path`, for writing a file whole before it replaces `path`.
