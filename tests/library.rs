@@ -5,6 +5,8 @@
 mod common;
 #[path = "library/dnd5e.rs"]
 mod dnd5e;
+#[path = "library/exalted.rs"]
+mod exalted;
 #[path = "library/hero.rs"]
 mod hero;
 #[path = "library/ose.rs"]
@@ -116,13 +118,14 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The library's rulesets, with their example encounters and their rule-ID prefixes.
-const LIBRARY: [(&str, &str, &str); 6] = [
+const LIBRARY: [(&str, &str, &str); 7] = [
     (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
     (PF2E, "rulesets/library/encounters/pf2e.turn", "PF2"),
     (swffg::SWFFG, "rulesets/library/encounters/swffg.turn", "SWF"),
     (hero::HERO, "rulesets/library/encounters/hero.turn", "HERO"),
+    (exalted::EXALTED, "rulesets/library/encounters/exalted.turn", "EX"),
 ];
 
 fn read(path: &str) -> String {
