@@ -5,6 +5,10 @@
 mod common;
 #[path = "library/dnd5e.rs"]
 mod dnd5e;
+#[path = "library/exalted.rs"]
+mod exalted;
+#[path = "library/hero.rs"]
+mod hero;
 #[path = "library/ose.rs"]
 mod ose;
 #[path = "library/pf2e.rs"]
@@ -114,16 +118,27 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The library's rulesets, with their example encounters and their rule-ID prefixes.
-const LIBRARY: [(&str, &str, &str); 5] = [
+const LIBRARY: [(&str, &str, &str); 7] = [
     (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
     (PF2E, "rulesets/library/encounters/pf2e.turn", "PF2"),
     (swffg::SWFFG, "rulesets/library/encounters/swffg.turn", "SWF"),
+    (hero::HERO, "rulesets/library/encounters/hero.turn", "HERO"),
+    (exalted::EXALTED, "rulesets/library/encounters/exalted.turn", "EX"),
 ];
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Where the smoke run of an example encounter stops: its `# until: LEVEL=N` line (for a system
+/// whose rounds are called otherwise: HERO's Turns), else `round=3`.
+fn smoke_until(encounter: &str) -> String {
+    encounter
+        .lines()
+        .find_map(|l| l.strip_prefix("# until:"))
+        .map_or("round=3".to_string(), |u| u.trim().to_string())
 }
 
 #[test]
@@ -135,16 +150,17 @@ fn every_library_ruleset_checks_clean_with_its_example_encounter_and_plays_it() 
         ];
         let (report, clean) = check_texts(&files);
         assert!(clean, "{report}");
+        let until = smoke_until(&files[1].1);
         let opts = RunOptions {
             seed: 1,
-            until: Some("round=3".to_string()),
+            until: Some(until.clone()),
             ..RunOptions::default()
         };
         let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
         assert_eq!(code, 0, "{ruleset}: {err}");
         assert!(
-            out.contains("\"until round=3\""),
-            "{ruleset} plays three rounds:\n{out}"
+            out.contains(&format!("\"until {until}\"")),
+            "{ruleset} plays to {until}:\n{out}"
         );
     }
 }
