@@ -5,6 +5,8 @@
 mod common;
 #[path = "library/dnd5e.rs"]
 mod dnd5e;
+#[path = "library/fengshui.rs"]
+mod fengshui;
 #[path = "library/ose.rs"]
 mod ose;
 #[path = "library/pf2e.rs"]
@@ -114,16 +116,25 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The library's rulesets, with their example encounters and their rule-ID prefixes.
-const LIBRARY: [(&str, &str, &str); 5] = [
+const LIBRARY: [(&str, &str, &str); 6] = [
     (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
     (PF2E, "rulesets/library/encounters/pf2e.turn", "PF2"),
     (swffg::SWFFG, "rulesets/library/encounters/swffg.turn", "SWF"),
+    (fengshui::FENGSHUI, "rulesets/library/encounters/fengshui.turn", "FS"),
 ];
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Three of a ruleset's rounds, named as it names them (Feng Shui's are Sequences of shots).
+fn three_rounds(ruleset: &str) -> &'static str {
+    match ruleset {
+        fengshui::FENGSHUI => "sequence=3",
+        _ => "round=3",
+    }
 }
 
 #[test]
@@ -135,15 +146,16 @@ fn every_library_ruleset_checks_clean_with_its_example_encounter_and_plays_it() 
         ];
         let (report, clean) = check_texts(&files);
         assert!(clean, "{report}");
+        let until = three_rounds(ruleset);
         let opts = RunOptions {
             seed: 1,
-            until: Some("round=3".to_string()),
+            until: Some(until.to_string()),
             ..RunOptions::default()
         };
         let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
         assert_eq!(code, 0, "{ruleset}: {err}");
         assert!(
-            out.contains("\"until round=3\""),
+            out.contains(&format!("\"until {until}\"")),
             "{ruleset} plays three rounds:\n{out}"
         );
     }
