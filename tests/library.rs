@@ -9,6 +9,12 @@ mod dnd5e;
 mod exalted;
 #[path = "library/hero.rs"]
 mod hero;
+#[path = "library/fengshui.rs"]
+mod fengshui;
+#[path = "library/lancer.rs"]
+mod lancer;
+#[path = "library/marvel.rs"]
+mod marvel;
 #[path = "library/ose.rs"]
 mod ose;
 #[path = "library/pf2e.rs"]
@@ -118,7 +124,7 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The library's rulesets, with their example encounters and their rule-ID prefixes.
-const LIBRARY: [(&str, &str, &str); 7] = [
+const LIBRARY: [(&str, &str, &str); 10] = [
     (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
@@ -126,6 +132,9 @@ const LIBRARY: [(&str, &str, &str); 7] = [
     (swffg::SWFFG, "rulesets/library/encounters/swffg.turn", "SWF"),
     (hero::HERO, "rulesets/library/encounters/hero.turn", "HERO"),
     (exalted::EXALTED, "rulesets/library/encounters/exalted.turn", "EX"),
+    (fengshui::FENGSHUI, "rulesets/library/encounters/fengshui.turn", "FS"),
+    (lancer::LANCER, "rulesets/library/encounters/lancer.turn", "LANCER"),
+    (marvel::MARVEL, "rulesets/library/encounters/marvel.turn", "MHR"),
 ];
 
 fn read(path: &str) -> String {
