@@ -184,7 +184,8 @@ pub const COMMANDS: &[Help] = &[
         name: "save",
         usage: "save FILE",
         about: "Save the session: the files' paths and hashes, the seed, and every command with \
-                the changes it made. `load` replays it to the identical state.",
+                the changes it made, the undone ones too. `load` replays it to the identical state, \
+                and `redo` then replays what was undone.",
         example: "save table.tsession",
     },
     Help {
