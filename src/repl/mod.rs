@@ -361,7 +361,7 @@ impl Repl {
     fn run(&mut self, line: &str, cmd: commands::Cmd) -> Reply {
         use commands::Cmd;
         let r = match cmd {
-            Cmd::Help(topic) => Ok(Reply::ok(commands::help(topic.as_deref()))),
+            Cmd::Help(topic) => Ok(Reply::ok(commands::help(topic.as_deref(), self.width()))),
             Cmd::Quit => Ok(Reply {
                 out: self.autosave_note(),
                 quit: true,
@@ -770,13 +770,14 @@ fn stopped_by(state: &State, d: &Diag, width: usize, colour: bool) -> Reply {
     // the fix, rather than as the loop the budget ran out in.
     if d.code == "run::step_budget" {
         let (level, n) = show::level_now(state);
-        return Reply::err(format!(
+        let line = format!(
             "error: nothing changed: the rules never end this encounter by themselves, and with no one \
              asked it ran past the step budget ({}): `continue until {level}={}` plays to a point, `ask WHO` \
-             stops at WHO's decisions\n",
+             stops at WHO's decisions",
             d.code,
             n + 5
-        ));
+        );
+        return Reply::err(help::wrap(&line, width, "", "  ") + "\n");
     }
     let mut out = state.sources.render(d, width, colour);
     out.push_str("nothing changed: the command would stop the run with this error\n");
