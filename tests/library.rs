@@ -9,6 +9,8 @@ mod dnd5e;
 mod ose;
 #[path = "library/pf2e.rs"]
 mod pf2e;
+#[path = "library/shadowrun.rs"]
+mod shadowrun;
 #[path = "library/swade.rs"]
 mod swade;
 #[path = "library/swffg.rs"]
@@ -114,21 +116,36 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The library's rulesets, with their example encounters and their rule-ID prefixes.
-const LIBRARY: [(&str, &str, &str); 5] = [
+const LIBRARY: [(&str, &str, &str); 6] = [
     (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
     (PF2E, "rulesets/library/encounters/pf2e.turn", "PF2"),
     (swffg::SWFFG, "rulesets/library/encounters/swffg.turn", "SWF"),
+    (shadowrun::SHADOWRUN, "rulesets/library/encounters/shadowrun.turn", "SR"),
 ];
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// The name of a ruleset's repeating `round` level: `round combat_turn repeat` names it
+/// `combat_turn`; `round repeat` is `round`.
+fn round_level(text: &str) -> String {
+    let named = text.lines().find_map(|l| {
+        let words: Vec<&str> = l.trim_start().strip_prefix("round ")?.split_whitespace().collect();
+        words.contains(&"repeat").then(|| words[0].to_string())
+    });
+    match named {
+        Some(w) if w != "repeat" && w != "counting" => w,
+        _ => "round".to_string(),
+    }
+}
+
 #[test]
 fn every_library_ruleset_checks_clean_with_its_example_encounter_and_plays_it() {
     for (ruleset, encounter, _) in LIBRARY {
+        let until = format!("{}=3", round_level(&read(ruleset)));
         let files = vec![
             (ruleset.to_string(), read(ruleset)),
             (encounter.to_string(), read(encounter)),
@@ -137,13 +154,13 @@ fn every_library_ruleset_checks_clean_with_its_example_encounter_and_plays_it() 
         assert!(clean, "{report}");
         let opts = RunOptions {
             seed: 1,
-            until: Some("round=3".to_string()),
+            until: Some(until.clone()),
             ..RunOptions::default()
         };
         let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
         assert_eq!(code, 0, "{ruleset}: {err}");
         assert!(
-            out.contains("\"until round=3\""),
+            out.contains(&format!("\"until {until}\"")),
             "{ruleset} plays three rounds:\n{out}"
         );
     }
