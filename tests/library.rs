@@ -5,6 +5,8 @@
 mod common;
 #[path = "library/dnd5e.rs"]
 mod dnd5e;
+#[path = "library/gurps.rs"]
+mod gurps;
 #[path = "library/ose.rs"]
 mod ose;
 #[path = "library/pf2e.rs"]
@@ -116,13 +118,14 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The library's rulesets, with their example encounters and their rule-ID prefixes.
-const LIBRARY: [(&str, &str, &str); 6] = [
+const LIBRARY: [(&str, &str, &str); 7] = [
     (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
     (PF2E, "rulesets/library/encounters/pf2e.turn", "PF2"),
     (swffg::SWFFG, "rulesets/library/encounters/swffg.turn", "SWF"),
     (shadowrun::SHADOWRUN, "rulesets/library/encounters/shadowrun.turn", "SR"),
+    (gurps::GURPS, "rulesets/library/encounters/gurps.turn", "GURPS"),
 ];
 
 fn read(path: &str) -> String {
