@@ -305,3 +305,41 @@ fn gurps_12_3_surprise_and_mental_stun() {
     );
     assert!(acts(12..18).iter().all(|m| m.ends_with(" evaluate")));
 }
+
+#[test]
+fn gurps_active_defenses_a_block_once_between_its_turns() {
+    // The roll-off; the Archer's attack 9 (skill 14) and the Orc's Block 18 (defense 8, fails);
+    // the Knight's attack 10 (skill 12): the Orc's second Block is refused, it takes no defense.
+    let run = play(
+        GURPS,
+        Scenario {
+            encounter: CAST,
+            rolls: &[2, 5, 3, 3, 3, 6, 6, 6, 4, 3, 3],
+            answers: "sequence: Goblin\n\
+                second 1, Archer, maneuver: attack\n\
+                second 1, Archer, target: Orc\n\
+                second 1, Orc, defense: block\n\
+                second 1, Knight, maneuver: attack\n\
+                second 1, Knight, target: Orc\n\
+                second 1, Orc, defense: block\n",
+            until: "second=1",
+            ..Scenario::default()
+        },
+    );
+    let lines: Vec<String> = story(&run, &["refused", "mark", "set"])
+        .into_iter()
+        .filter(|l| !l.contains("basic_speed"))
+        .collect();
+    assert_eq!(
+        lines,
+        v(&[
+            "set Archer attack_roll 9",
+            "mark Orc blocked",
+            "set Orc defense_roll 18",
+            "set Orc hits 1",
+            "set Knight attack_roll 10",
+            "refused Orc defense block: Orc has blocked once this turn",
+            "set Orc hits 2",
+        ])
+    );
+}
