@@ -401,3 +401,51 @@ fn shadowrun_3_3_an_interrupt_is_refused_beyond_the_score_and_full_defense_lasts
     // Full Defense cost 10 at once: the Ganger, 10, is at 0 and out of pass 1's remaining phases.
     assert_eq!(passes(&run)[0], v(&["Sam", "Troll", "Mage"]));
 }
+
+#[test]
+fn shadowrun_blitz_rolls_the_most_dice_and_a_late_arrival_subtracts_the_passes_completed() {
+    // The Ganger Blitzes (5d6 = 1, 2, 3, 4, 5: 6 + 15 = 21); a rigger arrives as pass 2 begins:
+    // 4 + 4 + 1d6 = 6 is 14, less 10 for the pass completed: 4, and it acts in pass 2.
+    let encounter = format!(
+        "{CAST_31}character Rigger {{ side runners, reaction = 4, intuition = 4, absent }}\n\
+         on start of pass where pass.number == 2 {{ join Rigger }}\n"
+    );
+    let run = play(
+        SHADOWRUN,
+        Scenario {
+            encounter: &encounter,
+            rolls: &[6, 5, 4, 5, 3, 1, 2, 3, 4, 5, 6],
+            answers: "start of combat_turn 1, Ganger: blitz\n\
+                start of combat_turn 1, Ganger: blitz\n",
+            until: "combat_turn=1",
+            ..Scenario::default()
+        },
+    );
+    let lines: Vec<String> = story(&run, &["attempt", "attempt_refused", "spend", "roll", "set", "join"])
+        .into_iter()
+        .filter(|l| !l.starts_with("set up") && (l.contains("Ganger") || l.contains("Rigger")))
+        .take(10)
+        .collect();
+    assert_eq!(
+        lines,
+        v(&[
+            "attempt Ganger blitz",
+            "spend Ganger edge_points 1 0",
+            "refused Ganger blitz: Ganger has no Edge left",
+            "roll Ganger score 15",
+            "set Ganger score 21",
+            "set Ganger score 11",
+            "join Rigger",
+            "roll Rigger score 6",
+            "set Rigger score 14",
+            "set Rigger score 4",
+        ])
+    );
+    assert_eq!(
+        passes(&run)[..2],
+        [
+            v(&["Sam", "Ganger", "Troll", "Mage"]),
+            v(&["Sam", "Ganger", "Rigger", "Troll", "Mage"])
+        ]
+    );
+}
