@@ -9,14 +9,14 @@ mod dnd5e;
 mod exalted;
 #[path = "library/fengshui.rs"]
 mod fengshui;
+#[path = "library/gurps.rs"]
+mod gurps;
 #[path = "library/hero.rs"]
 mod hero;
 #[path = "library/lancer.rs"]
 mod lancer;
 #[path = "library/marvel.rs"]
 mod marvel;
-#[path = "library/gurps.rs"]
-mod gurps;
 #[path = "library/ose.rs"]
 mod ose;
 #[path = "library/pf2e.rs"]

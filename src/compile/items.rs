@@ -176,7 +176,9 @@ impl Lower<'_> {
         let option = OptionKey::Named(self.d.option_names.get(&name.node).copied().unwrap_or(0));
         let k = self.attempt_index(option);
         let turn_var = at.iter().find_map(|m| match &m.node {
-            ast::Moment::BeforeTurn(Some(x)) | ast::Moment::AfterTurn(Some(x)) => Some(x.clone()),
+            ast::Moment::BeforeTurn(Some(x)) | ast::Moment::AfterTurn(Some(x)) | ast::Moment::Decision(_, Some(x)) => {
+                Some(x.clone())
+            }
             _ => None,
         });
         let vars: Vec<ast::Ident> = who.iter().cloned().chain(turn_var.iter().cloned()).collect();
@@ -197,7 +199,7 @@ impl Lower<'_> {
                 ast::Moment::AfterTurn(_) => MomentDef::AfterTurn,
                 ast::Moment::LevelStart(l) => MomentDef::LevelStart(level(l)),
                 ast::Moment::LevelEnd(l) => MomentDef::LevelEnd(level(l)),
-                ast::Moment::Decision(d) => {
+                ast::Moment::Decision(d, _) => {
                     MomentDef::Decision(self.d.decision_names.get(&d.node).copied().unwrap_or(0))
                 }
             })
@@ -528,6 +530,6 @@ fn moment_text(m: &ast::Moment) -> String {
         ast::Moment::AfterTurn(_) => "after a turn".to_string(),
         ast::Moment::LevelStart(l) => format!("at the start of {}", l.node),
         ast::Moment::LevelEnd(l) => format!("at the end of {}", l.node),
-        ast::Moment::Decision(d) => format!("while {} is asked", d.node),
+        ast::Moment::Decision(d, _) => format!("while {} is asked", d.node),
     }
 }

@@ -774,7 +774,7 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "next" => "`until end of next turn(c)`: a turn of c under way when it begins does not count",
         "forbid" => "why an attempt no decision offers now is refused: `forbid NAME [(c)] [when C] because \"...\"`",
         "attempt" => {
-            "an attempt that can be carried out, at any moment or at those listed: `attempt NAME [(c)] [at before turn(x), after turn(x), start of LEVEL, end of LEVEL, DECISION] [when C] { ... }`"
+            "an attempt that can be carried out, at any moment or at those listed: `attempt NAME [(c)] [at before turn(x), after turn(x), start of LEVEL, end of LEVEL, DECISION(x)] [when C] { ... }`"
         }
         "out" => "`x in COLL out of play` (a `choose ... from`, a quantifier, a `for each`): only those out of play",
         "including" => {

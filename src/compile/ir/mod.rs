@@ -150,7 +150,8 @@ pub enum Moment {
     AfterTurn(EntityId),
     LevelStart(LevelId),
     LevelEnd(LevelId),
-    Decision(DecisionId),
+    /// While a decision is asked, of this chooser.
+    Decision(DecisionId, Who),
 }
 
 #[derive(Debug, Clone)]

@@ -275,8 +275,9 @@ pub enum Moment {
     /// `start of LEVEL` / `end of LEVEL`: as an iteration of the level starts or ends.
     LevelStart(Ident),
     LevelEnd(Ident),
-    /// `DECISION`: while a decision of that name is being asked (of anyone).
-    Decision(Ident),
+    /// `DECISION [(x)]`: while a decision of that name is being asked (of anyone); `x` is who is
+    /// deciding.
+    Decision(Ident, Option<Ident>),
 }
 
 /// `measure NAME = EXPR [for each c in COLL [where C]] at POINT`: the value of EXPR, recorded

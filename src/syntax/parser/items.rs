@@ -141,7 +141,10 @@ impl Builder {
                     Moment::LevelEnd(level)
                 }
             }
-            _ => Moment::Decision(self.ident(inner)),
+            _ => {
+                let name = self.ident(next(&mut wi, mspan)?);
+                Moment::Decision(name, wi.next().map(|p| self.ident(p)))
+            }
         };
         Ok(Spanned::new(node, mspan))
     }
