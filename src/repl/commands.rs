@@ -144,13 +144,27 @@ pub(super) fn number<T: std::str::FromStr>(w: (usize, usize, &str), what: &str) 
 
 pub(super) fn too_many(ws: &[(usize, usize, &str)], from: usize, usage: &str) -> Result<(), Diag> {
     match ws.get(from) {
-        Some(w) => Err(bad(
-            "repl::extra_words",
-            "too many words for this command",
-            (w.0, ws.last().map_or(w.1, |l| l.1)),
-            "not expected",
-        )
-        .help(format!("usage: {usage}"))),
+        Some(w) => {
+            // `answer Goblin 2`: a name of several words (a group's member) is written in quotes.
+            let quote = match from.checked_sub(1).and_then(|i| ws.get(i..)) {
+                Some(words) if usage.contains("NAME") && from >= 2 => {
+                    let name: Vec<&str> = words.iter().map(|w| w.2).collect();
+                    let head = ws[..from - 1].iter().map(|w| w.2).collect::<Vec<_>>().join(" ");
+                    format!(
+                        "; a name of several words is written in quotes: `{head} \"{}\"`",
+                        name.join(" ")
+                    )
+                }
+                _ => String::new(),
+            };
+            Err(bad(
+                "repl::extra_words",
+                "too many words for this command",
+                (w.0, ws.last().map_or(w.1, |l| l.1)),
+                "not expected",
+            )
+            .help(format!("usage: {usage}{quote}")))
+        }
         None => Ok(()),
     }
 }
