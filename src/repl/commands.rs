@@ -146,16 +146,14 @@ pub(super) fn too_many(ws: &[(usize, usize, &str)], from: usize, usage: &str) ->
     match ws.get(from) {
         Some(w) => {
             // `answer Goblin 2`: a name of several words (a group's member) is written in quotes.
-            let quote = match from.checked_sub(1).and_then(|i| ws.get(i..)) {
-                Some(words) if usage.contains("NAME") && from >= 2 => {
-                    let name: Vec<&str> = words.iter().map(|w| w.2).collect();
-                    let head = ws[..from - 1].iter().map(|w| w.2).collect::<Vec<_>>().join(" ");
-                    format!(
-                        "; a name of several words is written in quotes: `{head} \"{}\"`",
-                        name.join(" ")
-                    )
-                }
-                _ => String::new(),
+            let words = |r: std::ops::Range<usize>| ws[r].iter().map(|w| w.2).collect::<Vec<_>>().join(" ");
+            let quote = match from >= 2 && usage.contains("NAME") {
+                true => format!(
+                    "; a name of several words is written in quotes: `{} \"{}\"`",
+                    words(0..from - 1),
+                    words(from - 1..ws.len())
+                ),
+                false => String::new(),
             };
             Err(bad(
                 "repl::extra_words",
