@@ -414,7 +414,7 @@ impl Lower<'_> {
         let group = ch
             .group
             .is_some()
-            .then(|| (self.p.characters.len() as EntityId, members.len() as u32));
+            .then_some((self.p.characters.len() as EntityId, members.len() as u32));
         for m in members {
             self.p.characters.push(CharacterDef {
                 ty: CHARACTER,
