@@ -2,7 +2,8 @@
 //! ruleset's own declarations. The template names its ruleset (`uses`), gives one example
 //! character per side with every stat, flag and resource a character takes (each at the
 //! ruleset's default, with its type and the ruleset's own comment on that line), the tags as
-//! commented lines, the ruleset's options (its params) commented with their defaults, the things
+//! commented lines, the ruleset's options (its params set to a number, a truth value or dice)
+//! commented with their defaults, the things
 //! an encounter may declare, and a group line. It checks clean and runs as written.
 //!
 //! The CLI only reads the ruleset, calls [`encounter_template`] and writes the result with
@@ -12,7 +13,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::diag::Diag;
 use crate::format::lex::{Kind, lex};
-use crate::syntax::ast::{Expr, File, Item};
+use crate::syntax::ast::{Expr, ExprKind, File, Item};
 
 /// How many members the template's group line declares.
 const GROUP_SIZE: usize = 3;
@@ -132,6 +133,12 @@ impl<'a> Source<'a> {
         (start, end)
     }
 
+    /// Whether the name at byte `at` follows the keyword `word` on its line (`param NAME`).
+    fn declared_by(&self, at: usize, word: &str) -> bool {
+        let (start, _) = self.line(at);
+        self.text.get(start..at).is_some_and(|t| t.trim() == word)
+    }
+
     /// The comment at the end of the line holding byte `at`, without its `#`.
     fn trailing(&self, at: usize) -> Option<String> {
         let (start, end) = self.line(at);
@@ -165,7 +172,11 @@ fn options(file: &File, src: &Source, out: &mut String) {
         .items
         .iter()
         .filter_map(|i| match i {
-            Item::Param { name, args, value } if args.is_empty() => {
+            // A param written as one (not a deck's suit, which the parser writes as a param) that
+            // a table sets: not a rule worked out from the state.
+            Item::Param { name, args, value }
+                if args.is_empty() && src.declared_by(name.span.start as usize, "param") && is_option(value) =>
+            {
                 let start = name.span.start as usize;
                 let mut notes = src.above(start);
                 notes.extend(src.trailing(start));
@@ -183,6 +194,16 @@ fn options(file: &File, src: &Source, out: &mut String) {
             out.push_str(&format!("#   {n}\n"));
         }
         out.push_str(&format!("# param {name} = {value}\n"));
+    }
+}
+
+/// Whether a param's value is an option a table sets (a number, a truth value, dice), not a
+/// rule worked out from the state (`party_leads = party.initiative > ...`).
+fn is_option(e: &Expr) -> bool {
+    match &e.node {
+        ExprKind::Int(_) | ExprKind::Dec(..) | ExprKind::Bool(_) | ExprKind::Dice(_) | ExprKind::FaceDice(_) => true,
+        ExprKind::Unary(_, x) => is_option(x),
+        _ => false,
     }
 }
 
