@@ -3,8 +3,8 @@
 //! character per side with every stat, flag and resource a character takes (each at the
 //! ruleset's default, with its type and the ruleset's own comment on that line), the tags as
 //! commented lines, the ruleset's options (its params set to a number, a truth value or dice)
-//! commented with their defaults, the things
-//! an encounter may declare, and a group line. It checks clean and runs as written.
+//! commented with their defaults, the things an encounter may declare, and a group line. It
+//! checks clean and runs as written.
 //!
 //! The CLI only reads the ruleset, calls [`encounter_template`] and writes the result with
 //! [`write_new`]; every front end may do the same.
