@@ -30,16 +30,6 @@ pub fn encounter_template(text: &str, uses: &str, name: &str) -> Result<String, 
         Item::Ruleset(n) => Some(n.node.clone()),
         _ => None,
     });
-    let under = title.map_or_else(String::new, |t| format!(" for \"{t}\""));
-    out.push_str(&format!(
-        "# An encounter{under},\n\
-         # written by `turnscript new encounter`. Change the cast, then play it:\n\
-         #   turnscript check FILE\n\
-         #   turnscript run FILE --seed 1\n\
-         #   turnscript repl FILE      (`auto foes`, then `continue`)\n\
-         #   turnscript sim FILE -n 1000\n"
-    ));
-    options(&file, &src, &mut out);
     let sides: Vec<String> = file
         .items
         .iter()
@@ -49,6 +39,18 @@ pub fn encounter_template(text: &str, uses: &str, name: &str) -> Result<String, 
         })
         .flatten()
         .collect();
+    let under = title.map_or_else(String::new, |t| format!(" for \"{t}\""));
+    // The REPL plays a side by its policy: the last side's, the foes' in most rulesets.
+    let auto = sides.last().map_or("SIDE", String::as_str);
+    out.push_str(&format!(
+        "# An encounter{under},\n\
+         # written by `turnscript new encounter`. Change the cast, then play it:\n\
+         #   turnscript check FILE\n\
+         #   turnscript run FILE --seed 1\n\
+         #   turnscript repl FILE      (`auto {auto}`, then `continue`)\n\
+         #   turnscript sim FILE -n 1000\n"
+    ));
+    options(&file, &src, &mut out);
     let first = sides
         .first()
         .map_or_else(|| "Example".to_string(), |s| format!("Example {s}"));
