@@ -98,6 +98,7 @@ impl Lower<'_> {
             side: None,
             tags: Vec::new(),
             fields,
+            group: None,
             absent: false,
         });
     }
@@ -410,14 +411,24 @@ impl Lower<'_> {
             })
             .collect();
         let fields = self.given(&ch.fields);
-        self.p.characters.push(CharacterDef {
-            ty: CHARACTER,
-            name: ch.name.node.clone(),
-            side,
-            tags,
-            fields,
-            absent: !ch.absent.is_empty(),
-        });
+        let members = ch.members();
+        // A group's members are declared one after the other: their ids follow the first's.
+        let group = ch
+            .group
+            .is_some()
+            .then_some((self.p.characters.len() as EntityId, members.len() as u32));
+        for m in members {
+            self.p.characters.push(CharacterDef {
+                ty: CHARACTER,
+                name: m.node,
+                side,
+                tags: Vec::clone(&tags),
+                // Each member works out its own fields (a rolled one rolls for each).
+                fields: fields.clone(),
+                absent: !ch.absent.is_empty(),
+                group,
+            });
+        }
     }
 
     /// A field declaration's default and limits (`owner`: the thing declaring it, if any).

@@ -334,8 +334,17 @@ impl Unit {
                     "in_play",
                     "whether an entity is in play (joined, not left, not destroyed)",
                 ),
+                (
+                    "group",
+                    "the first of a character's group in play (`character 3 × Goblin`), itself when declared alone",
+                ),
                 ("number", "a level's iteration number"),
             ] {
+                // `group` is a character's (unless a field of that name is declared).
+                let character = owner.as_deref().is_none_or(|t| t == "character");
+                if name == "group" && (!character || !seen.insert(name.to_string())) {
+                    continue;
+                }
                 items.push(CompletionItem {
                     label: name.into(),
                     kind: Some(CompletionItemKind::FIELD),
@@ -646,7 +655,12 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "default" => "a start value (`default 0`), or the ruleset's `default policy`",
         "setup" => "statements run once before play",
         "play" => "the nested levels of play",
-        "character" => "a character of an encounter: `character NAME { side S, stat = N }`",
+        "character" => {
+            "a character of an encounter: `character NAME { side S, stat = N }`; a group of identical ones: `character 3 × Goblin { ... }` (`Goblin 1` to `Goblin 3`)"
+        }
+        "group" => {
+            "`c.group`: the first of c's group in play (`character 3 × Goblin` declares one), c itself when declared alone: `c.group.initiative`"
+        }
         "characters" => "every character in play",
         "sides" => "every side, in declaration order: `for each s in sides [where C] { ... }`, `any s in sides: ...`",
         "level" => "a named level of play (scene, turn, ...): `level NAME [repeat ...] { ... }`",
