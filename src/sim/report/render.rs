@@ -258,7 +258,8 @@ impl Report {
         if same > 0 {
             let _ = writeln!(
                 o,
-                "  ({same} fields ended with the same value in every encounter; see --format json)"
+                "  ({same} field{} ended with the same value in every encounter; see --format json)",
+                if same == 1 { "" } else { "s" }
             );
         }
     }
