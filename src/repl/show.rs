@@ -584,7 +584,7 @@ pub fn where_short(st: &State) -> String {
 
 /// The characters in the order play is walking (else the first kept order, else as declared),
 /// and the name of that order.
-fn strip_order(st: &State, snap: &Snapshot) -> (Option<String>, Vec<EntityId>) {
+fn strip_order(st: &State, snap: &Snapshot) -> (Option<OrderId>, Vec<EntityId>, usize) {
     let p = &st.program;
     let walking = st.rec.open.iter().rev().find_map(|f| match f {
         Frame::Level {
@@ -592,21 +592,35 @@ fn strip_order(st: &State, snap: &Snapshot) -> (Option<String>, Vec<EntityId>) {
         } => Some((*o, ids.clone())),
         _ => None,
     });
-    let (name, mut ids) = match walking {
-        Some((o, ids)) => (Some(p.orders[o as usize].name.clone()), ids),
+    let (order, mut ids) = match walking {
+        Some((o, ids)) => (Some(o), ids),
         None => match snap.ranked.iter().enumerate().find(|(_, r)| !r.is_empty()) {
-            Some((o, r)) => (Some(p.orders[o].name.clone()), r.clone()),
+            Some((o, r)) => (Some(o as OrderId), r.clone()),
             None => (None, Vec::new()),
         },
     };
     // Characters in play but in no order come after, as declared.
+    let members = ids.len();
     for (id, c) in p.characters.iter().enumerate() {
         let id = id as EntityId;
         if c.ty == 0 && !ids.contains(&id) && !snap.is_absent(id) {
             ids.push(id);
         }
     }
-    (name, ids)
+    (order, ids, members)
+}
+
+/// The field an order's first key reads of each member (`by initiative desc`: `initiative`), when
+/// it is a number the strip does not show already (a stat, not a resource or a flag).
+fn key_field(p: &Program, o: OrderId) -> Option<FieldId> {
+    let order = p.orders.get(o as usize)?;
+    match &order.keys.first()?.value {
+        Ex::Field(of, f, _) if matches!(**of, Ex::Local(s) if s == order.var) => {
+            let kind = p.fields.get(*f as usize)?.kind;
+            matches!(kind, FieldKind::Stat).then_some(*f)
+        }
+        _ => None,
+    }
 }
 
 /// One character's counts at a glance: resources, flags set, effects with the counts left.
@@ -672,19 +686,21 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
                 _ => None,
             })
             .unwrap_or(&[]);
-        let (order, ids) = strip_order(st, snap);
+        let (order, ids, members) = strip_order(st, snap);
         // Who is next is known only along an order (not where a person picks who goes next).
         let ordered = order.is_some();
-        if let Some(o) = order {
-            out.push_str(&format!("{}\n", look.dim(&format!("order {o}"))));
+        if let Some(o) = order.and_then(|o| p.orders.get(o as usize)) {
+            out.push_str(&format!("{}\n", look.dim(&format!("order {}", o.name))));
         }
+        // Each one's score in the order's first key (an initiative), first on the line.
+        let key = order.and_then(|o| key_field(p, o));
         let name_w = ids
             .iter()
             .map(|e| p.character_name(*e).chars().count())
             .max()
             .unwrap_or(0);
         let mut next_marked = false;
-        for e in ids {
+        for (i, e) in ids.into_iter().enumerate() {
             let absent = snap.is_absent(e);
             let mark = if Some(e) == reacting {
                 "↳"
@@ -701,6 +717,11 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
                 " "
             };
             let mut parts = glance(p, snap, e);
+            if let (Some(f), true) = (key, i < members) {
+                let def = &p.fields[f as usize];
+                let score = field_text(p, def, snap.get(e, f));
+                parts.insert(0, format!("{} {score}", def.name));
+            }
             if absent {
                 parts.insert(0, "out of play".into());
             }
