@@ -797,3 +797,33 @@ final    Mox   ap = 0
 "
     );
 }
+
+/// An answer naming an action the chooser cannot take now (its cost, its `when`) is refused with
+/// the action's own unmet condition, and the decision is asked again: the answer is not an error.
+const COSTLY: &str = "resource ap min 0
+flag stunned
+action power(c) costs 3 ap
+action dodge(c) when not c.stunned
+action wait(c)
+play {
+  for each c in characters { turn c { choose act by c { option action } } }
+}
+character Ana { ap = 2, stunned = true }
+";
+
+#[test]
+fn an_answer_naming_an_action_the_chooser_cannot_take_is_refused_with_why() {
+    let (out, err, code) = run(COSTLY, &["power", "dodge", "wait"], None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        body(&out),
+        "▸ Ana
+  refused  Ana   act        power: power costs 3 ap; Ana has 2
+  refused  Ana   act        dodge: dodge is not open to Ana now: its `when` does not hold
+  choose   Ana   act        wait     of wait
+  action   Ana   wait
+end of encounter: complete
+final    Ana   ap = 2, stunned = 1
+"
+    );
+}

@@ -20,7 +20,9 @@ pub struct DecisionPoint<'a> {
     /// them returns `options.len() + refused.len() + k` for `attempts[k]`.
     pub attempts: &'a [OptionKey],
     /// Members of the collection of a `choose ... from` that are not candidates for being out of
-    /// play (or, with `out of play`, in it; or destroyed): a decider told one of them returns
+    /// play (or, with `out of play`, in it; or destroyed), or the actions of a `choose`'s kinds
+    /// that the chooser cannot take now (their `when`, their cost; listed only for a decider
+    /// that names options, or a control): a decider told one of them returns
     /// `options.len() + refused.len() + attempts.len() + m` for `outside[m]`, and it is refused.
     pub outside: &'a [OptionKey],
     /// Why each of `refused` is refused (every reason, joined with `; `): worked out only for a
@@ -104,6 +106,13 @@ pub trait Decider {
     /// chooser (an answer addressed `DECISION, WHO: ATTEMPT`).
     fn attempter(&mut self) -> Option<Who> {
         None
+    }
+
+    /// Whether its answers name options (scripted answers do, a policy does not): then the
+    /// runtime lists the actions a decision would offer but the chooser cannot take now, so an
+    /// answer naming one is refused with why rather than being an error.
+    fn names_options(&self) -> bool {
+        false
     }
 }
 
@@ -689,6 +698,10 @@ impl Decider for Scripted {
 
     fn attempter(&mut self) -> Option<Who> {
         self.last_attempter.take()
+    }
+
+    fn names_options(&self) -> bool {
+        true
     }
 
     /// The policy that will answer `chooser`: its side's or role's, or, once the answers in order

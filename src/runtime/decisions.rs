@@ -16,6 +16,17 @@ use crate::trace::{DecidedBy, Event, World};
 /// Stands for the way out (`or NAME`) among the refused options of a `choose ... from`.
 const WAY_OUT: EntityId = EntityId::MAX;
 
+/// What keeps a character from taking an action now ([`Machine::shortfall`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shortfall {
+    /// Its `when` does not hold.
+    When,
+    /// A cost worked out below zero.
+    Negative(i64),
+    /// Paying `cost` would take `field` (holding `has`) below its minimum.
+    Short { field: FieldId, cost: i64, has: i64 },
+}
+
 /// The options a `choose` offers now: each key with the index of the option it came from, and
 /// the named options an `unless` refuses now (the option, its index, every rule that refuses it).
 struct Offered {
@@ -91,6 +102,10 @@ impl Machine<'_> {
                 span,
             }));
         }
+        // The actions it cannot take now: an answer naming one is refused with why.
+        let mut unoffered = self.keys.take();
+        unoffered.extend(self.unaffordable.iter().map(|(a, _)| OptionKey::Action(*a)));
+        let outer = std::mem::replace(&mut self.outside, unoffered);
         let asked = self.suggest(who, prefs, &keys).and_then(|suggested| {
             self.ask_until_accepted(
                 decision,
@@ -105,6 +120,8 @@ impl Machine<'_> {
                 },
             )
         });
+        let unoffered = std::mem::replace(&mut self.outside, outer);
+        self.keys.put(unoffered);
         self.keys.put(refused_keys);
         let (picked, _) = asked?;
         if picked == AGAIN {
@@ -141,6 +158,9 @@ impl Machine<'_> {
     fn offered(&mut self, options: &[OptionDef], actor: Option<EntityId>) -> R<Offered> {
         let p = self.p;
         let (mut keys, mut sources) = (self.keys.take(), self.indices.take());
+        // The actions it cannot take now, for an answer that names one (never for a policy).
+        let listing = self.control.is_some() || self.decider.names_options();
+        self.unaffordable.clear();
         // Named options an `unless` refuses now: (the option, its index, the rules).
         let mut refused: Vec<(OptionKey, usize, Vec<usize>)> = Vec::new();
         for (i, o) in options.iter().enumerate() {
@@ -164,7 +184,14 @@ impl Machine<'_> {
                 (None, Some(e)) => {
                     for (ai, a) in p.actions.iter().enumerate() {
                         let of_kind = o.kinds.is_empty() || a.kinds.iter().any(|k| o.kinds.contains(k));
-                        if !of_kind || !self.affordable(a, e, o.using)? {
+                        if !of_kind {
+                            continue;
+                        }
+                        if !self.affordable(a, e, o.using)? {
+                            let known = self.unaffordable.iter().any(|(x, _)| *x as usize == ai);
+                            if listing && !known && !keys.contains(&OptionKey::Action(ai as ActionId)) {
+                                self.unaffordable.push((ai as ActionId, o.using));
+                            }
                             continue;
                         }
                         // While a rule refuses them, the actions it would offer are refused, each
@@ -648,7 +675,7 @@ impl Machine<'_> {
                         None if j >= refused.len() + self.p.attempts.len() => {
                             let m = j - refused.len() - self.p.attempts.len();
                             let key = self.outside[m];
-                            (key, self.explain_outside(key, span), who)
+                            (key, self.explain_outside(key, who, span)?, who)
                         }
                         None => {
                             let k = j - refused.len();
@@ -742,15 +769,21 @@ impl Machine<'_> {
     /// Whether `who` may take action `a` now: its `when` holds and every cost can be paid
     /// (from `using`, when the option says so).
     fn affordable(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<bool> {
+        Ok(self.shortfall(a, who, using)?.is_none())
+    }
+
+    /// What keeps `who` from taking action `a` now, if anything: the first of its `when`, a
+    /// negative cost, or a resource its costs would take below its minimum.
+    pub(super) fn shortfall(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {
         let slot = a.actor as usize;
         let saved = self.locals[slot];
         self.locals[slot] = who as i64;
-        let ok = self.can_pay(a, who, using);
+        let short = self.first_shortfall(a, who, using);
         self.locals[slot] = saved;
-        ok
+        short
     }
 
-    fn can_pay(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<bool> {
+    fn first_shortfall(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {
         let ctx = Ctx {
             label: a.label,
             actor: Some(who),
@@ -758,42 +791,68 @@ impl Machine<'_> {
         if let Some(w) = &a.when
             && self.eval(w, ctx)? == 0
         {
-            return Ok(false);
+            return Ok(Some(Shortfall::When));
         }
-        if let Some(f) = using {
-            // Every cost comes out of the one resource: they must be affordable together.
-            let mut total = 0i64;
-            for (amount, _) in &a.costs {
-                let cost = self.eval(amount, ctx)?;
-                if cost < 0 {
-                    return Ok(false);
-                }
-                total = total.saturating_add(cost);
-            }
-            let left = self.get(who, f).saturating_sub(total);
-            return Ok(self.bounds(who, f)?.0.is_none_or(|lo| left >= lo));
-        }
-        // Costs in the same resource are paid together: check each resource once, for its total.
+        // With `using`, every cost comes out of the one resource: they must be affordable
+        // together. Otherwise costs in the same resource are paid together: each resource is
+        // checked once, for its total.
         for (i, (_, f)) in a.costs.iter().enumerate() {
-            if a.costs[..i].iter().any(|(_, g)| g == f) {
+            let field = using.unwrap_or(*f);
+            if using.is_some() && i > 0 || using.is_none() && a.costs[..i].iter().any(|(_, g)| g == f) {
                 continue;
             }
             let mut total = 0i64;
             for (amount, g) in &a.costs[i..] {
-                if g == f {
+                if using.is_some() || g == f {
                     let cost = self.eval(amount, ctx)?;
                     if cost < 0 {
-                        return Ok(false);
+                        return Ok(Some(Shortfall::Negative(cost)));
                     }
                     total = total.saturating_add(cost);
                 }
             }
-            let left = self.get(who, *f).saturating_sub(total);
-            if self.bounds(who, *f)?.0.is_some_and(|lo| left < lo) {
-                return Ok(false);
+            let has = self.get(who, field);
+            if self
+                .bounds(who, field)?
+                .0
+                .is_some_and(|lo| has.saturating_sub(total) < lo)
+            {
+                return Ok(Some(Shortfall::Short {
+                    field,
+                    cost: total,
+                    has,
+                }));
             }
         }
-        Ok(true)
+        Ok(None)
+    }
+
+    /// Why `actor` cannot take action `a` now (an answer named it): its shortfall, in words.
+    pub(super) fn explain_unaffordable(&mut self, a: ActionId, actor: EntityId, span: Span) -> R<(Vec<String>, Diag)> {
+        let p = self.p;
+        let using = self.unaffordable.iter().find(|(x, _)| *x == a).and_then(|(_, u)| *u);
+        let name = p.option_name(OptionKey::Action(a));
+        let who = self.world().character_name(actor).to_string();
+        let text = match p.actions.get(a as usize) {
+            Some(def) => match self.shortfall(def, actor, using)? {
+                Some(Shortfall::When) => format!("{name} is not open to {who} now: its `when` does not hold"),
+                Some(Shortfall::Negative(cost)) => format!("{name} would cost {cost}, less than nothing"),
+                Some(Shortfall::Short { field, cost, has }) => {
+                    let f = &p.fields[field as usize];
+                    let (cost, has) = (
+                        crate::trace::Decimal(cost, f.decimals),
+                        crate::trace::Decimal(has, f.decimals),
+                    );
+                    format!("{name} costs {cost} {}; {who} has {has}", f.name)
+                }
+                None => format!("{name} cannot be taken now"),
+            },
+            None => format!("{name} cannot be taken now"),
+        };
+        let diag = Diag::new("run::refused", text.clone())
+            .label(span, "while this was being decided")
+            .help(format!("{name} is not offered to {who} now; the answer was refused"));
+        Ok((vec![text], diag))
     }
 
     fn perform(&mut self, a: ActionId, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {

@@ -59,9 +59,11 @@ impl Machine<'_> {
     }
 
     /// Why a member named by an answer is not a candidate: it is gone, out of play, or in play.
-    pub(super) fn explain_outside(&self, key: OptionKey, span: Span) -> (Vec<String>, Diag) {
-        let OptionKey::Character(e) = key else {
-            return (Vec::new(), Diag::new("run::refused", "refused").label(span, "here"));
+    pub(super) fn explain_outside(&mut self, key: OptionKey, who: Who, span: Span) -> R<(Vec<String>, Diag)> {
+        let e = match (key, who) {
+            (OptionKey::Character(e), _) => e,
+            (OptionKey::Action(a), Who::Character(actor)) => return self.explain_unaffordable(a, actor, span),
+            _ => return Ok((Vec::new(), Diag::new("run::refused", "refused").label(span, "here"))),
         };
         let name = self.world().character_name(e).to_string();
         let text = if self.is_gone(e) {
@@ -74,7 +76,7 @@ impl Machine<'_> {
         let diag = Diag::new("run::refused", text.clone())
             .label(span, "while this was being decided")
             .help(format!("{name} could not be chosen here; the answer was refused"));
-        (vec![text], diag)
+        Ok((vec![text], diag))
     }
 
     /// `c.group`: the first member of `e`'s group in play, in declaration order; the first member

@@ -169,6 +169,10 @@ pub(super) struct Machine<'a> {
     /// The members of the collection of the `choose ... from` being asked that it does not
     /// offer for being out of play (or in it): an answer naming one is refused (`presence.rs`).
     pub(super) outside: Vec<OptionKey>,
+    /// The actions of the `choose` being asked that the chooser cannot take now, with the
+    /// resource its option pays from (`using`): `outside` lists them, and an answer naming one is
+    /// refused with why (`decisions.rs`).
+    pub(super) unaffordable: Vec<(ActionId, Option<FieldId>)>,
 }
 
 /// Spare lists of one kind. A walk, sort or choice takes a list, fills it and gives it back, so
@@ -302,6 +306,7 @@ impl<'a> Machine<'a> {
             attempter: None,
             attempt_flow: None,
             outside: Vec::new(),
+            unaffordable: Vec::new(),
         }
     }
 }
