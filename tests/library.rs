@@ -215,3 +215,42 @@ fn every_rule_id_a_library_ruleset_cites_is_in_docs_library_md_and_each_listed_o
         assert_eq!(cited, sorted, "{ruleset}: the IDs it cites and docs/library.md lists");
     }
 }
+
+/// The language server on each library ruleset and its example encounter, opened as an editor
+/// opens them (the encounter's `uses` read from disk): no diagnostics on either, an outline, and
+/// formatting that changes nothing (they are written as `fmt` writes them).
+#[test]
+fn every_library_ruleset_and_encounter_open_clean_in_the_language_server() {
+    use lsp_server::{Notification, Request, RequestId};
+    use serde_json::json;
+    use turnscript::lsp::Server;
+
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut id = 0;
+    for (ruleset, encounter, _) in LIBRARY {
+        let mut server = Server::default();
+        for path in [ruleset, encounter] {
+            let uri = format!("file://{}", root.join(path).display());
+            let open =
+                json!({"textDocument": {"uri": uri, "languageId": "turnscript", "version": 1, "text": read(path)}});
+            let published = server.notification(Notification::new("textDocument/didOpen".into(), open));
+            for p in &published {
+                let diags = p.params["diagnostics"].as_array().map_or(0, Vec::len);
+                assert_eq!(diags, 0, "{path}: {}", p.params);
+            }
+            for (method, empty_ok) in [
+                ("textDocument/documentSymbol", false),
+                ("textDocument/formatting", true),
+            ] {
+                id += 1;
+                let params = json!({"textDocument": {"uri": uri}, "options": {"tabSize": 2, "insertSpaces": true}});
+                let resp = server.request(Request::new(RequestId::from(id), method.into(), params));
+                let result = resp
+                    .response_result
+                    .unwrap_or_else(|e| panic!("{path} {method}: {e:?}"));
+                let n = result.as_array().map_or(0, Vec::len);
+                assert!(if empty_ok { n == 0 } else { n > 0 }, "{path} {method}: {result}");
+            }
+        }
+    }
+}
