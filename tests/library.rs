@@ -7,10 +7,10 @@ mod common;
 mod dnd5e;
 #[path = "library/exalted.rs"]
 mod exalted;
-#[path = "library/hero.rs"]
-mod hero;
 #[path = "library/fengshui.rs"]
 mod fengshui;
+#[path = "library/hero.rs"]
+mod hero;
 #[path = "library/lancer.rs"]
 mod lancer;
 #[path = "library/marvel.rs"]

@@ -462,7 +462,7 @@ fn every_keyword_has_a_meaning_for_hover() {
         .collect();
     assert!(
         missing.is_empty(),
-        "no one-line meaning for {missing:?} in src/lsp/analysis.rs"
+        "no one-line meaning for {missing:?} in src/lsp/keywords.rs"
     );
 }
 

@@ -2,9 +2,11 @@
 //! library: diagnostics as the document changes (the checker's messages, related spans),
 //! hover, go to definition, references, completion, the outline, rename and formatting.
 //! `mod.rs` holds the open documents and the message loop; `analysis.rs` answers each request as
-//! a function of the files; `text.rs` turns bytes into editor positions and paths into URIs.
+//! a function of the files (`keywords.rs`: the keywords offered and their meanings); `text.rs`
+//! turns bytes into editor positions and paths into URIs.
 
 pub mod analysis;
+pub mod keywords;
 pub mod text;
 
 use std::collections::HashMap;
