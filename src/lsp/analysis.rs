@@ -48,6 +48,9 @@ impl Doc {
 /// the document itself (last).
 pub struct Unit {
     pub files: Vec<Doc>,
+    /// The other encounters of the ruleset (open, or in the workspace), for rename and
+    /// references of a name the ruleset declares; empty unless [`Unit::with_encounters`] set it.
+    pub encounters: Vec<Doc>,
 }
 
 impl Unit {
@@ -68,7 +71,21 @@ impl Unit {
             files.extend(ruleset);
         }
         files.push(doc);
-        Unit { files }
+        Unit {
+            files,
+            encounters: Vec::new(),
+        }
+    }
+
+    /// The ruleset of the unit, by path: the one an encounter names, or the document itself.
+    pub fn ruleset_path(&self) -> &str {
+        &self.files[0].path
+    }
+
+    /// The unit with the other encounters of its ruleset, which rename and references reach.
+    pub fn with_encounters(mut self, encounters: Vec<Doc>) -> Self {
+        self.encounters = encounters;
+        self
     }
 
     fn doc(&self) -> &Doc {
@@ -99,6 +116,13 @@ impl Unit {
             Some(Location::new(doc.uri.clone(), range))
         };
         let mut message = d.message.clone();
+        // The primary label says what is wrong at the spot ("did you mean `hp`?"): it goes in
+        // the message, which every editor shows (Neovim shows no related information).
+        let primary = d.labels.first().map(|(_, text)| text.as_str()).unwrap_or("");
+        if !primary.is_empty() {
+            message = format!("{message}: {primary}");
+        }
+        let here = d.span().is_some_and(|s| s.file == doc_id);
         let range = match d.span() {
             Some(s) if s.file == doc_id => LineIndex::new(&self.doc().text).range(s.start as usize, s.end as usize),
             Some(s) => {
@@ -114,9 +138,12 @@ impl Unit {
         if let Some(h) = &d.help {
             message.push_str(&format!("\nhelp: {h}"));
         }
+        // The other labels as related information (the primary too when it is in another file:
+        // its place).
         let related: Vec<DiagnosticRelatedInformation> = d
             .labels
             .iter()
+            .skip(usize::from(here))
             .filter(|(_, text)| !text.is_empty())
             .filter_map(|(s, text)| {
                 Some(DiagnosticRelatedInformation {
@@ -215,38 +242,38 @@ impl Unit {
             .collect()
     }
 
-    /// Every use of the declared name at `offset`, in the document and its ruleset.
+    /// Every use of the declared name at `offset`, in the document and its ruleset, and for a
+    /// name the ruleset declares, in the other encounters of the ruleset.
     pub fn references(&self, offset: usize) -> Vec<Location> {
         self.occurrences(offset)
             .into_iter()
-            .flat_map(|(f, ranges)| {
-                let uri = self.files[f].uri.clone();
-                ranges.into_iter().map(move |r| Location::new(uri.clone(), r))
-            })
+            .flat_map(|(uri, ranges)| ranges.into_iter().map(move |r| Location::new(uri.clone(), r)))
             .collect()
     }
 
     /// The ranges, per file, of the words that name the declaration at `offset`: after a dot
-    /// only when it is a field.
-    fn occurrences(&self, offset: usize) -> Vec<(usize, Vec<Range>)> {
+    /// only when it is a field. A name the ruleset declares (the first file) is looked for in
+    /// its other encounters too; one an encounter declares, in the unit's files only.
+    fn occurrences(&self, offset: usize) -> Vec<(Uri, Vec<Range>)> {
         let decls = self.declarations_at(offset);
-        let Some((_, sym)) = decls.first() else {
+        let Some((file, sym)) = decls.first() else {
             return Vec::new();
         };
         let field = decls.iter().any(|(_, s)| s.kind.is_field());
+        let others: &[Doc] = if *file == 0 { &self.encounters } else { &[] };
         self.files
             .iter()
-            .enumerate()
-            .map(|(i, d)| {
+            .chain(others)
+            .map(|d| {
                 let index = LineIndex::new(&d.text);
                 let ranges = words_named(&d.text, &sym.name)
                     .into_iter()
                     .filter(|(_, after_dot)| field || !after_dot)
                     .map(|(t, _)| index.range(t.start, t.end()))
                     .collect();
-                (i, ranges)
+                (d.uri.clone(), ranges)
             })
-            .filter(|(_, r): &(usize, Vec<Range>)| !r.is_empty())
+            .filter(|(_, r): &(Uri, Vec<Range>)| !r.is_empty())
             .collect()
     }
 
@@ -268,12 +295,12 @@ impl Unit {
             return Ok(None);
         }
         let mut changes = HashMap::new();
-        for (f, ranges) in occurrences {
+        for (uri, ranges) in occurrences {
             let edits = ranges
                 .into_iter()
                 .map(|r| TextEdit::new(r, new_name.to_string()))
                 .collect();
-            changes.insert(self.files[f].uri.clone(), edits);
+            changes.insert(uri, edits);
         }
         Ok(Some(WorkspaceEdit::new(changes)))
     }
@@ -339,6 +366,9 @@ impl Unit {
                 ),
                 ("number", "a level's iteration number"),
             ] {
+                if !seen.insert(name.to_string()) {
+                    continue;
+                }
                 items.push(CompletionItem {
                     label: name.into(),
                     kind: Some(CompletionItemKind::FIELD),
@@ -359,12 +389,18 @@ impl Unit {
                 (true, false) => STATEMENT_KEYWORDS,
                 (false, _) => KEYWORDS,
             };
-            items.extend(words.iter().map(|k| CompletionItem {
-                label: k.to_string(),
-                kind: Some(CompletionItemKind::KEYWORD),
-                detail: keyword_meaning(k).map(str::to_string),
-                ..CompletionItem::default()
-            }));
+            // A keyword that is also a declared name (`round`, a level) is offered once.
+            items.extend(
+                words
+                    .iter()
+                    .filter(|k| seen.insert(k.to_string()))
+                    .map(|k| CompletionItem {
+                        label: k.to_string(),
+                        kind: Some(CompletionItemKind::KEYWORD),
+                        detail: keyword_meaning(k).map(str::to_string),
+                        ..CompletionItem::default()
+                    }),
+            );
         }
         items
     }
@@ -420,10 +456,12 @@ impl Unit {
     }
 }
 
-/// The variables bound before the end of `before` within its top-level item: the item's
+/// The variables in scope at the end of `before` within its top-level item: the item's
 /// parameters (`routine claim(p: player)`, `on accepted(d)`), and the names bound by `for each
-/// x`, `let x`, `as x`, `from x in` and quantifiers (`any x in`). Read from the words, so a
-/// variable of a loop already closed is offered too.
+/// x`, `let x`, `as x`, `from x in` and quantifiers (`any x in`). Read from the words and the
+/// braces: a loop's variable (`for each x`, `choose ... from x in`, `repeat for first x in`)
+/// lives in the block the loop opens and is gone once that block has closed; any other lives to
+/// the end of the block it is bound in.
 fn variables(before: &str) -> Vec<(String, Option<String>)> {
     let tokens = lex(before);
     // The current item starts after the last `}` that closed a top-level block, or at the last
@@ -450,12 +488,28 @@ fn variables(before: &str) -> Vec<(String, Option<String>)> {
         .iter()
         .filter(|t| !matches!(t.kind, Kind::Newline | Kind::Comment))
         .collect();
-    let mut out = Vec::new();
+    // Each variable with the depth of braces it lives at; a loop's, until its block opens, is
+    // marked waiting (it is in scope in the loop's own header).
+    let mut out: Vec<(String, Option<String>, usize, bool)> = Vec::new();
+    let mut depth = 0usize;
     let mut params = false;
     let mut seen_params = false;
     for (i, t) in code.iter().enumerate() {
         let next = code.get(i + 1);
         let prev = i.checked_sub(1).and_then(|p| code.get(p));
+        if t.is("{") {
+            depth += 1;
+            for v in out.iter_mut().filter(|v| v.3 && v.2 == depth) {
+                v.3 = false;
+            }
+            continue;
+        }
+        if t.is("}") {
+            depth = depth.saturating_sub(1);
+            // A loop's variable waiting for its block goes with the block it was bound in.
+            out.retain(|v| v.2 <= depth + usize::from(v.3));
+            continue;
+        }
         if t.is("(") && !seen_params && !code[..i].iter().any(|t| t.is("{")) {
             params = true;
             seen_params = true;
@@ -471,7 +525,7 @@ fn variables(before: &str) -> Vec<(String, Option<String>)> {
                     None if code[0].is("param") => None,
                     None => Some("character".to_string()),
                 };
-                out.push((t.text.to_string(), ty));
+                out.push((t.text.to_string(), ty, 0, false));
             }
             continue;
         }
@@ -491,10 +545,18 @@ fn variables(before: &str) -> Vec<(String, Option<String>)> {
                 .filter(|n| n.is("in"))
                 .and_then(|_| code.get(i + 2))
                 .map(|c| format!("in {}", c.text));
-            out.push((t.text.to_string(), coll));
+            let before_loop = i.checked_sub(2).and_then(|p| code.get(p));
+            let is_loop = prev.is_some_and(|p| p.is("each"))
+                || prev.is_some_and(|p| p.is("from")) && next.is_some_and(|n| n.is("in"))
+                || prev.is_some_and(|p| p.is("first")) && before_loop.is_some_and(|b| b.is("for"));
+            if is_loop {
+                out.push((t.text.to_string(), coll, depth + 1, true));
+            } else {
+                out.push((t.text.to_string(), coll, depth, false));
+            }
         }
     }
-    out
+    out.into_iter().map(|(name, ty, _, _)| (name, ty)).collect()
 }
 
 /// The source of a declaration for a hover: its line without its comment; for an order, a
