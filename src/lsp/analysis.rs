@@ -488,9 +488,10 @@ fn variables(before: &str) -> Vec<(String, Option<String>)> {
         .iter()
         .filter(|t| !matches!(t.kind, Kind::Newline | Kind::Comment))
         .collect();
-    // Each variable with the depth of braces it lives at; a loop's, until its block opens, is
-    // marked waiting (it is in scope in the loop's own header).
-    let mut out: Vec<(String, Option<String>, usize, bool)> = Vec::new();
+    // Each variable with the depth of braces it lives at and how long: to the end of that block
+    // (`let`, `as`, parameters), in the block its loop opens (waiting for it while the loop's
+    // header is read), or within its expression (a quantifier's: until the next brace).
+    let mut out: Vec<(String, Option<String>, usize, Scope)> = Vec::new();
     let mut depth = 0usize;
     let mut params = false;
     let mut seen_params = false;
@@ -499,15 +500,20 @@ fn variables(before: &str) -> Vec<(String, Option<String>)> {
         let prev = i.checked_sub(1).and_then(|p| code.get(p));
         if t.is("{") {
             depth += 1;
-            for v in out.iter_mut().filter(|v| v.3 && v.2 == depth) {
-                v.3 = false;
+            out.retain(|v| v.3 != Scope::Expression);
+            for v in out.iter_mut().filter(|v| v.3 == Scope::Loop && v.2 == depth) {
+                v.3 = Scope::Block;
             }
             continue;
         }
         if t.is("}") {
             depth = depth.saturating_sub(1);
             // A loop's variable waiting for its block goes with the block it was bound in.
-            out.retain(|v| v.2 <= depth + usize::from(v.3));
+            out.retain(|v| match v.3 {
+                Scope::Block => v.2 <= depth,
+                Scope::Loop => v.2 <= depth + 1,
+                Scope::Expression => false,
+            });
             continue;
         }
         if t.is("(") && !seen_params && !code[..i].iter().any(|t| t.is("{")) {
@@ -525,7 +531,7 @@ fn variables(before: &str) -> Vec<(String, Option<String>)> {
                     None if code[0].is("param") => None,
                     None => Some("character".to_string()),
                 };
-                out.push((t.text.to_string(), ty, 0, false));
+                out.push((t.text.to_string(), ty, 0, Scope::Block));
             }
             continue;
         }
@@ -545,18 +551,30 @@ fn variables(before: &str) -> Vec<(String, Option<String>)> {
                 .filter(|n| n.is("in"))
                 .and_then(|_| code.get(i + 2))
                 .map(|c| format!("in {}", c.text));
-            let before_loop = i.checked_sub(2).and_then(|p| code.get(p));
-            let is_loop = prev.is_some_and(|p| p.is("each"))
-                || prev.is_some_and(|p| p.is("from")) && next.is_some_and(|n| n.is("in"))
-                || prev.is_some_and(|p| p.is("first")) && before_loop.is_some_and(|b| b.is("for"));
-            if is_loop {
-                out.push((t.text.to_string(), coll, depth + 1, true));
-            } else {
-                out.push((t.text.to_string(), coll, depth, false));
-            }
+            let word = prev.map_or("", |p| p.text);
+            let after_for = i.checked_sub(2).and_then(|p| code.get(p)).is_some_and(|b| b.is("for"));
+            let scope = match word {
+                "each" | "from" => Scope::Loop,
+                "first" if after_for => Scope::Loop,
+                "let" | "as" => Scope::Block,
+                _ => Scope::Expression,
+            };
+            let at = if scope == Scope::Loop { depth + 1 } else { depth };
+            out.push((t.text.to_string(), coll, at, scope));
         }
     }
     out.into_iter().map(|(name, ty, _, _)| (name, ty)).collect()
+}
+
+/// How long a variable [`variables`] finds stays in scope.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// To the end of the block it is bound in.
+    Block,
+    /// In the block its loop opens (and the loop's header before it).
+    Loop,
+    /// Within its expression (a quantifier's), taken to end at the next brace.
+    Expression,
 }
 
 /// The source of a declaration for a hover: its line without its comment; for an order, a
