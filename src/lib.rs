@@ -51,6 +51,7 @@ pub mod runtime;
 pub mod sim;
 pub mod source;
 pub mod syntax;
+pub mod template;
 pub mod trace;
 
 pub use compile::Program;

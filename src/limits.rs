@@ -51,6 +51,8 @@ pub struct Limits {
     pub outer_iterations: u64,
     /// Most characters in one encounter.
     pub characters: usize,
+    /// Most characters in one group (`character N × NAME { ... }`).
+    pub group_members: usize,
     /// Most entities in one run: those declared plus every one `create` makes.
     pub entities: usize,
     /// Most rolls of one tied group in an "until settled" tie-break.
@@ -109,6 +111,7 @@ impl Limits {
         steps: 1_000_000,
         outer_iterations: 10,
         characters: 10_000,
+        group_members: 100,
         entities: 1_000_000,
         tie_rolls: 1000,
         deferred: 100_000,
@@ -173,6 +176,8 @@ pub const DEFAULT_MAX_STEPS: u64 = Limits::DEFAULT.steps;
 pub const DEFAULT_OUTER_LIMIT: u64 = Limits::DEFAULT.outer_iterations;
 /// [`Limits::characters`].
 pub const MAX_CHARACTERS: usize = Limits::DEFAULT.characters;
+/// [`Limits::group_members`].
+pub const MAX_GROUP: usize = Limits::DEFAULT.group_members;
 /// [`Limits::entities`].
 pub const MAX_ENTITIES: usize = Limits::DEFAULT.entities;
 /// [`Limits::tie_rolls`].

@@ -742,3 +742,58 @@ character Cy { hp = 5, absent }
     );
     assert!(!out.contains("Cy is out of play"), "{out}");
 }
+
+/// `at DECISION(x)`: `x` is who decides, so an attempt at someone's decision acts on them
+/// without a global kept for it ("interrupt the one whose Phase is starting"). At a role's
+/// decision there is no one to name: refused, saying so.
+const TRIP_DECIDER: &str = "resource ap min 0
+role gm
+attempt trip(c) at act(x), call(x) when x != c {
+  spend 1 x.ap
+}
+play {
+  for each c in characters {
+    turn c { choose act by c { option strike when c.ap > 0 { spend 1 c.ap } option pass } }
+  }
+  choose call by gm { option done }
+}
+character Cap { ap = 1 }
+character Ilse { ap = 1 }
+character Mox { ap = 1 }
+";
+
+#[test]
+fn an_attempt_at_a_decision_names_who_decides() {
+    let answers = [
+        "Cap, act, Ilse: trip",
+        "pass",
+        "Ilse, act, Ilse: trip",
+        "strike",
+        "strike",
+        "call, Mox: trip",
+        "done",
+    ];
+    let (out, err, code) = run(TRIP_DECIDER, &answers, None);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        body(&out),
+        "▸ Cap
+  attempt  Ilse  trip
+  spend    Cap   ap         -1 → 0
+  choose   Cap   act        pass     of pass
+▸ Ilse
+  refused  Ilse  act        trip: trip is not open now: its `when` does not hold
+  choose   Ilse  act        strike   of strike|pass
+  spend    Ilse  ap         -1 → 0
+▸ Mox
+  choose   Mox   act        strike   of strike|pass
+  spend    Mox   ap         -1 → 0
+refused  Mox   call       trip: trip names who decides call, a character, and it is asked of gm, a role
+choose   gm    call       done     of done
+end of encounter: complete
+final    Cap   ap = 0
+final    Ilse  ap = 0
+final    Mox   ap = 0
+"
+    );
+}

@@ -9,6 +9,8 @@ mod dnd5e;
 mod exalted;
 #[path = "library/fengshui.rs"]
 mod fengshui;
+#[path = "library/gurps.rs"]
+mod gurps;
 #[path = "library/hero.rs"]
 mod hero;
 #[path = "library/lancer.rs"]
@@ -19,6 +21,8 @@ mod marvel;
 mod ose;
 #[path = "library/pf2e.rs"]
 mod pf2e;
+#[path = "library/shadowrun.rs"]
+mod shadowrun;
 #[path = "library/swade.rs"]
 mod swade;
 #[path = "library/swffg.rs"]
@@ -124,7 +128,7 @@ fn v(items: &[&str]) -> Vec<String> {
 }
 
 /// The library's rulesets, with their example encounters and their rule-ID prefixes.
-const LIBRARY: [(&str, &str, &str); 10] = [
+const LIBRARY: [(&str, &str, &str); 12] = [
     (SWADE, "rulesets/library/encounters/swade.turn", "SW"),
     (OSE, "rulesets/library/encounters/ose.turn", "OSE"),
     (DND5E, "rulesets/library/encounters/dnd5e.turn", "DND"),
@@ -135,6 +139,8 @@ const LIBRARY: [(&str, &str, &str); 10] = [
     (fengshui::FENGSHUI, "rulesets/library/encounters/fengshui.turn", "FS"),
     (lancer::LANCER, "rulesets/library/encounters/lancer.turn", "LANCER"),
     (marvel::MARVEL, "rulesets/library/encounters/marvel.turn", "MHR"),
+    (shadowrun::SHADOWRUN, "rulesets/library/encounters/shadowrun.turn", "SR"),
+    (gurps::GURPS, "rulesets/library/encounters/gurps.turn", "GURPS"),
 ];
 
 fn read(path: &str) -> String {

@@ -417,7 +417,7 @@ fn completion_offers_what_fits_where_the_cursor_is() {
     let fields = labels(&dotted, inner + "forfeit c.".len());
     assert_eq!(
         fields,
-        ["finesse", "ap", "steps", "passed", "side", "in_play", "number"]
+        ["finesse", "ap", "steps", "passed", "side", "in_play", "group", "number"]
     );
 }
 
@@ -536,6 +536,40 @@ fn a_routine_that_gives_shows_its_signature_on_hover() {
         let hover = unit.hover(at).map(|h| format!("{:?}", h.contents)).unwrap_or_default();
         assert!(hover.contains("give"), "{word}: {hover}");
     }
+}
+
+/// Issue 27: a group (`character 3 × Goblin`) is outlined with its members; after `c.` a
+/// character offers `group`, and hover explains it and `character`'s group form.
+#[test]
+fn a_group_is_outlined_and_c_group_is_offered_and_explained() {
+    use turnscript::lsp::analysis::{Doc, Unit};
+
+    let text = "side foes\nstat init default 0\nsetup { for each c in characters { set c.init = c.group.init } }\ncharacter 3 × Goblin { side foes }\n";
+    let uri: lsp_types::Uri = "file:///g.turn".parse().expect("a URI");
+    let opened = Doc::new("g.turn".into(), uri.clone(), text.to_string(), None);
+    let unit = Unit::new(Doc::new("g.turn".into(), uri.clone(), text.to_string(), None), |_| None);
+    let outline: Vec<String> = unit
+        .document_symbols()
+        .iter()
+        .map(|s| format!("{} {}", s.name, s.detail.clone().unwrap_or_default()))
+        .collect();
+    assert!(
+        outline
+            .iter()
+            .any(|s| s.contains("Goblin") && s.contains("Goblin 1 to Goblin 3")),
+        "{outline:?}"
+    );
+    let at = text.find("c.group").expect("the field") + 3;
+    let hover = unit.hover(at).map(|h| format!("{:?}", h.contents)).unwrap_or_default();
+    assert!(hover.contains("first of c's group in play"), "{hover}");
+    let at = text.find("character 3").expect("the group") + 2;
+    let hover = unit.hover(at).map(|h| format!("{:?}", h.contents)).unwrap_or_default();
+    assert!(hover.contains("character 3 × Goblin"), "{hover}");
+    let edited = text.replacen("c.group.init", "c.", 1);
+    let dot = edited.find("= c.").expect("the dot") + "= c.".len();
+    let unit = Unit::new(Doc::new("g.turn".into(), uri, edited, Some(&opened)), |_| None);
+    let labels: Vec<String> = unit.completion(dot).into_iter().map(|i| i.label).collect();
+    assert!(labels.contains(&"group".to_string()), "{labels:?}");
 }
 
 /// The text of `range` (an LSP range) in `text`.

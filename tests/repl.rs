@@ -520,3 +520,42 @@ character Ana { }
     assert!(t.contains("attempt  Ana   anyone"), "{t}");
     assert!(!t.contains("attempt  P1"), "{t}");
 }
+
+/// `help` wraps at word boundaries to the terminal's width: no line past it (a word longer than
+/// the width stays whole), and every word of each command's description is there, unbroken.
+#[test]
+fn help_wraps_at_word_boundaries_to_the_width() {
+    on_run_stack(|| {
+        for width in [44, 60, 120] {
+            let opts = Options {
+                ruleset: Some(PathBuf::from("rulesets/legends.turn")),
+                encounter: Some(PathBuf::from("rulesets/encounters/legends.turn")),
+                seed: 1,
+                autosave: None,
+                colour: Some(false),
+                width,
+            };
+            let mut repl = Repl::new(opts).unwrap_or_else(|e| panic!("{e}")).0;
+            for topic in ["help", "help continue", "help show", "help attempt"] {
+                let out = repl.exec(topic).out;
+                for line in out.lines() {
+                    let long_word = line.split_whitespace().any(|w| w.chars().count() > width / 2);
+                    assert!(
+                        line.chars().count() <= width || long_word,
+                        "{topic} at {width}:\n{line}"
+                    );
+                }
+                if let Some(name) = topic.strip_prefix("help ") {
+                    let c = turnscript::repl::COMMANDS
+                        .iter()
+                        .find(|c| c.name == name)
+                        .expect("a command");
+                    let words: Vec<&str> = out.split_whitespace().collect();
+                    for w in c.about.split_whitespace() {
+                        assert!(words.contains(&w), "{topic} at {width}: `{w}` was cut:\n{out}");
+                    }
+                }
+            }
+        }
+    });
+}

@@ -34,46 +34,51 @@ impl Checker<'_> {
                     let d = unknown("level", &l.node, l.span, self.decls.level_names.keys());
                     self.err(d.help("`start of LEVEL` and `end of LEVEL` name a level of `setup` or `play`"));
                 }
-                Moment::Decision(d) if !self.decls.decision_names.contains_key(&d.node) => {
+                Moment::Decision(d, _) if !self.decls.decision_names.contains_key(&d.node) => {
                     let e = unknown("decision", &d.node, d.span, self.decls.decision_names.keys());
                     self.err(e.help(
                         "a moment is `before turn`, `after turn`, `start of LEVEL`, `end of LEVEL`, or the name of a decision (while it is asked)",
                     ));
                 }
-                Moment::BeforeTurn(Some(x)) | Moment::AfterTurn(Some(x)) => match turn_var {
-                    Some(t) if t.node != x.node => self.err(
-                        Diag::new(
-                            "check::attempt_moment",
-                            format!(
-                                "whose turn it is is `{}` at one moment and `{}` at another",
-                                t.node, x.node
-                            ),
-                        )
-                        .label(x.span, "bound again here")
-                        .label(t.span, "first bound here")
-                        .help("bind whose turn it is by one name at every moment of the attempt"),
-                    ),
-                    _ => turn_var = Some(x),
-                },
+                Moment::BeforeTurn(Some(x)) | Moment::AfterTurn(Some(x)) | Moment::Decision(_, Some(x)) => {
+                    match turn_var {
+                        Some(t) if t.node != x.node => self.err(
+                            Diag::new(
+                                "check::attempt_moment",
+                                format!(
+                                    "whose turn it is (or who decides) is `{}` at one moment and `{}` at another",
+                                    t.node, x.node
+                                ),
+                            )
+                            .label(x.span, "bound again here")
+                            .label(t.span, "first bound here")
+                            .help("bind whose turn it is, or who decides, by one name at every moment of the attempt"),
+                        ),
+                        _ => turn_var = Some(x),
+                    }
+                }
                 _ => {}
             }
         }
-        // Whose turn it is is bound only before and after a turn: at any other moment it would
-        // name no one.
+        // Whose turn it is is bound only before and after a turn, and who decides only at a
+        // decision: at any other moment (or one that does not bind it) it would name no one.
         if let Some(t) = turn_var {
-            let other =
-                a.at.iter()
-                    .find(|m| !matches!(m.node, Moment::BeforeTurn(Some(_)) | Moment::AfterTurn(Some(_))));
+            let other = a.at.iter().find(|m| {
+                !matches!(
+                    m.node,
+                    Moment::BeforeTurn(Some(_)) | Moment::AfterTurn(Some(_)) | Moment::Decision(_, Some(_))
+                )
+            });
             if let Some(m) = other {
                 self.err(
                     Diag::new(
                         "check::attempt_moment",
-                        format!("`{}` names whose turn it is, but this moment is not before or after a turn", t.node),
+                        format!("`{}` names whose turn it is or who decides, and this moment binds no one", t.node),
                     )
-                    .label(m.span, "no turn here")
+                    .label(m.span, "binds no one here")
                     .label(t.span, "bound here")
                     .help(format!(
-                        "write `before turn({0})` or `after turn({0})` at every moment, or declare another attempt for this moment",
+                        "write `before turn({0})`, `after turn({0})` or `DECISION({0})` at every moment, or declare another attempt for this moment",
                         t.node
                     )),
                 );

@@ -144,7 +144,9 @@ impl<'f> Decls<'f> {
                 walk_block(&m.hook().body, self);
             }
             Item::Character(c) => {
-                self.declare_entity(&c.name, CHARACTER);
+                for m in c.members() {
+                    self.declare_entity(&m, CHARACTER);
+                }
             }
             Item::Routine {
                 name,

@@ -10,7 +10,9 @@ use crate::syntax::ast::*;
 impl Checker<'_> {
     /// Every character: known side and tags, known fields of the right kind, every stat given.
     pub(super) fn characters(&mut self, files: &[File]) {
-        let mut seen: std::collections::HashMap<&str, Span> = std::collections::HashMap::new();
+        let mut seen: std::collections::HashMap<String, Span> = std::collections::HashMap::new();
+        // Where groups are declared: a clash with one of their members says how members are named.
+        let mut groups = std::collections::HashSet::new();
         for file in files {
             for item in &file.items {
                 if let Item::Instance { ty, name, fields } = item {
@@ -24,7 +26,7 @@ impl Checker<'_> {
                                 .help("give each its own name: answers and the trace name them"),
                         );
                     }
-                    seen.insert(&name.node, name.span);
+                    seen.insert(name.node.clone(), name.span);
                     if let Some(t) = self.decls.thing(&ty.node) {
                         if t == CHARACTER {
                             self.err(
@@ -39,28 +41,40 @@ impl Checker<'_> {
                 }
                 let Item::Character(ch) = item else { continue };
                 self.visible_name(&ch.name);
-                // Answers, the trace and the REPL name characters: two of one name would be ambiguous.
-                if let Some(first) = seen.get(ch.name.node.as_str()) {
-                    self.err(
-                        Diag::new(
-                            "check::duplicate",
-                            format!("two characters are called {}", ch.name.node),
-                        )
-                        .label(ch.name.span, "again here")
-                        .label(*first, "first here")
-                        .help("give each character its own name: answers and the trace name characters"),
-                    );
-                }
-                seen.insert(&ch.name.node, ch.name.span);
-                if seen.len() == crate::limits::MAX_CHARACTERS + 1 {
-                    self.err(
-                        Diag::new(
-                            "check::too_many",
-                            format!("more than {} characters", crate::limits::MAX_CHARACTERS),
-                        )
-                        .label(ch.name.span, "one too many")
-                        .help("split the encounter: this is far beyond a table's cast"),
-                    );
+                self.group_count(ch);
+                // Answers, the trace and the REPL name characters: two of one name would be
+                // ambiguous. A group clashes at most once (its first member that does).
+                let mut clashed = false;
+                for member in ch.members() {
+                    if let Some(first) = seen.get(member.node.as_str())
+                        && !clashed
+                    {
+                        clashed = true;
+                        let in_group = ch.group.is_some() || groups.contains(first);
+                        let mut d = Diag::new("check::duplicate", format!("two characters are called {}", member.node))
+                            .label(member.span, "again here")
+                            .label(*first, "first here");
+                        d = d.help(if in_group {
+                            "a group's members are named `NAME 1` to `NAME N`: give the group or the other character another name"
+                        } else {
+                            "give each character its own name: answers and the trace name characters"
+                        });
+                        self.err(d);
+                    }
+                    seen.insert(member.node, member.span);
+                    if ch.group.is_some() {
+                        groups.insert(member.span);
+                    }
+                    if seen.len() == crate::limits::MAX_CHARACTERS + 1 {
+                        self.err(
+                            Diag::new(
+                                "check::too_many",
+                                format!("more than {} characters", crate::limits::MAX_CHARACTERS),
+                            )
+                            .label(ch.name.span, "one too many")
+                            .help("split the encounter: this is far beyond a table's cast"),
+                        );
+                    }
                 }
                 self.character_items(ch);
                 let given = self.given_fields(CHARACTER, &ch.name.node, &ch.fields);
@@ -98,6 +112,33 @@ impl Checker<'_> {
                 .help(format!(
                     "give it a name of visible characters: `\"{}\"`, or a plain name; answers, policies and the trace name it",
                     if n.trim().is_empty() { "Big Bob" } else { n.trim() }
+                )),
+        );
+    }
+
+    /// `character N × NAME`: a group of 1 to `MAX_GROUP` characters (`check::group`).
+    fn group_count(&mut self, ch: &CharacterDecl) {
+        let Some(n) = &ch.group else { return };
+        let most = crate::limits::MAX_GROUP;
+        let (what, label) = if n.node < 1 {
+            (
+                format!("a group of {} characters declares no one", n.node),
+                "no members",
+            )
+        } else if n.node > most as i64 {
+            (
+                format!("a group of {} characters is more than {most}", n.node),
+                "too many",
+            )
+        } else {
+            return;
+        };
+        self.err(
+            Diag::new("check::group", what)
+                .label(n.span, label)
+                .help(format!(
+                    "a group holds 1 to {most} identical characters: `character 3 × {} {{ ... }}`; for more, declare several groups under other names",
+                    ch.name.node
                 )),
         );
     }

@@ -240,6 +240,10 @@ impl Checker<'_> {
         {
             return Ty::Bool;
         }
+        // `c.group`: a character's, unless a field of that name is declared (`group_of`).
+        if f.node == "group" && matches!(bt, Ty::Entity(CHARACTER)) && self.decls.field(&f.node).is_none() {
+            return Ty::Entity(CHARACTER);
+        }
         let owner = match bt {
             Ty::Error => return Ty::Error,
             Ty::Entity(t) if t != ANY => t,

@@ -276,7 +276,12 @@ fn item_symbols(item: &Item, owner: Option<&str>, out: &mut Vec<Symbol>) {
         }
         Item::Instance { ty, name, .. } => out.push(Symbol::new(name, SymbolKind::Entity, ty.node.clone())),
         Item::Character(c) => {
-            let d = c.sides.first().map(|s| format!("side {}", s.node)).unwrap_or_default();
+            let side = c.sides.first().map(|s| format!("side {}", s.node));
+            let group = c
+                .group
+                .as_ref()
+                .map(|n| format!("a group of {}: {} 1 to {} {}", n.node, c.name.node, c.name.node, n.node));
+            let d = [group, side].into_iter().flatten().collect::<Vec<_>>().join(", ");
             out.push(Symbol::new(&c.name, SymbolKind::Character, d));
         }
         Item::Measure(m) => out.push(Symbol::new(&m.name, SymbolKind::Measure, "")),

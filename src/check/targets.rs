@@ -205,6 +205,18 @@ impl Checker<'_> {
                     f.node
                 )));
             }
+            // The built-in `c.group` (and `c.in_play`) are read, never changed.
+            None if matches!(f.node.as_str(), "group" | "in_play") => {
+                self.err(
+                    Diag::new("check::wrong_kind", format!("cannot {verb} `{}`: the runtime keeps it", f.node))
+                        .label(f.span, "read only")
+                        .help(if f.node == "group" {
+                            "`c.group` is the first of the group `c` was declared in (`character 3 × NAME`) still in play; to group characters otherwise, declare a stat: `stat leader: character`"
+                        } else {
+                            "`c.in_play` changes with `join` and `leave`"
+                        }),
+                );
+            }
             None => {
                 let d = unknown(want.noun(), &f.node, f.span, self.decls.field_names());
                 self.err(d.help(format!("declare it with `{} {}`", want.noun(), f.node)));

@@ -5,6 +5,7 @@ use std::io::{BufWriter, ErrorKind, IsTerminal, Stdout, Write};
 use std::path::{Path, PathBuf};
 
 mod fmt;
+mod new;
 mod sim;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -152,6 +153,10 @@ enum Command {
     /// `--check` changes nothing and exits 1 naming the files that would change. A file that
     /// does not parse is reported and left alone.
     Fmt(fmt::FmtArgs),
+    /// Write a new file from the rules: `new encounter --uses RULESET [--out FILE]`, a commented
+    /// encounter template listing what each character takes under that ruleset.
+    #[command(subcommand)]
+    New(new::NewWhat),
     /// A language server over standard input and output, for editors (see docs/editors.md).
     Lsp,
 }
@@ -297,6 +302,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
             }
         }
         Command::Fmt(args) => fmt::main(args, colour),
+        Command::New(what) => new::main(what, colour),
         Command::Lsp => lsp(),
     }
 }

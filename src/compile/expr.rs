@@ -86,6 +86,10 @@ impl Lower<'_> {
         if f.node == "in_play" && !self.fields_at.contains_key(&f.span) {
             return Ex::InPlay(b, e.span);
         }
+        // Likewise `c.group`: the first of its group in play.
+        if f.node == "group" && !self.fields_at.contains_key(&f.span) {
+            return Ex::GroupOf(b, e.span);
+        }
         let id = self.field_at(f);
         let field = Ex::Field(self.side_owner(id, b, base.span), id, e.span);
         // An effect's field counts its active instances: it holds while there is one.

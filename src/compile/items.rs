@@ -98,6 +98,7 @@ impl Lower<'_> {
             side: None,
             tags: Vec::new(),
             fields,
+            group: None,
             absent: false,
         });
     }
@@ -176,7 +177,9 @@ impl Lower<'_> {
         let option = OptionKey::Named(self.d.option_names.get(&name.node).copied().unwrap_or(0));
         let k = self.attempt_index(option);
         let turn_var = at.iter().find_map(|m| match &m.node {
-            ast::Moment::BeforeTurn(Some(x)) | ast::Moment::AfterTurn(Some(x)) => Some(x.clone()),
+            ast::Moment::BeforeTurn(Some(x)) | ast::Moment::AfterTurn(Some(x)) | ast::Moment::Decision(_, Some(x)) => {
+                Some(x.clone())
+            }
             _ => None,
         });
         let vars: Vec<ast::Ident> = who.iter().cloned().chain(turn_var.iter().cloned()).collect();
@@ -197,7 +200,7 @@ impl Lower<'_> {
                 ast::Moment::AfterTurn(_) => MomentDef::AfterTurn,
                 ast::Moment::LevelStart(l) => MomentDef::LevelStart(level(l)),
                 ast::Moment::LevelEnd(l) => MomentDef::LevelEnd(level(l)),
-                ast::Moment::Decision(d) => {
+                ast::Moment::Decision(d, _) => {
                     MomentDef::Decision(self.d.decision_names.get(&d.node).copied().unwrap_or(0))
                 }
             })
@@ -408,14 +411,24 @@ impl Lower<'_> {
             })
             .collect();
         let fields = self.given(&ch.fields);
-        self.p.characters.push(CharacterDef {
-            ty: CHARACTER,
-            name: ch.name.node.clone(),
-            side,
-            tags,
-            fields,
-            absent: !ch.absent.is_empty(),
-        });
+        let members = ch.members();
+        // A group's members are declared one after the other: their ids follow the first's.
+        let group = ch
+            .group
+            .is_some()
+            .then_some((self.p.characters.len() as EntityId, members.len() as u32));
+        for m in members {
+            self.p.characters.push(CharacterDef {
+                ty: CHARACTER,
+                name: m.node,
+                side,
+                tags: Vec::clone(&tags),
+                // Each member works out its own fields (a rolled one rolls for each).
+                fields: fields.clone(),
+                absent: !ch.absent.is_empty(),
+                group,
+            });
+        }
     }
 
     /// A field declaration's default and limits (`owner`: the thing declaring it, if any).
@@ -528,6 +541,6 @@ fn moment_text(m: &ast::Moment) -> String {
         ast::Moment::AfterTurn(_) => "after a turn".to_string(),
         ast::Moment::LevelStart(l) => format!("at the start of {}", l.node),
         ast::Moment::LevelEnd(l) => format!("at the end of {}", l.node),
-        ast::Moment::Decision(d) => format!("while {} is asked", d.node),
+        ast::Moment::Decision(d, _) => format!("while {} is asked", d.node),
     }
 }

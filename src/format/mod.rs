@@ -201,6 +201,21 @@ pub fn layout(src: &str) -> String {
 /// Where the head of a top-level declaration ends (a token index), when a spaced token follows
 /// it: the keyword, the name, and the name's parameters (`action move(c)`, `param f(x: die)`).
 fn head_end(code: &[Token]) -> Option<usize> {
+    // A group, `character 3 × NAME` (or `-3 x NAME`, to be refused): the count and sign belong to
+    // the head.
+    if let [kw, rest @ ..] = code
+        && kw.is("character")
+    {
+        let signed = usize::from(rest.first().is_some_and(|t| t.is("-")));
+        if let [count, times, name, next, ..] = &rest[signed..]
+            && count.kind == Kind::Word
+            && count.text.bytes().all(|b| b.is_ascii_digit())
+            && (times.is("×") || times.is("x"))
+            && matches!(name.kind, Kind::Word | Kind::Str)
+        {
+            return space_between(name, next, Some(times)).then_some(signed + 4);
+        }
+    }
     let [kw, name, ..] = code else { return None };
     if kw.kind != Kind::Word || !matches!(name.kind, Kind::Word | Kind::Str) {
         return None;

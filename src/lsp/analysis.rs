@@ -364,9 +364,15 @@ impl Unit {
                     "in_play",
                     "whether an entity is in play (joined, not left, not destroyed)",
                 ),
+                (
+                    "group",
+                    "the first of a character's group in play (`character 3 × Goblin`), itself when declared alone",
+                ),
                 ("number", "a level's iteration number"),
             ] {
-                if !seen.insert(name.to_string()) {
+                // `group` is a character's (unless a field of that name is declared).
+                let character = owner.as_deref().is_none_or(|t| t == "character");
+                if (name == "group" && !character) || !seen.insert(name.to_string()) {
                     continue;
                 }
                 items.push(CompletionItem {

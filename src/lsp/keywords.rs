@@ -68,7 +68,12 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "default" => "a start value (`default 0`), or the ruleset's `default policy`",
         "setup" => "statements run once before play",
         "play" => "the nested levels of play",
-        "character" => "a character of an encounter: `character NAME { side S, stat = N }`",
+        "character" => {
+            "a character of an encounter: `character NAME { side S, stat = N }`; a group of identical ones: `character 3 × Goblin { ... }` (`Goblin 1` to `Goblin 3`)"
+        }
+        "group" => {
+            "`c.group`: the first of c's group in play (`character 3 × Goblin` declares one), c itself when declared alone: `c.group.initiative`"
+        }
         "characters" => "every character in play",
         "sides" => "every side, in declaration order: `for each s in sides [where C] { ... }`, `any s in sides: ...`",
         "level" => "a named level of play (scene, turn, ...): `level NAME [repeat ...] { ... }`",
@@ -196,7 +201,7 @@ pub fn keyword_meaning(word: &str) -> Option<&'static str> {
         "next" => "`until end of next turn(c)`: a turn of c under way when it begins does not count",
         "forbid" => "why an attempt no decision offers now is refused: `forbid NAME [(c)] [when C] because \"...\"`",
         "attempt" => {
-            "an attempt that can be carried out, at any moment or at those listed: `attempt NAME [(c)] [at before turn(x), after turn(x), start of LEVEL, end of LEVEL, DECISION] [when C] { ... }`"
+            "an attempt that can be carried out, at any moment or at those listed: `attempt NAME [(c)] [at before turn(x), after turn(x), start of LEVEL, end of LEVEL, DECISION(x)] [when C] { ... }`"
         }
         "out" => "`x in COLL out of play` (a `choose ... from`, a quantifier, a `for each`): only those out of play",
         "including" => {

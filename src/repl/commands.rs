@@ -145,13 +145,25 @@ pub(super) fn number<T: std::str::FromStr>(w: (usize, usize, &str), what: &str) 
 
 pub(super) fn too_many(ws: &[(usize, usize, &str)], from: usize, usage: &str) -> Result<(), Diag> {
     match ws.get(from) {
-        Some(w) => Err(bad(
-            "repl::extra_words",
-            "too many words for this command",
-            (w.0, ws.last().map_or(w.1, |l| l.1)),
-            "not expected",
-        )
-        .help(format!("usage: {usage}"))),
+        Some(w) => {
+            // `answer Goblin 2`: a name of several words (a group's member) is written in quotes.
+            let words = |r: std::ops::Range<usize>| ws[r].iter().map(|w| w.2).collect::<Vec<_>>().join(" ");
+            let quote = match from >= 2 && usage.contains("NAME") {
+                true => format!(
+                    "; a name of several words is written in quotes: `{} \"{}\"`",
+                    words(0..from - 1),
+                    words(from - 1..ws.len())
+                ),
+                false => String::new(),
+            };
+            Err(bad(
+                "repl::extra_words",
+                "too many words for this command",
+                (w.0, ws.last().map_or(w.1, |l| l.1)),
+                "not expected",
+            )
+            .help(format!("usage: {usage}{quote}")))
+        }
         None => Ok(()),
     }
 }

@@ -12,7 +12,8 @@
 //! ```
 //!
 //! Each command line (`> ` and the command as a JSON string) is followed by the changes it made,
-//! one JSON array a line, so a load replays exactly what happened.
+//! one JSON array a line, so a load replays exactly what happened. Commands undone and not yet
+//! replaced follow a line `redo`: a load stops before them, and `redo` replays them.
 
 use serde_json::{Value, json};
 
@@ -25,6 +26,8 @@ pub struct Saved {
     pub encounter: Option<(String, String)>,
     pub seed: u64,
     pub log: Vec<Entry>,
+    /// How many of `log` were in play: the rest were undone (`redo` replays them).
+    pub cursor: usize,
 }
 
 const MAGIC: &str = "turnscript session 1";
@@ -33,14 +36,24 @@ fn q(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
-pub fn write(ruleset: (&str, &str), encounter: Option<(&str, &str)>, seed: u64, log: &[Entry]) -> String {
+/// The session file of `log`, of which the first `cursor` commands are in play.
+pub fn write(
+    ruleset: (&str, &str),
+    encounter: Option<(&str, &str)>,
+    seed: u64,
+    log: &[Entry],
+    cursor: usize,
+) -> String {
     let mut out = format!("{MAGIC}\n");
     out.push_str(&format!("ruleset {} {}\n", q(ruleset.0), q(&hash(ruleset.1))));
     if let Some((path, text)) = encounter {
         out.push_str(&format!("encounter {} {}\n", q(path), q(&hash(text))));
     }
     out.push_str(&format!("seed {seed}\n"));
-    for e in log {
+    for (i, e) in log.iter().enumerate() {
+        if i == cursor {
+            out.push_str("redo\n");
+        }
         out.push_str(&format!("> {}\n", q(&e.line)));
         for op in &e.ops {
             let v = match op {
@@ -218,11 +231,19 @@ pub fn read(text: &str) -> Result<Saved, String> {
         encounter: None,
         seed: 0,
         log: Vec::new(),
+        cursor: usize::MAX,
     };
     for (i, line) in lines {
         let err = |e: String| format!("line {}: {e}", i + 1);
         let line = line.trim();
         if line.is_empty() {
+            continue;
+        }
+        if line == "redo" {
+            if saved.cursor != usize::MAX {
+                return Err(err("a second `redo` line".into()));
+            }
+            saved.cursor = saved.log.len();
             continue;
         }
         if let Some(rest) = line.strip_prefix("ruleset ") {
@@ -259,5 +280,6 @@ pub fn read(text: &str) -> Result<Saved, String> {
     if saved.ruleset.0.is_empty() {
         return Err("the session names no ruleset".into());
     }
+    saved.cursor = saved.cursor.min(saved.log.len());
     Ok(saved)
 }

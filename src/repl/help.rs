@@ -184,7 +184,8 @@ pub const COMMANDS: &[Help] = &[
         name: "save",
         usage: "save FILE",
         about: "Save the session: the files' paths and hashes, the seed, and every command with \
-                the changes it made. `load` replays it to the identical state.",
+                the changes it made, the undone ones too. `load` replays it to the identical state, \
+                and `redo` then replays what was undone.",
         example: "save table.tsession",
     },
     Help {
@@ -220,28 +221,55 @@ pub const COMMANDS: &[Help] = &[
 ];
 
 /// The help text: every command, or one.
-pub fn help(topic: Option<&str>) -> String {
+pub fn help(topic: Option<&str>, width: usize) -> String {
     match topic.and_then(|t| COMMANDS.iter().find(|c| c.name == t)) {
-        Some(c) => format!("{}\n  {}\n  example: {}\n", c.usage, c.about, c.example),
+        Some(c) => format!(
+            "{}\n{}\n{}\n",
+            wrap(c.usage, width, "", "    "),
+            wrap(c.about, width, "  ", "  "),
+            wrap(&format!("example: {}", c.example), width, "  ", "    ")
+        ),
         None => {
             let mut out = String::from("commands (`help COMMAND` for more):\n");
+            // Usage and description side by side where the terminal is wide enough; else the
+            // description under its usage.
+            let side_by_side = width >= 72;
+            let hang = " ".repeat(if side_by_side { 41 } else { 4 });
             for c in COMMANDS {
-                // The first clause of the description, on one line.
+                // The first clause of the description.
                 let end = [". ", ": ", "; ", " ("]
                     .iter()
                     .filter_map(|sep| c.about.find(sep))
                     .min()
                     .unwrap_or(c.about.len());
                 let first = c.about[..end].trim_end_matches('.');
-                if c.usage.chars().count() > 38 {
-                    out.push_str(&format!("  {}\n  {:<38} {first}\n", c.usage, ""));
+                if c.usage.chars().count() > 38 || !side_by_side {
+                    out.push_str(&wrap(c.usage, width, "  ", "      "));
+                    out.push('\n');
+                    out.push_str(&wrap(first, width, &hang, &hang));
                 } else {
-                    out.push_str(&format!("  {:<38} {first}\n", c.usage));
+                    out.push_str(&wrap(first, width, &format!("  {:<38} ", c.usage), &hang));
                 }
+                out.push('\n');
             }
-            out.push_str("set, begin, stop, place, rank, add and remove are a GM's rulings: traced, undone and saved like any change\n");
-            out.push_str("a line with unbalanced braces continues on the next; Ctrl-C cancels a line, Ctrl-D leaves\n");
+            for note in [
+                "set, begin, stop, place, rank, add and remove are a GM's rulings: traced, undone and saved like any change",
+                "a line with unbalanced braces continues on the next; Ctrl-C cancels a line, Ctrl-D leaves",
+            ] {
+                out.push_str(&wrap(note, width, "", ""));
+                out.push('\n');
+            }
             out
         }
     }
+}
+
+/// `text` wrapped at word boundaries to `width` columns, its first line after `first`, the others
+/// after `rest` (a long word stays whole rather than being cut).
+pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> String {
+    let options = textwrap::Options::new(width.max(20))
+        .initial_indent(first)
+        .subsequent_indent(rest)
+        .break_words(false);
+    textwrap::fill(text, options)
 }

@@ -361,7 +361,7 @@ impl Repl {
     fn run(&mut self, line: &str, cmd: commands::Cmd) -> Reply {
         use commands::Cmd;
         let r = match cmd {
-            Cmd::Help(topic) => Ok(Reply::ok(commands::help(topic.as_deref()))),
+            Cmd::Help(topic) => Ok(Reply::ok(commands::help(topic.as_deref(), self.width()))),
             Cmd::Quit => Ok(Reply {
                 out: self.autosave_note(),
                 quit: true,
@@ -600,8 +600,12 @@ impl Repl {
         let s = self.session()?;
         let text = session_text(s);
         write_whole(Path::new(path), &text).map_err(|e| Reply::err(format!("error: cannot write {path}: {e}\n")))?;
+        let undone = match s.log.len() - s.cursor {
+            0 => String::new(),
+            n => format!(" and {n} undone (`redo` after `load` replays them)"),
+        };
         Ok(Reply::ok(format!(
-            "saved {} command{} to {path}\n{}",
+            "saved {} command{}{undone} to {path}\n{}",
             s.cursor,
             if s.cursor == 1 { "" } else { "s" },
             too_long_to_load(&text)
@@ -640,10 +644,13 @@ impl Repl {
                 out.push_str(&format!("note: {} has changed since the session was saved\n", f.path));
             }
         }
-        let cursor = saved.log.len();
-        let (state, cursor, div) = settle(&base, &saved.log, cursor).map_err(Reply::err)?;
+        let (state, cursor, div) = settle(&base, &saved.log, saved.cursor).map_err(Reply::err)?;
+        let undone = match saved.log.len() - saved.cursor {
+            0 => String::new(),
+            n => format!(" (and {n} undone: `redo` replays them)"),
+        };
         out.push_str(&format!(
-            "loaded {path}: {} command{}\n",
+            "loaded {path}: {} command{}{undone}\n",
             cursor,
             if cursor == 1 { "" } else { "s" }
         ));
@@ -736,7 +743,8 @@ fn session_text(s: &Session) -> String {
         (&s.base.ruleset.path, &s.base.ruleset.text),
         s.base.encounter.as_ref().map(|e| (e.path.as_str(), e.text.as_str())),
         s.base.seed,
-        &s.log[..s.cursor],
+        &s.log,
+        s.cursor,
     )
 }
 
@@ -762,13 +770,14 @@ fn stopped_by(state: &State, d: &Diag, width: usize, colour: bool) -> Reply {
     // the fix, rather than as the loop the budget ran out in.
     if d.code == "run::step_budget" {
         let (level, n) = show::level_now(state);
-        return Reply::err(format!(
+        let line = format!(
             "error: nothing changed: the rules never end this encounter by themselves, and with no one \
              asked it ran past the step budget ({}): `continue until {level}={}` plays to a point, `ask WHO` \
-             stops at WHO's decisions\n",
+             stops at WHO's decisions",
             d.code,
             n + 5
-        ));
+        );
+        return Reply::err(help::wrap(&line, width, "", "  ") + "\n");
     }
     let mut out = state.sources.render(d, width, colour);
     out.push_str("nothing changed: the command would stop the run with this error\n");

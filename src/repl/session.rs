@@ -313,9 +313,9 @@ pub fn declared_names(text: &str) -> Vec<String> {
         Ok(f) => f
             .items
             .iter()
-            .filter_map(|i| match i {
-                Item::Character(c) => Some(c.name.node.clone()),
-                _ => None,
+            .flat_map(|i| match i {
+                Item::Character(c) => c.members().into_iter().map(|m| m.node).collect(),
+                _ => Vec::new(),
             })
             .collect(),
         Err(_) => Vec::new(),

@@ -96,7 +96,7 @@ impl Machine<'_> {
             let name = p.option_name(p.attempts[k]);
             if holding.is_empty() {
                 let text = match at {
-                    Moment::Decision(d) => format!("{name} is not an option of {} now", p.decisions[d as usize]),
+                    Moment::Decision(d, _) => format!("{name} is not an option of {} now", p.decisions[d as usize]),
                     _ => format!("{name} cannot be done now"),
                 };
                 let diag = Diag::new("run::refused", text.clone())
@@ -161,29 +161,43 @@ impl Machine<'_> {
                 (MomentDef::LevelStart(l), Moment::LevelStart(n)) | (MomentDef::LevelEnd(l), Moment::LevelEnd(n)) => {
                     l == n
                 }
-                (MomentDef::Decision(d), Moment::Decision(n)) => d == n,
+                (MomentDef::Decision(d), Moment::Decision(n, _)) => d == n,
                 _ => false,
             });
-        if let (Some(s), Moment::BeforeTurn(e) | Moment::AfterTurn(e)) = (def.turn, at) {
+        // Whose turn it is, or who decides: `x` of `before turn(x)`, `after turn(x)`, `DECISION(x)`.
+        let subject = match at {
+            Moment::BeforeTurn(e) | Moment::AfterTurn(e) | Moment::Decision(_, Who::Character(e)) => Some(e),
+            Moment::LevelStart(_) | Moment::LevelEnd(_) | Moment::Decision(_, Who::Role(_)) => None,
+        };
+        if let (Some(s), Some(e)) = (def.turn, subject) {
             self.locals[s as usize] = e as i64;
         }
-        // Whose turn it is is bound as a character (the checker reads its fields as one's): at a
-        // thing's turn the attempt is not open.
-        let thing_turn = match (def.turn, at) {
-            (Some(_), Moment::BeforeTurn(e) | Moment::AfterTurn(e)) => {
-                self.types.get(e as usize).filter(|t| **t != CHARACTER).map(|t| (e, *t))
-            }
+        // It is bound as a character (the checker reads its fields as one's): at a thing's turn,
+        // a thing's or a role's decision, the attempt is not open.
+        let thing_turn = match (def.turn, at, subject) {
+            (Some(_), Moment::Decision(d, Who::Role(r)), _) => Some(format!(
+                "{name} names who decides {}, a character, and it is asked of {}, a role",
+                p.decisions[d as usize],
+                p.roles.get(r as usize).map_or("?", String::as_str)
+            )),
+            (Some(_), at, Some(e)) => self.types.get(e as usize).filter(|t| **t != CHARACTER).map(|t| {
+                let whose = match at {
+                    Moment::Decision(d, _) => format!("who decides {}", p.decisions[d as usize]),
+                    _ => "whose turn it is".to_string(),
+                };
+                format!(
+                    "{name} names {whose}, a character, and this is {}'s, a {}'s",
+                    self.world().character_name(e),
+                    p.things.get(*t as usize).map_or("thing", |t| t.0.as_str())
+                )
+            }),
             _ => None,
         };
         let h = &p.hooks[def.hook as usize];
         if !open {
             reasons.push(format!("{name} can be attempted only {}", def.windows));
-        } else if let Some((e, t)) = thing_turn {
-            reasons.push(format!(
-                "{name} names whose turn it is, a character, and this is {}'s, a {}'s",
-                self.world().character_name(e),
-                p.things.get(t as usize).map_or("thing", |t| t.0.as_str())
-            ));
+        } else if let Some(reason) = thing_turn {
+            reasons.push(reason);
         } else if reasons.is_empty()
             && let Some(cond) = &h.filter
             && self.eval(cond, NO_CTX)? == 0
@@ -202,7 +216,7 @@ impl Machine<'_> {
         if reasons.is_empty() {
             if self.secrecy.asking().is_some() {
                 reasons.push(format!("{name} cannot be carried out while a choice is made in secret"));
-            } else if let (false, Moment::Decision(d)) = (self.reoffer, at) {
+            } else if let (false, Moment::Decision(d, _)) = (self.reoffer, at) {
                 reasons.push(format!(
                     "{name} cannot be carried out while {} is asked",
                     p.decisions[d as usize]

@@ -654,7 +654,7 @@ impl Machine<'_> {
                             let k = j - refused.len();
                             let by = self.attempter.take().unwrap_or(who);
                             self.reoffer = again;
-                            match self.make_attempt(by, k, Moment::Decision(decision), span)? {
+                            match self.make_attempt(by, k, Moment::Decision(decision, who), span)? {
                                 Ok(flow) => {
                                     self.attempt_flow = Some(flow);
                                     return Ok((AGAIN, DecidedBy::Answer));

@@ -197,6 +197,11 @@ impl Machine<'_> {
                 let id = self.id(v, *span)?;
                 i64::from(!self.absent.get(id as usize).copied().unwrap_or(true) && !self.is_gone(id))
             }
+            Ex::GroupOf(base, span) => {
+                let v = self.eval(base, ctx)?;
+                let id = self.id(v, *span)?;
+                self.group_of(id)
+            }
             Ex::LevelNumber(l) => self.counters[*l as usize] as i64,
             Ex::Routine(hook, args, span) => self.routine_value(*hook, args, *span, ctx)?,
             Ex::ParamCall(i, args) => {

@@ -77,6 +77,16 @@ impl Machine<'_> {
         (vec![text], diag)
     }
 
+    /// `c.group`: the first member of `e`'s group in play, in declaration order; the first member
+    /// when none is; `e` itself for an entity declared alone (a group of one).
+    pub(super) fn group_of(&self, e: EntityId) -> i64 {
+        let Some((first, n)) = self.p.characters.get(e as usize).and_then(|c| c.group) else {
+            return i64::from(e);
+        };
+        let in_play = (first..first.saturating_add(n)).find(|m| self.present(*m, Presence::InPlay));
+        i64::from(in_play.unwrap_or(first))
+    }
+
     /// Whether `destroy` took `e` out for good.
     pub(super) fn is_gone(&self, e: EntityId) -> bool {
         self.gone.get(e as usize).copied().unwrap_or(false)

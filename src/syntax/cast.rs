@@ -144,7 +144,7 @@ fn cast_of(files: &[File], ty: &str) -> Vec<Ident> {
     let mut out = Vec::new();
     for item in files.iter().flat_map(|f| &f.items) {
         match item {
-            Item::Character(c) if ty == "character" => out.push(c.name.clone()),
+            Item::Character(c) if ty == "character" => out.extend(c.members()),
             Item::Instance { ty: t, name, .. } if t.node == ty => out.push(name.clone()),
             _ => {}
         }

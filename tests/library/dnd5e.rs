@@ -390,3 +390,50 @@ fn dnd5e_a_group_of_identical_creatures_shares_one_roll_whoever_is_declared_firs
         ])
     );
 }
+
+#[test]
+fn dnd5e_a_group_declared_in_one_line_rolls_once_unless_each_rolls_its_own() {
+    // DND-2: `character 3 × Kobold` rolls one d20, Kobold 1's, for the three; tied, they are
+    // ordered by the roll-off (DND-3). With `group_rolls_once = false` each rolls its own.
+    let encounter = "character Ayla { side pcs, dex = 16 }\ncharacter 3 × Kobold { side npcs, dex = 15 }\n";
+    let run = play(
+        DND5E,
+        Scenario {
+            encounter,
+            // Ayla 10 (+3) = 13, the kobolds 12 (+2) = 14; their tie: roll-off 4, 6, 5
+            rolls: &[10, 12, 4, 6, 5],
+            until: "round=1",
+            ..Scenario::default()
+        },
+    );
+    assert_eq!(
+        story(&run, &["set", "order"]),
+        v(&[
+            "set Ayla initiative 13",
+            "set Kobold 1 initiative 14",
+            "set Kobold 2 initiative 14",
+            "set Kobold 3 initiative 14",
+            "order Kobold 2,Kobold 3,Kobold 1,Ayla",
+        ])
+    );
+    let apart = format!("param group_rolls_once = false\n{encounter}");
+    let run = play(
+        DND5E,
+        Scenario {
+            encounter: &apart,
+            rolls: &[10, 12, 3, 15],
+            until: "round=1",
+            ..Scenario::default()
+        },
+    );
+    assert_eq!(
+        story(&run, &["set", "order"]),
+        v(&[
+            "set Ayla initiative 13",
+            "set Kobold 1 initiative 14",
+            "set Kobold 2 initiative 5",
+            "set Kobold 3 initiative 17",
+            "order Kobold 3,Kobold 1,Ayla,Kobold 2",
+        ])
+    );
+}

@@ -420,3 +420,55 @@ fn swade_shaken_on_hold_loses_the_hold_and_the_turn() {
         ])
     );
 }
+
+#[test]
+fn swade_the_extras_of_a_group_act_on_one_card_and_wild_cards_each_on_their_own() {
+    // SW-3: `character 3 × Goon` deals one card, Goon 1's, and the three act on it; a group of
+    // Wild Cards (the twins) is dealt a card each. A goon's attempt to act from its own card is
+    // refused. With `group_card = false` every Extra is dealt its own.
+    let encounter = "character Ava { side pcs, wild = true }\n\
+        character 3 × Goon { side npcs }\n\
+        character 2 x Twin { side npcs, wild = true }\n";
+    let kinds = ["round_start", "draw", "turn_start", "attempt_refused"];
+    let run = play(
+        SWADE,
+        Scenario {
+            encounter,
+            draws: &["9 clubs", "Q clubs", "J hearts", "2 spades"],
+            answers: "round 1, after Ava, \"Goon 2\": act\n",
+            until: "round=1",
+            ..Scenario::default()
+        },
+    );
+    assert_eq!(
+        story(&run, &kinds),
+        v(&[
+            "round 1",
+            "draw Ava 9 clubs",
+            "draw Goon 1 Q clubs",
+            "draw Twin 1 J hearts",
+            "draw Twin 2 2 spades",
+            "turn Goon 1",
+            "turn Goon 2",
+            "turn Goon 3",
+            "turn Twin 1",
+            "turn Ava",
+            "refused Goon 2 act: Goon 2 is not on Hold; Goon 2 acts on another's card",
+            "turn Twin 2",
+        ])
+    );
+    let apart = format!("param group_card = false\n{encounter}");
+    let run = play(
+        SWADE,
+        Scenario {
+            encounter: &apart,
+            draws: &["9 clubs", "Q clubs", "3 hearts", "4 hearts", "J hearts", "2 spades"],
+            until: "round=1",
+            ..Scenario::default()
+        },
+    );
+    assert_eq!(
+        run.rounds()[0],
+        v(&["Goon 1", "Twin 1", "Ava", "Goon 3", "Goon 2", "Twin 2"])
+    );
+}

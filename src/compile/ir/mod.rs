@@ -150,7 +150,8 @@ pub enum Moment {
     AfterTurn(EntityId),
     LevelStart(LevelId),
     LevelEnd(LevelId),
-    Decision(DecisionId),
+    /// While a decision is asked, of this chooser.
+    Decision(DecisionId, Who),
 }
 
 #[derive(Debug, Clone)]
@@ -310,6 +311,9 @@ pub struct CharacterDef {
     pub fields: Vec<(FieldId, Ex)>,
     /// `absent`: out of play until a `join`.
     pub absent: bool,
+    /// A member of a group (`character N × NAME`): the first member's id and the number of
+    /// members (ids from the first on). `None` for an entity declared alone.
+    pub group: Option<(EntityId, u32)>,
 }
 
 /// One option of a decision as the runtime offers it.
@@ -787,6 +791,9 @@ pub enum Ex {
     SideOwner(Box<Ex>, Span),
     /// `x.in_play`: `x` is in play (joined, not gone by `leave`, not destroyed).
     InPlay(Box<Ex>, Span),
+    /// `c.group`: the first member of `c`'s group in play (the first member when none is), `c`
+    /// itself for a character declared alone.
+    GroupOf(Box<Ex>, Span),
     /// The current iteration of a level, from 1 (0 before it first runs).
     LevelNumber(LevelId),
     /// A param with arguments, called.

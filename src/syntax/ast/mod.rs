@@ -275,8 +275,9 @@ pub enum Moment {
     /// `start of LEVEL` / `end of LEVEL`: as an iteration of the level starts or ends.
     LevelStart(Ident),
     LevelEnd(Ident),
-    /// `DECISION`: while a decision of that name is being asked (of anyone).
-    Decision(Ident),
+    /// `DECISION [(x)]`: while a decision of that name is being asked (of anyone); `x` is who is
+    /// deciding.
+    Decision(Ident, Option<Ident>),
 }
 
 /// `measure NAME = EXPR [for each c in COLL [where C]] at POINT`: the value of EXPR, recorded
@@ -473,7 +474,12 @@ pub struct OrderKey {
 
 #[derive(Clone, Debug)]
 pub struct CharacterDecl {
+    /// For a group, `NAME` of `character N × NAME`: its members are `NAME 1` to `NAME N`
+    /// ([`CharacterDecl::members`]).
     pub name: Ident,
+    /// `character N × NAME { ... }`: a group of N identical characters (the count as written,
+    /// at its span; the checker refuses one below 1 or above `MAX_GROUP`, `check::group`).
+    pub group: Option<Box<Spanned<i64>>>,
     /// Every `side NAME` written, in order: a character has at most one (the checker refuses a
     /// second, `check::duplicate`).
     pub sides: Vec<Ident>,
@@ -482,6 +488,23 @@ pub struct CharacterDecl {
     /// Where `absent` is written (out of play until a `join` brings it in); more than once is
     /// `check::duplicate`.
     pub absent: Vec<Span>,
+}
+
+impl CharacterDecl {
+    /// The characters the declaration declares, in order, each at the declaration's name: the
+    /// one named, or a group's members `NAME 1` to `NAME N` (none for a count below 1, at most
+    /// `MAX_GROUP`: the checker refuses the rest).
+    pub fn members(&self) -> Vec<Ident> {
+        match &self.group {
+            None => vec![self.name.clone()],
+            Some(n) => {
+                let most = n.node.clamp(0, crate::limits::MAX_GROUP as i64);
+                (1..=most)
+                    .map(|k| Spanned::new(format!("{} {k}", self.name.node), self.name.span))
+                    .collect()
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -38,7 +38,10 @@ pub(super) fn pest_error(e: pest::error::Error<Rule>, src: &str, offset: usize, 
     if let Some(d) = missing_parameters(src, pos, file) {
         return d;
     }
-    if let Some(d) = super::hints::walk_over_dice(src, pos, file).or_else(|| super::hints::typed_hook(src, pos, file)) {
+    if let Some(d) = super::hints::walk_over_dice(src, pos, file)
+        .or_else(|| super::hints::typed_hook(src, pos, file))
+        .or_else(|| super::hints::group_without_keyword(src, pos, file))
+    {
         return d;
     }
     if let Some(d) = undeferrable(src, pos, file) {

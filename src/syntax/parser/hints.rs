@@ -1,6 +1,7 @@
 //! Syntax errors said in the words of issue 26's constructs, where pest's list of expected tokens
 //! would not tell a designer what to write: a `for each` over dice rolled in place (a walk takes a
-//! pool), and a hook that repeats its trigger's argument types.
+//! pool), a hook that repeats its trigger's argument types, and a group of characters written
+//! without `character`.
 
 use crate::diag::Diag;
 use crate::source::{FileId, Span};
@@ -100,6 +101,30 @@ pub(super) fn typed_hook(src: &str, pos: usize, file: FileId) -> Option<Diag> {
             .help(format!(
                 "the trigger declares the types (`trigger {name}(...)`); name the variables only: `on {name}({}) {{ ... }}`",
                 plain.join(", ")
+            )),
+    )
+}
+
+/// `3 × Goblin { ... }` at the start of a line: a group is declared like a character, after
+/// `character`.
+pub(super) fn group_without_keyword(src: &str, pos: usize, file: FileId) -> Option<Diag> {
+    let line = src.get(..pos)?.rfind('\n').map_or(0, |i| i + 1);
+    if !src.get(line..pos)?.trim().is_empty() {
+        return None;
+    }
+    let text = src.get(pos..)?;
+    let text = text.get(..text.find('\n').unwrap_or(text.len()))?;
+    let digits = text.len() - text.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = text.get(digits..)?.trim_start();
+    if digits == 0 || !(rest.starts_with('×') || rest.starts_with("x ")) {
+        return None;
+    }
+    let group = text.get(..text.find('{').unwrap_or(text.len()))?.trim_end();
+    Some(
+        Diag::new("syntax::parse", "a group of characters is declared after `character`")
+            .label(Span::new(file, pos, pos + group.len()), "a group without `character`")
+            .help(format!(
+                "write `character {group} {{ ... }}`: its members are named `NAME 1` to `NAME N`"
             )),
     )
 }

@@ -141,7 +141,10 @@ impl Builder {
                     Moment::LevelEnd(level)
                 }
             }
-            _ => Moment::Decision(self.ident(inner)),
+            _ => {
+                let name = self.ident(next(&mut wi, mspan)?);
+                Moment::Decision(name, wi.next().map(|p| self.ident(p)))
+            }
         };
         Ok(Spanned::new(node, mspan))
     }
@@ -412,9 +415,26 @@ impl Builder {
     }
 
     fn character_decl(&self, mut it: Parts<'_>, span: Span) -> R<Item> {
-        let name = self.name(next(&mut it, span)?);
+        let mut first = next(&mut it, span)?;
+        let mut group = None;
+        if first.as_rule() == Rule::char_group {
+            let count = next(&mut first.into_inner(), span)?;
+            // A count past any number is read as the largest, to be refused as too many.
+            let n = count
+                .as_str()
+                .parse::<i64>()
+                .unwrap_or(if count.as_str().starts_with('-') {
+                    i64::MIN
+                } else {
+                    i64::MAX
+                });
+            group = Some(Box::new(Spanned::new(n, self.span(&count))));
+            first = next(&mut it, span)?;
+        }
+        let name = self.name(first);
         let mut decl = CharacterDecl {
             name,
+            group,
             sides: Vec::new(),
             tags: Vec::new(),
             fields: Vec::new(),
