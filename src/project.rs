@@ -531,12 +531,37 @@ fn play_here<S: Sink>(
 pub struct CheckReport {
     pub failures: Vec<(Project, Vec<Diag>)>,
     pub notes: Vec<String>,
+    /// The files read as rulesets, as encounters, and those that did not parse.
+    pub rulesets: usize,
+    pub encounters: usize,
+    pub unparsed: usize,
 }
 
 impl CheckReport {
     /// Whether every file is clean.
     pub fn is_clean(&self) -> bool {
         self.failures.is_empty()
+    }
+
+    /// One line that says what was checked and how it went: `checked 2 rulesets, 5 encounters:
+    /// no problems` (`check` shows it on a terminal).
+    pub fn summary(&self) -> String {
+        let many = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+        let mut what = vec![many(self.rulesets, "ruleset"), many(self.encounters, "encounter")];
+        if self.unparsed > 0 {
+            what.push(format!("{} that did not parse", many(self.unparsed, "file")));
+        }
+        let errors: usize = self.failures.iter().map(|f| f.1.len()).sum();
+        let verdict = if errors == 0 {
+            "no problems".to_string()
+        } else {
+            format!("{} (above)", many(errors, "error"))
+        };
+        let notes = match self.notes.len() {
+            0 => String::new(),
+            n => format!("; {} above", many(n, "note")),
+        };
+        format!("checked {}: {verdict}{notes}\n", what.join(", "))
     }
 
     /// The diagnostics of every failed build, then the notes.
@@ -567,6 +592,7 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
         let mut alone = p.characters.clone();
         if !p.syntax_errors().is_empty() {
             alone.extend(p.syntax_errors().iter().cloned());
+            report.unparsed += 1;
             report.failures.push((p, alone));
             continue;
         }
@@ -586,6 +612,7 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             rulesets.push(t)
         }
     }
+    (report.rulesets, report.encounters) = (rulesets.len(), encounters.len());
     for r in &rulesets {
         let mut clean = |p: Project| match p.compile() {
             Ok(_) => true,

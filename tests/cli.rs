@@ -284,3 +284,111 @@ fn check_help_and_the_readme_pair_encounters_alike() {
         assert!(readme.contains(phrase), "the README lacks {phrase:?}");
     }
 }
+
+/// Runs `turnscript ARGS` in a pseudo-terminal (util-linux `script`, in Debian's essential
+/// `bsdutils`), from the crate's folder: what the terminal showed, `\r\n` made `\n`.
+fn on_a_terminal(args: &str) -> String {
+    let command = format!(
+        "cd '{}' && '{}' {args}",
+        env!("CARGO_MANIFEST_DIR"),
+        env!("CARGO_BIN_EXE_turnscript")
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env_remove("NO_COLOR")
+        .env("TERM", "dumb")
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux `script` runs (Debian: bsdutils)");
+    String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+}
+
+/// Issue 28: `check` printed nothing on success, so a newcomer could not tell it had checked
+/// anything. On a terminal it says what it checked; piped or with `--quiet` it stays silent.
+#[test]
+fn check_says_what_it_checked_on_a_terminal_only() {
+    let files = "rulesets/crisis-mode.turn rulesets/encounters/crisis-mode.turn rulesets/encounters/legends.turn";
+    // The encounter of Legends names its ruleset, which is read from disk and checked too.
+    assert_eq!(
+        on_a_terminal(&format!("check {files}")),
+        "checked 2 rulesets, 2 encounters: no problems\n"
+    );
+    assert_eq!(on_a_terminal(&format!("check --quiet {files}")), "");
+    assert_eq!(on_a_terminal("check -q rulesets/capes.turn"), "");
+    let piped = turnscript(&["check", "rulesets/crisis-mode.turn"], "", &[]);
+    assert_eq!(piped, (String::new(), String::new(), 0));
+    // With errors: the diagnostics, then the line.
+    let shown = on_a_terminal(&format!("--color never check {BAD} rulesets/legacy.turn"));
+    assert!(
+        shown.ends_with("\nchecked 2 rulesets, 0 encounters: 1 error (above)\n"),
+        "{shown}"
+    );
+    let (_, err, code) = turnscript(&["check", BAD], "", &[]);
+    assert!(code == 1 && !err.contains("checked"), "{err}");
+}
+
+/// The Rust the README asks for is the `rust-version` of Cargo.toml.
+#[test]
+fn the_readme_asks_for_the_rust_version_of_cargo_toml() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let toml = std::fs::read_to_string(format!("{root}/Cargo.toml")).unwrap_or_default();
+    let version = toml
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("Cargo.toml has a rust-version");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap_or_default();
+    assert!(
+        readme.contains(&format!("**Rust {version} or newer**")),
+        "README.md must ask for Rust {version} or newer"
+    );
+}
+
+/// Every `$ turnscript ...` example in the README (`$ echo '...' | turnscript ...` gives it
+/// standard input) is run, and the lines shown under it must come out: each run of lines between
+/// `...` lines as they are, one after another, in order. The REPL's transcript is a session, not
+/// one command, and is left to tests/repl.rs.
+#[test]
+fn the_readmes_examples_print_what_it_shows() {
+    let readme = std::fs::read_to_string(format!("{}/README.md", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default();
+    let mut ran = 0;
+    for block in readme.split("```").skip(1).step_by(2) {
+        let mut lines = block.lines().skip(1);
+        let Some(command) = lines.next().and_then(|l| l.strip_prefix("$ ")) else {
+            continue;
+        };
+        let (stdin, command) = match command.split_once(" | ") {
+            Some((echo, rest)) => {
+                let text = echo.strip_prefix("echo '").and_then(|e| e.strip_suffix('\''));
+                (
+                    format!("{}\n", text.expect("only `echo '...' |` feeds a README example")),
+                    rest,
+                )
+            }
+            None => (String::new(), command),
+        };
+        let args: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(args.first(), Some(&"turnscript"), "{command}");
+        if args.get(1) == Some(&"repl") {
+            continue;
+        }
+        let (out, err, code) = turnscript(&args[1..], &stdin, &[]);
+        assert_eq!(code, 0, "README: `{command}` failed:\n{err}");
+        let shown: Vec<&str> = lines.collect();
+        let got: Vec<&str> = out.lines().collect();
+        let mut at = 0;
+        for chunk in shown.split(|l| *l == "...").filter(|c| !c.is_empty()) {
+            let found = (at..=got.len().saturating_sub(chunk.len())).find(|&i| got[i..].starts_with(chunk));
+            let Some(i) = found else {
+                panic!(
+                    "README: `{command}` no longer prints\n{}\n\nit prints:\n{out}",
+                    chunk.join("\n")
+                );
+            };
+            at = i + chunk.len();
+        }
+        ran += 1;
+    }
+    // The text trace, the JSON lines and the simulation report.
+    assert_eq!(ran, 3, "README examples run");
+}

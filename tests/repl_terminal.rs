@@ -188,6 +188,20 @@ fn completion_hints_history_and_autosave_in_a_terminal() {
     let pane = t.line("show 0");
     assert!(pane.contains("pending  Dmitri decides act"), "{pane}");
     assert!(!pane.contains("leaves   Cole"), "Ctrl-C ran the line:\n{pane}");
+    // Several candidates: Tab completes what they share, and a second Tab lists them all
+    // (rather than cycling through them inline).
+    t.keys(&["answer ", "Tab", "Tab"]);
+    // The listing: the options side by side on a line of their own (the decision's line has
+    // `·` between them, the trace's `|`).
+    t.wait_until("the options listed", |pane| {
+        pane.lines().any(|l| {
+            ["move", "attack", "defend", "power", "pass"]
+                .iter()
+                .all(|o| l.contains(o))
+                && !l.contains(['·', '|'])
+        })
+    });
+    t.keys(&["C-u"]);
     // A definition spanning lines: the braces are open, so Enter continues it.
     t.keys(&["add character Zed {", "Enter"]);
     t.keys(&["finesse = 3", "Enter"]);

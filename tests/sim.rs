@@ -387,3 +387,186 @@ fn lapsed_deferred_changes_are_counted() {
     let quiet = Report::new(&program, &opts, &stats, |_| String::new()).render(Format::Text);
     assert!(!quiet.contains("lapsed"), "{quiet}");
 }
+
+/// Compiles one ruleset text and simulates it: the report.
+fn report_of(src: &str, n: u64) -> Report {
+    let project = Project::load(vec![("t.turn".to_string(), src.to_string())]);
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n,
+        threads: 2,
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    Report::new(&program, &opts, &stats, |_| String::new())
+}
+
+/// A global or a stat that holds a character, a side or a role is reported by what it held (how
+/// often each), never as a mean of ids.
+#[test]
+fn fields_holding_a_character_side_or_role_are_reported_by_name() {
+    let src = "side heroes, foes\ncharacter A { }\ncharacter B { }\ncharacter C { }\n\
+               stat rival: character\nglobal up: character\nglobal first: side\nglobal nobody: character\n\
+               play {\n  set up = if d2 == 1 then A else B\n  set first = if d3 == 1 then foes else heroes\n\
+               set A.rival = C\n}\n";
+    let report = report_of(src, 40);
+    let held = |e: &str, f: &str| {
+        report
+            .held
+            .iter()
+            .find(|r| r.entity == e && r.field == f)
+            .unwrap_or_else(|| panic!("no row for {e}.{f}: {:?}", report.held))
+            .values
+            .clone()
+    };
+    let up = held("table", "up");
+    assert_eq!(up.iter().map(|v| v.0.as_str()).collect::<Vec<_>>(), ["A", "B"]);
+    assert_eq!(up.iter().map(|v| v.1).sum::<u64>(), 40);
+    let first = held("table", "first");
+    assert_eq!(
+        first.iter().map(|v| v.0.as_str()).collect::<Vec<_>>(),
+        ["heroes", "foes"]
+    );
+    assert_eq!(held("table", "nobody"), vec![("none".to_string(), 40)]);
+    assert_eq!(held("A", "rival"), vec![("C".to_string(), 40)]);
+    assert_eq!(held("B", "rival"), vec![("none".to_string(), 40)]);
+    // No mean of ids anywhere.
+    assert!(
+        !report
+            .finals
+            .iter()
+            .any(|r| ["up", "first", "nobody", "rival"].contains(&r.field.as_str()))
+    );
+    let text = report.render(Format::Text);
+    let at = text.find("  entity field held").unwrap_or_else(|| panic!("{text}"));
+    let lines: Vec<&str> = text[at..].lines().collect();
+    assert!(
+        lines[1].starts_with("  table  up    A ") && lines[2].starts_with("               B "),
+        "{text}"
+    );
+    assert!(lines[3].starts_with("  table  first heroes "), "{text}");
+    // Fields that held the same in every encounter are counted, not listed.
+    assert!(
+        text.contains("(4 fields ended with the same value in every encounter"),
+        "{text}"
+    );
+    let csv = report.render(Format::Csv);
+    assert!(csv.contains("final_held,table,nobody,none,40\n"), "{csv}");
+    assert!(csv.contains("final_held,A,rival,C,40\n"), "{csv}");
+    let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap_or_default();
+    assert_eq!(
+        json["held"][2],
+        serde_json::json!({"entity": "table", "field": "nobody", "values": [{"value": null, "count": 40}]})
+    );
+}
+
+/// A measure that never fired prints `-` for what it has no values for, and gets no histogram;
+/// a column that is 0 in every row (no actions in a ruleset without any) is left out, and said.
+#[test]
+fn a_measure_that_never_fired_and_empty_columns() {
+    let src = "resource ap min 0\ncharacter A { ap = 2 }\n\
+               play {\n  round counting from 1 to 2 { for each c in characters { turn c { spend 1 c.ap } } }\n}\n\
+               measure never = c.ap for each c in characters where c.ap > 5 at end of encounter\n";
+    let report = report_of(src, 6);
+    let m = &report.measures[0];
+    assert_eq!((m.recorded, m.samples), (0, 0.0));
+    let text = report.render(Format::Text);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("  never"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(
+        row.split_whitespace().collect::<Vec<_>>(),
+        ["never", "0.00", "-", "-", "-", "-", "-"],
+        "{text}"
+    );
+    assert!(!text.contains("never: values"), "{text}");
+    // No actions: the per-character table has no `actions` column; nothing gained or forfeited.
+    assert!(
+        text.contains("  character  turns\n  A           2.00\n  (0 in every encounter, not shown: actions)\n"),
+        "{text}"
+    );
+    assert!(text.contains("  resource  spent\n  ap         2.00\n  (0 in every encounter, not shown: gained, forfeited, forfeits, left at end)\n"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap_or_default();
+    let never = &json["measures"][0];
+    assert_eq!(
+        (never["mean"].is_null(), never["min"].is_null(), never["max"].is_null()),
+        (true, true, true),
+        "{never}"
+    );
+    assert!(report.render(Format::Csv).contains("measure,never,,mean,\n"));
+    // The plot says a measure never recorded, and draws no panel for it.
+    let svg = turnscript::sim::plot::svg(&report).unwrap_or_else(|e| panic!("{e}"));
+    assert!(svg.contains("never recorded: never"), "{svg}");
+}
+
+/// The plot says what was simulated (ruleset, encounter, encounters, seed, policy, until), its
+/// panels say what they count, a measure with one value still gets a panel, and what has no
+/// panel is named in the footer; only light horizontal gridlines.
+#[test]
+fn the_plot_says_what_was_simulated_and_what_each_panel_counts() {
+    let (project, program) = compile("crisis-mode");
+    let opts = SimOptions {
+        n: 30,
+        seed: 5,
+        threads: 2,
+        policy: Some("random".into()),
+        until: Some("turn=2".into()),
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    let report = Report::new(&program, &opts, &stats, |d| {
+        project.render(std::slice::from_ref(d), Style::default())
+    });
+    let svg = turnscript::sim::plot::svg(&report).unwrap_or_else(|e| panic!("{e}"));
+    let texts: Vec<String> = svg
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            t.split_once('>')
+                .and_then(|(_, r)| r.split_once("</text>"))
+                .map(|(t, _)| t.trim().to_string())
+        })
+        .collect();
+    let has = |s: &str| texts.iter().any(|t| t == s);
+    assert!(has("Crisis Mode Turn Sequence · Rooftop standoff"), "{texts:?}");
+    assert!(
+        has("30 encounters · seed 5 · policy random · until turn=2"),
+        "{texts:?}"
+    );
+    assert!(has("round: iterations per encounter"), "{texts:?}");
+    assert!(
+        has("iterations of round in one encounter") && has("encounters"),
+        "{texts:?}"
+    );
+    assert!(
+        has("iterations the same in every encounter: turn 2 · action_phase 2 · reset_phase 2"),
+        "{texts:?}"
+    );
+    // No minor gridlines: every line drawn is an axis, a tick or a light major gridline.
+    let strokes: std::collections::BTreeSet<&str> = svg
+        .lines()
+        .filter(|l| l.starts_with("<polyline") || l.starts_with("<line"))
+        .filter_map(|l| l.split("stroke=\"").nth(1).and_then(|r| r.split('"').next()))
+        .collect();
+    assert!(
+        strokes.iter().all(|s| ["#E4E4E4", "#5A5A5A"].contains(s)),
+        "{strokes:?}"
+    );
+
+    // One value only: a panel all the same, one bar among its empty neighbours.
+    let report = report_of(
+        "character A { }\nplay { round counting from 1 to 2 { turn A { } } }\n\
+         measure acted = 1 at end of turn(c)\n",
+        4,
+    );
+    let svg = turnscript::sim::plot::svg(&report).unwrap_or_else(|e| panic!("{e}"));
+    assert!(svg.contains("measure acted: its values"), "{svg}");
+    assert!(
+        svg.contains("values recorded") && svg.contains(">\n8\n</text>"),
+        "{svg}"
+    );
+    assert!(svg.contains("iterations the same in every encounter: round 2"), "{svg}");
+}

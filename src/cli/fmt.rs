@@ -81,11 +81,11 @@ pub fn main(args: FmtArgs, colour: bool) -> i32 {
                 eprintln!("error: cannot write the formatted text: {e}");
                 code = 1;
             }
-        } else if formatted != text {
-            if let Err(e) = std::fs::write(path, formatted) {
-                eprintln!("error: cannot write {name}: {e}");
-                code = 1;
-            }
+        } else if formatted != text
+            && let Err(e) = std::fs::write(path, formatted)
+        {
+            eprintln!("error: cannot write {name}: {e}");
+            code = 1;
         }
     }
     if args.check && unformatted > 0 {

@@ -61,6 +61,9 @@ enum Command {
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Say nothing on success, even on a terminal (diagnostics are still printed).
+        #[arg(short, long)]
+        quiet: bool,
     },
     /// Run an encounter under a ruleset and print its trace. `run ENCOUNTER` runs an encounter
     /// that names its ruleset (`uses "PATH"`) under it.
@@ -192,12 +195,14 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
     };
     let colour = crate::diag::use_colour(cli.color.forced(), std::io::stderr().is_terminal());
     match cli.command {
-        Command::Check { files } => {
+        Command::Check { files, quiet } => {
             if let Err(e) = one_stdin(files.iter().map(PathBuf::as_path)) {
                 eprint!("{e}");
                 return 2;
             }
-            check_files(&files, colour)
+            // What was checked, on a terminal only: a script or a pipe gets the exit code alone.
+            let summary = !quiet && std::io::stderr().is_terminal();
+            check_files(&files, colour, summary)
         }
         Command::Repl {
             ruleset,
@@ -365,7 +370,7 @@ fn read_all(paths: &[&Path]) -> Result<Vec<(String, String)>, String> {
     paths.iter().map(|p| read(p).map(|t| (shown(p), t))).collect()
 }
 
-fn check_files(paths: &[PathBuf], colour: bool) -> i32 {
+fn check_files(paths: &[PathBuf], colour: bool, summary: bool) -> i32 {
     let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
     let texts = match read_all(&paths) {
         Ok(t) => t,
@@ -389,6 +394,9 @@ fn check_files(paths: &[PathBuf], colour: bool) -> i32 {
             colour
         })
     );
+    if summary {
+        eprint!("{}", report.summary());
+    }
     if report.is_clean() { 0 } else { 1 }
 }
 

@@ -85,6 +85,20 @@ pub(super) fn parse_mode(repl: &Repl, ws: &[Word], head: (usize, usize), name: &
 pub(super) fn parse_continue(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let pd = pending(st, head)?;
+    let (goal, used) = match ws.get(1).copied() {
+        None => (Goal::Continue(None), 1),
+        Some(w) if w.2 == "until" => (Goal::Continue(Some(until(st, ws, w, "continue")?)), 3),
+        Some(w) => {
+            return Err(bad(
+                "repl::bad_continue",
+                format!("`continue {}` is not a way to go on", w.2),
+                (w.0, w.1),
+                "expected `until`",
+            )
+            .help(format!("usage: {}", usage("continue"))));
+        }
+    };
+    too_many(ws, used, usage("continue"))?;
     // `continue` answers only decisions that answer themselves, this one too.
     if !st
         .modes
@@ -104,20 +118,6 @@ pub(super) fn parse_continue(repl: &Repl, ws: &[Word], head: (usize, usize)) -> 
             autos.join(" or ")
         )));
     }
-    let (goal, used) = match ws.get(1).copied() {
-        None => (Goal::Continue(None), 1),
-        Some(w) if w.2 == "until" => (Goal::Continue(Some(until(st, ws, w, "continue")?)), 3),
-        Some(w) => {
-            return Err(bad(
-                "repl::bad_continue",
-                format!("`continue {}` is not a way to go on", w.2),
-                (w.0, w.1),
-                "expected `until`",
-            )
-            .help(format!("usage: {}", usage("continue"))));
-        }
-    };
-    too_many(ws, used, usage("continue"))?;
     Ok(Cmd::Change { ops: Vec::new(), goal })
 }
 

@@ -231,7 +231,12 @@ fn history_path() -> PathBuf {
 
 /// Reads commands from the terminal until `quit` or Ctrl-D. Returns the exit code.
 pub fn interactive(repl: &mut Repl) -> i32 {
-    let config = Config::builder().auto_add_history(false).build();
+    // Tab completes what is common to the candidates and lists them all (as bash does), rather
+    // than cycling through them inline.
+    let config = Config::builder()
+        .auto_add_history(false)
+        .completion_type(rustyline::CompletionType::List)
+        .build();
     let mut rl: Editor<LineHelper, rustyline::history::DefaultHistory> = match Editor::with_config(config) {
         Ok(rl) => rl,
         Err(e) => {

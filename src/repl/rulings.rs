@@ -25,11 +25,10 @@ fn effect(st: &State, w: Word) -> Result<String, Diag> {
         (w.0, w.1),
         "not an effect",
     );
-    let list = if effects.is_empty() {
-        "none".to_string()
-    } else {
-        effects.join(", ")
-    };
+    if effects.is_empty() {
+        return Err(d.help("this ruleset declares no effects (`effect NAME` in a ruleset declares one)"));
+    }
+    let list = effects.join(", ");
     Err(match closest(w.2, effects.iter().copied()) {
         Some(c) => d.help(format!("did you mean `{c}`? the effects are: {list}")),
         None => d.help(format!("the effects are: {list}")),

@@ -148,7 +148,8 @@ pub enum Frame {
 /// How the replay of a log ended.
 pub enum End {
     Paused(Box<Pending>),
-    Finished(crate::trace::EndReason),
+    /// Over, and the state it ended in (`show` reads the fields from it).
+    Finished(crate::trace::EndReason, Option<Box<crate::runtime::control::Snapshot>>),
     /// A run error (rendered with the state's sources).
     Failed(Diag),
 }
@@ -229,8 +230,13 @@ impl State {
         }
     }
 
+    /// The state at the pending decision, or the one the encounter ended in.
     pub fn snapshot(&self) -> Option<&Snapshot> {
-        self.pending().map(|p| &p.snapshot)
+        match &self.end {
+            End::Paused(p) => Some(&p.snapshot),
+            End::Finished(_, last) => last.as_deref(),
+            End::Failed(_) => None,
+        }
     }
 
     pub fn character(&self, name: &str) -> Option<EntityId> {

@@ -54,7 +54,7 @@ pub fn status(st: &State) -> String {
             out.push_str(&refused_lines(st, pd, "  "));
             out
         }
-        End::Finished(r) => {
+        End::Finished(r, _) => {
             let mut out = format!("the encounter is over ({})\n", reason_text(p, r));
             for q in &st.queued {
                 out.push_str(&format!("  never made: {q} (its moment never came)\n"));
@@ -460,14 +460,16 @@ fn pending_text(st: &State) -> String {
 /// The last `n` events of the trace, in the GM's text view.
 fn last_events(st: &State, n: usize) -> String {
     let mut out = String::new();
-    let total = st.rec.ends.len();
-    let from = total.saturating_sub(n);
-    if n > 0 && total > 0 {
-        out.push_str(&format!(
-            "last {} event{}\n",
-            total - from,
-            if total - from == 1 { "" } else { "s" }
-        ));
+    // The last `n` events that have a line in the text view (some have none).
+    let ends = &st.rec.ends;
+    let has_line = |i: usize| ends[i] > if i == 0 { 0 } else { ends[i - 1] };
+    let (mut from, mut shown) = (ends.len(), 0);
+    while from > 0 && shown < n {
+        from -= 1;
+        shown += usize::from(has_line(from));
+    }
+    if shown > 0 {
+        out.push_str(&format!("last {shown} event{}\n", if shown == 1 { "" } else { "s" }));
         for line in st.rec.text_from(from).lines() {
             out.push_str(&format!("  {line}\n"));
         }
@@ -574,7 +576,7 @@ pub fn where_short(st: &State) -> String {
     });
     let who = match &st.end {
         End::Paused(pd) => Some(p.who_name(pd.chooser).to_string()),
-        End::Finished(_) => Some("over".to_string()),
+        End::Finished(..) => Some("over".to_string()),
         End::Failed(_) => Some("stopped".to_string()),
     };
     [level, who].into_iter().flatten().collect::<Vec<_>>().join(" · ")

@@ -55,9 +55,9 @@ pub trait Control {
 
     /// The run has ended (or paused, or failed): `hidden` and `uncounted` as at a decision
     /// ([`Pending::hidden`], [`Pending::uncounted`]): the answers that choices still held
-    /// took, which a view must never show.
-    fn ended(&mut self, hidden: Vec<u32>, uncounted: u32) {
-        let _ = (hidden, uncounted);
+    /// took, which a view must never show; `last`: the state it ended in.
+    fn ended(&mut self, hidden: Vec<u32>, uncounted: u32, last: Snapshot) {
+        let _ = (hidden, uncounted, last);
     }
 }
 
@@ -190,6 +190,11 @@ pub enum Ran {
 /// Reads and edits a running machine at a decision. Every edit is traced.
 pub struct Editor<'m, 'a> {
     m: &'m mut Machine<'a>,
+}
+
+/// The state `m` is in, read-only (as the run ends, for a control).
+pub(super) fn snapshot_of(m: &mut Machine<'_>) -> Snapshot {
+    Editor { m }.snapshot()
 }
 
 impl Editor<'_, '_> {
@@ -368,8 +373,8 @@ impl Control for Gate<'_> {
         self.inner.policy(chooser)
     }
 
-    fn ended(&mut self, hidden: Vec<u32>, uncounted: u32) {
-        self.inner.ended(hidden, uncounted);
+    fn ended(&mut self, hidden: Vec<u32>, uncounted: u32, last: Snapshot) {
+        self.inner.ended(hidden, uncounted, last);
     }
 
     fn decide(&mut self, ed: &mut Editor<'_, '_>, d: &DecisionPoint<'_>) -> Result<Verdict, Diag> {

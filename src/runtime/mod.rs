@@ -128,8 +128,11 @@ fn run_with<'a>(
     let result = play(&mut m, cfg.seed).map_err(|e| *e);
     // A control hears which answers choices still held took: never to be shown.
     let (hidden, uncounted) = (m.secrecy.hidden(), m.secrecy.uncounted());
-    if let Some(c) = m.control.as_deref_mut() {
-        c.ended(hidden, uncounted);
+    if m.control.is_some() {
+        let last = control::snapshot_of(&mut m);
+        if let Some(c) = m.control.as_deref_mut() {
+            c.ended(hidden, uncounted, last);
+        }
     }
     result
 }

@@ -19,8 +19,8 @@ use crate::compile::Program;
 use crate::limits::MAX_SIM_THREADS;
 use crate::project::{RunOptions, SetupError};
 
-pub use report::{Format, MeasureRow, Report};
-pub use tally::{Counts, Stats, Tally};
+pub use report::{Format, HeldRow, MADE_IN_PLAY, MeasureRow, Report};
+pub use tally::{Counts, Held, Holder, Stats, Tally};
 
 /// What a simulation runs.
 #[derive(Clone, Debug, Default)]

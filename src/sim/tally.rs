@@ -251,6 +251,26 @@ pub struct Stats {
     pub final_globals: Vec<Spread>,
     /// Each side's fields at the end: `final_sides[s * fields + f]`.
     pub final_sides: Vec<Spread>,
+    /// The fields that hold an entity, a side or a role, at the end: in how many encounters each
+    /// held each value ([`Held`]).
+    pub held: BTreeMap<(Holder, FieldId, Held), u64>,
+}
+
+/// Who holds a field: the table (a global), a side, or a declared entity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Holder {
+    Table,
+    Side(u32),
+    Entity(EntityId),
+}
+
+/// What a field that holds an entity, a side or a role held at the end: a declared entity, a
+/// side or role (by index), an entity made in play (whichever), or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Held {
+    Id(i64),
+    Made,
+    None,
 }
 
 impl Stats {
@@ -273,6 +293,7 @@ impl Stats {
             finals: vec![Spread::default(); c * p.fields.len()],
             final_globals: vec![Spread::default(); p.fields.len()],
             final_sides: vec![Spread::default(); p.sides.len() * p.fields.len()],
+            held: BTreeMap::new(),
         }
     }
 
@@ -319,6 +340,9 @@ impl Stats {
         }
         for (a, b) in self.final_sides.iter_mut().zip(&o.final_sides) {
             a.add(b);
+        }
+        for (k, n) in o.held {
+            *self.held.entry(k).or_insert(0) += n;
         }
         if let Some(e) = o.first_error
             && self.first_error.as_ref().is_none_or(|f| e.0 < f.0)
@@ -401,7 +425,9 @@ impl Tally {
         }
     }
 
-    /// The state at the end of a finished encounter: each declared entity in play, each global.
+    /// The state at the end of a finished encounter: each declared entity in play, each global,
+    /// each side's fields. A field that holds an entity, a side or a role is counted by what it
+    /// held, not added up.
     fn finals(&mut self, p: &Program, state: &FinalState<'_>) {
         let nf = self.n_fields;
         for (e, in_play) in state.entities(p) {
@@ -409,23 +435,46 @@ impl Tally {
                 continue;
             }
             for (f, v) in state.fields(p, e) {
-                if let Some(x) = self.stats.finals.get_mut(e as usize * nf + f as usize) {
+                if !self.held(p, Holder::Entity(e), f, v)
+                    && let Some(x) = self.stats.finals.get_mut(e as usize * nf + f as usize)
+                {
                     x.add(&Spread::one(v));
                 }
             }
         }
         for (f, v) in state.globals(p) {
-            if let Some(x) = self.stats.final_globals.get_mut(f as usize) {
+            if !self.held(p, Holder::Table, f, v)
+                && let Some(x) = self.stats.final_globals.get_mut(f as usize)
+            {
                 x.add(&Spread::one(v));
             }
         }
         for s in 0..p.sides.len() {
             for (f, v) in state.side_fields(p, s) {
-                if let Some(x) = self.stats.final_sides.get_mut(s * nf + f as usize) {
+                if !self.held(p, Holder::Side(s as u32), f, v)
+                    && let Some(x) = self.stats.final_sides.get_mut(s * nf + f as usize)
+                {
                     x.add(&Spread::one(v));
                 }
             }
         }
+    }
+
+    /// Counts what field `f` of `who` held at the end, if it holds an entity, a side or a role;
+    /// false for a field that holds a number.
+    fn held(&mut self, p: &Program, who: Holder, f: FieldId, v: i64) -> bool {
+        let Some(t) = p.fields.get(f as usize).and_then(|d| d.refers) else {
+            return false;
+        };
+        let what = if v < 0 {
+            Held::None
+        } else if t == crate::check::SIDE || t == crate::check::ROLE || v < self.n_chars as i64 {
+            Held::Id(v)
+        } else {
+            Held::Made
+        };
+        *self.stats.held.entry((who, f, what)).or_insert(0) += 1;
+        true
     }
 
     fn measure(&mut self, m: MeasureId, about: Option<EntityId>, v: i64) {

@@ -3,6 +3,7 @@
 //! the run would pause.
 
 use super::*;
+use crate::runtime::control::Snapshot;
 
 /// Applies the log at each decision, then follows the goal.
 pub(super) struct Ctl<'p> {
@@ -31,6 +32,8 @@ pub(super) struct Ctl<'p> {
     pub(super) link: Option<(Sender<Progress>, Receiver<Resume>)>,
     /// As the run ended: the answers choices still held took, and the picks not counted.
     pub(super) held: (Vec<u32>, u32),
+    /// The state the run ended in (for `show` once the encounter is over).
+    pub(super) last: Option<Box<Snapshot>>,
     /// The attempts queued for moments (`attempt WHO NAME after X`), in the order queued.
     pub(super) queue: Vec<Queued>,
 }
@@ -351,8 +354,9 @@ impl Control for Ctl<'_> {
         Some((q.who, q.attempt))
     }
 
-    fn ended(&mut self, hidden: Vec<u32>, uncounted: u32) {
+    fn ended(&mut self, hidden: Vec<u32>, uncounted: u32, last: Snapshot) {
         self.held = (hidden, uncounted);
+        self.last = Some(Box::new(last));
     }
 
     fn policy(&self, who: Who) -> Option<PolicyRef> {

@@ -363,6 +363,7 @@ fn run(
         decisions: 0,
         link: Some((to_repl, from_repl)),
         held: (Vec::new(), 0),
+        last: None,
         queue: Vec::new(),
     };
     // No default stop: a fight goes on until the rules end it (the step budget guards).
@@ -377,7 +378,10 @@ fn run(
     let Some((to_repl, _)) = ctl.link.take() else {
         return;
     };
-    let (end, divergence) = ending(ran, &ctl.ops, ctl.entries, ctl.divergence.take(), ctl.next);
+    let (mut end, divergence) = ending(ran, &ctl.ops, ctl.entries, ctl.divergence.take(), ctl.next);
+    if let End::Finished(_, last) = &mut end {
+        *last = ctl.last.take();
+    }
     let trace = rec.borrow_mut().delta();
     let attempts = std::mem::take(&mut rec.borrow_mut().attempts);
     let _ = to_repl.send(Progress {
@@ -459,7 +463,7 @@ fn ending(
                     reason: "the encounter ended before this command's decision".into(),
                 });
             }
-            End::Finished(o.reason)
+            End::Finished(o.reason, None)
         }
         Err(d) => {
             if divergence.is_none() && next < n_ops {

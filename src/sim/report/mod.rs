@@ -62,6 +62,9 @@ pub struct ResourceRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeasureRow {
     pub name: String,
+    /// Values recorded in all; with none, the statistics below mean nothing and are shown as `-`
+    /// (JSON `null`).
+    pub recorded: u64,
     /// Values recorded per finished encounter, and their sum per finished encounter.
     pub samples: f64,
     pub total: f64,
@@ -91,6 +94,21 @@ pub struct FinalRow {
     /// The decimals the field keeps: `min` and `max` hold them times 10^N (`mean` is divided).
     pub decimals: u8,
 }
+
+/// A field that holds an entity, a side or a role (`global up: character`, `stat rival:
+/// character`): in how many finished encounters it ended holding each value, in declaration
+/// order of the values (`none` last). Its holder is as in [`FinalRow`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeldRow {
+    pub entity: String,
+    pub field: String,
+    /// (what it held, encounters): a name, `none`, or [`MADE_IN_PLAY`].
+    pub values: Vec<(String, u64)>,
+}
+
+/// What [`HeldRow`] says of an entity that `create` made in play (made entities are not told
+/// apart).
+pub const MADE_IN_PLAY: &str = "(made in play)";
 
 /// A value kept with `d` decimals, as the report writes it.
 fn num(v: i64, d: u8) -> String {
@@ -151,6 +169,8 @@ pub struct Report {
     pub measures: Vec<MeasureRow>,
     /// Every field of every declared entity, and every global, at the end.
     pub finals: Vec<FinalRow>,
+    /// The fields that hold an entity, a side or a role: what they held at the end.
+    pub held: Vec<HeldRow>,
     pub errors: Vec<(String, u64)>,
     /// The failure of the lowest-numbered encounter: (index, seed, rendered diagnostic).
     pub first_error: Option<(u64, u64, String)>,
@@ -335,6 +355,7 @@ impl Report {
             resources,
             measures,
             finals: final_rows(p, stats),
+            held: held_rows(p, stats),
             errors,
             first_error: stats.first_error.as_ref().map(|(i, s, d)| (*i, *s, render(d))),
         }
@@ -418,6 +439,41 @@ fn final_rows(p: &Program, stats: &Stats) -> Vec<FinalRow> {
     globals.chain(sides).chain(entities).collect()
 }
 
+/// The rows of the fields that hold an entity, a side or a role, in the order of the final
+/// rows: globals, sides, entities; each field's values in declaration order, `none` last.
+fn held_rows(p: &Program, stats: &Stats) -> Vec<HeldRow> {
+    use super::tally::{Held, Holder};
+    let mut rows: Vec<HeldRow> = Vec::new();
+    for (&(who, f, what), &n) in &stats.held {
+        let Some(def) = p.fields.get(f as usize) else { continue };
+        let entity = match who {
+            Holder::Table => "table".to_string(),
+            Holder::Side(s) => p.sides.get(s as usize).cloned().unwrap_or_default(),
+            Holder::Entity(e) => p.characters.get(e as usize).map(|c| c.name.clone()).unwrap_or_default(),
+        };
+        let value = match (what, def.refers) {
+            (Held::None, _) => "none".to_string(),
+            (Held::Made, _) => MADE_IN_PLAY.to_string(),
+            (Held::Id(v), Some(t @ (crate::check::SIDE | crate::check::ROLE))) => {
+                p.held(t, v).unwrap_or("?").to_string()
+            }
+            (Held::Id(v), _) => usize::try_from(v)
+                .ok()
+                .and_then(|v| p.characters.get(v))
+                .map_or_else(|| "?".to_string(), |c| c.name.clone()),
+        };
+        match rows.last_mut() {
+            Some(r) if r.entity == entity && r.field == def.name => r.values.push((value, n)),
+            _ => rows.push(HeldRow {
+                entity,
+                field: def.name.clone(),
+                values: vec![(value, n)],
+            }),
+        }
+    }
+    rows
+}
+
 /// A measure's row: its values' statistics and histogram, and the entities they were about.
 fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
     let fin = stats.finished;
@@ -457,6 +513,7 @@ fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
         .collect();
     MeasureRow {
         name: name.to_string(),
+        recorded: v.spread.n,
         samples: ratio(v.spread.n as f64, fin),
         total: ratio(v.spread.sum as f64, fin) / unit(decimals),
         mean,
@@ -489,6 +546,29 @@ fn histogram(o: &mut String, hist: &[(i64, i64, u64)], decimals: u8) {
             ((*n as u128 * 40).div_ceil(most as u128)) as usize
         };
         let _ = writeln!(o, "  {l:>w$} │{} {n}", "█".repeat(bar));
+    }
+}
+
+/// A table of means with a label column: the columns that are 0 in every row are left out (a
+/// ruleset without actions gets no `actions` column), and a note names them.
+fn sparse_table(o: &mut String, head: &[&str], rows: &[(String, Vec<f64>)]) {
+    let cols = head.len().saturating_sub(1);
+    let (keep, dropped): (Vec<usize>, Vec<usize>) =
+        (0..cols).partition(|&i| rows.iter().any(|r| r.1.get(i).is_some_and(|x| *x != 0.0)));
+    let mut h = vec![head[0]];
+    h.extend(keep.iter().map(|&i| head[i + 1]));
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|(label, v)| {
+            let mut r = vec![label.clone()];
+            r.extend(keep.iter().map(|&i| format!("{:.2}", v.get(i).copied().unwrap_or(0.0))));
+            r
+        })
+        .collect();
+    table(o, &h, &cells, 1);
+    if !dropped.is_empty() {
+        let names: Vec<&str> = dropped.iter().map(|&i| head[i + 1]).collect();
+        let _ = writeln!(o, "  (0 in every encounter, not shown: {})", names.join(", "));
     }
 }
 

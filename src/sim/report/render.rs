@@ -70,7 +70,7 @@ impl Report {
             table(&mut o, &["level", "mean", "sd", "min", "max"], &rows, 1);
             // A level with the same count in every encounter has no histogram worth drawing.
             for l in self.levels.iter().filter(|l| l.min != l.max) {
-                let _ = writeln!(o, "\n{} per encounter", l.name);
+                let _ = writeln!(o, "\n{}: iterations per encounter", l.name);
                 histogram(&mut o, &l.hist, 0);
             }
             let _ = writeln!(o, "\nhow level iterations end");
@@ -86,33 +86,32 @@ impl Report {
         }
         if !self.characters.is_empty() {
             let _ = writeln!(o, "\nper character, mean per encounter");
-            let rows: Vec<Vec<String>> = self
+            let rows: Vec<(String, Vec<f64>)> = self
                 .characters
                 .iter()
-                .map(|(c, t, a)| vec![c.clone(), format!("{t:.2}"), format!("{a:.2}")])
+                .map(|(c, t, a)| (c.clone(), vec![*t, *a]))
                 .collect();
-            table(&mut o, &["character", "turns", "actions"], &rows, 1);
+            sparse_table(&mut o, &["character", "turns", "actions"], &rows);
         }
         if !self.responses.is_empty() {
             let _ = writeln!(
                 o,
                 "\nreadied responses and cancelled turns or actions, mean per encounter"
             );
-            let rows: Vec<Vec<String>> = self
+            let rows: Vec<(String, Vec<f64>)> = self
                 .responses
                 .iter()
                 .map(|r| {
-                    let n = [r.armed, r.fired, r.expired, r.disarmed, r.cancelled];
-                    std::iter::once(r.character.clone())
-                        .chain(n.iter().map(|x| format!("{x:.2}")))
-                        .collect()
+                    (
+                        r.character.clone(),
+                        vec![r.armed, r.fired, r.expired, r.disarmed, r.cancelled],
+                    )
                 })
                 .collect();
-            table(
+            sparse_table(
                 &mut o,
                 &["character", "armed", "fired", "expired", "disarmed", "cancelled"],
                 &rows,
-                1,
             );
         }
         for ord in &self.orders {
@@ -138,25 +137,15 @@ impl Report {
         }
         if !self.resources.is_empty() {
             let _ = writeln!(o, "\nresources, mean per encounter (all characters)");
-            let rows: Vec<Vec<String>> = self
+            let rows: Vec<(String, Vec<f64>)> = self
                 .resources
                 .iter()
-                .map(|r| {
-                    vec![
-                        r.name.clone(),
-                        format!("{:.2}", r.spent),
-                        format!("{:.2}", r.gained),
-                        format!("{:.2}", r.forfeited),
-                        format!("{:.2}", r.forfeits),
-                        format!("{:.2}", r.left),
-                    ]
-                })
+                .map(|r| (r.name.clone(), vec![r.spent, r.gained, r.forfeited, r.forfeits, r.left]))
                 .collect();
-            table(
+            sparse_table(
                 &mut o,
                 &["resource", "spent", "gained", "forfeited", "forfeits", "left at end"],
                 &rows,
-                1,
             );
         }
         self.measures_text(&mut o);
@@ -191,20 +180,23 @@ impl Report {
             .measures
             .iter()
             .map(|m| {
+                // A measure that never fired has no total, mean, spread, least or most.
+                let none = m.recorded == 0;
+                let or_dash = |s: String| if none { "-".to_string() } else { s };
                 vec![
                     m.name.clone(),
                     format!("{:.2}", m.samples),
-                    format!("{:.2}", m.total),
-                    format!("{:.2}", m.mean),
-                    m.sd.map_or("-".into(), |sd| format!("{sd:.2}")),
-                    num(m.min, m.decimals),
-                    num(m.max, m.decimals),
+                    or_dash(format!("{:.2}", m.total)),
+                    or_dash(format!("{:.2}", m.mean)),
+                    m.sd.filter(|_| !none).map_or("-".into(), |sd| format!("{sd:.2}")),
+                    or_dash(num(m.min, m.decimals)),
+                    or_dash(num(m.max, m.decimals)),
                 ]
             })
             .collect();
         table(o, &["measure", "values", "total", "mean", "sd", "min", "max"], &rows, 1);
         for m in &self.measures {
-            if m.min != m.max {
+            if m.recorded > 0 && m.min != m.max {
                 let _ = writeln!(o, "\n{}: values", m.name);
                 histogram(o, &m.hist, m.decimals);
             }
@@ -221,13 +213,14 @@ impl Report {
     }
 
     /// The final state: the fields whose value at the end differs between encounters (the others
-    /// are counted, not listed).
+    /// are counted, not listed); then what the fields that hold an entity, a side or a role held.
     fn finals_text(&self, o: &mut String) {
-        if self.finals.is_empty() {
+        if self.finals.is_empty() && self.held.is_empty() {
             return;
         }
         let varying: Vec<&FinalRow> = self.finals.iter().filter(|r| r.min != r.max).collect();
-        let same = self.finals.len() - varying.len();
+        let held: Vec<&HeldRow> = self.held.iter().filter(|r| r.values.len() > 1).collect();
+        let same = self.finals.len() - varying.len() + self.held.len() - held.len();
         let _ = writeln!(o, "\nfinal state, over the finished encounters");
         if !varying.is_empty() {
             let rows: Vec<Vec<String>> = varying
@@ -244,10 +237,29 @@ impl Report {
                 .collect();
             table(o, &["entity", "field", "mean", "min", "max"], &rows, 2);
         }
+        if !held.is_empty() {
+            if !varying.is_empty() {
+                let _ = writeln!(o);
+            }
+            let mut rows = Vec::new();
+            for r in &held {
+                let all: u64 = r.values.iter().map(|v| v.1).sum();
+                for (i, (what, n)) in r.values.iter().enumerate() {
+                    let (e, f) = if i == 0 {
+                        (r.entity.clone(), r.field.clone())
+                    } else {
+                        (String::new(), String::new())
+                    };
+                    rows.push(vec![e, f, what.clone(), n.to_string(), pct(*n, all)]);
+                }
+            }
+            table(o, &["entity", "field", "held", "count", "share"], &rows, 3);
+        }
         if same > 0 {
             let _ = writeln!(
                 o,
-                "  ({same} fields ended with the same value in every encounter; see --format json)"
+                "  ({same} field{} ended with the same value in every encounter; see --format json)",
+                if same == 1 { "" } else { "s" }
             );
         }
     }
@@ -287,14 +299,22 @@ impl Report {
                 "resource": r.name, "spent": r.spent, "gained": r.gained, "forfeited": r.forfeited,
                 "forfeits": r.forfeits, "left": r.left,
             })).collect::<Vec<_>>(),
-            "measures": self.measures.iter().map(|m| json!({
-                "measure": m.name, "values": m.samples, "total": m.total, "mean": m.mean, "sd": m.sd,
-                "min": jnum(m.min, m.decimals), "max": jnum(m.max, m.decimals),
+            "measures": self.measures.iter().map(|m| {
+                // A measure that never fired: no mean, spread, least or most.
+                let some = m.recorded > 0;
+                json!({
+                "measure": m.name, "values": m.samples, "total": m.total,
+                "mean": some.then_some(m.mean), "sd": m.sd.filter(|_| some),
+                "min": some.then(|| jnum(m.min, m.decimals)), "max": some.then(|| jnum(m.max, m.decimals)),
                 "histogram": m.hist.iter().map(|(a, b, n)| json!({"from": jnum(*a, m.decimals), "to": jnum(*b, m.decimals), "count": n})).collect::<Vec<_>>(),
                 "by": m.about.iter().map(|(c, n, mean)| json!({"character": c, "values": n, "mean": mean})).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
+            })}).collect::<Vec<_>>(),
             "final": self.finals.iter().map(|r| json!({
                 "entity": r.entity, "field": r.field, "mean": r.mean, "min": jnum(r.min, r.decimals), "max": jnum(r.max, r.decimals),
+            })).collect::<Vec<_>>(),
+            "held": self.held.iter().map(|r| json!({
+                "entity": r.entity, "field": r.field,
+                "values": r.values.iter().map(|(v, n)| json!({"value": if v == "none" { None } else { Some(v) }, "count": n})).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "errors": self.errors.iter().map(|(c, n)| json!({"code": c, "count": n})).collect::<Vec<_>>(),
             "first_error": self.first_error.as_ref().map(|(i, s, t)| json!({"encounter": i, "seed": s, "diagnostic": t})),
@@ -389,18 +409,20 @@ impl Report {
             }
         }
         for m in &self.measures {
+            // A measure that never fired: empty mean, spread, least and most.
+            let some = |v: String| if m.recorded > 0 { v } else { String::new() };
             row("measure", &m.name, "", "values", m.samples.to_string());
             row("measure", &m.name, "", "total", m.total.to_string());
-            row("measure", &m.name, "", "mean", m.mean.to_string());
+            row("measure", &m.name, "", "mean", some(m.mean.to_string()));
             row(
                 "measure",
                 &m.name,
                 "",
                 "sd",
-                m.sd.map_or(String::new(), |sd| sd.to_string()),
+                m.sd.map_or(String::new(), |sd| some(sd.to_string())),
             );
-            row("measure", &m.name, "", "min", num(m.min, m.decimals));
-            row("measure", &m.name, "", "max", num(m.max, m.decimals));
+            row("measure", &m.name, "", "min", some(num(m.min, m.decimals)));
+            row("measure", &m.name, "", "max", some(num(m.max, m.decimals)));
             for (a, b, n) in &m.hist {
                 let (a, b) = (num(*a, m.decimals), num(*b, m.decimals));
                 let item = if a == b { a } else { format!("{a}-{b}") };
@@ -415,6 +437,11 @@ impl Report {
             row("final", &r.entity, &r.field, "mean", r.mean.to_string());
             row("final", &r.entity, &r.field, "min", num(r.min, r.decimals));
             row("final", &r.entity, &r.field, "max", num(r.max, r.decimals));
+        }
+        for r in &self.held {
+            for (what, n) in &r.values {
+                row("final_held", &r.entity, &r.field, what, n.to_string());
+            }
         }
         for (c, n) in &self.errors {
             row("error", "", c, "count", n.to_string());
