@@ -796,3 +796,51 @@ fn a_ruleset_and_its_encounters_in_a_workspace() {
     let _ = std::fs::remove_dir_all(&ws);
     insta::assert_snapshot!(out.join("\n\n"));
 }
+
+/// Issue 28: a client that closes the connection without `exit` ends the session: before
+/// `initialize`, after it, or after `shutdown`, the server exits with 0 and prints nothing (it
+/// printed "error: turnscript lsp: disconnected channel" and exited with 1). `exit` without
+/// `shutdown` still exits with 1, as the protocol asks.
+#[test]
+fn a_closed_client_is_a_normal_end() {
+    let ends = |steps: &[&str]| -> (Option<i32>, String) {
+        let mut c = Client::start();
+        for step in steps {
+            match *step {
+                "initialize" => {
+                    let _ = c.request(
+                        "initialize",
+                        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+                    );
+                    c.notify("initialized", json!({}));
+                }
+                "shutdown" => {
+                    let _ = c.request("shutdown", Value::Null);
+                }
+                method => c.notify(method, Value::Null),
+            }
+        }
+        drop(c.stdin);
+        let status = c.child.wait().expect("the server exits");
+        let mut stderr = String::new();
+        let _ = c.stderr.read_to_string(&mut stderr);
+        (status.code(), stderr)
+    };
+    assert_eq!(ends(&[]), (Some(0), String::new()), "closed before initialize");
+    assert_eq!(
+        ends(&["initialize"]),
+        (Some(0), String::new()),
+        "closed after initialize"
+    );
+    assert_eq!(
+        ends(&["initialize", "shutdown"]),
+        (Some(0), String::new()),
+        "closed after shutdown"
+    );
+    assert_eq!(ends(&["initialize", "shutdown", "exit"]), (Some(0), String::new()));
+    assert_eq!(
+        ends(&["initialize", "exit"]),
+        (Some(1), String::new()),
+        "exit without shutdown"
+    );
+}
