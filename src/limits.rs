@@ -83,6 +83,9 @@ pub struct Limits {
     /// The most worker threads `sim` starts, whatever `--threads` asks (it is also held to the
     /// machine's cores): each worker reserves a run stack of `run_stack_bytes`.
     pub sim_threads: usize,
+    /// The most folder entries the language server looks at to find the encounters of a
+    /// ruleset (rename and references reach them).
+    pub workspace_entries: usize,
 }
 
 impl Limits {
@@ -123,6 +126,7 @@ impl Limits {
         deck_cards: 10_000,
         rank_run: 1000,
         sim_threads: 64,
+        workspace_entries: 20_000,
     };
 }
 
@@ -203,6 +207,8 @@ pub const MAX_RANK_RUN: i64 = Limits::DEFAULT.rank_run;
 
 /// [`Limits::sim_threads`].
 pub const MAX_SIM_THREADS: usize = Limits::DEFAULT.sim_threads;
+/// [`Limits::workspace_entries`].
+pub const MAX_WORKSPACE_ENTRIES: usize = Limits::DEFAULT.workspace_entries;
 
 /// User text as a diagnostic quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
 pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {

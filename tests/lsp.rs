@@ -2,10 +2,13 @@
 //! standard input and the replies are read from its standard output and snapshotted (URIs made
 //! relative to the repository). One session: initialize, open the Crisis Mode ruleset and its
 //! encounter, a change that introduces an error and one that fixes it, hover, definition,
-//! references, completion, the outline, rename, formatting, shutdown and exit.
+//! references, completion, the outline, rename, formatting, shutdown and exit. A second session
+//! (issue 28) works in a workspace of a ruleset and encounters of its own: rename and references
+//! across the ruleset and every encounter that uses it, open or not; "did you mean" in the
+//! message; completion without duplicates or closed loops' variables; end of input as a normal end.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
@@ -14,6 +17,7 @@ use serde_json::{Value, json};
 struct Client {
     child: Child,
     stdin: ChildStdin,
+    stderr: ChildStderr,
     replies: Receiver<Value>,
     next_id: i64,
     root: String,
@@ -25,9 +29,11 @@ impl Client {
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("turnscript lsp starts");
         let stdin = child.stdin.take().expect("stdin");
+        let stderr = child.stderr.take().expect("stderr");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, replies) = channel();
         std::thread::spawn(move || {
@@ -61,6 +67,7 @@ impl Client {
         Client {
             child,
             stdin,
+            stderr,
             replies,
             next_id: 1,
             root,
@@ -462,7 +469,7 @@ fn every_keyword_has_a_meaning_for_hover() {
         .collect();
     assert!(
         missing.is_empty(),
-        "no one-line meaning for {missing:?} in src/lsp/analysis.rs"
+        "no one-line meaning for {missing:?} in src/lsp/keywords.rs"
     );
 }
 
@@ -563,4 +570,277 @@ fn a_group_is_outlined_and_c_group_is_offered_and_explained() {
     let unit = Unit::new(Doc::new("g.turn".into(), uri, edited, Some(&opened)), |_| None);
     let labels: Vec<String> = unit.completion(dot).into_iter().map(|i| i.label).collect();
     assert!(labels.contains(&"group".to_string()), "{labels:?}");
+}
+
+/// The text of `range` (an LSP range) in `text`.
+fn text_at<'t>(text: &'t str, range: &Value) -> &'t str {
+    let offset = |p: &Value| {
+        let line = p["line"].as_u64().unwrap_or(0) as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + p["character"].as_u64().unwrap_or(0) as usize
+    };
+    &text[offset(&range["start"])..offset(&range["end"])]
+}
+
+/// `text` with the edits of one file of a workspace edit made (back to front).
+fn apply(text: &str, edits: &Value) -> String {
+    let mut edits: Vec<&Value> = edits.as_array().into_iter().flatten().collect();
+    let key = |e: &&Value| {
+        (
+            e["range"]["start"]["line"].as_u64(),
+            e["range"]["start"]["character"].as_u64(),
+        )
+    };
+    edits.sort_by_key(key);
+    let mut out = text.to_string();
+    for e in edits.into_iter().rev() {
+        let old = text_at(text, &e["range"]);
+        let at = old.as_ptr() as usize - text.as_ptr() as usize;
+        out.replace_range(at..at + old.len(), e["newText"].as_str().unwrap_or(""));
+    }
+    out
+}
+
+/// Issue 28, one session as Neovim has it, in a workspace of its own: the Crisis Mode ruleset,
+/// an encounter of it open in the editor and another only on disk, and another ruleset's
+/// encounter. "did you mean" is in the message; references and rename of the ruleset's stat
+/// reach both encounters and nothing else, and the renamed files check clean; completion offers
+/// each word once and not the variable of a loop that has closed; the client closes its end
+/// without `shutdown` or `exit`, and the server ends quietly with 0.
+#[test]
+fn a_ruleset_and_its_encounters_in_a_workspace() {
+    let ws = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("lsp-workspace-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&ws);
+    std::fs::create_dir_all(ws.join("rules/encounters")).expect("a workspace");
+    std::fs::create_dir_all(ws.join("other")).expect("a workspace");
+    let ruleset = std::fs::read_to_string("rulesets/crisis-mode.turn").expect("the ruleset");
+    let encounter = std::fs::read_to_string("rulesets/encounters/crisis-mode.turn").expect("the encounter");
+    let closed = encounter.replace("Rooftop standoff", "Alley");
+    let write = |path: &str, text: &str| std::fs::write(ws.join(path), text).expect("a file of the workspace");
+    write("rules/crisis.turn", &ruleset);
+    write(
+        "rules/encounters/open.turn",
+        &encounter.replace("../crisis-mode.turn", "../crisis.turn"),
+    );
+    write(
+        "rules/encounters/closed.turn",
+        &closed.replace("../crisis-mode.turn", "../crisis.turn"),
+    );
+    write("other/own.turn", "stat finesse\nplay { }\n");
+    write(
+        "other/enc.turn",
+        "encounter \"Elsewhere\" uses \"own.turn\"\ncharacter Eve { finesse = 1 }\n",
+    );
+    let encounter = encounter.replace("../crisis-mode.turn", "../crisis.turn");
+    let closed = closed.replace("../crisis-mode.turn", "../crisis.turn");
+
+    let mut c = Client::start();
+    let root = ws.display().to_string();
+    c.root = root.clone();
+    let r_uri = c.uri("rules/crisis.turn");
+    let e_uri = c.uri("rules/encounters/open.turn");
+    let closed_uri = c.uri("rules/encounters/closed.turn");
+    let mut out = Vec::new();
+    let mut record = |name: &str, v: Value| {
+        out.push(format!(
+            "== {name}\n{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        ))
+    };
+    let _ = c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": format!("file://{root}"), "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": r_uri, "languageId": "turnscript", "version": 1, "text": ruleset}}),
+    );
+    record("didOpen ruleset: diagnostics", c.diagnostics_for(&r_uri));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": e_uri, "languageId": "turnscript", "version": 1, "text": encounter}}),
+    );
+    record("didOpen encounter: diagnostics", c.diagnostics_for(&e_uri));
+
+    // A typo in the encounter: the suggestion is in the message, which every editor shows.
+    let typo = encounter.replacen("{ finesse = 4 }", "{ finese = 4 }", 1);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": e_uri, "version": 2}, "contentChanges": [{"text": typo}]}),
+    );
+    let diags = c.diagnostics_for(&e_uri);
+    let messages: Vec<Value> = diags
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|d| d["message"].clone())
+        .collect();
+    record("a typo in the encounter: the messages", json!(messages));
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": e_uri, "version": 3}, "contentChanges": [{"text": encounter}]}),
+    );
+    let _ = c.diagnostics_for(&e_uri);
+
+    // References and rename of the ruleset's stat: the ruleset, the open encounter, the one on
+    // disk; not the other ruleset's encounter.
+    let per_file = |v: &Value| -> Value {
+        let mut counts = std::collections::BTreeMap::new();
+        for l in v.as_array().into_iter().flatten() {
+            *counts.entry(l["uri"].as_str().unwrap_or("").to_string()).or_insert(0) += 1;
+        }
+        json!(counts)
+    };
+    let refs = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": r_uri}, "position": pos(&ruleset, "stat finesse", 0, 6), "context": {"includeDeclaration": true}}),
+    );
+    record("references of finesse from the ruleset, per file", per_file(&refs));
+    let refs = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": e_uri}, "position": pos(&encounter, "finesse = 4", 0, 1), "context": {"includeDeclaration": true}}),
+    );
+    record("references of finesse from the encounter, per file", per_file(&refs));
+    let rename = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": r_uri}, "position": pos(&ruleset, "stat finesse", 0, 6), "newName": "grace"}),
+    );
+    let changes = &rename["changes"];
+    let texts = [
+        ("file:///ROOT/rules/crisis.turn", &ruleset),
+        ("file:///ROOT/rules/encounters/open.turn", &encounter),
+        ("file:///ROOT/rules/encounters/closed.turn", &closed),
+    ];
+    let mut edited = Vec::new();
+    for (uri, text) in texts {
+        let edits = &changes[uri];
+        for e in edits.as_array().into_iter().flatten() {
+            assert_eq!(text_at(text, &e["range"]), "finesse", "{uri}: {e}");
+        }
+        edited.push(apply(text, edits));
+    }
+    let mut files: Vec<&String> = changes.as_object().map(|o| o.keys().collect()).unwrap_or_default();
+    files.sort();
+    let counts: Vec<Value> = files
+        .iter()
+        .map(|f| json!([f, changes[f.as_str()].as_array().map(Vec::len)]))
+        .collect();
+    record(
+        "rename finesse to grace from the ruleset: edits per file",
+        json!(counts),
+    );
+    // The renamed files check clean: the ruleset and both encounters. Each change publishes the
+    // diagnostics of every open document, in the order of their URIs; the last batch is read.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": r_uri, "version": 2}, "contentChanges": [{"text": edited[0]}]}),
+    );
+    let _ = (c.diagnostics_for(&r_uri), c.diagnostics_for(&e_uri));
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": e_uri, "version": 4}, "contentChanges": [{"text": edited[1]}]}),
+    );
+    let _ = (c.diagnostics_for(&r_uri), c.diagnostics_for(&e_uri));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": closed_uri, "languageId": "turnscript", "version": 1, "text": edited[2]}}),
+    );
+    let clean = json!({
+        "ruleset": c.diagnostics_for(&r_uri),
+        "closed encounter, opened": c.diagnostics_for(&closed_uri),
+        "open encounter": c.diagnostics_for(&e_uri),
+    });
+    record("after the rename: diagnostics", clean);
+
+    // Completion at the start of a line in the round's block, after the loop `for each c` has
+    // closed: no word twice, and no `c`; inside the loop, `c`.
+    let after_loop = "        # CM-6: no deferring";
+    let items = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": r_uri}, "position": pos(&edited[0], after_loop, 0, 8)}),
+    );
+    let labels: Vec<&str> = items
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
+    let mut twice: Vec<&str> = labels.clone();
+    twice.sort_unstable();
+    let twice: Vec<&str> = twice.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]).collect();
+    let inside = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": r_uri}, "position": pos(&edited[0], "forfeit c.ap", 0, 0)}),
+    );
+    let in_loop = inside.as_array().into_iter().flatten().any(|i| i["label"] == "c");
+    record(
+        "completion after a closed loop, and in a loop",
+        json!({
+            "labels offered twice": twice,
+            "c after its loop": labels.contains(&"c"),
+            "round offered": labels.iter().filter(|l| **l == "round").count(),
+            "c in its loop": in_loop,
+        }),
+    );
+
+    // The client goes away without `shutdown` or `exit`: a normal end.
+    drop(c.stdin);
+    let status = c.child.wait().expect("the server exits");
+    let mut stderr = String::new();
+    let _ = c.stderr.read_to_string(&mut stderr);
+    record(
+        "end of input without exit: status and standard error",
+        json!({"status": status.code(), "stderr": stderr}),
+    );
+    let _ = std::fs::remove_dir_all(&ws);
+    insta::assert_snapshot!(out.join("\n\n"));
+}
+
+/// Issue 28: a client that closes the connection without `exit` ends the session: before
+/// `initialize`, after it, or after `shutdown`, the server exits with 0 and prints nothing (it
+/// printed "error: turnscript lsp: disconnected channel" and exited with 1). `exit` without
+/// `shutdown` still exits with 1, as the protocol asks.
+#[test]
+fn a_closed_client_is_a_normal_end() {
+    let ends = |steps: &[&str]| -> (Option<i32>, String) {
+        let mut c = Client::start();
+        for step in steps {
+            match *step {
+                "initialize" => {
+                    let _ = c.request(
+                        "initialize",
+                        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+                    );
+                    c.notify("initialized", json!({}));
+                }
+                "shutdown" => {
+                    let _ = c.request("shutdown", Value::Null);
+                }
+                method => c.notify(method, Value::Null),
+            }
+        }
+        drop(c.stdin);
+        let status = c.child.wait().expect("the server exits");
+        let mut stderr = String::new();
+        let _ = c.stderr.read_to_string(&mut stderr);
+        (status.code(), stderr)
+    };
+    assert_eq!(ends(&[]), (Some(0), String::new()), "closed before initialize");
+    assert_eq!(
+        ends(&["initialize"]),
+        (Some(0), String::new()),
+        "closed after initialize"
+    );
+    assert_eq!(
+        ends(&["initialize", "shutdown"]),
+        (Some(0), String::new()),
+        "closed after shutdown"
+    );
+    assert_eq!(ends(&["initialize", "shutdown", "exit"]), (Some(0), String::new()));
+    assert_eq!(
+        ends(&["initialize", "exit"]),
+        (Some(1), String::new()),
+        "exit without shutdown"
+    );
 }

@@ -15,6 +15,9 @@ use crate::diag::Diag;
 use crate::format::lex::{KEYWORDS, Kind, is_keyword, lex};
 use crate::project::Project;
 
+pub use super::keywords::keyword_meaning;
+use super::keywords::{ITEM_KEYWORDS, STATEMENT_KEYWORDS};
+
 /// One file: its path (as the editor names it) and its text.
 #[derive(Clone, Debug)]
 pub struct Doc {
@@ -45,6 +48,9 @@ impl Doc {
 /// the document itself (last).
 pub struct Unit {
     pub files: Vec<Doc>,
+    /// The other encounters of the ruleset (open, or in the workspace), for rename and
+    /// references of a name the ruleset declares; empty unless [`Unit::with_encounters`] set it.
+    pub encounters: Vec<Doc>,
 }
 
 impl Unit {
@@ -65,7 +71,21 @@ impl Unit {
             files.extend(ruleset);
         }
         files.push(doc);
-        Unit { files }
+        Unit {
+            files,
+            encounters: Vec::new(),
+        }
+    }
+
+    /// The ruleset of the unit, by path: the one an encounter names, or the document itself.
+    pub fn ruleset_path(&self) -> &str {
+        &self.files[0].path
+    }
+
+    /// The unit with the other encounters of its ruleset, which rename and references reach.
+    pub fn with_encounters(mut self, encounters: Vec<Doc>) -> Self {
+        self.encounters = encounters;
+        self
     }
 
     fn doc(&self) -> &Doc {
@@ -96,6 +116,13 @@ impl Unit {
             Some(Location::new(doc.uri.clone(), range))
         };
         let mut message = d.message.clone();
+        // The primary label says what is wrong at the spot ("did you mean `hp`?"): it goes in
+        // the message, which every editor shows (Neovim shows no related information).
+        let primary = d.labels.first().map(|(_, text)| text.as_str()).unwrap_or("");
+        if !primary.is_empty() {
+            message = format!("{message}: {primary}");
+        }
+        let here = d.span().is_some_and(|s| s.file == doc_id);
         let range = match d.span() {
             Some(s) if s.file == doc_id => LineIndex::new(&self.doc().text).range(s.start as usize, s.end as usize),
             Some(s) => {
@@ -111,9 +138,12 @@ impl Unit {
         if let Some(h) = &d.help {
             message.push_str(&format!("\nhelp: {h}"));
         }
+        // The other labels as related information (the primary too when it is in another file:
+        // its place).
         let related: Vec<DiagnosticRelatedInformation> = d
             .labels
             .iter()
+            .skip(usize::from(here))
             .filter(|(_, text)| !text.is_empty())
             .filter_map(|(s, text)| {
                 Some(DiagnosticRelatedInformation {
@@ -212,38 +242,38 @@ impl Unit {
             .collect()
     }
 
-    /// Every use of the declared name at `offset`, in the document and its ruleset.
+    /// Every use of the declared name at `offset`, in the document and its ruleset, and for a
+    /// name the ruleset declares, in the other encounters of the ruleset.
     pub fn references(&self, offset: usize) -> Vec<Location> {
         self.occurrences(offset)
             .into_iter()
-            .flat_map(|(f, ranges)| {
-                let uri = self.files[f].uri.clone();
-                ranges.into_iter().map(move |r| Location::new(uri.clone(), r))
-            })
+            .flat_map(|(uri, ranges)| ranges.into_iter().map(move |r| Location::new(uri.clone(), r)))
             .collect()
     }
 
     /// The ranges, per file, of the words that name the declaration at `offset`: after a dot
-    /// only when it is a field.
-    fn occurrences(&self, offset: usize) -> Vec<(usize, Vec<Range>)> {
+    /// only when it is a field. A name the ruleset declares (the first file) is looked for in
+    /// its other encounters too; one an encounter declares, in the unit's files only.
+    fn occurrences(&self, offset: usize) -> Vec<(Uri, Vec<Range>)> {
         let decls = self.declarations_at(offset);
-        let Some((_, sym)) = decls.first() else {
+        let Some((file, sym)) = decls.first() else {
             return Vec::new();
         };
         let field = decls.iter().any(|(_, s)| s.kind.is_field());
+        let others: &[Doc] = if *file == 0 { &self.encounters } else { &[] };
         self.files
             .iter()
-            .enumerate()
-            .map(|(i, d)| {
+            .chain(others)
+            .map(|d| {
                 let index = LineIndex::new(&d.text);
                 let ranges = words_named(&d.text, &sym.name)
                     .into_iter()
                     .filter(|(_, after_dot)| field || !after_dot)
                     .map(|(t, _)| index.range(t.start, t.end()))
                     .collect();
-                (i, ranges)
+                (d.uri.clone(), ranges)
             })
-            .filter(|(_, r): &(usize, Vec<Range>)| !r.is_empty())
+            .filter(|(_, r): &(Uri, Vec<Range>)| !r.is_empty())
             .collect()
     }
 
@@ -265,12 +295,12 @@ impl Unit {
             return Ok(None);
         }
         let mut changes = HashMap::new();
-        for (f, ranges) in occurrences {
+        for (uri, ranges) in occurrences {
             let edits = ranges
                 .into_iter()
                 .map(|r| TextEdit::new(r, new_name.to_string()))
                 .collect();
-            changes.insert(self.files[f].uri.clone(), edits);
+            changes.insert(uri, edits);
         }
         Ok(Some(WorkspaceEdit::new(changes)))
     }
@@ -342,7 +372,7 @@ impl Unit {
             ] {
                 // `group` is a character's (unless a field of that name is declared).
                 let character = owner.as_deref().is_none_or(|t| t == "character");
-                if name == "group" && (!character || !seen.insert(name.to_string())) {
+                if (name == "group" && !character) || !seen.insert(name.to_string()) {
                     continue;
                 }
                 items.push(CompletionItem {
@@ -365,12 +395,18 @@ impl Unit {
                 (true, false) => STATEMENT_KEYWORDS,
                 (false, _) => KEYWORDS,
             };
-            items.extend(words.iter().map(|k| CompletionItem {
-                label: k.to_string(),
-                kind: Some(CompletionItemKind::KEYWORD),
-                detail: keyword_meaning(k).map(str::to_string),
-                ..CompletionItem::default()
-            }));
+            // A keyword that is also a declared name (`round`, a level) is offered once.
+            items.extend(
+                words
+                    .iter()
+                    .filter(|k| seen.insert(k.to_string()))
+                    .map(|k| CompletionItem {
+                        label: k.to_string(),
+                        kind: Some(CompletionItemKind::KEYWORD),
+                        detail: keyword_meaning(k).map(str::to_string),
+                        ..CompletionItem::default()
+                    }),
+            );
         }
         items
     }
@@ -426,10 +462,12 @@ impl Unit {
     }
 }
 
-/// The variables bound before the end of `before` within its top-level item: the item's
+/// The variables in scope at the end of `before` within its top-level item: the item's
 /// parameters (`routine claim(p: player)`, `on accepted(d)`), and the names bound by `for each
-/// x`, `let x`, `as x`, `from x in` and quantifiers (`any x in`). Read from the words, so a
-/// variable of a loop already closed is offered too.
+/// x`, `let x`, `as x`, `from x in` and quantifiers (`any x in`). Read from the words and the
+/// braces: a loop's variable (`for each x`, `choose ... from x in`, `repeat for first x in`)
+/// lives in the block the loop opens and is gone once that block has closed; any other lives to
+/// the end of the block it is bound in.
 fn variables(before: &str) -> Vec<(String, Option<String>)> {
     let tokens = lex(before);
     // The current item starts after the last `}` that closed a top-level block, or at the last
@@ -456,12 +494,34 @@ fn variables(before: &str) -> Vec<(String, Option<String>)> {
         .iter()
         .filter(|t| !matches!(t.kind, Kind::Newline | Kind::Comment))
         .collect();
-    let mut out = Vec::new();
+    // Each variable with the depth of braces it lives at and how long: to the end of that block
+    // (`let`, `as`, parameters), in the block its loop opens (waiting for it while the loop's
+    // header is read), or within its expression (a quantifier's: until the next brace).
+    let mut out: Vec<(String, Option<String>, usize, Scope)> = Vec::new();
+    let mut depth = 0usize;
     let mut params = false;
     let mut seen_params = false;
     for (i, t) in code.iter().enumerate() {
         let next = code.get(i + 1);
         let prev = i.checked_sub(1).and_then(|p| code.get(p));
+        if t.is("{") {
+            depth += 1;
+            out.retain(|v| v.3 != Scope::Expression);
+            for v in out.iter_mut().filter(|v| v.3 == Scope::Loop && v.2 == depth) {
+                v.3 = Scope::Block;
+            }
+            continue;
+        }
+        if t.is("}") {
+            depth = depth.saturating_sub(1);
+            // A loop's variable waiting for its block goes with the block it was bound in.
+            out.retain(|v| match v.3 {
+                Scope::Block => v.2 <= depth,
+                Scope::Loop => v.2 <= depth + 1,
+                Scope::Expression => false,
+            });
+            continue;
+        }
         if t.is("(") && !seen_params && !code[..i].iter().any(|t| t.is("{")) {
             params = true;
             seen_params = true;
@@ -477,7 +537,7 @@ fn variables(before: &str) -> Vec<(String, Option<String>)> {
                     None if code[0].is("param") => None,
                     None => Some("character".to_string()),
                 };
-                out.push((t.text.to_string(), ty));
+                out.push((t.text.to_string(), ty, 0, Scope::Block));
             }
             continue;
         }
@@ -497,10 +557,30 @@ fn variables(before: &str) -> Vec<(String, Option<String>)> {
                 .filter(|n| n.is("in"))
                 .and_then(|_| code.get(i + 2))
                 .map(|c| format!("in {}", c.text));
-            out.push((t.text.to_string(), coll));
+            let word = prev.map_or("", |p| p.text);
+            let after_for = i.checked_sub(2).and_then(|p| code.get(p)).is_some_and(|b| b.is("for"));
+            let scope = match word {
+                "each" | "from" => Scope::Loop,
+                "first" if after_for => Scope::Loop,
+                "let" | "as" => Scope::Block,
+                _ => Scope::Expression,
+            };
+            let at = if scope == Scope::Loop { depth + 1 } else { depth };
+            out.push((t.text.to_string(), coll, at, scope));
         }
     }
-    out
+    out.into_iter().map(|(name, ty, _, _)| (name, ty)).collect()
+}
+
+/// How long a variable [`variables`] finds stays in scope.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// To the end of the block it is bound in.
+    Block,
+    /// In the block its loop opens (and the loop's header before it).
+    Loop,
+    /// Within its expression (a quantifier's), taken to end at the next brace.
+    Expression,
 }
 
 /// The source of a declaration for a hover: its line without its comment; for an order, a
@@ -586,234 +666,4 @@ fn completion_kind(k: SymbolKind) -> CompletionItemKind {
         Character | Entity | Collection => CompletionItemKind::VARIABLE,
         _ => CompletionItemKind::ENUM_MEMBER,
     }
-}
-
-/// The words that open an item.
-const ITEM_KEYWORDS: &[&str] = &[
-    "ruleset",
-    "encounter",
-    "param",
-    "stat",
-    "resource",
-    "flag",
-    "side",
-    "tag",
-    "action",
-    "kind",
-    "order",
-    "policy",
-    "default",
-    "setup",
-    "play",
-    "character",
-    "unit",
-    "role",
-    "trigger",
-    "on",
-    "routine",
-    "effect",
-    "global",
-    "thing",
-    "measure",
-    "forbid",
-    "attempt",
-    "deck",
-];
-
-/// The words that open a statement (or an option, an order's key, a policy's line).
-const STATEMENT_KEYWORDS: &[&str] = &[
-    "level", "phase", "round", "turn", "for", "together", "if", "else", "choose", "option", "end", "spend", "gain",
-    "reset", "forfeit", "set", "mark", "clear", "repeat", "rank", "transfer", "raise", "react", "elapse", "do",
-    "place", "begin", "stop", "create", "destroy", "let", "join", "leave", "roll", "chosen", "side", "tag", "absent",
-    "swap", "shuffle", "draw", "discard", "return", "suits", "ranks", "jokers", "reveal", "ready", "disarm", "remove",
-    "give", "take", "decks", "no", "one",
-];
-
-/// A keyword's meaning in one line (docs/language.md says more).
-pub fn keyword_meaning(word: &str) -> Option<&'static str> {
-    Some(match word {
-        "ruleset" => "names the ruleset: `ruleset \"NAME\"`",
-        "encounter" => "names an encounter and the ruleset it uses: `encounter \"NAME\" uses \"PATH\"`",
-        "uses" => "the ruleset an encounter is played under, a path from the encounter's folder",
-        "param" => "a number the ruleset leaves open, overridable by an encounter: `param NAME = EXPR`",
-        "stat" => "a number every character has: `stat NAME [: TYPE] [default EXPR]`",
-        "resource" => {
-            "a counter spent, gained, reset and forfeited: `resource NAME [min E] [max E] [default E]` (the start when the owner gives none); `resource NAME(c) max c.FIELD`: limits worked out for the owner at each change"
-        }
-        "flag" => "a truth value each character holds: `flag NAME [default E] [per LEVEL]`",
-        "global" => {
-            "a number, truth value, entity, side or role of the table, not of a character: `global NAME [: TYPE] [default E]` (`: truth`: set, mark and clear it); an encounter may give its start again: `global NAME default E`"
-        }
-        "side" => {
-            "sides characters belong to: `side heroes, foes [{ FIELDS }]`, every side with the fields of the block (`heroes.init`, `c.side.init`); `c.side` is a character's; `: side` a field holding one"
-        }
-        "tag" => "tags a character may carry (`c is solo`)",
-        "action" => "an action with costs, a condition and effects: `action NAME(c) costs N RES { ... }`",
-        "kind" => "kinds of action, which options can offer alone (`option action of kind attack`)",
-        "order" => "how entities are sorted: keys, ascending or descending, with tie-breakers",
-        "policy" => "how a simulated player answers decisions: preferences, best first",
-        "default" => "a start value (`default 0`), or the ruleset's `default policy`",
-        "setup" => "statements run once before play",
-        "play" => "the nested levels of play",
-        "character" => {
-            "a character of an encounter: `character NAME { side S, stat = N }`; a group of identical ones: `character 3 × Goblin { ... }` (`Goblin 1` to `Goblin 3`)"
-        }
-        "group" => {
-            "`c.group`: the first of c's group in play (`character 3 × Goblin` declares one), c itself when declared alone: `c.group.initiative`"
-        }
-        "characters" => "every character in play",
-        "sides" => "every side, in declaration order: `for each s in sides [where C] { ... }`, `any s in sides: ...`",
-        "level" => "a named level of play (scene, turn, ...): `level NAME [repeat ...] { ... }`",
-        "phase" => "a phase: a named level reported as a phase",
-        "round" => "a round: a level reported as a round, repeated while or until a condition holds",
-        "turn" => "one entity's turn: `turn c { ... }`; `on start of turn(c)` hooks run in it",
-        "repeat" => {
-            "repeats a block or a level: `repeat [while C | until C]`; `repeat for first c in COLL where C by ORDER { ... }`: the first acts, again and again; `end repeat` leaves it"
-        }
-        "while" => "repeat as long as the condition holds",
-        "until" => "repeat until the condition holds; `until settled` rolls ties again",
-        "settled" => "`until settled`: roll again among those still tied",
-        "for" => {
-            "walks a collection or an order: `for each c in COLL [where C] [by ORDER] { ... }`; counts: `for each i in 1 to n { ... }`"
-        }
-        "each" => "`for each`: one iteration per member",
-        "in" => "the collection a loop or quantifier walks; `in secret` for a secret choice",
-        "where" => "a condition that filters the members",
-        "by" => "the order a walk follows, or who decides a choice",
-        "if" => "a condition: `if C { ... } else { ... }`, or `if C then A else B` in an expression",
-        "else" => "what happens otherwise",
-        "then" => "`if C then A else B`: the value when C holds",
-        "choose" => "a decision: `choose NAME by WHO { option ... }` or `from x in COLL`",
-        "option" => "one option of a decision; `option action` offers every action that can be paid for",
-        "end" => "ends a level, a repeat or the encounter: `end LEVEL [because \"reason\"]`",
-        "because" => "the reason traced with an end or a refusal",
-        "spend" => "takes from a resource: `spend N c.RES` or `spend all c.RES`",
-        "gain" => "adds to a resource: `gain N c.RES`",
-        "reset" => "sets a resource to a value: `reset c.RES to EXPR`",
-        "forfeit" => "empties a resource, traced as forfeited",
-        "set" => "sets a stat or global: `set x.FIELD = EXPR`",
-        "mark" => "sets a flag",
-        "clear" => "clears a flag",
-        "costs" => "what an action spends: `costs N RES, ...`",
-        "when" => "a condition: an action's or an option's precondition, a key's, a preference's",
-        "per" => {
-            "`flag NAME per LEVEL, ...`: cleared as each iteration of those levels starts; `per any turn`: as anyone's turn starts"
-        }
-        "roll" => {
-            "an order key rolled among those still tied; `roll DICE as p`: a pool, the dice's faces kept for the rest of the block"
-        }
-        "remove" => "`remove FACE from p`: takes one die showing FACE out of the pool `p`",
-        "desc" => "highest first",
-        "asc" => "lowest first",
-        "not" | "and" | "or" => "logic on truth values",
-        "is" => "`c is TAG`, `c is SIDE`: whether a character carries a tag or is on a side",
-        "true" | "false" => "a truth value",
-        "none" => "no entity",
-        "any" | "all" => "a quantifier: `any c in COLL [where C]: COND`",
-        "count" | "sum" | "max" | "min" => "a quantifier over a collection, or a resource's bound",
-        "first" | "last" => {
-            "the first or last entity of a walk (`first x in COLL where C by ORDER`), a place, or `repeat for first x in COLL where C by ORDER { ... }`: the first acts, again and again"
-        }
-        "unit" => "a unit of the game clock: `unit minute = 60 seconds`",
-        "role" => {
-            "deciders who are not characters (the GM); a value: `: role` a field holding one, `choose X by FIELD` asks the role it holds"
-        }
-        "trigger" => "a happening that hooks answer: `trigger NAME(a, b)`, raised by `raise`",
-        "on" => {
-            "a hook: `on start of LEVEL`, `on before turn(c)`, `on after ACTION(c)`, `on end of EFFECT(c)`, `on TRIGGER(a)`"
-        }
-        "start" => "when a hook runs: at the start of a level, a turn, the encounter or an effect",
-        "after" => {
-            "`on after turn(c)`, `on after ACTION(c)`: once a turn is over, or an action has resolved; `place c after x`"
-        }
-        "of" => "`on start of LEVEL`; `option action of kind K`",
-        "using" => "`option action using RES`: costs paid from another resource",
-        "from" => "`choose NAME by WHO from x in COLL`; `for each ... from X`; `transfer N from A to B`",
-        "to" => "`reset x to N`, `transfer N from A to B`, `counting from A to B`, `for each i in 1 to n`",
-        "rank" => "sorts an order once and keeps it",
-        "transfer" => "moves an amount from one resource to another",
-        "raise" => "raises a trigger, running its hooks",
-        "react" => "a reaction: another entity acts inside the current turn",
-        "elapse" => "advances the game clock: `elapse N UNIT`",
-        "routine" => {
-            "a named block with typed parameters, run by `do NAME(x)`: `routine NAME(c, n: number, t: truth, s: side, r: role) [gives TYPE] { ... }`"
-        }
-        "gives" => "`routine NAME(...) gives number { ... give x }`: a routine called in an expression for its value",
-        "give" => "`give EXPR`: the value of a routine declared with `gives TYPE`; it returns here",
-        "do" => "runs a routine",
-        "backwards" => "walks a collection in reverse",
-        "effect" => "something on a character for a while (`c.NAME` holds while it lasts)",
-        "begin" => {
-            "starts an effect: `begin E on c for N counted at ...` or `begin E on c until end of [next] turn(x)`"
-        }
-        "counted" => "where an effect's duration counts down",
-        "at" => "`counted at`, `measure ... at`, `until settled at most N`, `CHANGE at end of moment|LEVEL`",
-        "stop" => "ends an effect early: `stop E on c`",
-        "unless" => "a refusal: `unless C because \"...\"`",
-        "place" => "moves a character within a kept order",
-        "before" => {
-            "`on before turn(c)`: before a turn starts, outside it; `on before ACTION(c)`: before an action resolves; `place c before x in ORDER`"
-        }
-        "ready" => "a one-shot response armed now: `ready c on TRIGGER(x) [where C] [until start of turn(c)] { ... }`",
-        "disarm" => "disarms a character's readied responses: `disarm c [on TRIGGER]`",
-        "thing" => "a type of entity besides characters: `thing NAME, PLURAL { fields }`",
-        "create" => "a new thing in play: `create THING { field = value } as x`",
-        "destroy" => "removes a thing from play",
-        "as" => "`create THING as x`: a name for what was made; `choose ... from x in C as NAME`: the pick",
-        "let" => {
-            "a name for a value, for the rest of the block (`let best: character = none` gives its type); `set x = ...` changes it"
-        }
-        "measure" => "a number the simulator reports, taken where a hook would run",
-        "counting" => "a level's own numbers: `counting from 12 down to 1`",
-        "down" => "`counting from N down`; `for each i in n down to 1`",
-        "within" => "`counting from A within LO to HI`: numbers wrap round",
-        "most" => "`until settled at most N`",
-        "chosen" => "`chosen by WHO`: a person orders each tied group",
-        "together" => {
-            "`together for each`: members act at one moment; `together { ... }`: a moment with no walk; `by ORDER ties together`: tied members act at one moment"
-        }
-        "anew" => {
-            "`by ORDER anew`: sorted again before each member's moment (roll-offs and `chosen by` answers kept while a tie lasts)"
-        }
-        "ties" => "`by ORDER ties together`: members tied on the order's value keys act as one moment",
-        "moment" => {
-            "`CHANGE at end of moment`: worked out now, made when the innermost moment ends (`at end of LEVEL`: when the level's iteration ends)"
-        }
-        "absent" => "out of play until a `join` brings it in",
-        "join" => "a declared character comes into play",
-        "leave" => "a character goes out of play",
-        "secret" => "`in secret`: revealed when all have chosen; `in secret until revealed`: held until a `reveal`",
-        "revealed" => "`in secret until revealed`: held past its walk until `reveal DECISION of WHO` shows it",
-        "reveal" => "shows a held secret choice: `reveal [all] DECISION of WHO` (the earliest held, or all)",
-        "next" => "`until end of next turn(c)`: a turn of c under way when it begins does not count",
-        "forbid" => "why an attempt no decision offers now is refused: `forbid NAME [(c)] [when C] because \"...\"`",
-        "attempt" => {
-            "an attempt that can be carried out, at any moment or at those listed: `attempt NAME [(c)] [at before turn(x), after turn(x), start of LEVEL, end of LEVEL, DECISION(x)] [when C] { ... }`"
-        }
-        "out" => "`x in COLL out of play` (a `choose ... from`, a quantifier, a `for each`): only those out of play",
-        "including" => {
-            "`x in COLL including out of play` (a `choose ... from`, a quantifier, a `for each`): those in play and those out of it"
-        }
-        "swap" => "two in a kept order trade places: `swap A with B in ORDER`",
-        "with" => "`swap A with B in ORDER`",
-        "deck" => "a deck of cards: `deck NAME, PLURAL { suits ... ranks ... jokers N }`",
-        "decimals" => "a number kept exactly with N digits after the point: `stat NAME decimals N`",
-        "suits" => "a deck's suits, lowest first",
-        "ranks" => "a deck's ranks: `2 to 10`, `Q = 12`",
-        "jokers" => "how many jokers a deck has: `jokers N [= RANK]`",
-        "decks" => {
-            "several decks of one make: `decks players, gm` (cards `Q hearts of gm`), or `decks per TYPE` (a deck for each entity: `x.PLURAL`)"
-        }
-        "one" => "a card for each entity of the cast, standing for it: `one per TYPE` (its field `holder`)",
-        "no" => "`no refill`: an empty draw pile never takes the discards back by itself (a bag)",
-        "refill" => "`no refill`: an empty draw pile never takes the discards back by itself (a bag)",
-        "take" => "a given card out of the draw pile: `take X from DECK`",
-        "into" => "one card into the draw pile at a random place: `shuffle X into DECK`",
-        "pile" => "a deck's pile, in deck order: `draw pile of DECK`, `discard pile of DECK`",
-        "shuffle" => "every card back in the draw pile, shuffled: `shuffle DECK`",
-        "draw" => "the top card of a deck: `draw from DECK [by C] [as x]`",
-        "discard" => "a card to the discard pile",
-        "return" => "a card back on top of the draw pile: `return X to DECK`",
-        _ => return None,
-    })
 }

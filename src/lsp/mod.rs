@@ -2,15 +2,20 @@
 //! library: diagnostics as the document changes (the checker's messages, related spans),
 //! hover, go to definition, references, completion, the outline, rename and formatting.
 //! `mod.rs` holds the open documents and the message loop; `analysis.rs` answers each request as
-//! a function of the files; `text.rs` turns bytes into editor positions and paths into URIs.
+//! a function of the files (`keywords.rs`: the keywords offered and their meanings); `text.rs`
+//! turns bytes into editor positions and paths into URIs.
 
 pub mod analysis;
+pub mod keywords;
 pub mod text;
+pub mod workspace;
 
 use std::collections::HashMap;
+use std::io::ErrorKind;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
 
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{Connection, ErrorCode, Message, Notification, ProtocolError, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
 };
@@ -29,21 +34,35 @@ use text::{LineIndex, uri_path};
 #[derive(Default)]
 pub struct Server {
     docs: HashMap<Uri, Doc>,
+    /// The workspace's folder, as the client gave it at `initialize` (`rootUri`, the first
+    /// workspace folder or `rootPath`): where rename and references look for encounters.
+    pub root: Option<PathBuf>,
 }
 
-/// Serves on stdin and stdout until the client says `exit`; returns the exit code.
+/// Serves on stdin and stdout until the client says `exit` or closes the connection; returns
+/// the exit code: 0 after `shutdown` and `exit`, or when the client goes away (end of input),
+/// 1 for an `exit` without `shutdown` (as the protocol asks) or a malformed message.
 pub fn main() -> i32 {
     let (connection, threads) = Connection::stdio();
     let code = match serve(&connection) {
-        Ok(()) => 0,
+        Ok(code) => code,
+        // A client that closed the connection has ended the session: not an error.
+        Err(e) if e.channel_is_disconnected() => 0,
         Err(e) => {
             eprintln!("error: turnscript lsp: {e}");
             1
         }
     };
     drop(connection);
-    let _ = threads.join();
-    code
+    // The reader's error: a malformed message is said; a client gone (end of input, a closed
+    // pipe) is a normal end.
+    match threads.join() {
+        Err(e) if !matches!(e.kind(), ErrorKind::UnexpectedEof | ErrorKind::BrokenPipe) => {
+            eprintln!("error: turnscript lsp: {e}");
+            1
+        }
+        _ => code,
+    }
 }
 
 /// What the server can do.
@@ -64,20 +83,38 @@ pub fn capabilities() -> ServerCapabilities {
     }
 }
 
-fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Sync + Send>> {
+fn serve(connection: &Connection) -> Result<i32, ProtocolError> {
     let init = serde_json::json!({
         "capabilities": capabilities(),
         "serverInfo": ServerInfo { name: "turnscript".into(), version: Some(env!("CARGO_PKG_VERSION").into()) },
     });
-    let (id, _params) = connection.initialize_start()?;
+    let (id, params) = connection.initialize_start()?;
     connection.initialize_finish(id, init)?;
-    let mut server = Server::default();
+    let mut server = Server {
+        root: root_of(&params),
+        ..Server::default()
+    };
+    let mut shut_down = false;
+    // A closed channel (the client's end of input, or its output gone) ends the loop quietly.
     for msg in &connection.receiver {
         match msg {
-            Message::Request(req) => {
-                if connection.handle_shutdown(&req)? {
-                    return Ok(());
+            Message::Request(req) if req.method == "shutdown" => {
+                shut_down = true;
+                if connection.sender.send(Response::new_ok(req.id, ()).into()).is_err() {
+                    return Ok(0);
                 }
+            }
+            Message::Request(req) if shut_down => {
+                let refused = Response::new_err(
+                    req.id,
+                    ErrorCode::InvalidRequest as i32,
+                    "turnscript lsp has shut down: only `exit` is answered".into(),
+                );
+                if connection.sender.send(refused.into()).is_err() {
+                    return Ok(0);
+                }
+            }
+            Message::Request(req) => {
                 let id = req.id.clone();
                 // A bug in an answer costs that answer, not the session.
                 let response = catch_unwind(AssertUnwindSafe(|| server.request(req))).unwrap_or_else(|_| {
@@ -87,18 +124,36 @@ fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Sync
                         "turnscript lsp failed on this request".into(),
                     )
                 });
-                connection.sender.send(Message::Response(response))?;
+                if connection.sender.send(Message::Response(response)).is_err() {
+                    return Ok(0);
+                }
             }
+            Message::Notification(n) if n.method == "exit" => return Ok(if shut_down { 0 } else { 1 }),
             Message::Notification(n) => {
                 let published = catch_unwind(AssertUnwindSafe(|| server.notification(n))).unwrap_or_default();
                 for out in published {
-                    connection.sender.send(Message::Notification(out))?;
+                    if connection.sender.send(Message::Notification(out)).is_err() {
+                        return Ok(0);
+                    }
                 }
             }
             Message::Response(_) => {}
         }
     }
-    Ok(())
+    Ok(0)
+}
+
+/// The workspace's folder named in `initialize`'s params: `rootUri`, else the first of
+/// `workspaceFolders`, else `rootPath`.
+pub fn root_of(params: &Value) -> Option<PathBuf> {
+    let uri = params["rootUri"]
+        .as_str()
+        .or_else(|| params["workspaceFolders"][0]["uri"].as_str());
+    let path = match uri {
+        Some(u) => uri_path(&u.parse().ok()?),
+        None => params["rootPath"].as_str()?.to_string(),
+    };
+    Some(PathBuf::from(path))
 }
 
 fn params<P: serde::de::DeserializeOwned>(v: Value) -> Result<P, String> {
@@ -117,11 +172,29 @@ impl Server {
         }))
     }
 
+    /// The unit of a document with the other encounters of its ruleset: open ones, and those
+    /// in the workspace (for rename and references).
+    fn unit_with_encounters(&self, uri: &Uri) -> Option<Unit> {
+        let unit = self.unit(uri)?;
+        let mut open: Vec<&Doc> = self.docs.values().collect();
+        open.sort_by(|a, b| a.uri.as_str().cmp(b.uri.as_str()));
+        let skip: Vec<&Doc> = unit.files.iter().collect();
+        let encounters = workspace::encounters_of(unit.ruleset_path(), &open, &skip, self.root.as_deref());
+        Some(unit.with_encounters(encounters))
+    }
+
     /// The unit of a position's document and the byte offset of the position.
     fn at(&self, p: &TextDocumentPositionParams) -> Option<(Unit, usize)> {
         let doc = self.docs.get(&p.text_document.uri)?;
         let offset = LineIndex::new(&doc.text).offset(p.position);
         Some((self.unit(&p.text_document.uri)?, offset))
+    }
+
+    /// As [`Server::at`], with the other encounters of the ruleset.
+    fn at_across(&self, p: &TextDocumentPositionParams) -> Option<(Unit, usize)> {
+        let doc = self.docs.get(&p.text_document.uri)?;
+        let offset = LineIndex::new(&doc.text).offset(p.position);
+        Some((self.unit_with_encounters(&p.text_document.uri)?, offset))
     }
 
     /// Answers one request.
@@ -152,7 +225,7 @@ impl Server {
             "textDocument/references" => {
                 let p: ReferenceParams = params(req.params)?;
                 let locs = self
-                    .at(&p.text_document_position)
+                    .at_across(&p.text_document_position)
                     .map(|(u, o)| u.references(o))
                     .unwrap_or_default();
                 Ok(json(&locs))
@@ -175,7 +248,7 @@ impl Server {
             }
             "textDocument/rename" => {
                 let p: RenameParams = params(req.params)?;
-                let Some((unit, offset)) = self.at(&p.text_document_position) else {
+                let Some((unit, offset)) = self.at_across(&p.text_document_position) else {
                     return Ok(Value::Null);
                 };
                 Ok(json(&unit.rename(offset, &p.new_name)?))
