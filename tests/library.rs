@@ -215,3 +215,85 @@ fn every_rule_id_a_library_ruleset_cites_is_in_docs_library_md_and_each_listed_o
         assert_eq!(cited, sorted, "{ruleset}: the IDs it cites and docs/library.md lists");
     }
 }
+
+/// A GM who `remove`s the fallen gets a fight that ends: under the library rulesets that leave
+/// the end of the fight to the table and have no `go_on` (D&D 5e, Pathfinder 2e, Savage Worlds,
+/// Old-School Essentials), a side with no one left in play ends the encounter as the turn ends,
+/// instead of playing on until `--until`, or into the REPL's step budget after `auto all`.
+#[test]
+fn a_library_fight_with_a_side_left_empty_ends_by_itself() {
+    for (ruleset, encounter) in [
+        (
+            DND5E,
+            "character A { side pcs }\ncharacter B { side pcs }\ncharacter G { side npcs, absent }",
+        ),
+        (
+            PF2E,
+            "character A { side pcs }\ncharacter B { side pcs }\ncharacter G { side foes, absent }",
+        ),
+        (
+            SWADE,
+            "character A { side pcs, wild = true }\ncharacter 2 × G { side npcs, absent }",
+        ),
+        (
+            OSE,
+            "side goblins\ncharacter A { side party }\ncharacter G { side goblins, absent }",
+        ),
+    ] {
+        let files = vec![
+            (ruleset.to_string(), read(ruleset)),
+            ("encounter.turn".to_string(), encounter.to_string()),
+        ];
+        let opts = RunOptions {
+            seed: 1,
+            ..RunOptions::default()
+        };
+        let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
+        assert_eq!(code, 0, "{ruleset}: {err}");
+        let end: Vec<&str> = out
+            .lines()
+            .filter(|l| l.contains("\"event\":\"encounter_end\""))
+            .collect();
+        assert_eq!(end.len(), 1, "{ruleset}:\n{out}");
+        assert!(
+            end[0].contains("a side has no one left in play"),
+            "{ruleset} ends when a side is empty: {}",
+            end[0]
+        );
+        assert_eq!(
+            out.matches("\"event\":\"turn_start\"").count(),
+            1,
+            "{ruleset}: one turn, then the end"
+        );
+    }
+}
+
+/// Star Wars FFG asks the GM `go_on` after each round: with `auto gm` (and in `sim`) the `table`
+/// policy ends structured play once a side is left empty, instead of playing on.
+#[test]
+fn swffg_the_table_policy_ends_structured_play_when_a_side_is_left_empty() {
+    let files = vec![
+        (swffg::SWFFG.to_string(), read(swffg::SWFFG)),
+        (
+            "encounter.turn".to_string(),
+            "character A { side pcs }\ncharacter G { side npcs, absent }".to_string(),
+        ),
+    ];
+    let opts = RunOptions {
+        seed: 1,
+        ..RunOptions::default()
+    };
+    let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
+    assert_eq!(code, 0, "{err}");
+    let end: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("\"event\":\"encounter_end\""))
+        .collect();
+    assert_eq!(end.len(), 1, "{out}");
+    assert!(end[0].contains("the GM ends structured play"), "{}", end[0]);
+    assert_eq!(
+        out.matches("\"event\":\"round_start\"").count(),
+        1,
+        "one round, then the end"
+    );
+}
