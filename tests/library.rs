@@ -297,3 +297,23 @@ fn swffg_the_table_policy_ends_structured_play_when_a_side_is_left_empty() {
         "one round, then the end"
     );
 }
+
+/// `turnscript new encounter` copies each field's comment from the ruleset: every field of a
+/// library ruleset says what it is (or that the rules keep it), so a GM filling in the template
+/// is never left with a bare `initiative = 0  # (number, default 0)`.
+#[test]
+fn every_field_of_a_library_ruleset_says_what_it_is_in_the_template() {
+    for (ruleset, _, _) in LIBRARY {
+        let text = turnscript::template::encounter_template(&read(ruleset), "r.turn", "e")
+            .unwrap_or_else(|_| panic!("{ruleset} parses"));
+        let bare: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("  ") && !l.trim_start().starts_with('#') && l.contains("  # ("))
+            .collect();
+        assert!(
+            bare.is_empty(),
+            "{ruleset}: fields with no comment:\n{}",
+            bare.join("\n")
+        );
+    }
+}
