@@ -3,7 +3,8 @@
 //! character per side with every stat, flag and resource a character takes (each at the
 //! ruleset's default, with its type and the ruleset's own comment on that line), the tags as
 //! commented lines, the ruleset's options (its params set to a number, a truth value or dice)
-//! commented with their defaults, the things an encounter may declare, and a group line. It
+//! commented with their defaults, the things an encounter may declare (commented out where the
+//! ruleset declares its own of that kind), and a group line. It
 //! checks clean and runs as written.
 //!
 //! The CLI only reads the ruleset, calls [`encounter_template`] and writes the result with
@@ -226,10 +227,23 @@ fn things(file: &File, src: &Source, character: &str, out: &mut String) {
         .filter(|w| w[0].is("create") && w[1].kind == Kind::Word)
         .map(|w| w[1].text)
         .collect();
+    // Things the ruleset declares itself (Lancer's activities): its own are already in play.
+    let own = |kind: &str| -> Vec<&str> {
+        file.items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Instance { ty, name, .. } if ty.node == kind => Some(name.node.as_str()),
+                _ => None,
+            })
+            .collect()
+    };
     let mut lines = Vec::new();
     let mut by_rules = Vec::new();
     for item in &file.items {
-        let Item::Thing { name, fields, .. } = item else {
+        let Item::Thing {
+            name, plural, fields, ..
+        } = item
+        else {
             continue;
         };
         if decks.contains(&name.node.as_str()) {
@@ -256,7 +270,18 @@ fn things(file: &File, src: &Source, character: &str, out: &mut String) {
             .trailing(name.span.start as usize)
             .map_or_else(String::new, |n| format!("  # {n}"));
         let who = quoted(&format!("Example {}", name.node));
-        lines.push(format!("{} {who} {{ {} }}{note}", name.node, given.join(", ")));
+        let line = format!("{} {who} {{ {} }}{note}", name.node, given.join(", "));
+        let declared = own(&name.node);
+        if declared.is_empty() {
+            lines.push(line);
+        } else {
+            // An example would add one more to play: it stays a comment under the ruleset's own.
+            lines.push(format!(
+                "# The ruleset declares its own {} ({}); uncomment to add one:\n# {line}",
+                plural.node,
+                declared.join(", ")
+            ));
+        }
     }
     if !lines.is_empty() {
         out.push_str(

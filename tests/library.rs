@@ -317,3 +317,23 @@ fn every_field_of_a_library_ruleset_says_what_it_is_in_the_template() {
         );
     }
 }
+
+/// The template of a ruleset that declares its own things (Lancer's activities) names them and
+/// keeps its example a comment: written out, it would add an eighth action to every turn.
+#[test]
+fn the_lancer_template_keeps_the_rulesets_own_activities_and_adds_none() {
+    let text = turnscript::template::encounter_template(&read(lancer::LANCER), "lancer.turn", "e")
+        .unwrap_or_else(|_| panic!("lancer parses"));
+    assert!(
+        text.contains("# The ruleset declares its own activities (Move, Boost, Skirmish,"),
+        "{text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("activity ")),
+        "no activity is declared by the template:\n{text}"
+    );
+    assert!(
+        text.lines().any(|l| l.starts_with("reaction \"Example reaction\"")),
+        "{text}"
+    );
+}
