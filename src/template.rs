@@ -40,6 +40,15 @@ pub fn encounter_template(text: &str, uses: &str, name: &str) -> Result<String, 
         })
         .flatten()
         .collect();
+    let roles: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Role(names) => Some(names.iter().map(|n| n.node.clone()).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     let under = title.map_or_else(String::new, |t| format!(" for \"{t}\""));
     // The REPL plays a side by its policy: the last side's, the foes' in most rulesets.
     let auto = sides.last().map_or("SIDE", String::as_str);
@@ -51,6 +60,22 @@ pub fn encounter_template(text: &str, uses: &str, name: &str) -> Result<String, 
          #   turnscript repl FILE      (`auto {auto}`, then `continue`)\n\
          #   turnscript sim FILE -n 1000\n"
     ));
+    // Who can be set to `auto` at the REPL: every side, and the roles that decide too.
+    let mut who = Vec::new();
+    if !sides.is_empty() {
+        let s = if sides.len() == 1 { "" } else { "s" };
+        who.push(format!("the side{s} {}", sides.join(", ")));
+    }
+    if !roles.is_empty() {
+        let s = if roles.len() == 1 { "" } else { "s" };
+        who.push(format!("the role{s} {}", roles.join(", ")));
+    }
+    if !who.is_empty() {
+        out.push_str(&format!(
+            "# At the REPL, `auto WHO` lets the policy play WHO: {}.\n",
+            who.join("; ")
+        ));
+    }
     options(&file, &src, &mut out);
     let first = sides
         .first()

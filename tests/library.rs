@@ -337,3 +337,24 @@ fn the_lancer_template_keeps_the_rulesets_own_activities_and_adds_none() {
         "{text}"
     );
 }
+
+/// The template says whom `auto` can name at the REPL: the sides, and the roles that decide too
+/// (GURPS's `gm` answers `go_on` after every turn: a GM who wants the policy to must know it).
+#[test]
+fn the_template_names_the_sides_and_roles_auto_can_play() {
+    let names = |ruleset: &str| {
+        let text = turnscript::template::encounter_template(&read(ruleset), "r.turn", "e")
+            .unwrap_or_else(|_| panic!("{ruleset} parses"));
+        text.lines()
+            .find(|l| l.starts_with("# At the REPL, `auto WHO`"))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        names(gurps::GURPS).as_deref(),
+        Some("# At the REPL, `auto WHO` lets the policy play WHO: the sides party, foes; the role gm.")
+    );
+    assert_eq!(
+        names(SWADE).as_deref(),
+        Some("# At the REPL, `auto WHO` lets the policy play WHO: the sides pcs, npcs.")
+    );
+}
