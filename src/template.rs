@@ -77,10 +77,12 @@ pub fn encounter_template(text: &str, uses: &str, name: &str) -> Result<String, 
         ));
     }
     options(&file, &src, &mut out);
-    let first = sides
-        .first()
+    // A thing's field holding a character (a legendary option's owner) holds the example of the
+    // last side, the foes' in most rulesets, as the header's `auto` names.
+    let owner = sides
+        .last()
         .map_or_else(|| "Example".to_string(), |s| format!("Example {s}"));
-    things(&file, &src, &first, &mut out);
+    things(&file, &src, &owner, &mut out);
     let fields = character_fields(&file, &src);
     let tags = tags(&file, &src);
     out.push_str(
@@ -282,7 +284,7 @@ fn things(file: &File, src: &Source, character: &str, out: &mut String) {
             .iter()
             .filter_map(|f| field(f, src))
             .map(|f| {
-                // A field holding a character holds the first example character: its ability, its drive.
+                // A field holding a character holds the foes' example character: its legendary option.
                 let value = if f.refers.as_deref() == Some("character") && f.value == "none" {
                     quoted(character)
                 } else {
