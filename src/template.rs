@@ -57,7 +57,7 @@ pub fn encounter_template(text: &str, uses: &str, name: &str) -> Result<String, 
          # written by `turnscript new encounter`. Change the cast, then play it:\n\
          #   turnscript check FILE\n\
          #   turnscript run FILE --seed 1\n\
-         #   turnscript repl FILE      (`auto {auto}`, then `continue`)\n\
+         #   turnscript repl FILE      (`auto {auto}`: they play themselves; `answer` for the rest)\n\
          #   turnscript sim FILE -n 1000\n"
     ));
     // Who can be set to `auto` at the REPL: every side, and the roles that decide too.

@@ -358,3 +358,15 @@ fn the_template_names_the_sides_and_roles_auto_can_play() {
         Some("# At the REPL, `auto WHO` lets the policy play WHO: the sides pcs, npcs.")
     );
 }
+
+/// The template's REPL hint matches the REPL: after `auto npcs`, a pending hero's decision is
+/// answered (`continue` refuses it, `repl::not_auto`), so the hint says `answer`, not `continue`.
+#[test]
+fn the_template_says_to_answer_the_heroes_after_auto() {
+    let text = turnscript::template::encounter_template(&read(DND5E), "r.turn", "e")
+        .unwrap_or_else(|_| panic!("dnd5e parses"));
+    assert!(
+        text.contains("#   turnscript repl FILE      (`auto npcs`: they play themselves; `answer` for the rest)"),
+        "{text}"
+    );
+}
