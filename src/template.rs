@@ -3,7 +3,8 @@
 //! character per side with every stat, flag and resource a character takes (each at the
 //! ruleset's default, with its type and the ruleset's own comment on that line), the tags as
 //! commented lines, the ruleset's options (its params set to a number, a truth value or dice)
-//! commented with their defaults, the things an encounter may declare, and a group line. It
+//! commented with their defaults, the things an encounter may declare (commented out where the
+//! ruleset declares its own of that kind), and a group line. It
 //! checks clean and runs as written.
 //!
 //! The CLI only reads the ruleset, calls [`encounter_template`] and writes the result with
@@ -39,6 +40,15 @@ pub fn encounter_template(text: &str, uses: &str, name: &str) -> Result<String, 
         })
         .flatten()
         .collect();
+    let roles: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Role(names) => Some(names.iter().map(|n| n.node.clone()).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     let under = title.map_or_else(String::new, |t| format!(" for \"{t}\""));
     // The REPL plays a side by its policy: the last side's, the foes' in most rulesets.
     let auto = sides.last().map_or("SIDE", String::as_str);
@@ -47,14 +57,32 @@ pub fn encounter_template(text: &str, uses: &str, name: &str) -> Result<String, 
          # written by `turnscript new encounter`. Change the cast, then play it:\n\
          #   turnscript check FILE\n\
          #   turnscript run FILE --seed 1\n\
-         #   turnscript repl FILE      (`auto {auto}`, then `continue`)\n\
+         #   turnscript repl FILE      (`auto {auto}`: they play themselves; `answer` for the rest)\n\
          #   turnscript sim FILE -n 1000\n"
     ));
+    // Who can be set to `auto` at the REPL: every side, and the roles that decide too.
+    let mut who = Vec::new();
+    if !sides.is_empty() {
+        let s = if sides.len() == 1 { "" } else { "s" };
+        who.push(format!("the side{s} {}", sides.join(", ")));
+    }
+    if !roles.is_empty() {
+        let s = if roles.len() == 1 { "" } else { "s" };
+        who.push(format!("the role{s} {}", roles.join(", ")));
+    }
+    if !who.is_empty() {
+        out.push_str(&format!(
+            "# At the REPL, `auto WHO` lets the policy play WHO: {}.\n",
+            who.join("; ")
+        ));
+    }
     options(&file, &src, &mut out);
-    let first = sides
-        .first()
+    // A thing's field holding a character (a legendary option's owner) holds the example of the
+    // last side, the foes' in most rulesets, as the header's `auto` names.
+    let owner = sides
+        .last()
         .map_or_else(|| "Example".to_string(), |s| format!("Example {s}"));
-    things(&file, &src, &first, &mut out);
+    things(&file, &src, &owner, &mut out);
     let fields = character_fields(&file, &src);
     let tags = tags(&file, &src);
     out.push_str(
@@ -226,10 +254,23 @@ fn things(file: &File, src: &Source, character: &str, out: &mut String) {
         .filter(|w| w[0].is("create") && w[1].kind == Kind::Word)
         .map(|w| w[1].text)
         .collect();
+    // Things the ruleset declares itself (Lancer's activities): its own are already in play.
+    let own = |kind: &str| -> Vec<&str> {
+        file.items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Instance { ty, name, .. } if ty.node == kind => Some(name.node.as_str()),
+                _ => None,
+            })
+            .collect()
+    };
     let mut lines = Vec::new();
     let mut by_rules = Vec::new();
     for item in &file.items {
-        let Item::Thing { name, fields, .. } = item else {
+        let Item::Thing {
+            name, plural, fields, ..
+        } = item
+        else {
             continue;
         };
         if decks.contains(&name.node.as_str()) {
@@ -243,7 +284,7 @@ fn things(file: &File, src: &Source, character: &str, out: &mut String) {
             .iter()
             .filter_map(|f| field(f, src))
             .map(|f| {
-                // A field holding a character holds the first example character: its ability, its drive.
+                // A field holding a character holds the foes' example character: its legendary option.
                 let value = if f.refers.as_deref() == Some("character") && f.value == "none" {
                     quoted(character)
                 } else {
@@ -256,7 +297,18 @@ fn things(file: &File, src: &Source, character: &str, out: &mut String) {
             .trailing(name.span.start as usize)
             .map_or_else(String::new, |n| format!("  # {n}"));
         let who = quoted(&format!("Example {}", name.node));
-        lines.push(format!("{} {who} {{ {} }}{note}", name.node, given.join(", ")));
+        let line = format!("{} {who} {{ {} }}{note}", name.node, given.join(", "));
+        let declared = own(&name.node);
+        if declared.is_empty() {
+            lines.push(line);
+        } else {
+            // An example would add one more to play: it stays a comment under the ruleset's own.
+            lines.push(format!(
+                "# The ruleset declares its own {} ({}); uncomment to add one:\n# {line}",
+                plural.node,
+                declared.join(", ")
+            ));
+        }
     }
     if !lines.is_empty() {
         out.push_str(

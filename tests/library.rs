@@ -254,3 +254,157 @@ fn every_library_ruleset_and_encounter_open_clean_in_the_language_server() {
         }
     }
 }
+/// A GM who `remove`s the fallen gets a fight that ends: under the library rulesets that leave
+/// the end of the fight to the table and have no `go_on` (D&D 5e, Pathfinder 2e, Savage Worlds,
+/// Old-School Essentials), a side with no one left in play ends the encounter as the turn ends,
+/// instead of playing on until `--until`, or into the REPL's step budget after `auto all`.
+#[test]
+fn a_library_fight_with_a_side_left_empty_ends_by_itself() {
+    for (ruleset, encounter) in [
+        (
+            DND5E,
+            "character A { side pcs }\ncharacter B { side pcs }\ncharacter G { side npcs, absent }",
+        ),
+        (
+            PF2E,
+            "character A { side pcs }\ncharacter B { side pcs }\ncharacter G { side foes, absent }",
+        ),
+        (
+            SWADE,
+            "character A { side pcs, wild = true }\ncharacter 2 × G { side npcs, absent }",
+        ),
+        (
+            OSE,
+            "side goblins\ncharacter A { side party }\ncharacter G { side goblins, absent }",
+        ),
+    ] {
+        let files = vec![
+            (ruleset.to_string(), read(ruleset)),
+            ("encounter.turn".to_string(), encounter.to_string()),
+        ];
+        let opts = RunOptions {
+            seed: 1,
+            ..RunOptions::default()
+        };
+        let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
+        assert_eq!(code, 0, "{ruleset}: {err}");
+        let end: Vec<&str> = out
+            .lines()
+            .filter(|l| l.contains("\"event\":\"encounter_end\""))
+            .collect();
+        assert_eq!(end.len(), 1, "{ruleset}:\n{out}");
+        assert!(
+            end[0].contains("a side has no one left in play"),
+            "{ruleset} ends when a side is empty: {}",
+            end[0]
+        );
+        assert_eq!(
+            out.matches("\"event\":\"turn_start\"").count(),
+            1,
+            "{ruleset}: one turn, then the end"
+        );
+    }
+}
+
+/// Star Wars FFG asks the GM `go_on` after each round: with `auto gm` (and in `sim`) the `table`
+/// policy ends structured play once a side is left empty, instead of playing on.
+#[test]
+fn swffg_the_table_policy_ends_structured_play_when_a_side_is_left_empty() {
+    let files = vec![
+        (swffg::SWFFG.to_string(), read(swffg::SWFFG)),
+        (
+            "encounter.turn".to_string(),
+            "character A { side pcs }\ncharacter G { side npcs, absent }".to_string(),
+        ),
+    ];
+    let opts = RunOptions {
+        seed: 1,
+        ..RunOptions::default()
+    };
+    let (out, err, code) = run_texts(&files, Vec::new(), &opts, true);
+    assert_eq!(code, 0, "{err}");
+    let end: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("\"event\":\"encounter_end\""))
+        .collect();
+    assert_eq!(end.len(), 1, "{out}");
+    assert!(end[0].contains("the GM ends structured play"), "{}", end[0]);
+    assert_eq!(
+        out.matches("\"event\":\"round_start\"").count(),
+        1,
+        "one round, then the end"
+    );
+}
+
+/// `turnscript new encounter` copies each field's comment from the ruleset: every field of a
+/// library ruleset says what it is (or that the rules keep it), so a GM filling in the template
+/// is never left with a bare `initiative = 0  # (number, default 0)`.
+#[test]
+fn every_field_of_a_library_ruleset_says_what_it_is_in_the_template() {
+    for (ruleset, _, _) in LIBRARY {
+        let text = turnscript::template::encounter_template(&read(ruleset), "r.turn", "e")
+            .unwrap_or_else(|_| panic!("{ruleset} parses"));
+        let bare: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("  ") && !l.trim_start().starts_with('#') && l.contains("  # ("))
+            .collect();
+        assert!(
+            bare.is_empty(),
+            "{ruleset}: fields with no comment:\n{}",
+            bare.join("\n")
+        );
+    }
+}
+
+/// The template of a ruleset that declares its own things (Lancer's activities) names them and
+/// keeps its example a comment: written out, it would add an eighth action to every turn.
+#[test]
+fn the_lancer_template_keeps_the_rulesets_own_activities_and_adds_none() {
+    let text = turnscript::template::encounter_template(&read(lancer::LANCER), "lancer.turn", "e")
+        .unwrap_or_else(|_| panic!("lancer parses"));
+    assert!(
+        text.contains("# The ruleset declares its own activities (Move, Boost, Skirmish,"),
+        "{text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("activity ")),
+        "no activity is declared by the template:\n{text}"
+    );
+    assert!(
+        text.lines().any(|l| l.starts_with("reaction \"Example reaction\"")),
+        "{text}"
+    );
+}
+
+/// The template says whom `auto` can name at the REPL: the sides, and the roles that decide too
+/// (GURPS's `gm` answers `go_on` after every turn: a GM who wants the policy to must know it).
+#[test]
+fn the_template_names_the_sides_and_roles_auto_can_play() {
+    let names = |ruleset: &str| {
+        let text = turnscript::template::encounter_template(&read(ruleset), "r.turn", "e")
+            .unwrap_or_else(|_| panic!("{ruleset} parses"));
+        text.lines()
+            .find(|l| l.starts_with("# At the REPL, `auto WHO`"))
+            .map(str::to_string)
+    };
+    assert_eq!(
+        names(gurps::GURPS).as_deref(),
+        Some("# At the REPL, `auto WHO` lets the policy play WHO: the sides party, foes; the role gm.")
+    );
+    assert_eq!(
+        names(SWADE).as_deref(),
+        Some("# At the REPL, `auto WHO` lets the policy play WHO: the sides pcs, npcs.")
+    );
+}
+
+/// The template's REPL hint matches the REPL: after `auto npcs`, a pending hero's decision is
+/// answered (`continue` refuses it, `repl::not_auto`), so the hint says `answer`, not `continue`.
+#[test]
+fn the_template_says_to_answer_the_heroes_after_auto() {
+    let text = turnscript::template::encounter_template(&read(DND5E), "r.turn", "e")
+        .unwrap_or_else(|_| panic!("dnd5e parses"));
+    assert!(
+        text.contains("#   turnscript repl FILE      (`auto npcs`: they play themselves; `answer` for the rest)"),
+        "{text}"
+    );
+}

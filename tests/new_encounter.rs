@@ -107,7 +107,7 @@ fn the_dnd5e_template_lists_every_field_with_its_type_default_and_comment() {
         "movement = 0 # DND-4 feet left this turn (resource, min 0, default 0)",
         "reacted = false # DND-5 its reaction is spent (flag, default false)",
         "# tag surprised: DND-10 surprised as the fight begins",
-        "legendary_option \"Example legendary_option\" { owner = \"Example pcs\", cost = 1 } # DND-6 each option costs 1 to 3",
+        "legendary_option \"Example legendary_option\" { owner = \"Example npcs\", cost = 1 } # DND-6 each option costs 1 to 3",
         "character 3 × Foe { side npcs }",
     ] {
         assert!(lines.iter().any(|l| l == want), "no line `{want}` in\n{out}");
