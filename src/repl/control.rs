@@ -109,13 +109,17 @@ pub(super) fn parse_continue(repl: &Repl, ws: &[Word], head: (usize, usize)) -> 
         let autos: Vec<String> = names.iter().map(|n| format!("`auto {}`", as_word(n))).collect();
         return Err(bad(
             "repl::not_auto",
-            format!("the pending decision is {who}'s, and {who} is not set to `auto`"),
+            format!(
+                "the pending decision is {}, and {who} is not set to `auto`",
+                possessive(who)
+            ),
             head,
             "would answer it behind their back",
         )
         .help(format!(
-            "`answer OPTION` answers it; {} (or `auto all`) lets the policy play {who}'s decisions, then `continue`",
-            autos.join(" or ")
+            "`answer OPTION` answers it; {} (or `auto all`) lets the policy play {} decisions, then `continue`",
+            autos.join(" or "),
+            possessive(who)
         )));
     }
     Ok(Cmd::Change { ops: Vec::new(), goal })
@@ -127,5 +131,14 @@ pub(super) fn as_word(name: &str) -> String {
         format!("\"{name}\"")
     } else {
         name.to_string()
+    }
+}
+
+/// `Ana's`, `the players'`: a name with the possessive.
+fn possessive(name: &str) -> String {
+    if name.ends_with('s') {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
     }
 }

@@ -8,7 +8,9 @@
 //! again from the start and making the same changes at the same decisions; or its control may
 //! keep the run waiting inside [`Control::decide`] (on a thread of its own) and go on from there.
 
+use super::attempts::AGAIN;
 use super::decide::{Decider, DecisionPoint, MomentPoint, Policy};
+use super::stmt::Flow;
 use super::{Machine, Outcome, R, RunConfig, run_with};
 use crate::compile::ir::*;
 use crate::diag::Diag;
@@ -323,14 +325,41 @@ impl Editor<'_, '_> {
     /// Takes a character out of play, as `leave` does: loops, quantifiers, choices and `rank` skip
     /// it from now on, and the ruleset's `on leave` hooks run.
     pub fn leave(&mut self, e: EntityId) -> R<()> {
-        self.m.presence(e, false, Span::default()).map(|_| ())
+        let flow = self.m.presence(e, false, Span::default())?;
+        self.ruled(flow)
     }
 
     /// Brings a character into play, as `join` does: its fields are set the first time (given
     /// values, else defaults, rolling any dice they take), and the ruleset's `on join` hooks run
     /// (a newcomer placed in a kept order, say).
     pub fn join(&mut self, e: EntityId) -> R<()> {
-        self.m.presence(e, true, Span::default()).map(|_| ())
+        let flow = self.m.presence(e, true, Span::default())?;
+        self.ruled(flow)
+    }
+
+    /// A ruling's hooks ended the encounter (`end encounter` in an `on leave` hook): play ends at
+    /// this decision, which is left unanswered. Where the decision cannot be left (a tie a person
+    /// breaks, which is not offered anew) the ruling is refused instead.
+    fn ruled(&mut self, flow: Flow) -> R<()> {
+        if matches!(flow, Flow::Next) {
+            return Ok(());
+        }
+        if !self.m.reoffer {
+            return Err(Box::new(
+                Diag::new(
+                    "run::ruling",
+                    "this ruling would end the encounter while a tie is broken by a person",
+                )
+                .help("answer the pending decision first, then make the ruling"),
+            ));
+        }
+        self.m.ruling_flow.get_or_insert(flow);
+        Ok(())
+    }
+
+    /// Whether a ruling made here has ended the encounter: the control answers nothing more.
+    pub fn ending(&self) -> bool {
+        self.m.ruling_flow.is_some()
     }
 }
 
@@ -342,7 +371,13 @@ pub(super) fn consult<'a>(m: &mut Machine<'a>, c: &'a mut dyn Control, d: &Decis
     let verdict = c.decide(&mut Editor { m }, d);
     m.asks_moments = c.moments();
     m.control = Some(c);
-    match verdict? {
+    let verdict = verdict?;
+    // A ruling ended the encounter: the decision is left, as after an attempt carried out.
+    if let Some(flow) = m.ruling_flow.take() {
+        m.attempt_flow = Some(flow);
+        return Ok((AGAIN, DecidedBy::Answer));
+    }
+    match verdict {
         Verdict::Pick(i, by) => Ok((i, by)),
         Verdict::Attempt(i, who) => {
             m.attempter = Some(who);

@@ -602,6 +602,10 @@ impl Machine<'_> {
                 answer
             }
         };
+        // A ruling at this decision ended the encounter (`consult`): it is left unanswered.
+        if picked == AGAIN {
+            return Ok(Ok((AGAIN, by)));
+        }
         self.secrecy.answered(picked < keys.len());
         if picked >= keys.len() && picked - keys.len() < refused.len() + p.attempts.len() + self.outside.len() {
             return Ok(Err(picked - keys.len()));

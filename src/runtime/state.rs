@@ -166,6 +166,9 @@ pub(super) struct Machine<'a> {
     pub(super) reoffer: bool,
     pub(super) attempter: Option<Who>,
     pub(super) attempt_flow: Option<super::stmt::Flow>,
+    /// How a ruling made at the decision being asked (a character taken out of or brought into
+    /// play, whose hooks end the encounter) ends play: the decision is then left (`consult`).
+    pub(super) ruling_flow: Option<super::stmt::Flow>,
     /// The members of the collection of the `choose ... from` being asked that it does not
     /// offer for being out of play (or in it): an answer naming one is refused (`presence.rs`).
     pub(super) outside: Vec<OptionKey>,
@@ -305,6 +308,7 @@ impl<'a> Machine<'a> {
             reoffer: true,
             attempter: None,
             attempt_flow: None,
+            ruling_flow: None,
             outside: Vec::new(),
             unaffordable: Vec::new(),
         }

@@ -425,6 +425,11 @@ impl Ctl<'_> {
             if let Err(reason) = self.apply(ed, self.next - 1, &op) {
                 return Ok(self.diverge(entry, reason));
             }
+            // The ruling ended the encounter (an `on leave` hook's `end encounter`): the run
+            // leaves this decision unanswered and ends (the pick is not taken).
+            if ed.ending() {
+                return Ok(Verdict::Pick(0, DecidedBy::Answer));
+            }
         }
         // Then the goal. The first decision is the one the REPL showed as pending: the goal
         // decides it (`Pause` stops there, even at a decision that would answer itself). Later
