@@ -42,6 +42,7 @@ pub mod check;
 pub mod cli;
 pub mod compile;
 pub mod diag;
+pub mod files;
 pub mod format;
 pub mod limits;
 pub mod lsp;

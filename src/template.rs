@@ -457,35 +457,4 @@ pub fn relative_path(from: &Path, to: &Path) -> String {
     ups.chain(downs).collect::<Vec<_>>().join("/")
 }
 
-/// Writes a new file whole (a temporary file beside it, then renamed into place), never over an
-/// existing file unless `force`. The error says what went wrong, naming the file.
-pub fn write_new(path: &Path, text: &str, force: bool) -> Result<(), String> {
-    let shown = path.display();
-    if !force && path.exists() {
-        return Err(format!(
-            "{shown} exists: write another file, or add --force to replace it"
-        ));
-    }
-    let name = path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {shown}: {e}"))?;
-    // Without --force, a link makes the file only where none is (a file made meanwhile is kept).
-    let placed = if force {
-        std::fs::rename(&tmp, path)
-    } else {
-        std::fs::hard_link(&tmp, path).or_else(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => Err(e),
-            _ if path.exists() => Err(std::io::Error::from(std::io::ErrorKind::AlreadyExists)),
-            _ => std::fs::rename(&tmp, path),
-        })
-    };
-    let _ = std::fs::remove_file(&tmp);
-    placed.map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => {
-            format!("{shown} exists: write another file, or add --force to replace it")
-        }
-        _ => format!("cannot write {shown}: {e}"),
-    })
-}
+pub use crate::files::write_new;

@@ -255,3 +255,27 @@ fn the_keyword_list_is_the_grammars() {
         );
     }
 }
+
+/// `fmt FILE` writes the file whole: a new file renamed over the old one (another inode), so a
+/// full disk leaves the old text, not half of the new; no temporary file is left beside it.
+#[cfg(unix)]
+#[test]
+fn fmt_replaces_a_file_whole_and_leaves_no_temporary_file() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = std::env::temp_dir().join(format!("turnscript-fmt-whole-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let ugly = dir.join("ugly.turn");
+    std::fs::write(&ugly, "ruleset   \"U\"\nstat  a\n").expect("write");
+    let before = std::fs::metadata(&ugly).expect("metadata").ino();
+    let (err, code) = turnscript(&["fmt", &ugly.display().to_string()]);
+    assert_eq!((err.as_str(), code), ("", 0));
+    assert_eq!(read(&ugly), "ruleset \"U\"\nstat a\n");
+    assert_ne!(std::fs::metadata(&ugly).expect("metadata").ino(), before, "written in place");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the folder lists")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "ugly.turn")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

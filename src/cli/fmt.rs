@@ -82,7 +82,7 @@ pub fn main(args: FmtArgs, colour: bool) -> i32 {
                 code = 1;
             }
         } else if formatted != text
-            && let Err(e) = std::fs::write(path, formatted)
+            && let Err(e) = crate::files::write_whole(path, &formatted)
         {
             eprintln!("error: cannot write {name}: {e}");
             code = 1;

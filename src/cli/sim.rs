@@ -117,8 +117,9 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
     };
     let _ = std::io::stdout().write_all(report.render(format).as_bytes());
     if let Some(path) = &args.plot {
-        let written = crate::sim::plot::svg(&report)
-            .and_then(|svg| std::fs::write(path, svg).map_err(|e| format!("cannot write {}: {e}", path.display())));
+        let written = crate::sim::plot::svg(&report).and_then(|svg| {
+            crate::files::write_whole(path, &svg).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        });
         if let Err(e) = written {
             eprintln!("error: {e}");
             return 1;

@@ -20,6 +20,7 @@ mod show;
 mod sides;
 mod terminal;
 
+use crate::files::{temp_beside, write_whole};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -218,24 +219,6 @@ fn stem_ext(path: &Path) -> (String, String) {
         .extension()
         .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
     (stem, ext)
-}
-
-/// A temporary name beside `path`, for writing a file whole before it replaces `path`.
-fn temp_beside(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
-}
-
-/// Writes a file whole: into a temporary file beside it, then renamed over it, so a reader (or a
-/// crash) never sees half a session.
-fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = temp_beside(path);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
 }
 
 /// Replays `log[..cursor]`; where it no longer fits, stops before the command that diverged.
