@@ -16,17 +16,6 @@ use crate::trace::{DecidedBy, Event, World};
 /// Stands for the way out (`or NAME`) among the refused options of a `choose ... from`.
 const WAY_OUT: EntityId = EntityId::MAX;
 
-/// What keeps a character from taking an action now ([`Machine::shortfall`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Shortfall {
-    /// Its `when` does not hold.
-    When,
-    /// A cost worked out below zero.
-    Negative(i64),
-    /// Paying `cost` would take `field` (holding `has`) below its minimum.
-    Short { field: FieldId, cost: i64, has: i64 },
-}
-
 /// The options a `choose` offers now: each key with the index of the option it came from, and
 /// the named options an `unless` refuses now (the option, its index, every rule that refuses it).
 struct Offered {
@@ -774,89 +763,6 @@ impl Machine<'_> {
     /// (from `using`, when the option says so).
     fn affordable(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<bool> {
         Ok(self.shortfall(a, who, using)?.is_none())
-    }
-
-    /// What keeps `who` from taking action `a` now, if anything: the first of its `when`, a
-    /// negative cost, or a resource its costs would take below its minimum.
-    pub(super) fn shortfall(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {
-        let slot = a.actor as usize;
-        let saved = self.locals[slot];
-        self.locals[slot] = who as i64;
-        let short = self.first_shortfall(a, who, using);
-        self.locals[slot] = saved;
-        short
-    }
-
-    fn first_shortfall(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {
-        let ctx = Ctx {
-            label: a.label,
-            actor: Some(who),
-        };
-        if let Some(w) = &a.when
-            && self.eval(w, ctx)? == 0
-        {
-            return Ok(Some(Shortfall::When));
-        }
-        // With `using`, every cost comes out of the one resource: they must be affordable
-        // together. Otherwise costs in the same resource are paid together: each resource is
-        // checked once, for its total.
-        for (i, (_, f)) in a.costs.iter().enumerate() {
-            let field = using.unwrap_or(*f);
-            if using.is_some() && i > 0 || using.is_none() && a.costs[..i].iter().any(|(_, g)| g == f) {
-                continue;
-            }
-            let mut total = 0i64;
-            for (amount, g) in &a.costs[i..] {
-                if using.is_some() || g == f {
-                    let cost = self.eval(amount, ctx)?;
-                    if cost < 0 {
-                        return Ok(Some(Shortfall::Negative(cost)));
-                    }
-                    total = total.saturating_add(cost);
-                }
-            }
-            let has = self.get(who, field);
-            if self
-                .bounds(who, field)?
-                .0
-                .is_some_and(|lo| has.saturating_sub(total) < lo)
-            {
-                return Ok(Some(Shortfall::Short {
-                    field,
-                    cost: total,
-                    has,
-                }));
-            }
-        }
-        Ok(None)
-    }
-
-    /// Why `actor` cannot take action `a` now (an answer named it): its shortfall, in words.
-    pub(super) fn explain_unaffordable(&mut self, a: ActionId, actor: EntityId, span: Span) -> R<(Vec<String>, Diag)> {
-        let p = self.p;
-        let using = self.unaffordable.iter().find(|(x, _)| *x == a).and_then(|(_, u)| *u);
-        let name = p.option_name(OptionKey::Action(a));
-        let who = self.world().character_name(actor).to_string();
-        let text = match p.actions.get(a as usize) {
-            Some(def) => match self.shortfall(def, actor, using)? {
-                Some(Shortfall::When) => format!("{name} is not open to {who} now: its `when` does not hold"),
-                Some(Shortfall::Negative(cost)) => format!("{name} would cost {cost}, less than nothing"),
-                Some(Shortfall::Short { field, cost, has }) => {
-                    let f = &p.fields[field as usize];
-                    let (cost, has) = (
-                        crate::trace::Decimal(cost, f.decimals),
-                        crate::trace::Decimal(has, f.decimals),
-                    );
-                    format!("{name} costs {cost} {}; {who} has {has}", f.name)
-                }
-                None => format!("{name} cannot be taken now"),
-            },
-            None => format!("{name} cannot be taken now"),
-        };
-        let diag = Diag::new("run::refused", text.clone())
-            .label(span, "while this was being decided")
-            .help(format!("{name} is not offered to {who} now; the answer was refused"));
-        Ok((vec![text], diag))
     }
 
     fn perform(&mut self, a: ActionId, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {

@@ -10,6 +10,7 @@
 //! actions), `effects.rs` (effects and their count-downs), `hooks.rs` (hooks, triggers, routines),
 //! `resources.rs` (spending, gaining, transferring), `cards.rs` (decks and their piles).
 
+mod afford;
 mod attempts;
 mod cards;
 pub mod control;
