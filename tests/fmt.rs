@@ -270,7 +270,11 @@ fn fmt_replaces_a_file_whole_and_leaves_no_temporary_file() {
     let (err, code) = turnscript(&["fmt", &ugly.display().to_string()]);
     assert_eq!((err.as_str(), code), ("", 0));
     assert_eq!(read(&ugly), "ruleset \"U\"\nstat a\n");
-    assert_ne!(std::fs::metadata(&ugly).expect("metadata").ino(), before, "written in place");
+    assert_ne!(
+        std::fs::metadata(&ugly).expect("metadata").ino(),
+        before,
+        "written in place"
+    );
     let left: Vec<_> = std::fs::read_dir(&dir)
         .expect("the folder lists")
         .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
