@@ -339,16 +339,24 @@ impl Editor<'_, '_> {
 
     /// A ruling's hooks ended the encounter (`end encounter` in an `on leave` hook): play ends at
     /// this decision, which is left unanswered. Where the decision cannot be left (a tie a person
-    /// breaks, which is not offered anew) the ruling is refused instead.
+    /// breaks, which is not offered anew; a choice made in secret, whose picks so far are held)
+    /// the ruling is refused instead.
     fn ruled(&mut self, flow: Flow) -> R<()> {
         if matches!(flow, Flow::Next) {
             return Ok(());
         }
-        if !self.m.reoffer {
+        let while_ = if !self.m.reoffer {
+            Some("a tie is broken by a person")
+        } else if self.m.secrecy.consulted_in_secret() {
+            Some("a choice is made in secret")
+        } else {
+            None
+        };
+        if let Some(while_) = while_ {
             return Err(Box::new(
                 Diag::new(
                     "run::ruling",
-                    "this ruling would end the encounter while a tie is broken by a person",
+                    format!("this ruling would end the encounter while {while_}"),
                 )
                 .help("answer the pending decision first, then make the ruling"),
             ));

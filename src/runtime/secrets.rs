@@ -247,6 +247,14 @@ impl Secrecy {
         self.suspended.push(was);
     }
 
+    /// Whether the control being consulted was asked inside a secret choice (its `asking`, as it
+    /// was before [`Secrecy::suspend`]).
+    pub(super) fn consulted_in_secret(&self) -> bool {
+        self.suspended
+            .last()
+            .is_some_and(|(hiding, top)| top.is_some() && !hiding.is_empty())
+    }
+
     /// After a control was consulted: the choice being asked goes on.
     pub(super) fn resume(&mut self) {
         if let Some((hiding, top)) = self.suspended.pop() {
