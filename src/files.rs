@@ -13,13 +13,50 @@ pub fn temp_beside(path: &Path) -> PathBuf {
 }
 
 /// Writes `text` to `path` whole, replacing what is there; the temporary file is gone either way.
+/// A link is followed (the file it names is replaced, the link stays); the file keeps its
+/// permissions, and one that may not be written is refused as before; the new text is on the
+/// disk before it takes the old one's place. What is not a regular file (a terminal,
+/// `/dev/stdout`, a pipe) is written as it is.
 pub fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = temp_beside(path);
-    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let old = std::fs::metadata(&target).ok();
+    match &old {
+        Some(m) if !m.is_file() => return std::fs::write(&target, text),
+        Some(m) if m.permissions().readonly() => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                "the file is read-only",
+            ));
+        }
+        _ => {}
+    }
+    let tmp = temp_beside(&target);
+    let written = (|| {
+        let mut file = create_new(&tmp)?;
+        std::io::Write::write_all(&mut file, text.as_bytes())?;
+        if let Some(m) = &old {
+            file.set_permissions(m.permissions())?;
+        }
+        file.sync_all()?;
+        std::fs::rename(&tmp, &target)
+    })();
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     written
+}
+
+/// A new file at `tmp`, never through a link left there: a leftover of an earlier run is removed
+/// first (the link itself, not what it names).
+fn create_new(tmp: &Path) -> std::io::Result<std::fs::File> {
+    let open = || std::fs::OpenOptions::new().write(true).create_new(true).open(tmp);
+    open().or_else(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => {
+            std::fs::remove_file(tmp)?;
+            open()
+        }
+        _ => Err(e),
+    })
 }
 
 /// Writes a new file whole, never over an existing file unless `force` (without it, a link makes
@@ -34,7 +71,11 @@ pub fn write_new(path: &Path, text: &str, force: bool) -> Result<(), String> {
         return write_whole(path, text).map_err(|e| format!("cannot write {shown}: {e}"));
     }
     let tmp = temp_beside(path);
-    if let Err(e) = std::fs::write(&tmp, text) {
+    let written = create_new(&tmp).and_then(|mut f| {
+        std::io::Write::write_all(&mut f, text.as_bytes())?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
         return Err(format!("cannot write {shown}: {e}"));
     }

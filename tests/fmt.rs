@@ -283,3 +283,27 @@ fn fmt_replaces_a_file_whole_and_leaves_no_temporary_file() {
     assert!(left.is_empty(), "{left:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Through a link, `fmt` formats the file the link names and the link stays a link; the file
+/// keeps its permissions.
+#[cfg(unix)]
+#[test]
+fn fmt_through_a_link_formats_the_linked_file_and_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("turnscript-fmt-link-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let real = dir.join("real.turn");
+    let link = dir.join("link.turn");
+    std::fs::write(&real, "ruleset   \"U\"\nstat  a\n").expect("write");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&real, &link).expect("a link");
+    let (err, code) = turnscript(&["fmt", &link.display().to_string()]);
+    assert_eq!((err.as_str(), code), ("", 0));
+    assert_eq!(read(&real), "ruleset \"U\"\nstat a\n");
+    let meta = std::fs::symlink_metadata(&link).expect("metadata");
+    assert!(meta.file_type().is_symlink(), "the link was replaced by a copy");
+    let mode = std::fs::metadata(&real).expect("metadata").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -379,7 +379,7 @@ fn an_existing_autosave_is_never_replaced() {
     let (note, second) = on_run_stack(|| {
         let (mut repl, start) = autosaving(first.clone()).unwrap_or_else(|e| panic!("{e}"));
         assert!(!repl.exec("auto foes").error);
-        (start, dir.join("s-2.tsession"))
+        (start, dir.join("s.2.tsession"))
     });
     assert!(
         note.starts_with(&format!("note: {} holds the latest earlier session", first.display())),
@@ -407,15 +407,17 @@ fn an_existing_autosave_is_never_replaced() {
 fn the_note_names_the_latest_earlier_autosave_and_how_to_clean_up() {
     let dir = scratch("autosave-latest");
     let first = dir.join("s.tsession");
-    let (second, third) = (dir.join("s-2.tsession"), dir.join("s-3.tsession"));
+    let (second, third) = (dir.join("s.2.tsession"), dir.join("s.3.tsession"));
     let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
     for (path, when) in [(&first, old), (&second, old + std::time::Duration::from_secs(60))] {
         std::fs::write(path, "an earlier session's autosave\n").expect("written");
         let f = std::fs::File::options().write(true).open(path).expect("opened");
         f.set_modified(when).expect("a modification time");
     }
-    // A newer file that is not an autosave of this name is no candidate.
+    // Newer files that are not autosaves of this name are no candidates: `s-2` is the default
+    // name of an encounter called `s-2`, not a fresh name of `s`'s.
     std::fs::write(dir.join("s-x.tsession"), "not one\n").expect("written");
+    std::fs::write(dir.join("s-2.tsession"), "another encounter's\n").expect("written");
     let note = on_run_stack(|| autosaving(first.clone()).map(|(_, note)| note).unwrap_or_else(|e| e));
     assert!(
         note.starts_with(&format!("note: {} holds the latest earlier session", second.display())),
@@ -423,7 +425,11 @@ fn the_note_names_the_latest_earlier_autosave_and_how_to_clean_up() {
     );
     assert!(note.contains("2 autosaves of earlier sessions are there"), "{note}");
     assert!(
-        note.contains(&format!("`rm {}` removes them", dir.join("s*.tsession").display())),
+        note.contains(&format!(
+            "`rm {} {}` removes them",
+            first.display(),
+            dir.join("s.*.tsession").display()
+        )),
         "{note}"
     );
     assert!(note.contains(&format!("autosaves in {}", third.display())), "{note}");

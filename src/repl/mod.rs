@@ -123,7 +123,8 @@ fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> {
             ));
         }
         let (stem, ext) = stem_ext(&path);
-        chosen = path.with_file_name(format!("{stem}-{n}{ext}"));
+        // A dot, which no encounter's default name holds: `fight.2` is never `fight-2`'s.
+        chosen = path.with_file_name(format!("{stem}.{n}{ext}"));
     }
     // Refused now rather than warned about after every change: the folder must take a file.
     let probe = temp_beside(&chosen);
@@ -180,7 +181,7 @@ pub fn autosave_for(file: &Path) -> PathBuf {
     }
 }
 
-/// `path` and the fresh names taken beside it (`NAME-2.EXT`, ...): the most recently written,
+/// `path` and the fresh names taken beside it (`NAME.2.EXT`, ...): the most recently written,
 /// and how many there are.
 fn earlier_autosaves(path: &Path) -> (Option<PathBuf>, usize) {
     let (stem, ext) = stem_ext(path);
@@ -197,7 +198,7 @@ fn earlier_autosaves(path: &Path) -> (Option<PathBuf>, usize) {
             let name = e.file_name().to_string_lossy().into_owned();
             name.strip_suffix(ext.as_str())
                 .and_then(|n| n.strip_prefix(stem.as_str()))
-                .is_some_and(|n| n.is_empty() || n.strip_prefix('-').is_some_and(|k| k.parse::<u32>().is_ok()))
+                .is_some_and(|n| n.is_empty() || n.strip_prefix('.').is_some_and(|k| k.parse::<u32>().is_ok()))
         })
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, path.with_file_name(e.file_name()))))
         .collect();
@@ -205,10 +206,15 @@ fn earlier_autosaves(path: &Path) -> (Option<PathBuf>, usize) {
     (found.last().map(|(_, p)| p.clone()), found.len())
 }
 
-/// A shell pattern for `path` and the fresh names beside it.
+/// `path` and a shell pattern for the fresh names beside it (`NAME.tsession NAME.*.tsession`),
+/// which match no other encounter's autosaves.
 fn autosave_glob(path: &Path) -> String {
     let (stem, ext) = stem_ext(path);
-    path.with_file_name(format!("{stem}*{ext}")).display().to_string()
+    format!(
+        "{} {}",
+        path.display(),
+        path.with_file_name(format!("{stem}.*{ext}")).display()
+    )
 }
 
 fn stem_ext(path: &Path) -> (String, String) {

@@ -91,7 +91,11 @@ impl Machine<'_> {
                     );
                     format!("{name} costs {cost} {}; {who} has {has}", f.name)
                 }
-                None => format!("{name} cannot be taken now"),
+                // Unaffordable when asked, affordable now: a ruling made since (the offer is not
+                // worked out again at a ruling).
+                None => format!(
+                    "{name} was not offered when {who} was asked, and a change made since allows it: it is offered at {who}'s next decision"
+                ),
             },
             None => format!("{name} cannot be taken now"),
         };

@@ -356,7 +356,7 @@ impl Editor<'_, '_> {
             return Err(Box::new(
                 Diag::new(
                     "run::ruling",
-                    format!("this ruling would end the encounter while {while_}"),
+                    format!("this ruling would end the encounter while {while_}: answer the pending decision first"),
                 )
                 .help("answer the pending decision first, then make the ruling"),
             ));

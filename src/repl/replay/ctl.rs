@@ -234,6 +234,10 @@ impl Ctl<'_> {
                     if let Some(e) = find(&name) {
                         ed.join(e).map_err(|d| d.message)?;
                     }
+                    // One who joined ended the encounter: the rest of a group joins no more.
+                    if ed.ending() {
+                        break;
+                    }
                 }
             }
             Op::Queue { who, attempt, moment } => {
