@@ -565,3 +565,24 @@ fn help_wraps_at_word_boundaries_to_the_width() {
         }
     });
 }
+
+/// A session file is user input: a `set` with more decimals than the language keeps (6) is
+/// refused when the file is read, naming the line, never a panic in the decimal formatting
+/// (issue 29: 64 decimals divided by zero, 20 to 63 gave wrong digits).
+#[test]
+fn a_session_file_with_too_many_decimals_is_refused_when_read() {
+    let dir = scratch("decimals-in-session");
+    for decimals in [7, 20, 64, 255] {
+        let path = dir.join(format!("d{decimals}.tsession"));
+        let text = format!(
+            "turnscript session 1\nruleset \"rulesets/legends.turn\" \"fnv1a64:0\"\nencounter \"rulesets/encounters/legends.turn\" \"fnv1a64:0\"\nseed 1\n> \"set Kessa.fatigue = 1\"\n[\"set\",\"Kessa\",\"fatigue\",1,{decimals}]\n"
+        );
+        std::fs::write(&path, text).expect("written");
+        let out = on_run_stack(|| {
+            let mut repl = legends(false);
+            repl.exec(&format!("load {}", path.display()))
+        });
+        assert!(out.error, "{decimals}: {}", out.out);
+        assert!(out.out.contains("line 6") && out.out.contains("decimals"), "{decimals}: {}", out.out);
+    }
+}

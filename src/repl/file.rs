@@ -167,7 +167,13 @@ fn op(v: &Value) -> Result<Op, String> {
                 Some(d) => d
                     .as_u64()
                     .and_then(|d| u8::try_from(d).ok())
-                    .ok_or("expected a number of decimals")?,
+                    .filter(|d| *d <= crate::limits::MAX_DECIMALS)
+                    .ok_or_else(|| {
+                        format!(
+                            "expected a number of decimals from 0 to {} (the most the language keeps), found {d}",
+                            crate::limits::MAX_DECIMALS
+                        )
+                    })?,
             },
         },
         "remove" => Op::Remove(string(at(1)?)?),
