@@ -583,6 +583,10 @@ fn a_session_file_with_too_many_decimals_is_refused_when_read() {
             repl.exec(&format!("load {}", path.display()))
         });
         assert!(out.error, "{decimals}: {}", out.out);
-        assert!(out.out.contains("line 6") && out.out.contains("decimals"), "{decimals}: {}", out.out);
+        assert!(
+            out.out.contains("line 6") && out.out.contains("decimals"),
+            "{decimals}: {}",
+            out.out
+        );
     }
 }
