@@ -77,8 +77,8 @@ pub fn encounter_template(text: &str, uses: &str, name: &str) -> Result<String, 
         ));
     }
     options(&file, &src, &mut out);
-    // A thing's field holding a character (a legendary option's owner) holds the example of the
-    // last side, the foes' in most rulesets, as the header's `auto` names.
+    // A thing's field holding a character (an option's owner, say) holds the example character of
+    // the last side, the foes' in most rulesets, as the header's `auto` names.
     let owner = sides
         .last()
         .map_or_else(|| "Example".to_string(), |s| format!("Example {s}"));
@@ -254,7 +254,7 @@ fn things(file: &File, src: &Source, character: &str, out: &mut String) {
         .filter(|w| w[0].is("create") && w[1].kind == Kind::Word)
         .map(|w| w[1].text)
         .collect();
-    // Things the ruleset declares itself (Lancer's activities): its own are already in play.
+    // Things the ruleset declares itself (a catalogue of activities): its own are already in play.
     let own = |kind: &str| -> Vec<&str> {
         file.items
             .iter()
@@ -284,7 +284,7 @@ fn things(file: &File, src: &Source, character: &str, out: &mut String) {
             .iter()
             .filter_map(|f| field(f, src))
             .map(|f| {
-                // A field holding a character holds the foes' example character: its legendary option.
+                // A field holding a character holds the last side's example character (`character`).
                 let value = if f.refers.as_deref() == Some("character") && f.value == "none" {
                     quoted(character)
                 } else {

@@ -15,7 +15,7 @@ pub enum NewWhat {
     /// character per side with every field it takes (type, default, the ruleset's comment), the
     /// tags, the ruleset's options (params) and a group line. It checks clean and runs as written.
     #[command(
-        after_help = "Examples:\n  turnscript new encounter --uses rulesets/library/dnd5e.turn --out goblins.turn\n  turnscript new encounter --uses rules.turn > fight.turn\n  turnscript new encounter --uses rules.turn --out fight.turn --force\n\nThen: turnscript repl goblins.turn (`auto npcs`, `continue`: `auto` takes the side the GM plays)."
+        after_help = "Examples:\n  turnscript new encounter --uses rulesets/library/NAME.turn --out goblins.turn\n  turnscript new encounter --uses rules.turn > fight.turn\n  turnscript new encounter --uses rules.turn --out fight.turn --force\n\nThen: turnscript repl goblins.turn (`auto SIDE` lets the policy play the side the GM plays; `answer` the rest)."
     )]
     Encounter(EncounterArgs),
 }
