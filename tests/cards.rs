@@ -261,3 +261,25 @@ fn a_deck_whose_cards_are_all_destroyed_says_so_when_drawn() {
         "{err}"
     );
 }
+
+#[test]
+fn a_shuffle_is_charged_a_step_per_card() {
+    // Issue 29: a shuffle moves every card, so it costs a step per card. A 10,000-card deck
+    // shuffled every round passes the budget (1,000,000 steps) within 100 rounds; charged one
+    // step a shuffle, it ran all 1,000 rounds (and 37 s at 10,000 rounds).
+    let ranks: Vec<String> = (0..10)
+        .map(|k| format!("{} to {}", k * 1000 + 1, k * 1000 + 1000))
+        .collect();
+    let src = format!(
+        "deck chit, chits {{ ranks {} }}\nplay {{ level round repeat {{ shuffle chits }} }}\n",
+        ranks.join(", ")
+    );
+    let (out, err, code) = run(&src, &[], Some("round=1000"));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("run::step_budget"), "{err}");
+    let shuffles = lines(&out, &["shuffle"]).len();
+    assert!(
+        (90..=101).contains(&shuffles),
+        "{shuffles} shuffles before the budget stopped the run"
+    );
+}

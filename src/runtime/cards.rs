@@ -101,6 +101,8 @@ impl Machine<'_> {
         match act {
             CardAct::Shuffle(d) => {
                 let d = self.deck_at(d, span)?;
+                // A shuffle moves every card of the deck: a step each.
+                self.charge(self.deck_cards(d).len() as u64, span)?;
                 self.gather_all(d)
             }
             CardAct::Draw { deck, by, bind } => {
@@ -235,6 +237,8 @@ impl Machine<'_> {
         let p = self.p;
         let def = &p.deck_defs[d as usize];
         if self.piles[d as usize].draw.is_empty() && def.refill {
+            // The discard pile shuffled back moves every card in it: a step each.
+            self.charge(self.piles[d as usize].discard.len() as u64, span)?;
             let mut discard = std::mem::take(&mut self.piles[d as usize].discard);
             self.dice.shuffle(&mut discard);
             let n = discard.len();
