@@ -80,6 +80,9 @@ pub struct Limits {
     pub deck_cards: usize,
     /// The most ranks one run (`2 to 10`) of a deck's ranks makes.
     pub rank_run: i64,
+    /// The most cards in all the decks of a run together (the ruleset's, the encounter's and
+    /// those made from the cast): a card is an entity, and each costs about a kilobyte to check.
+    pub deck_cards_total: usize,
     /// The most worker threads `sim` starts, whatever `--threads` asks (it is also held to the
     /// machine's cores): each worker reserves a run stack of `run_stack_bytes`.
     pub sim_threads: usize,
@@ -125,6 +128,7 @@ impl Limits {
         decimals: 6,
         deck_cards: 10_000,
         rank_run: 1000,
+        deck_cards_total: 50_000,
         sim_threads: 64,
         workspace_entries: 20_000,
     };
@@ -204,6 +208,8 @@ pub const MAX_DECIMALS: u8 = Limits::DEFAULT.decimals;
 pub const MAX_DECK_CARDS: usize = Limits::DEFAULT.deck_cards;
 /// [`Limits::rank_run`].
 pub const MAX_RANK_RUN: i64 = Limits::DEFAULT.rank_run;
+/// [`Limits::deck_cards_total`].
+pub const MAX_DECK_CARDS_TOTAL: usize = Limits::DEFAULT.deck_cards_total;
 
 /// [`Limits::sim_threads`].
 pub const MAX_SIM_THREADS: usize = Limits::DEFAULT.sim_threads;
