@@ -21,6 +21,12 @@ use crate::source::{FileId, Sources};
 use crate::syntax::ast::{File, Item};
 use crate::trace::{Event, JsonLines, Sink, Text, World};
 
+mod paths;
+#[cfg(test)]
+pub(crate) use paths::canonicalised;
+use paths::from_folder_of;
+pub use paths::{FileKey, same_file};
+
 /// How diagnostics are rendered: columns and colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Style {
@@ -613,7 +619,8 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
         }
     }
     (report.rulesets, report.encounters) = (rulesets.len(), encounters.len());
-    for r in &rulesets {
+    let paired = pairings(&rulesets, &encounters);
+    for (r, with) in rulesets.iter().zip(&paired) {
         let mut clean = |p: Project| match p.compile() {
             Ok(_) => true,
             Err(mut d) => {
@@ -627,7 +634,7 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             }
         };
         if !clean(Project::load([(*r).clone()])) {
-            for (e, _) in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
+            for (e, _) in with.iter().map(|&k| &encounters[k]) {
                 report.notes.push(format!(
                     "note: {} was not checked against {}: the ruleset has errors (above)\n",
                     e.0, r.0
@@ -635,7 +642,7 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             }
             continue;
         }
-        for (e, _) in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
+        for (e, _) in with.iter().map(|&k| &encounters[k]) {
             clean(Project::load([(*r).clone(), (*e).clone()]));
         }
     }
@@ -663,19 +670,33 @@ fn stem(path: &str) -> &str {
     Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or(path)
 }
 
-/// Whether encounter `e` (with the ruleset it names, if it names one) is checked with ruleset
-/// `r`: the ruleset the encounter names (`encounter "..." uses "PATH"`), else the ruleset of the
-/// same file name if one is given, else every ruleset given.
-fn pairs(
-    r: &(String, String),
-    (e, named): &(&(String, String), Option<String>),
-    rulesets: &[&(String, String)],
-) -> bool {
-    if let Some(path) = named {
-        return same_file(path, &r.0);
+/// For each ruleset, the encounters (with the ruleset each names, if it names one) checked with
+/// it, in order: the ruleset an encounter names (`encounter "..." uses "PATH"`), else the ruleset
+/// of the same file name if one is given, else every ruleset given. Paths are compared by their
+/// keys, each made once, and file names in a map: no pair of files is compared.
+fn pairings(rulesets: &[&(String, String)], encounters: &[(&(String, String), Option<String>)]) -> Vec<Vec<usize>> {
+    use std::collections::HashMap;
+    let mut by_key: HashMap<FileKey, Vec<usize>> = HashMap::new();
+    let mut by_stem: HashMap<&str, Vec<usize>> = HashMap::new();
+    let any_named = encounters.iter().any(|e| e.1.is_some());
+    for (i, r) in rulesets.iter().enumerate() {
+        if any_named {
+            by_key.entry(FileKey::of(&r.0)).or_default().push(i);
+        }
+        by_stem.entry(stem(&r.0)).or_default().push(i);
     }
-    let named = rulesets.iter().any(|x| stem(&x.0) == stem(&e.0));
-    !named || stem(&r.0) == stem(&e.0)
+    let every: Vec<usize> = (0..rulesets.len()).collect();
+    let mut out = vec![Vec::new(); rulesets.len()];
+    for (k, (e, named)) in encounters.iter().enumerate() {
+        let with = match named {
+            Some(path) => by_key.get(&FileKey::of(path)),
+            None => by_stem.get(stem(&e.0)).or(Some(&every)),
+        };
+        for &i in with.into_iter().flatten() {
+            out[i].push(k);
+        }
+    }
+    out
 }
 
 /// The ruleset an encounter file names (`uses "PATH"`), as a path from where the encounter is:
@@ -703,40 +724,6 @@ impl Project {
         })?;
         Some(from_folder_of(encounter_path, &uses))
     }
-}
-
-/// `path`, read from the folder `file` is in.
-fn from_folder_of(file: &str, path: &str) -> String {
-    let dir = Path::new(file).parent().unwrap_or(Path::new(""));
-    normal(&dir.join(path)).display().to_string()
-}
-
-/// A path with `.` and `..` taken out, lexically.
-fn normal(path: &Path) -> std::path::PathBuf {
-    use std::path::Component;
-    let mut out = std::path::PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if out.file_name().is_some() => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
-/// Whether two paths name the same file: the same once normalized, or the same on disk.
-pub fn same_file(a: &str, b: &str) -> bool {
-    let (na, nb) = (normal(Path::new(a)), normal(Path::new(b)));
-    if na == nb {
-        return true;
-    }
-    matches!(
-        (std::fs::canonicalize(&na), std::fs::canonicalize(&nb)),
-        (Ok(x), Ok(y)) if x == y
-    )
 }
 
 /// The trace in one of its two views, chosen at run time: JSON lines or the GM's text, written

@@ -11,7 +11,7 @@ mod sim;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::limits::{MAX_ANSWER_LINES, MAX_ANSWERS_BYTES, MAX_SOURCE_BYTES};
-use crate::project::{RunOptions, Style, View, check_set, parse_answers, play};
+use crate::project::{FileKey, RunOptions, Style, View, check_set, parse_answers, play};
 use crate::source::{read_path, read_stream};
 use crate::trace::{Event, Sink, World};
 
@@ -431,20 +431,27 @@ pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, 
 }
 
 /// The files, with the rulesets their encounters name (`uses "PATH"`) read in too when they were
-/// not given.
-fn with_named_rulesets(mut texts: Vec<(String, String)>) -> Result<Vec<(String, String)>, String> {
+/// not given (before the others, the last named first). Paths are compared by their keys, each
+/// made once: no pair of files is compared.
+fn with_named_rulesets(texts: Vec<(String, String)>) -> Result<Vec<(String, String)>, String> {
     let named: Vec<String> = texts
         .iter()
         .filter_map(|(path, text)| crate::project::named_ruleset(path, text))
         .collect();
+    if named.is_empty() {
+        return Ok(texts);
+    }
+    let mut given: std::collections::HashSet<FileKey> = texts.iter().map(|(p, _)| FileKey::of(p)).collect();
+    let mut added = Vec::new();
     for path in named {
-        let given = texts.iter().any(|(p, _)| crate::project::same_file(p, &path));
-        if !given {
+        if given.insert(FileKey::of(&path)) {
             let text = read(Path::new(&path))?;
-            texts.insert(0, (path, text));
+            added.push((path, text));
         }
     }
-    Ok(texts)
+    added.reverse();
+    added.extend(texts);
+    Ok(added)
 }
 
 fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: bool) -> i32 {
@@ -549,4 +556,36 @@ fn write_failed(e: &std::io::Error) -> i32 {
     }
     let _ = writeln!(std::io::stderr(), "error: cannot write the trace: {e}");
     1
+}
+
+#[cfg(test)]
+mod tests {
+    /// Issue 29: each encounter's named ruleset was compared with every file given, through the
+    /// file system. Each path is canonicalised once.
+    #[test]
+    fn the_rulesets_encounters_name_are_found_with_a_key_per_path() {
+        let dir = std::env::temp_dir().join(format!("turnscript-named-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let n = 12;
+        let mut texts = Vec::new();
+        for k in 0..n {
+            let r = dir.join(format!("r{k}.turn")).display().to_string();
+            std::fs::write(&r, "play { }\n").unwrap();
+            texts.push((r, "play { }\n".to_string()));
+            let e = dir.join(format!("e{k}.turn")).display().to_string();
+            texts.push((e, format!("encounter \"e{k}\" uses \"./r{k}.turn\"\n")));
+        }
+        // The last encounter's ruleset is not given: it is read in.
+        texts.remove(2 * n - 2);
+        let before = crate::project::canonicalised();
+        let all = super::with_named_rulesets(texts).unwrap();
+        let calls = crate::project::canonicalised() - before;
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(all.len(), 2 * n);
+        assert!(all[0].0.ends_with(&format!("r{}.turn", n - 1)), "{:?}", all[0].0);
+        assert!(
+            calls <= 3 * n,
+            "{calls} paths canonicalised for {n} rulesets and {n} encounters"
+        );
+    }
 }
