@@ -15,6 +15,7 @@ use std::path::Path;
 use crate::check::Checked;
 use crate::compile::{PolicyRef, Program};
 use crate::diag::Diag;
+use crate::limits::clip;
 use crate::runtime::decide::{Decider, Member, Policy, Scripted};
 use crate::runtime::{Outcome, RunConfig};
 use crate::source::{FileId, Sources};
@@ -24,8 +25,8 @@ use crate::trace::{Event, JsonLines, Sink, Text, World};
 mod paths;
 #[cfg(test)]
 pub(crate) use paths::canonicalised;
-use paths::from_folder_of;
 pub use paths::{FileKey, same_file};
+use paths::{NotAFile, from_folder_of};
 
 /// How diagnostics are rendered: columns and colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,7 +144,7 @@ impl Project {
             errors.extend(self.cast_errors.iter().cloned());
             return Err(errors);
         }
-        let own = self.uses_itself();
+        let own = self.bad_uses();
         if !own.is_empty() {
             errors.extend(own);
             return Err(errors);
@@ -158,9 +159,10 @@ impl Project {
         }
     }
 
-    /// An encounter whose `uses "PATH"` names its own file: played under itself, its cast would
-    /// be declared twice. Once per file name (`turnscript run` loads such a file twice).
-    fn uses_itself(&self) -> Vec<Diag> {
+    /// An encounter whose `uses "PATH"` names no file it can be played under: its own file
+    /// (played under itself, its cast would be declared twice), nothing (an empty path) or a
+    /// folder. Once per file name (`turnscript run` loads a file naming itself twice).
+    fn bad_uses(&self) -> Vec<Diag> {
         let mut out: Vec<Diag> = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         for (id, file) in self.files() {
@@ -169,15 +171,28 @@ impl Project {
                 let Item::Encounter { uses: Some(u), .. } = item else {
                     continue;
                 };
-                if seen.contains(&name) || !same_file(&from_folder_of(name, &u.node), name) {
+                if seen.contains(&name) {
                     continue;
                 }
+                let d = match paths::not_a_file(name, &u.node) {
+                    Some(NotAFile::Empty) => Diag::new(
+                        "check::uses",
+                        "this encounter names no file as its ruleset: the path is empty",
+                    )
+                    .label(u.span, "an empty path"),
+                    Some(NotAFile::Folder) => Diag::new(
+                        "check::uses",
+                        "this encounter names a folder as its ruleset, not a file",
+                    )
+                    .label(u.span, "a folder"),
+                    None if same_file(&from_folder_of(name, &u.node), name) => {
+                        Diag::new("check::uses", "this encounter names its own file as its ruleset")
+                            .label(u.span, "this file itself")
+                    }
+                    None => continue,
+                };
                 seen.push(name);
-                out.push(
-                    Diag::new("check::uses", "this encounter names its own file as its ruleset")
-                        .label(u.span, "this file itself")
-                        .help("name the ruleset's file, a path from this file's folder: `uses \"../RULESET.turn\"`; a file with its own rules and cast needs no `uses`"),
-                );
+                out.push(d.help("name the ruleset's file, a path from this file's folder: `uses \"../RULESET.turn\"`; a file with its own rules and cast needs no `uses`"));
             }
         }
         out
@@ -319,7 +334,7 @@ impl RunOptions {
                 None => {
                     return Err(SetupError(format!(
                         "error: `--draws`: no deck has a card called `{}`{}\n",
-                        card.trim(),
+                        clip(card.trim()),
                         if program.decks.is_empty() {
                             " (the ruleset declares no deck)"
                         } else {
@@ -359,6 +374,7 @@ impl RunOptions {
                     } else {
                         format!("the sides and roles are: {}", names.join(", "))
                     };
+                    let (who, name) = (clip(who), clip(name));
                     return Err(SetupError(format!(
                         "error: `--policy {who}={name}`: no side or role is called `{who}`; {known}\n"
                     )));
@@ -401,7 +417,8 @@ impl RunOptions {
                 "no decision it addresses was asked"
             };
             note.push_str(&format!(
-                "warning: the answer `{text}` ({origin}) was never used: {why}\n"
+                "warning: the answer `{}` ({origin}) was never used: {why}\n",
+                clip(text)
             ));
         }
         let addressed = decider.unused_addressed().len();
@@ -422,7 +439,8 @@ fn policy_named(program: &Program, name: &str) -> Result<PolicyRef, SetupError> 
         let mut names: Vec<&str> = vec!["first", "random"];
         names.extend(program.policies.iter().map(|p| p.name.as_str()));
         SetupError(format!(
-            "error: no policy is called `{name}`; the policies are: {}\n",
+            "error: no policy is called `{}`; the policies are: {}\n",
+            clip(name),
             names.join(", ")
         ))
     })
@@ -432,17 +450,20 @@ fn plural_was(n: usize) -> &'static str {
     if n == 1 { " was" } else { "s were" }
 }
 
-fn parse_until(p: &Program, text: &str) -> Result<(u16, u64), SetupError> {
+fn parse_until(p: &Program, whole: &str) -> Result<(u16, u64), SetupError> {
     let levels: Vec<&str> = p.levels.iter().map(|l| l.name.as_str()).collect();
-    let Some((name, n)) = text.split_once('=') else {
+    // The argument as the errors quote it: cut, as all quoted user text is.
+    let text = &*clip(whole);
+    let Some((name, n)) = whole.split_once('=') else {
         return Err(SetupError(format!(
             "error: --until takes LEVEL=N, e.g. --until {}=3\n",
             levels.first().unwrap_or(&"round")
         )));
     };
     let n: u64 = n.trim().parse().map_err(|_| {
-        let n = crate::limits::clip(n.trim());
-        SetupError(if crate::limits::too_many_digits(&n) && !n.starts_with('-') {
+        let large = crate::limits::too_many_digits(n.trim()) && !n.trim().starts_with('-');
+        let n = clip(n.trim());
+        SetupError(if large {
             format!(
                 "error: --until {text}: `{n}` is too large (the largest is {})\n",
                 u64::MAX
@@ -453,14 +474,16 @@ fn parse_until(p: &Program, text: &str) -> Result<(u16, u64), SetupError> {
     })?;
     let level = p.level_id(name.trim()).ok_or_else(|| {
         SetupError(format!(
-            "error: --until {text}: no level is called `{name}`; the levels are: {}\n",
+            "error: --until {text}: no level is called `{}`; the levels are: {}\n",
+            clip(name),
             levels.join(", ")
         ))
     })?;
     // A level numbered the game's way may count from 0; the others count from 1.
     if n == 0 && !p.levels[level as usize].counting {
         return Err(SetupError(format!(
-            "error: --until {text}: iterations count from 1, so {name}=0 never comes\n"
+            "error: --until {text}: iterations count from 1, so {}=0 never comes\n",
+            clip(name)
         )));
     }
     Ok((level, n))
@@ -602,9 +625,9 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             report.failures.push((p, alone));
             continue;
         }
-        if p.is_encounter() && !p.uses_itself().is_empty() {
+        if p.is_encounter() && !p.bad_uses().is_empty() {
             // Reported as `turnscript run` would report it, playing it under itself.
-            alone.extend(p.uses_itself());
+            alone.extend(p.bad_uses());
             report.failures.push((p, alone));
             continue;
         }
@@ -711,7 +734,10 @@ pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
         }
         _ => std::ops::ControlFlow::Continue(()),
     });
-    Some(from_folder_of(encounter_path, &uses?.node))
+    let uses = uses?;
+    paths::not_a_file(encounter_path, &uses.node)
+        .is_none()
+        .then(|| from_folder_of(encounter_path, &uses.node))
 }
 
 impl Project {

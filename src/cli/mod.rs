@@ -189,6 +189,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
+            let e = clipped(e);
             let _ = e.print();
             return if e.use_stderr() { 2 } else { 0 };
         }
@@ -253,7 +254,11 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
                 eprintln!(
                     "error: --policy NAME was given {} times ({}); give it once, and SIDE=NAME for a side's or role's policy",
                     plain.len(),
-                    plain.join(", ")
+                    plain
+                        .iter()
+                        .map(|p| crate::limits::clip(p))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 );
                 return 2;
             }
@@ -310,6 +315,24 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
         Command::New(what) => new::main(what, colour),
         Command::Lsp => lsp(),
     }
+}
+
+/// A command-line error with the user's text it quotes (a value, an argument) cut to
+/// `limits::quoted_chars`, as every quoted user text is.
+fn clipped(mut e: clap::Error) -> clap::Error {
+    use clap::error::ContextValue;
+    let context: Vec<_> = e.context().map(|(k, v)| (k, v.clone())).collect();
+    for (kind, value) in context {
+        let cut = match value {
+            ContextValue::String(s) => ContextValue::String(crate::limits::clip(&s).into_owned()),
+            ContextValue::Strings(v) => {
+                ContextValue::Strings(v.iter().map(|s| crate::limits::clip(s).into_owned()).collect())
+            }
+            other => other,
+        };
+        e.insert(kind, cut);
+    }
+    e
 }
 
 /// `run`'s options: the library's, plus the answers file and the format.

@@ -9,6 +9,29 @@ pub(super) fn from_folder_of(file: &str, path: &str) -> String {
     normal(&dir.join(path)).display().to_string()
 }
 
+/// What a `uses "PATH"` names that is no file: nothing (an empty path), or a folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum NotAFile {
+    Empty,
+    Folder,
+}
+
+/// Whether `uses "PATH"` in the file at `file` names no file: an empty path, or a folder
+/// (written as one, `.`, `..` or a trailing `/`, or a folder on disk).
+pub(super) fn not_a_file(file: &str, path: &str) -> Option<NotAFile> {
+    use std::path::Component;
+    if path.trim().is_empty() {
+        return Some(NotAFile::Empty);
+    }
+    let written = ["/.", "\\.", "/", "\\"].iter().any(|end| path.ends_with(end))
+        || matches!(
+            Path::new(path).components().next_back(),
+            None | Some(Component::CurDir | Component::ParentDir | Component::RootDir)
+        );
+    let resolved = from_folder_of(file, path);
+    (written || resolved.is_empty() || Path::new(&resolved).is_dir()).then_some(NotAFile::Folder)
+}
+
 /// A path with `.` and `..` taken out, lexically.
 fn normal(path: &Path) -> PathBuf {
     use std::path::Component;
