@@ -83,6 +83,10 @@ pub struct Limits {
     /// The most cards in all the decks of a run together (the ruleset's, the encounter's and
     /// those made from the cast): a card is an entity, and each costs about a kilobyte to check.
     pub deck_cards_total: usize,
+    /// The most bins a histogram of `sim` keeps for one measure: one per distinct value while
+    /// there are no more, else bins of equal width (a power of two) that fit, so that memory
+    /// does not grow with the number of encounters.
+    pub sim_bins: usize,
     /// The most worker threads `sim` starts, whatever `--threads` asks (it is also held to the
     /// machine's cores): each worker reserves a run stack of `run_stack_bytes`.
     pub sim_threads: usize,
@@ -130,6 +134,7 @@ impl Limits {
         rank_run: 1000,
         deck_cards_total: 50_000,
         sim_threads: 64,
+        sim_bins: 4096,
         workspace_entries: 20_000,
     };
 }
@@ -213,6 +218,8 @@ pub const MAX_DECK_CARDS_TOTAL: usize = Limits::DEFAULT.deck_cards_total;
 
 /// [`Limits::sim_threads`].
 pub const MAX_SIM_THREADS: usize = Limits::DEFAULT.sim_threads;
+/// [`Limits::sim_bins`].
+pub const MAX_SIM_BINS: usize = Limits::DEFAULT.sim_bins;
 /// [`Limits::workspace_entries`].
 pub const MAX_WORKSPACE_ENTRIES: usize = Limits::DEFAULT.workspace_entries;
 

@@ -8,6 +8,7 @@
 //! run stack once ([`crate::runtime::on_run_stack`]) and then calls [`crate::runtime::run`] for
 //! each of its encounters; the program is compiled once and shared by reference.
 
+mod hist;
 pub mod plot;
 mod report;
 mod tally;
@@ -19,6 +20,7 @@ use crate::compile::Program;
 use crate::limits::MAX_SIM_THREADS;
 use crate::project::{RunOptions, SetupError};
 
+pub use hist::Hist;
 pub use report::{Format, HeldRow, MADE_IN_PLAY, MeasureRow, Report};
 pub use tally::{Counts, Held, Holder, Stats, Tally};
 
