@@ -81,7 +81,8 @@ pub struct Limits {
     /// The most ranks one run (`2 to 10`) of a deck's ranks makes.
     pub rank_run: i64,
     /// The most cards in all the decks of a run together (the ruleset's, the encounter's and
-    /// those made from the cast): a card is an entity, and each costs about a kilobyte to check.
+    /// those made from the cast): a card is an entity, and each costs about a kilobyte to check,
+    /// so that a file dense in other things and in cards still checks under 100 MB.
     pub deck_cards_total: usize,
     /// The most bins a histogram of `sim` keeps for one measure: one per distinct value while
     /// there are no more, else bins of equal width (a power of two) that fit, so that memory
@@ -132,7 +133,7 @@ impl Limits {
         decimals: 6,
         deck_cards: 10_000,
         rank_run: 1000,
-        deck_cards_total: 50_000,
+        deck_cards_total: 10_000,
         sim_threads: 64,
         sim_bins: 4096,
         workspace_entries: 20_000,

@@ -357,9 +357,9 @@ fn big_decks(prefix: &str, decks: usize, n: usize) -> String {
 #[test]
 fn the_decks_of_a_ruleset_and_its_encounter_are_held_to_their_total() {
     // Issue 29: `deck_cards` bounds one deck; the cards of all decks together had no bound, so
-    // a few kilobytes of deck lines made millions of entities. 30,000 cards in each file pass.
-    let ruleset = format!("{}play {{ }}\n", big_decks("r", 3, 10_000));
-    let encounter = format!("encounter \"e\"\n{}", big_decks("e", 3, 10_000));
+    // a few kilobytes of deck lines made millions of entities. 6,000 cards in each file pass.
+    let ruleset = format!("{}play {{ }}\n", big_decks("r", 1, 6_000));
+    let encounter = format!("encounter \"e\"\n{}", big_decks("e", 1, 6_000));
     let files = [
         ("r.turn".to_string(), ruleset),
         ("encounters/r.turn".to_string(), encounter),
@@ -367,7 +367,7 @@ fn the_decks_of_a_ruleset_and_its_encounter_are_held_to_their_total() {
     let (report, clean) = common::check_texts(&files);
     assert!(!clean, "{report}");
     assert!(
-        report.contains("the decks hold more than 50000 cards in all"),
+        report.contains("the decks hold more than 10000 cards in all"),
         "{report}"
     );
     // Each file alone is within it.
@@ -376,15 +376,16 @@ fn the_decks_of_a_ruleset_and_its_encounter_are_held_to_their_total() {
 
 #[test]
 fn decks_made_from_the_cast_count_towards_the_total() {
-    // Six makes of 5,000 cards for each of two characters: 60,000 cards, none declared in a file.
-    let makes: String = (0..6)
-        .map(|k| format!("deck m{k}, m{k}s {{ suits m{k}x  ranks 1 to 1000, 1001 to 2000, 2001 to 3000, 3001 to 4000, 4001 to 5000\n  decks per character }}\n"))
+    // Two makes of 1,000 cards for each of six characters: 12,000 cards, none declared in a file.
+    let makes: String = (0..2)
+        .map(|k| format!("deck m{k}, m{k}s {{ suits m{k}x  ranks 1 to 1000\n  decks per character }}\n"))
         .collect();
-    let src = format!("{makes}character Ana {{ }}\ncharacter Bo {{ }}\nplay {{ }}\n");
+    let cast: String = (0..6).map(|k| format!("character C{k} {{ }}\n")).collect();
+    let src = format!("{makes}{cast}play {{ }}\n");
     let (report, clean) = common::check_texts(&[("t.turn".to_string(), src)]);
     assert!(!clean, "{report}");
     assert!(
-        report.contains("the decks hold more than 50000 cards in all"),
+        report.contains("the decks hold more than 10000 cards in all"),
         "{report}"
     );
 }
