@@ -44,7 +44,8 @@ pub struct Limits {
     /// Most faces held in dice pools (`roll DICE as p`) at once, over every block running.
     pub pool_faces: usize,
     /// Default step budget of one run (`--max-steps`). A step is a statement, or an element a
-    /// quantifier, a loop or a sort visits, or a card a shuffle moves.
+    /// quantifier, a loop or a sort visits, or a card a shuffle moves or a card statement looks
+    /// at in a pile.
     pub steps: u64,
     /// Iterations of the outermost level a run makes when neither the ruleset nor `--until`
     /// ends it.
