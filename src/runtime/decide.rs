@@ -539,20 +539,6 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
             address.levels.push(l);
             continue;
         }
-        // A level and a number too large for an iteration: said so, as `--until` does.
-        if let Some((name, n)) = part.rsplit_once(' ').filter(|_| !quoted)
-            && p.levels.iter().any(|l| l.name == name.trim())
-            && crate::limits::too_many_digits(n.trim())
-            && !n.trim().starts_with('-')
-        {
-            return Err(format!(
-                "`{}` is too large for an iteration of `{}` (the largest is {})",
-                clip(n.trim()),
-                name.trim(),
-                u64::MAX
-            ));
-        }
-
         let who = p
             .characters
             .iter()
@@ -569,6 +555,19 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
             (Some(w), None) => address.who = Some(w),
             (Some(_), Some(_)) => return Err(format!("it names two choosers (`{}` is the second)", clip(part))),
             (None, _) => {
+                // A level and a number too large for an iteration: said so, as `--until` does.
+                if let Some((name, n)) = part.rsplit_once(' ').filter(|_| !quoted)
+                    && p.levels.iter().any(|l| l.name == name.trim())
+                    && crate::limits::too_many_digits(n.trim())
+                    && !n.trim().starts_with('-')
+                {
+                    return Err(format!(
+                        "`{}` is too large for an iteration of `{}` (the largest is {})",
+                        clip(n.trim()),
+                        name.trim(),
+                        u64::MAX
+                    ));
+                }
                 return Err(format!(
                     "`{}` is neither a level with its iteration (e.g. `round 3`) nor a character or role",
                     clip(part)
