@@ -240,7 +240,7 @@ fn a_uses_that_names_a_device_or_a_fifo_is_refused_on_its_line() {
 }
 
 /// Issue 29: a document over the source limit is neither kept nor parsed: one diagnostic, and
-/// requests on it cost nothing (a 100 MB document peaked at 518 MB).
+/// requests on it see an empty text (a 100 MB document peaked at 518 MB).
 #[test]
 fn a_document_over_the_source_limit_gets_one_diagnostic() {
     let size = 12 << 20;
@@ -269,6 +269,21 @@ fn a_document_over_the_source_limit_gets_one_diagnostic() {
         );
     }
     let peak = c.peak_memory();
+    // An encounter that names it: refused on its `uses` line.
+    let e_uri = "file:///tmp/turnscript-lsp-large-encounter.turn";
+    open(
+        &mut c,
+        e_uri,
+        "encounter \"E\" uses \"turnscript-lsp-large.turn\"\ncharacter Ana { }\n",
+    );
+    let diags = c.diagnostics_for(e_uri);
+    assert_eq!(diags[0]["code"], "check::uses", "{diags}");
+    assert!(
+        diags[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("larger than the limit")),
+        "{diags}"
+    );
     let (status, _) = c.finish();
     assert_eq!(status, Some(0));
     assert!(peak < 80 << 20, "a peak of {} MB", peak >> 20);
