@@ -95,6 +95,12 @@ pub struct Limits {
     /// The most folder entries the language server looks at to find the encounters of a
     /// ruleset (rename and references reach them).
     pub workspace_entries: usize,
+    /// Largest message the language server reads, in bytes (its `Content-Length`): one above
+    /// it is refused and its body skipped unread, never held. It is above any document within
+    /// `source_bytes`, even one whose every character is escaped in JSON (6 bytes each).
+    pub lsp_message_bytes: usize,
+    /// Longest header line of a language server message (`Content-Length: N`), in bytes.
+    pub lsp_header_bytes: usize,
 }
 
 impl Limits {
@@ -138,6 +144,8 @@ impl Limits {
         sim_threads: 64,
         sim_bins: 4096,
         workspace_entries: 20_000,
+        lsp_message_bytes: 16 * 1024 * 1024,
+        lsp_header_bytes: 1024,
     };
 }
 
@@ -224,6 +232,10 @@ pub const MAX_SIM_THREADS: usize = Limits::DEFAULT.sim_threads;
 pub const MAX_SIM_BINS: usize = Limits::DEFAULT.sim_bins;
 /// [`Limits::workspace_entries`].
 pub const MAX_WORKSPACE_ENTRIES: usize = Limits::DEFAULT.workspace_entries;
+/// [`Limits::lsp_message_bytes`].
+pub const MAX_LSP_MESSAGE_BYTES: usize = Limits::DEFAULT.lsp_message_bytes;
+/// [`Limits::lsp_header_bytes`].
+pub const MAX_LSP_HEADER_BYTES: usize = Limits::DEFAULT.lsp_header_bytes;
 
 /// User text as a diagnostic quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
 pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {
