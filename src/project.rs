@@ -23,10 +23,10 @@ use crate::syntax::ast::{File, Item};
 use crate::trace::{Event, JsonLines, Sink, Text, World};
 
 mod paths;
+use paths::NotAFile;
 #[cfg(test)]
 pub(crate) use paths::canonicalised;
-pub use paths::{FileKey, same_file};
-use paths::{NotAFile, from_folder_of};
+pub use paths::{FileKey, from_folder_of, same_file};
 
 /// How diagnostics are rendered: columns and colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -75,16 +75,19 @@ impl Doc {
 /// The ruleset an encounter's text names, as a path from the encounter's folder, and where the
 /// name is.
 fn named(path: &str, text: &str) -> Option<(String, Range<usize>)> {
-    let mut span = None;
+    let mut found = None;
     let _ = crate::syntax::each_item(text, 0, |item| match item {
         Item::Encounter { uses: Some(u), .. } => {
-            span = Some(u.span);
+            found = Some((u.node.clone(), u.span));
             ControlFlow::Break(())
         }
         _ => ControlFlow::Continue(()),
     });
-    let span = span?;
-    let ruleset = crate::project::named_ruleset(path, text)?;
+    let (written, span) = found?;
+    // A `uses` that names no file (a folder, an empty path) is still named: reading it is refused
+    // and said on the `uses` line, as `check` says it.
+    let ruleset =
+        crate::project::named_ruleset(path, text).unwrap_or_else(|| crate::project::from_folder_of(path, &written));
     Some((ruleset, span.start as usize..span.end as usize))
 }
 

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// `path`, read from the folder `file` is in.
-pub(super) fn from_folder_of(file: &str, path: &str) -> String {
+pub fn from_folder_of(file: &str, path: &str) -> String {
     let dir = Path::new(file).parent().unwrap_or(Path::new(""));
     normal(&dir.join(path)).display().to_string()
 }
