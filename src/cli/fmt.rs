@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::output::{stderr, stderrln};
 use crate::source::Sources;
 
 #[derive(Args, Debug)]
@@ -28,7 +29,7 @@ pub fn main(args: FmtArgs, colour: bool) -> i32 {
             match turn_files(p) {
                 Ok(mut f) => files.append(&mut f),
                 Err(e) => {
-                    eprintln!("error: cannot read the folder {}: {e}", p.display());
+                    stderrln!("error: cannot read the folder {}: {e}", p.display());
                     return 1;
                 }
             }
@@ -54,7 +55,7 @@ pub fn main(args: FmtArgs, colour: bool) -> i32 {
         let text = match text {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
+                stderrln!("error: cannot read {name}: {e}");
                 code = 1;
                 continue;
             }
@@ -64,32 +65,32 @@ pub fn main(args: FmtArgs, colour: bool) -> i32 {
             Err(diags) => {
                 let mut sources = Sources::new();
                 sources.add(name.as_str(), text.as_str());
-                eprint!("{}", sources.render_all(&diags, 80, colour));
-                eprintln!("error: {name} does not parse; it was not formatted");
+                stderr!("{}", sources.render_all(&diags, 80, colour));
+                stderrln!("error: {name} does not parse; it was not formatted");
                 code = 1;
                 continue;
             }
         };
         if args.check {
             if formatted != text {
-                eprintln!("would reformat {name}");
+                stderrln!("would reformat {name}");
                 unformatted += 1;
                 code = 1;
             }
         } else if stdin {
             if let Err(e) = std::io::stdout().write_all(formatted.as_bytes()) {
-                eprintln!("error: cannot write the formatted text: {e}");
+                stderrln!("error: cannot write the formatted text: {e}");
                 code = 1;
             }
         } else if formatted != text
             && let Err(e) = crate::files::write_whole(path, &formatted)
         {
-            eprintln!("error: cannot write {name}: {e}");
+            stderrln!("error: cannot write {name}: {e}");
             code = 1;
         }
     }
     if args.check && unformatted > 0 {
-        eprintln!(
+        stderrln!(
             "{unformatted} of {} files would be reformatted (run `turnscript fmt`)",
             files.len()
         );

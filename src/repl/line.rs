@@ -14,6 +14,7 @@ use rustyline::{Config, Context, Editor, Helper};
 use super::commands::{COMMANDS, unbalanced};
 use super::{Repl, session::End};
 use crate::check::FieldKind;
+use crate::output::{stderr, stderrln};
 use crate::syntax::text::run_start;
 
 /// The names completion offers, taken from the state after each command.
@@ -240,7 +241,7 @@ pub fn interactive(repl: &mut Repl) -> i32 {
     let mut rl: Editor<LineHelper, rustyline::history::DefaultHistory> = match Editor::with_config(config) {
         Ok(rl) => rl,
         Err(e) => {
-            eprintln!("error: cannot start the line editor: {e}");
+            stderrln!("error: cannot start the line editor: {e}");
             return 1;
         }
     };
@@ -252,10 +253,12 @@ pub fn interactive(repl: &mut Repl) -> i32 {
     let history = history_path();
     // A missing history file is a first run.
     let _ = rl.load_history(&history);
-    println!("`help` lists the commands; Tab completes; Ctrl-D leaves");
+    if crate::output::out("`help` lists the commands; Tab completes; Ctrl-D leaves\n").is_err() {
+        return 1;
+    }
     loop {
         // Nothing typed is left out of the autosave while the REPL waits for the next line.
-        eprint!("{}", repl.flush_autosave());
+        stderr!("{}", repl.flush_autosave());
         let prompt = repl.prompt();
         match rl.readline(&prompt) {
             Ok(line) => {
@@ -265,9 +268,12 @@ pub fn interactive(repl: &mut Repl) -> i32 {
                 }
                 let reply = repl.exec(&line);
                 if reply.error {
-                    eprint!("{}", reply.out);
-                } else {
-                    print!("{}", reply.out);
+                    stderr!("{}", reply.out);
+                } else if crate::output::out(&reply.out).is_err() {
+                    // Said by `out`; nothing more reaches the user: what was done is kept.
+                    stderr!("{}", repl.flush_autosave());
+                    let _ = rl.save_history(&history);
+                    return 1;
                 }
                 if let Some(h) = rl.helper_mut() {
                     h.names = names(repl);
@@ -279,11 +285,14 @@ pub fn interactive(repl: &mut Repl) -> i32 {
             // Ctrl-C cancels the line.
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => {
-                print!("{}", repl.autosave_note());
+                if crate::output::out(&repl.autosave_note()).is_err() {
+                    let _ = rl.save_history(&history);
+                    return 1;
+                }
                 break;
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                stderrln!("error: {e}");
                 let _ = rl.save_history(&history);
                 return 1;
             }

@@ -5,6 +5,9 @@
 //! deterministic output) and `line.rs` (rustyline: completion, hints, history, multiline).
 //! The state is a replay of the session's log (`session.rs`); nothing here knows a ruleset.
 
+// Standard output and error are written through crate::output, which never panics.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod asked;
 mod commands;
 mod control;

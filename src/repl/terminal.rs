@@ -3,6 +3,8 @@
 
 use std::io::{BufRead, Write};
 
+use crate::output::stderr;
+
 use super::*;
 
 /// Reads commands line by line (standard input not a terminal): each is echoed after `> `, then
@@ -71,15 +73,24 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
         if cmd.trim().is_empty() {
             continue;
         }
-        let _ = writeln!(out, "> {}", cmd.replace('\n', "\n. "));
+        // The command is echoed before it runs, so a reader that is gone stops the REPL before
+        // it takes a command nobody will see answered.
+        if let Err(e) = writeln!(out, "> {}", cmd.replace('\n', "\n. ")).and_then(|()| out.flush()) {
+            return out_failed(repl, err, &e);
+        }
         let reply = repl.exec(&cmd);
         if reply.error {
             code = 1;
             let _ = err.write_all(reply.out.as_bytes());
-        } else {
-            let _ = out.write_all(reply.out.as_bytes());
         }
-        let _ = out.flush();
+        let written = if reply.error {
+            Ok(())
+        } else {
+            out.write_all(reply.out.as_bytes())
+        };
+        if let Err(e) = written.and_then(|()| out.flush()) {
+            return out_failed(repl, err, &e);
+        }
         if reply.quit {
             return code;
         }
@@ -88,8 +99,20 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
         let _ = writeln!(err, "error: the input ended inside a definition (unbalanced braces)");
         code = 1;
     }
-    let _ = out.write_all(repl.autosave_note().as_bytes());
+    let note = repl.autosave_note();
+    if let Err(e) = out.write_all(note.as_bytes()).and_then(|()| out.flush()) {
+        let _ = writeln!(err, "error: cannot write to standard output: {e}");
+        return 1;
+    }
     code
+}
+
+/// Standard output failed (a full disk, a reader gone): what the autosave lacks is written, the
+/// error said on `err`, and the REPL ends with 1.
+fn out_failed(repl: &mut Repl, err: &mut dyn Write, e: &std::io::Error) -> i32 {
+    let _ = err.write_all(repl.flush_autosave().as_bytes());
+    let _ = writeln!(err, "error: cannot write to standard output: {e}");
+    1
 }
 
 /// Input read line by line that can tell whether the next line may keep the REPL waiting.
@@ -189,17 +212,19 @@ pub fn main(opts: Options) -> i32 {
         let (mut repl, start) = match Repl::new(opts) {
             Ok(r) => r,
             Err(e) => {
-                eprint!("{e}");
+                stderr!("{e}");
                 return 1;
             }
         };
-        print!("{start}");
+        if crate::output::out(&start).is_err() {
+            return 1;
+        }
         if interactive {
             line::interactive(&mut repl)
         } else {
             // A buffer of its own (not stdin's), so the loop can see when it would wait.
             let stdin = std::io::BufReader::with_capacity(64 * 1024, std::io::stdin().lock());
-            run_plain(&mut repl, stdin, &mut std::io::stdout(), &mut std::io::stderr())
+            run_plain(&mut repl, stdin, &mut std::io::stdout(), &mut crate::output::Stderr)
         }
     })
 }

