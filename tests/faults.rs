@@ -190,3 +190,32 @@ fn sim_that_cannot_start_its_threads_says_so() {
     assert!(err.contains("error: cannot start"), "{err}");
     assert_eq!(o.status.code(), Some(1), "{err}");
 }
+
+// ---- fmt's read -----------------------------------------------------------------------------
+
+#[test]
+fn fmt_refuses_a_device_a_fifo_and_a_file_past_the_source_limit() {
+    let dir = scratch("fmt-read");
+    let fifo = dir.join("pipe.turn");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let big = dir.join("big.turn");
+    let file = std::fs::File::create(&big).expect("a file");
+    // Sparse: 100 MB that take no disk.
+    file.set_len(100 * 1024 * 1024).expect("a sparse file");
+    for (path, says) in [
+        ("/dev/zero", "not a file"),
+        (fifo.to_str().expect("UTF-8"), "not a file"),
+        (big.to_str().expect("UTF-8"), "larger than the limit"),
+    ] {
+        let d = turnscript(&dir, &["fmt", path], "", To::Kept, To::Kept);
+        assert!(
+            d.err.contains(&format!("error: cannot read {path}")),
+            "{path}: {}",
+            d.err
+        );
+        assert!(d.err.contains(says), "{path}: {}", d.err);
+        assert_eq!(d.code, Some(1), "{path}: {}", d.err);
+    }
+    assert_eq!(std::fs::metadata(&big).expect("still there").len(), 100 * 1024 * 1024);
+}

@@ -1,13 +1,14 @@
 //! `turnscript fmt [--check] FILE...|DIR|-`: reading and writing files around
 //! [`crate::format::format`].
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::limits::MAX_SOURCE_BYTES;
 use crate::output::{stderr, stderrln};
-use crate::source::Sources;
+use crate::source::{Sources, read_path, read_stream};
 
 #[derive(Args, Debug)]
 pub struct FmtArgs {
@@ -46,11 +47,11 @@ pub fn main(args: FmtArgs, colour: bool) -> i32 {
         } else {
             path.display().to_string()
         };
+        // The read `check` does: bounded by the source limit, a device or FIFO refused by type.
         let text = if stdin {
-            let mut t = String::new();
-            std::io::stdin().read_to_string(&mut t).map(|_| t)
+            read_stream(std::io::stdin().lock(), MAX_SOURCE_BYTES)
         } else {
-            std::fs::read_to_string(path)
+            read_path(path, MAX_SOURCE_BYTES)
         };
         let text = match text {
             Ok(t) => t,
