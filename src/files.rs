@@ -46,6 +46,18 @@ pub fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
     written
 }
 
+/// Whether a file can be written beside `path`: a temporary file is created there, a little text
+/// written to the disk (an empty file would be made even on a full disk) and removed again.
+pub fn probe(path: &Path) -> std::io::Result<()> {
+    let tmp = temp_beside(path);
+    let written = create_new(&tmp).and_then(|mut f| {
+        std::io::Write::write_all(&mut f, b"turnscript: can this folder take a file?\n")?;
+        f.sync_all()
+    });
+    let _ = std::fs::remove_file(&tmp);
+    written
+}
+
 /// A new file at `tmp`, never through a link left there: a leftover of an earlier run is removed
 /// first (the link itself, not what it names).
 fn create_new(tmp: &Path) -> std::io::Result<std::fs::File> {

@@ -219,3 +219,133 @@ fn fmt_refuses_a_device_a_fifo_and_a_file_past_the_source_limit() {
     }
     assert_eq!(std::fs::metadata(&big).expect("still there").len(), 100 * 1024 * 1024);
 }
+
+// ---- a full disk, a read-only folder -------------------------------------------------------
+
+/// A small tmpfs mounted for one test, unmounted when dropped.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    /// A tmpfs of `kib` KiB at a scratch folder, or `None` (the reason printed) where this
+    /// machine refuses to mount one: the test is then skipped, saying so.
+    fn mount(name: &str, kib: u32) -> Option<Tmpfs> {
+        let dir = scratch(name);
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+            .arg(&dir)
+            .output();
+        match mounted {
+            Ok(o) if o.status.success() => Some(Tmpfs(dir)),
+            Ok(o) => {
+                eprintln!(
+                    "skipped: cannot mount a tmpfs here ({}): the full-disk case is not tested",
+                    String::from_utf8_lossy(&o.stderr).trim()
+                );
+                None
+            }
+            Err(e) => {
+                eprintln!("skipped: cannot run mount ({e}): the full-disk case is not tested");
+                None
+            }
+        }
+    }
+
+    /// Fills what is left of it with one file.
+    fn fill(&self) {
+        let mut f = std::fs::File::create(self.0.join("filler")).expect("a filler file");
+        let block = vec![0u8; 4096];
+        while f.write_all(&block).is_ok() {}
+    }
+
+    /// Makes it read-only.
+    fn read_only(&self) {
+        let done = Command::new("mount")
+            .args(["-o", "remount,ro"])
+            .arg(&self.0)
+            .status()
+            .expect("mount runs");
+        assert!(done.success(), "remount read-only");
+    }
+
+    /// The files in it whose names end in `.tmp`.
+    fn temporaries(&self) -> Vec<String> {
+        std::fs::read_dir(&self.0)
+            .expect("the tmpfs")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// The bundled Legends ruleset and encounter, by absolute path.
+fn legends() -> (String, String) {
+    (
+        root().join(LEGENDS).display().to_string(),
+        root().join(LEGENDS_CAST).display().to_string(),
+    )
+}
+
+#[test]
+fn an_autosave_on_a_full_disk_is_refused_at_the_start() {
+    let Some(disk) = Tmpfs::mount("autosave-full-start", 64) else {
+        return;
+    };
+    disk.fill();
+    let (rules, cast) = legends();
+    let d = turnscript(
+        &disk.0,
+        &["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"],
+        "step\n",
+        To::Kept,
+        To::Kept,
+    );
+    assert!(
+        d.err.contains("error: cannot write the autosave fight.tsession"),
+        "{}",
+        d.err
+    );
+    assert_eq!(d.code, Some(1), "{}", d.err);
+    assert!(!d.out.contains("autosaved in"), "{}", d.out);
+    assert_eq!(disk.temporaries(), Vec::<String>::new());
+}
+
+#[test]
+fn an_autosave_that_stops_fitting_is_an_error_and_claims_nothing() {
+    // Room for the start and a few commands, not for a long fight.
+    let Some(disk) = Tmpfs::mount("autosave-full-later", 8) else {
+        return;
+    };
+    let (rules, cast) = legends();
+    let d = turnscript(
+        &disk.0,
+        &["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"],
+        "step\nauto all\ncontinue until round=40\n",
+        To::Kept,
+        To::Kept,
+    );
+    assert!(
+        d.err.contains("error: cannot write the autosave fight.tsession"),
+        "{}",
+        d.err
+    );
+    assert!(
+        !d.out.contains("autosaved in"),
+        "a claim of a save that failed: {}",
+        d.out
+    );
+    assert_eq!(d.code, Some(1), "{}", d.err);
+    assert_eq!(disk.temporaries(), Vec::<String>::new());
+    // The last autosave that fitted is whole.
+    let kept = std::fs::read_to_string(disk.0.join("fight.tsession")).expect("the last autosave");
+    assert!(
+        kept.starts_with("turnscript session 1\n") && kept.contains("> \"auto all\""),
+        "{kept}"
+    );
+}

@@ -256,9 +256,11 @@ pub fn interactive(repl: &mut Repl) -> i32 {
     if crate::output::out("`help` lists the commands; Tab completes; Ctrl-D leaves\n").is_err() {
         return 1;
     }
+    let mut code = 0;
     loop {
         // Nothing typed is left out of the autosave while the REPL waits for the next line.
         stderr!("{}", repl.flush_autosave());
+        code |= say_errors(repl);
         let prompt = repl.prompt();
         match rl.readline(&prompt) {
             Ok(line) => {
@@ -272,12 +274,14 @@ pub fn interactive(repl: &mut Repl) -> i32 {
                 } else if crate::output::out(&reply.out).is_err() {
                     // Said by `out`; nothing more reaches the user: what was done is kept.
                     stderr!("{}", repl.flush_autosave());
+                    say_errors(repl);
                     let _ = rl.save_history(&history);
                     return 1;
                 }
                 if let Some(h) = rl.helper_mut() {
                     h.names = names(repl);
                 }
+                code |= say_errors(repl);
                 if reply.quit {
                     break;
                 }
@@ -285,7 +289,9 @@ pub fn interactive(repl: &mut Repl) -> i32 {
             // Ctrl-C cancels the line.
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => {
-                if crate::output::out(&repl.autosave_note()).is_err() {
+                let note = repl.autosave_note();
+                code |= say_errors(repl);
+                if crate::output::out(&note).is_err() {
                     let _ = rl.save_history(&history);
                     return 1;
                 }
@@ -299,5 +305,15 @@ pub fn interactive(repl: &mut Repl) -> i32 {
         }
     }
     let _ = rl.save_history(&history);
-    0
+    code
+}
+
+/// Says the REPL's errors outside a reply (a failed autosave) on stderr: 1 if there were any.
+fn say_errors(repl: &mut Repl) -> i32 {
+    let errors = repl.take_errors();
+    if errors.is_empty() {
+        return 0;
+    }
+    stderr!("{errors}");
+    1
 }

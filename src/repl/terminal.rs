@@ -23,6 +23,7 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
         // it was deferring, so nothing done is lost while the REPL waits.
         if input.may_wait() {
             let _ = err.write_all(repl.flush_autosave().as_bytes());
+            code |= say_errors(repl, err);
         }
         let line = match read_line(&mut input, &mut bytes, MAX_REPL_LINE_BYTES) {
             Ok(false) => break,
@@ -83,6 +84,7 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
             code = 1;
             let _ = err.write_all(reply.out.as_bytes());
         }
+        code |= say_errors(repl, err);
         let written = if reply.error {
             Ok(())
         } else {
@@ -100,6 +102,7 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
         code = 1;
     }
     let note = repl.autosave_note();
+    code |= say_errors(repl, err);
     if let Err(e) = out.write_all(note.as_bytes()).and_then(|()| out.flush()) {
         let _ = writeln!(err, "error: cannot write to standard output: {e}");
         return 1;
@@ -107,10 +110,21 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
     code
 }
 
+/// Says the REPL's errors outside a reply (a failed autosave) on `err`: 1 if there were any.
+fn say_errors(repl: &mut Repl, err: &mut dyn Write) -> i32 {
+    let errors = repl.take_errors();
+    if errors.is_empty() {
+        return 0;
+    }
+    let _ = err.write_all(errors.as_bytes());
+    1
+}
+
 /// Standard output failed (a full disk, a reader gone): what the autosave lacks is written, the
 /// error said on `err`, and the REPL ends with 1.
 fn out_failed(repl: &mut Repl, err: &mut dyn Write, e: &std::io::Error) -> i32 {
     let _ = err.write_all(repl.flush_autosave().as_bytes());
+    say_errors(repl, err);
     let _ = writeln!(err, "error: cannot write to standard output: {e}");
     1
 }
