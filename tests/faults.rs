@@ -349,3 +349,63 @@ fn an_autosave_that_stops_fitting_is_an_error_and_claims_nothing() {
         "{kept}"
     );
 }
+
+// ---- temporary files ------------------------------------------------------------------------
+
+/// The id of a process that has ended (and been reaped).
+fn dead_pid() -> u32 {
+    let mut child = Command::new("true").spawn().expect("true runs");
+    let pid = child.id();
+    child.wait().expect("true ends");
+    pid
+}
+
+#[test]
+fn stale_temporary_files_of_dead_sessions_are_removed_at_the_start_and_only_they() {
+    let dir = scratch("stale-temporaries");
+    let dead = dead_pid();
+    let stale = format!(".fight.tsession.{dead}.tmp");
+    // Kept: a live process's (this test's), a name that is no PID's, another file's, a plain file.
+    let kept = [
+        format!(".fight.tsession.{}.tmp", std::process::id()),
+        ".fight.tsession.x1.tmp".to_string(),
+        format!(".other.tsession.{dead}.tmp"),
+        format!("fight.tsession.{dead}.tmp"),
+        format!(".fight.tsession.{dead}.tmp.keep"),
+    ];
+    for name in kept.iter().chain([&stale]) {
+        std::fs::write(dir.join(name), "partial").expect("a file");
+    }
+    let (rules, cast) = legends();
+    let d = turnscript(
+        &dir,
+        &["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"],
+        "quit\n",
+        To::Kept,
+        To::Kept,
+    );
+    assert_eq!(d.code, Some(0), "{}", d.err);
+    assert!(!dir.join(&stale).exists(), "the dead session's temporary file is left");
+    for name in &kept {
+        assert!(dir.join(name).exists(), "{name} was removed");
+    }
+}
+
+#[test]
+fn a_link_planted_at_the_temporary_name_is_not_written_through() {
+    let dir = scratch("planted-link");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "the victim's text").expect("a file");
+    let target = dir.join("fight.tsession");
+    std::fs::write(&target, "old").expect("a file");
+    // The name this process would write its temporary file under.
+    let tmp = turnscript::files::temp_beside(&target);
+    std::os::unix::fs::symlink(&victim, &tmp).expect("a link");
+    turnscript::files::write_whole(&target, "new").expect("written");
+    assert_eq!(
+        std::fs::read_to_string(&victim).expect("the victim"),
+        "the victim's text"
+    );
+    assert_eq!(std::fs::read_to_string(&target).expect("the file"), "new");
+    assert!(std::fs::symlink_metadata(&tmp).is_err(), "the link is gone");
+}

@@ -133,6 +133,11 @@ fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> {
         // A dot, which no encounter's default name holds: `fight.2` is never `fight-2`'s.
         chosen = path.with_file_name(format!("{stem}.{n}{ext}"));
     }
+    // What sessions killed while they wrote left behind (theirs only: their process is gone).
+    crate::files::remove_stale_temps(&path);
+    if chosen != path {
+        crate::files::remove_stale_temps(&chosen);
+    }
     // Refused now rather than warned about after every change: the folder must take a file.
     crate::files::probe(&chosen).map_err(|e| {
         format!(
