@@ -409,3 +409,104 @@ fn a_link_planted_at_the_temporary_name_is_not_written_through() {
     assert_eq!(std::fs::read_to_string(&target).expect("the file"), "new");
     assert!(std::fs::symlink_metadata(&tmp).is_err(), "the link is gone");
 }
+
+// ---- signals --------------------------------------------------------------------------------
+
+/// A burst of piped commands, then SIGTERM or SIGHUP once `after` were answered: the autosave
+/// holds every command the REPL answered.
+fn signal_during_a_burst(name: &str, signal: &str, after: usize) {
+    use std::io::{BufRead, BufReader};
+    let dir = scratch(name);
+    let (rules, cast) = legends();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .current_dir(&dir)
+        .args(["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("turnscript starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let burst: String = (0..40_000)
+            .map(|i| format!("set Kessa.dex = {}\n", i % 9 + 1))
+            .collect();
+        // The REPL ends on the signal: the rest of the burst has no reader.
+        let _ = stdin.write_all(burst.as_bytes());
+    });
+    let pid = child.id().to_string();
+    let mut answered = 0;
+    let mut signalled = false;
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let Ok(line) = line else { break };
+        if line.starts_with("manual ") {
+            answered += 1;
+        }
+        if answered == after && !signalled {
+            let sent = Command::new("kill")
+                .args(["-s", signal, &pid])
+                .status()
+                .expect("kill runs");
+            assert!(sent.success());
+            signalled = true;
+        }
+    }
+    let status = child.wait().expect("turnscript ends");
+    let _ = writer.join();
+    assert!(signalled, "the burst ended before the signal ({answered} answered)");
+    assert!(answered < 40_000, "the signal did not stop the REPL");
+    let saved = std::fs::read_to_string(dir.join("fight.tsession")).expect("the autosave");
+    let logged = saved.lines().filter(|l| l.starts_with("> \"set Kessa.dex")).count();
+    assert_eq!(
+        logged, answered,
+        "answered {answered}, autosaved {logged}; status {status:?}"
+    );
+    assert!(!status.success(), "a signal is not a success: {status:?}");
+}
+
+#[test]
+fn sigterm_during_a_burst_keeps_every_answered_command() {
+    signal_during_a_burst("sigterm", "TERM", 2000);
+}
+
+#[test]
+fn sighup_during_a_burst_keeps_every_answered_command() {
+    signal_during_a_burst("sighup", "HUP", 3000);
+}
+
+#[test]
+fn sigterm_while_the_repl_waits_for_input_ends_it_with_everything_written() {
+    use std::io::{BufRead, BufReader};
+    let dir = scratch("sigterm-waiting");
+    let (rules, cast) = legends();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .current_dir(&dir)
+        .args(["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("turnscript starts");
+    // Kept open: the REPL waits for more.
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(b"set Kessa.dex = 4\nset Kessa.dex = 5\nshow\n")
+        .expect("written");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut answered = 0;
+    while answered < 2 {
+        let line = lines.next().expect("a line").expect("UTF-8");
+        answered += usize::from(line.starts_with("manual "));
+    }
+    // `show` answered too: the REPL is at its next read, or about to be.
+    while !lines.next().expect("a line").expect("UTF-8").starts_with("> show") {}
+    let sent = Command::new("kill")
+        .args(["-s", "TERM", &child.id().to_string()])
+        .status();
+    assert!(sent.expect("kill runs").success());
+    let status = child.wait().expect("turnscript ends");
+    drop(stdin);
+    assert_eq!(status.code(), Some(143), "{status:?}");
+    let saved = std::fs::read_to_string(dir.join("fight.tsession")).expect("the autosave");
+    assert_eq!(saved.lines().filter(|l| l.starts_with("> \"set")).count(), 2, "{saved}");
+}

@@ -21,6 +21,7 @@ mod rulings;
 pub mod session;
 mod show;
 mod sides;
+mod signals;
 mod terminal;
 
 use crate::files::write_whole;

@@ -21,11 +21,20 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
     loop {
         // About to wait for input (a person typing into a pipe, say): the autosave gets what
         // it was deferring, so nothing done is lost while the REPL waits.
-        if input.may_wait() {
+        let wait = input.may_wait();
+        if wait {
             let _ = err.write_all(repl.flush_autosave().as_bytes());
             code |= say_errors(repl, err);
         }
-        let line = match read_line(&mut input, &mut bytes, MAX_REPL_LINE_BYTES) {
+        // SIGTERM or SIGHUP: while waiting, the process ends at once (all is written).
+        if let Some(status) = super::signals::idle(wait) {
+            return stopped(repl, out, err, status);
+        }
+        let read = read_line(&mut input, &mut bytes, MAX_REPL_LINE_BYTES);
+        if let Some(status) = super::signals::idle(false) {
+            return stopped(repl, out, err, status);
+        }
+        let line = match read {
             Ok(false) => break,
             Ok(true) => {
                 number += 1;
@@ -96,6 +105,9 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
         if reply.quit {
             return code;
         }
+        if let Some(status) = super::signals::received() {
+            return stopped(repl, out, err, status);
+        }
     }
     if !pending.trim().is_empty() {
         let _ = writeln!(err, "error: the input ended inside a definition (unbalanced braces)");
@@ -108,6 +120,16 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
         return 1;
     }
     code
+}
+
+/// A signal came (SIGTERM, SIGHUP): what the autosave lacks is written, and the REPL ends with
+/// `status`.
+fn stopped(repl: &mut Repl, out: &mut dyn Write, err: &mut dyn Write, status: i32) -> i32 {
+    let note = repl.autosave_note();
+    say_errors(repl, err);
+    let _ = out.write_all(note.as_bytes()).and_then(|()| out.flush());
+    let _ = writeln!(err, "note: stopped by signal {}", status - 128);
+    status
 }
 
 /// Says the REPL's errors outside a reply (a failed autosave) on `err`: 1 if there were any.
@@ -217,6 +239,11 @@ impl Write for Shared {
 pub fn main(opts: Options) -> i32 {
     use std::io::IsTerminal;
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    // Piped: SIGTERM and SIGHUP stop the REPL after what it answered is written. (On a terminal
+    // the autosave is written before each prompt, and rustyline holds the terminal.)
+    if !interactive {
+        super::signals::watch();
+    }
     crate::runtime::on_run_stack(move || {
         let mut opts = opts;
         opts.colour = Some(crate::diag::use_colour(opts.colour, interactive));
