@@ -510,3 +510,106 @@ fn sigterm_while_the_repl_waits_for_input_ends_it_with_everything_written() {
     let saved = std::fs::read_to_string(dir.join("fight.tsession")).expect("the autosave");
     assert_eq!(saved.lines().filter(|l| l.starts_with("> \"set")).count(), 2, "{saved}");
 }
+
+// ---- every command that writes a file, on a full disk and in a read-only folder --------------
+
+/// The files the commands below would replace, with the text they hold.
+const KEPT: [(&str, &str); 3] = [
+    ("fight.svg", "the old plot\n"),
+    ("saved.tsession", "the old session\n"),
+    ("enc.turn", "the old encounter\n"),
+];
+
+/// Runs every command that writes a file in `disk` (full or read-only): each fails with status 1
+/// and `error: cannot write F`, every file is as it was, and no temporary file is left.
+fn every_writer_fails_cleanly(disk: &Tmpfs, break_it: impl Fn(&Tmpfs)) {
+    let (rules, cast) = legends();
+    // Not in the canonical layout: `fmt` would rewrite it.
+    let unformatted = std::fs::read_to_string(&rules)
+        .expect("the ruleset")
+        .replace("\n\n", "\n\n\n");
+    std::fs::write(disk.0.join("rules.turn"), &unformatted).expect("a file");
+    for (name, text) in KEPT {
+        std::fs::write(disk.0.join(name), text).expect("a file");
+    }
+    break_it(disk);
+    let cases: [(&[&str], &str, &str); 5] = [
+        (&["fmt", "rules.turn"], "", "rules.turn"),
+        (&["sim", &cast, "-n", "2", "--plot", "fight.svg"], "", "fight.svg"),
+        (
+            &["repl", &rules, "--encounter", &cast, "--no-autosave"],
+            "step\nsave saved.tsession\n",
+            "saved.tsession",
+        ),
+        (
+            &["new", "encounter", "--uses", &rules, "--out", "enc.turn", "--force"],
+            "",
+            "enc.turn",
+        ),
+        (
+            &["new", "encounter", "--uses", &rules, "--out", "fresh.turn"],
+            "",
+            "fresh.turn",
+        ),
+    ];
+    for (args, input, file) in cases {
+        let d = turnscript(&disk.0, args, input, To::Kept, To::Kept);
+        assert!(!d.err.contains("panicked"), "{args:?}: {}", d.err);
+        assert!(
+            d.err.contains(&format!("error: cannot write {file}")),
+            "{args:?}: {}",
+            d.err
+        );
+        assert_eq!(d.code, Some(1), "{args:?}: {}", d.err);
+    }
+    assert_eq!(
+        std::fs::read_to_string(disk.0.join("rules.turn")).expect("kept"),
+        unformatted
+    );
+    for (name, text) in KEPT {
+        assert_eq!(
+            std::fs::read_to_string(disk.0.join(name)).expect("kept"),
+            text,
+            "{name}"
+        );
+    }
+    assert!(!disk.0.join("fresh.turn").exists(), "a half-written new file");
+    assert_eq!(disk.temporaries(), Vec::<String>::new());
+}
+
+#[test]
+fn every_writer_on_a_full_disk_fails_and_keeps_the_files() {
+    if let Some(disk) = Tmpfs::mount("writers-full", 256) {
+        every_writer_fails_cleanly(&disk, Tmpfs::fill);
+    }
+}
+
+#[test]
+fn every_writer_in_a_read_only_folder_fails_and_keeps_the_files() {
+    if let Some(disk) = Tmpfs::mount("writers-read-only", 256) {
+        every_writer_fails_cleanly(&disk, Tmpfs::read_only);
+    }
+}
+
+#[test]
+fn documents_on_stdout_to_a_full_disk_fail_and_to_a_closed_pipe_end_quietly() {
+    let (rules, cast) = legends();
+    let cases: [(&[&str], &str); 5] = [
+        (&["run", &cast, "--until", "round=2"], "the trace"),
+        (&["fmt", "-"], "the formatted text"),
+        (&["new", "encounter", "--uses", &rules], "to standard output"),
+        (&["completions", "zsh"], "to standard output"),
+        (&["man"], "to standard output"),
+    ];
+    let ruleset = std::fs::read_to_string(&rules).expect("the ruleset");
+    for (args, what) in cases {
+        let input = if args[0] == "fmt" { ruleset.as_str() } else { "" };
+        let d = turnscript(&root(), args, input, To::Full, To::Kept);
+        says_cannot_write(&d, what);
+        if args[0] != "fmt" {
+            // `... | head`: the reader is done; no error.
+            let d = turnscript(&root(), args, input, To::Closed, To::Kept);
+            assert_eq!((d.code, d.err.as_str()), (Some(0), ""), "{args:?}");
+        }
+    }
+}
