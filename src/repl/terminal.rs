@@ -244,7 +244,7 @@ pub fn main(opts: Options) -> i32 {
     if !interactive {
         super::signals::watch();
     }
-    crate::runtime::on_run_stack(move || {
+    let ran = crate::runtime::try_on_run_stack(move || {
         let mut opts = opts;
         opts.colour = Some(crate::diag::use_colour(opts.colour, interactive));
         if opts.width == 0 {
@@ -267,5 +267,9 @@ pub fn main(opts: Options) -> i32 {
             let stdin = std::io::BufReader::with_capacity(64 * 1024, std::io::stdin().lock());
             run_plain(&mut repl, stdin, &mut std::io::stdout(), &mut crate::output::Stderr)
         }
+    });
+    ran.unwrap_or_else(|e| {
+        stderr!("error: cannot start the run thread: {e}\n  help: free memory; the REPL reserves {} MiB of stack for the run\n", crate::limits::RUN_STACK_BYTES >> 20);
+        1
     })
 }
