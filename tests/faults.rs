@@ -521,7 +521,7 @@ const KEPT: [(&str, &str); 3] = [
 ];
 
 /// Runs every command that writes a file in `disk` (full or read-only): each fails with status 1
-/// and `error: cannot write F`, every file is as it was, and no temporary file is left.
+/// and `error: cannot write F` (`the autosave F`), every file is as it was, and no temporary file is left.
 fn every_writer_fails_cleanly(disk: &Tmpfs, break_it: impl Fn(&Tmpfs)) {
     let (rules, cast) = legends();
     // Not in the canonical layout: `fmt` would rewrite it.
@@ -533,8 +533,13 @@ fn every_writer_fails_cleanly(disk: &Tmpfs, break_it: impl Fn(&Tmpfs)) {
         std::fs::write(disk.0.join(name), text).expect("a file");
     }
     break_it(disk);
-    let cases: [(&[&str], &str, &str); 5] = [
+    let cases: [(&[&str], &str, &str); 6] = [
         (&["fmt", "rules.turn"], "", "rules.turn"),
+        (
+            &["repl", &rules, "--encounter", &cast, "--autosave", "auto.tsession"],
+            "step\n",
+            "the autosave auto.tsession",
+        ),
         (&["sim", &cast, "-n", "2", "--plot", "fight.svg"], "", "fight.svg"),
         (
             &["repl", &rules, "--encounter", &cast, "--no-autosave"],
@@ -574,6 +579,7 @@ fn every_writer_fails_cleanly(disk: &Tmpfs, break_it: impl Fn(&Tmpfs)) {
         );
     }
     assert!(!disk.0.join("fresh.turn").exists(), "a half-written new file");
+    assert!(!disk.0.join("auto.tsession").exists(), "a half-written autosave");
     assert_eq!(disk.temporaries(), Vec::<String>::new());
 }
 
