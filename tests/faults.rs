@@ -637,3 +637,20 @@ fn a_repl_that_cannot_start_its_run_thread_says_so() {
     assert!(err.contains("error: cannot start the run thread"), "{err}");
     assert_eq!(o.status.code(), Some(1), "{err}");
 }
+
+#[test]
+fn a_run_that_cannot_start_its_run_thread_says_so() {
+    let bin = env!("CARGO_BIN_EXE_turnscript");
+    let o = Command::new("sh")
+        .current_dir(root())
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 200000 && exec {bin} run {LEGENDS_CAST} --until round=1"
+        ))
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked"), "a panic: {err}");
+    assert!(err.contains("error: cannot start the run thread"), "{err}");
+    assert_eq!(o.status.code(), Some(1), "{err}");
+}
