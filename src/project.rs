@@ -490,12 +490,14 @@ fn parse_until(p: &Program, whole: &str) -> Result<(u16, u64), SetupError> {
 }
 
 /// Why a run of files did not finish: the files do not build, the options do not fit the
-/// program, or the run stopped with an error (after some of its trace went to the sink).
+/// program, the run stopped with an error (after some of its trace went to the sink), or its
+/// thread could not be started (no memory for the run stack: the message).
 #[derive(Debug)]
 pub enum Failure {
     Build(Project, Vec<Diag>),
     Setup(SetupError),
     Run(Project, Diag),
+    Thread(String),
 }
 
 impl Failure {
@@ -505,6 +507,7 @@ impl Failure {
             Failure::Build(p, d) => p.render(d, style),
             Failure::Setup(e) => e.0.clone(),
             Failure::Run(p, d) => p.render(std::slice::from_ref(d), style),
+            Failure::Thread(e) => e.clone(),
         }
     }
 
@@ -525,7 +528,18 @@ pub fn play<S: Sink + Send>(
     opts: &RunOptions,
     sink: impl FnOnce(&Program) -> S + Send,
 ) -> (Option<S>, Result<(Outcome, String), Failure>) {
-    crate::runtime::on_run_stack(|| play_here(files, opts, sink))
+    crate::runtime::try_on_run_stack(|| play_here(files, opts, sink)).unwrap_or_else(|e| {
+        let help = format!(
+            "free memory: a run reserves {} MiB of stack",
+            crate::limits::RUN_STACK_BYTES >> 20
+        );
+        (
+            None,
+            Err(Failure::Thread(format!(
+                "error: cannot start the run thread: {e}\n  help: {help}\n"
+            ))),
+        )
+    })
 }
 
 fn play_here<S: Sink>(

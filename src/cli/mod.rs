@@ -1,6 +1,9 @@
 //! The command line: `turnscript check`, `turnscript run` and `turnscript repl`. Argument parsing,
 //! reading files and printing only: everything else is the library API in [`crate::project`].
 
+// Standard output and error are written through crate::output, which never panics.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::io::{BufWriter, ErrorKind, IsTerminal, Stdout, Write};
 use std::path::{Path, PathBuf};
 
@@ -11,6 +14,7 @@ mod sim;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::limits::{MAX_ANSWER_LINES, MAX_ANSWERS_BYTES, MAX_SOURCE_BYTES};
+use crate::output::{stderr, stderrln};
 use crate::project::{FileKey, RunOptions, Style, View, check_set, parse_answers, play};
 use crate::source::{read_path, read_stream};
 use crate::trace::{Event, Sink, World};
@@ -184,21 +188,30 @@ pub struct ReplArgs {
 }
 
 /// Runs the command line; `repl` starts the REPL and `lsp` the language server (front ends the
-/// binary hands in). Returns the process exit code.
+/// binary hands in). Returns the process exit code: never 0 after a failed write to standard
+/// output or error ([`crate::output`]).
 pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i32 {
+    crate::output::exit_code(command(repl, lsp))
+}
+
+fn command(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             let e = clipped(e);
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
+            // Help and the version go to stdout (exit 0), errors to stderr (exit 2).
+            return match (e.print(), e.use_stderr()) {
+                (_, true) => 2,
+                (Ok(()), false) => 0,
+                (Err(e), false) => write_failed("to standard output", &e),
+            };
         }
     };
     let colour = crate::diag::use_colour(cli.color.forced(), std::io::stderr().is_terminal());
     match cli.command {
         Command::Check { files, quiet } => {
             if let Err(e) = one_stdin(files.iter().map(PathBuf::as_path)) {
-                eprint!("{e}");
+                stderr!("{e}");
                 return 2;
             }
             // What was checked, on a terminal only: a script or a pipe gets the exit code alone.
@@ -251,7 +264,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
             // `--policy NAME` (once) and `--policy SIDE=NAME` (for a side or a role).
             let (by_side, plain): (Vec<String>, Vec<String>) = policy.into_iter().partition(|p| p.contains('='));
             if plain.len() > 1 {
-                eprintln!(
+                stderrln!(
                     "error: --policy NAME was given {} times ({}); give it once, and SIDE=NAME for a side's or role's policy",
                     plain.len(),
                     plain
@@ -269,7 +282,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
                 .collect();
             let given = [Some(ruleset.as_path()), encounter.as_deref(), answers.as_deref()];
             if let Err(e) = one_stdin(given.into_iter().flatten()) {
-                eprint!("{e}");
+                stderr!("{e}");
                 return 2;
             }
             let opts = Opts {
@@ -293,8 +306,13 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
-            clap_complete::generate(shell, &mut cmd, "turnscript", &mut std::io::stdout());
-            0
+            // Made in memory: clap_complete panics on a failed write.
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "turnscript", &mut out);
+            match std::io::stdout().write_all(&out) {
+                Ok(()) => 0,
+                Err(e) => write_failed("to standard output", &e),
+            }
         }
         Command::Man => {
             use clap::CommandFactory;
@@ -303,10 +321,10 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
             match man.render(&mut out) {
                 Ok(()) => match std::io::stdout().write_all(&out) {
                     Ok(()) => 0,
-                    Err(e) => write_failed(&e),
+                    Err(e) => write_failed("to standard output", &e),
                 },
                 Err(e) => {
-                    eprintln!("error: cannot write the man page: {e}");
+                    stderrln!("error: cannot write the man page: {e}");
                     1
                 }
             }
@@ -398,19 +416,19 @@ fn check_files(paths: &[PathBuf], colour: bool, summary: bool) -> i32 {
     let texts = match read_all(&paths) {
         Ok(t) => t,
         Err(e) => {
-            eprint!("{e}");
+            stderr!("{e}");
             return 1;
         }
     };
     let texts = match with_named_rulesets(texts) {
         Ok(t) => t,
         Err(e) => {
-            eprint!("{e}");
+            stderr!("{e}");
             return 1;
         }
     };
     let report = check_set(&texts);
-    eprint!(
+    stderr!(
         "{}",
         report.render(Style {
             width: crate::diag::terminal_width(80),
@@ -418,7 +436,7 @@ fn check_files(paths: &[PathBuf], colour: bool, summary: bool) -> i32 {
         })
     );
     if summary {
-        eprint!("{}", report.summary());
+        stderr!("{}", report.summary());
     }
     if report.is_clean() { 0 } else { 1 }
 }
@@ -442,7 +460,7 @@ pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, 
                 && !is_stdin(first)
                 && !crate::project::same_file(&r, &first.display().to_string())
             {
-                eprintln!(
+                stderrln!(
                     "note: {} names {r} as its ruleset; playing it under {} as given",
                     e.display(),
                     first.display()
@@ -499,7 +517,7 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     let texts = match read_all(&paths) {
         Ok(t) => t,
         Err(e) => {
-            eprint!("{e}");
+            stderr!("{e}");
             return 1;
         }
     };
@@ -507,7 +525,7 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
         match read_answers(p) {
             Ok(a) => opts.run.answers = a,
             Err(e) => {
-                eprint!("{e}");
+                stderr!("{e}");
                 return 1;
             }
         }
@@ -517,14 +535,14 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     let alone = encounter.is_none().then(|| shown(&ruleset));
     let (view, result) = play(&texts, &opts.run, |p| {
         if let Some(ruleset) = &alone {
-            eprint!("{}", no_cast_warning(ruleset, p));
+            stderr!("{}", no_cast_warning(ruleset, p));
         }
         Streamed(View::with_writer(opts.jsonl, p, stdout))
     });
     // The trace so far goes out before any error about the run.
     let written = view.map_or(Ok(()), |mut v| v.0.flush());
     if let Err(e) = written {
-        return write_failed(&e);
+        return write_failed("the trace", &e);
     }
     let (err, code) = match result {
         Ok((_, warnings)) => (warnings, 0),
@@ -536,7 +554,7 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
             f.exit_code(),
         ),
     };
-    let _ = std::io::stderr().write_all(err.as_bytes());
+    stderr!("{err}");
     code
 }
 
@@ -567,18 +585,18 @@ impl Sink for Streamed {
     fn event(&mut self, world: &World<'_>, event: &Event<'_>) {
         self.0.event(world, event);
         if let Some(e) = self.0.error() {
-            std::process::exit(write_failed(e));
+            std::process::exit(crate::output::exit_code(write_failed("the trace", e)));
         }
     }
 }
 
-/// Reports a failed write of the trace (a closed pipe is no error); returns the exit code.
-fn write_failed(e: &std::io::Error) -> i32 {
+/// Reports a failed write of `what` to stdout (a trace, a document: a closed pipe, as in
+/// `run ... | head`, is no error); returns the exit code.
+fn write_failed(what: &str, e: &std::io::Error) -> i32 {
     if e.kind() == ErrorKind::BrokenPipe {
         return 0;
     }
-    let _ = writeln!(std::io::stderr(), "error: cannot write the trace: {e}");
-    1
+    crate::output::failed(what, e)
 }
 
 #[cfg(test)]

@@ -5,6 +5,9 @@
 //! deterministic output) and `line.rs` (rustyline: completion, hints, history, multiline).
 //! The state is a replay of the session's log (`session.rs`); nothing here knows a ruleset.
 
+// Standard output and error are written through crate::output, which never panics.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod asked;
 mod commands;
 mod control;
@@ -18,9 +21,10 @@ mod rulings;
 pub mod session;
 mod show;
 mod sides;
+mod signals;
 mod terminal;
 
-use crate::files::{temp_beside, write_whole};
+use crate::files::write_whole;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -91,6 +95,10 @@ pub struct Repl {
     saved: (Option<(Instant, Duration)>, bool),
     /// The autosave has grown past what `load` reads (said once).
     too_long: bool,
+    /// The last autosave failed: the session is not kept, and the end must not say it is.
+    unsaved: bool,
+    /// Errors to say on stderr after the reply ([`Repl::take_errors`]): a failed autosave.
+    errors: String,
 }
 
 fn read_source(path: &Path) -> Result<SourceFile, String> {
@@ -126,15 +134,18 @@ fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> {
         // A dot, which no encounter's default name holds: `fight.2` is never `fight-2`'s.
         chosen = path.with_file_name(format!("{stem}.{n}{ext}"));
     }
+    // What sessions killed while they wrote left behind (theirs only: their process is gone).
+    crate::files::remove_stale_temps(&path);
+    if chosen != path {
+        crate::files::remove_stale_temps(&chosen);
+    }
     // Refused now rather than warned about after every change: the folder must take a file.
-    let probe = temp_beside(&chosen);
-    std::fs::write(&probe, b"").map_err(|e| {
+    crate::files::probe(&chosen).map_err(|e| {
         format!(
             "error: cannot write the autosave {}: {e}\n  help: give --autosave FILE in a folder you can write, or --no-autosave\n",
             chosen.display()
         )
     })?;
-    let _ = std::fs::remove_file(&probe);
     let note = if chosen == path {
         String::new()
     } else {
@@ -264,6 +275,8 @@ impl Repl {
             opts,
             saved: (None, false),
             too_long: false,
+            unsaved: false,
+            errors: String::new(),
         };
         let Some(ruleset) = repl.opts.ruleset.clone() else {
             return Ok((
@@ -376,13 +389,20 @@ impl Repl {
         let mut out = self.flush_autosave();
         if let (Some(p), Some(s)) = (&self.opts.autosave, &self.session)
             && !s.log.is_empty()
+            && !self.unsaved
         {
             out.push_str(&format!("the session is autosaved in {}\n", p.display()));
         }
         out
     }
 
-    /// After a change: rewrites the autosave file (a warning if it cannot be written). A long
+    /// What went wrong since the last call (a failed autosave), for stderr; empty if nothing.
+    /// A front end says it after the reply, and ends with status 1 if it ever was not empty.
+    pub fn take_errors(&mut self) -> String {
+        std::mem::take(&mut self.errors)
+    }
+
+    /// After a change: rewrites the autosave file (an error, [`Repl::take_errors`], if it cannot be written). A long
     /// log takes a while to write, so a change that comes sooner after the last write than ten
     /// times what that write took waits for the next write: the autosave never costs more than
     /// a tenth of the time, however long the session. Whatever waits is written before the REPL
@@ -415,6 +435,7 @@ impl Repl {
         let text = session_text(s);
         let written = write_whole(path, &text);
         self.saved = (Some((Instant::now(), start.elapsed())), false);
+        self.unsaved = written.is_err();
         match written {
             // Said once, as the file first passes the limit.
             Ok(()) if text.len() > MAX_SESSION_BYTES && !self.too_long => {
@@ -422,7 +443,13 @@ impl Repl {
                 too_long_to_load(&text)
             }
             Ok(()) => String::new(),
-            Err(e) => format!("warning: cannot write the autosave {}: {e}\n", path.display()),
+            Err(e) => {
+                self.errors.push_str(&format!(
+                    "error: cannot write the autosave {}: {e}\n  help: `save FILE` keeps the session in another file\n",
+                    path.display()
+                ));
+                String::new()
+            }
         }
     }
 
