@@ -51,6 +51,8 @@ pub fn parse(src: &str, file: FileId) -> Result<File, Vec<Diag>> {
 /// (`ControlFlow::Break`). pest's tokens are held for one item only, so parsing costs no memory
 /// beyond the items `f` keeps. A syntax error stops the parse.
 pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow<()>) -> Result<(), Vec<Diag>> {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
     if src.len() > MAX_SOURCE_BYTES {
         return Err(vec![
             Diag::new(
@@ -106,6 +108,13 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
         previous = Some(b.offset);
         b.offset += end;
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many parses this thread has begun (`each_item` calls): for the tests of "one parse per
+    /// file per command".
+    pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// `action a(c) costs 1 ap kind x`: a `kind` after an action's costs or condition, or a second
