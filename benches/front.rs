@@ -82,3 +82,67 @@ fn small_run(bencher: Bencher, name: &str) {
 fn run_thread() -> u32 {
     turnscript::runtime::on_run_stack(|| 7)
 }
+
+/// Every bundled ruleset and encounter (`rulesets/`, `rulesets/encounters/`, `rulesets/library/`,
+/// `rulesets/library/encounters/`), by path from the crate's root, with `big-encounter`: a
+/// generated encounter of 10,000 characters (each with a field), like the one docs/performance.md
+/// runs Crisis Mode on.
+fn every_file() -> Vec<(String, String)> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut files = Vec::new();
+    for dir in [
+        "rulesets",
+        "rulesets/encounters",
+        "rulesets/library",
+        "rulesets/library/encounters",
+    ] {
+        let Ok(entries) = std::fs::read_dir(format!("{root}/{dir}")) else {
+            continue;
+        };
+        let mut paths: Vec<_> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "turn"))
+            .collect();
+        paths.sort();
+        for p in paths {
+            let name = p
+                .strip_prefix(root)
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
+            files.push((name.trim_start_matches('/').to_string(), text));
+        }
+    }
+    files.push(("big-encounter".to_string(), big_encounter()));
+    files
+}
+
+/// `encounter "Ten thousand"` and 10,000 characters `character CN { finesse = N }`.
+fn big_encounter() -> String {
+    let mut s = String::from("encounter \"Ten thousand\"\n");
+    for i in 0..10_000 {
+        s.push_str(&format!("character C{i} {{ finesse = {i} }}\n"));
+    }
+    s
+}
+
+/// The names of [`every_file`], for divan's `args`.
+fn every_name() -> Vec<String> {
+    every_file().into_iter().map(|(n, _)| n).collect()
+}
+
+/// Parsing one file alone, text to AST (`syntax::parse`), with its size as divan's byte counter:
+/// the parser's speed in bytes a second, per file.
+#[divan::bench(args = every_name())]
+fn parse_file(bencher: Bencher, name: &String) {
+    let text = every_file()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, t)| t)
+        .unwrap_or_default();
+    assert!(turnscript::syntax::parse(&text, 0).is_ok(), "{name} parses");
+    bencher
+        .counter(divan::counter::BytesCount::new(text.len()))
+        .bench_local(|| turnscript::syntax::parse(&text, 0).map(|f| f.items.len()).unwrap_or(0));
+}

@@ -626,7 +626,8 @@ impl CheckReport {
 /// ruleset given. Encounters given without any ruleset are only parsed.
 pub fn check_set(texts: &[(String, String)]) -> CheckReport {
     let mut report = CheckReport::default();
-    let mut rulesets = Vec::new();
+    // Each ruleset with its project, parsed once: checked alone, and the base of each pair.
+    let mut rulesets: Vec<(&(String, String), Project)> = Vec::new();
     let mut encounters = Vec::new();
     for t in texts {
         let p = Project::load([t.clone()]);
@@ -652,12 +653,13 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             // The ruleset it names, found once (from the file already parsed).
             encounters.push((t, p.uses(&t.0)))
         } else {
-            rulesets.push(t)
+            rulesets.push((t, p))
         }
     }
     (report.rulesets, report.encounters) = (rulesets.len(), encounters.len());
-    let paired = pairings(&rulesets, &encounters);
-    for (r, with) in rulesets.iter().zip(&paired) {
+    let ruleset_files: Vec<&(String, String)> = rulesets.iter().map(|(r, _)| *r).collect();
+    let paired = pairings(&ruleset_files, &encounters);
+    for ((r, alone), with) in rulesets.into_iter().zip(&paired) {
         let mut clean = |p: Project| match p.compile() {
             Ok(_) => true,
             Err(mut d) => {
@@ -670,7 +672,7 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
                 false
             }
         };
-        if !clean(Project::load([(*r).clone()])) {
+        if !clean(alone.clone()) {
             for (e, _) in with.iter().map(|&k| &encounters[k]) {
                 report.notes.push(format!(
                     "note: {} was not checked against {}: the ruleset has errors (above)\n",
@@ -680,10 +682,12 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             continue;
         }
         for (e, _) in with.iter().map(|&k| &encounters[k]) {
-            clean(Project::load([(*r).clone(), (*e).clone()]));
+            let mut pair = alone.clone();
+            pair.add(e.0.clone(), e.1.clone());
+            clean(pair);
         }
     }
-    if rulesets.is_empty() {
+    if ruleset_files.is_empty() {
         // A file that does not parse may be the ruleset: say so rather than ask for it.
         let unparsed = !report.failures.is_empty();
         for (e, _) in &encounters {
@@ -740,6 +744,11 @@ fn pairings(rulesets: &[&(String, String)], encounters: &[(&(String, String), Op
 /// `PATH` is read from the encounter's own folder.
 /// Only the items up to the `encounter` declaration that names one are parsed, one at a time.
 pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
+    // Without the word `uses` outside strings and comments, no line names a ruleset: nothing to
+    // parse (the command parses the file once, after).
+    if !has_uses(text) {
+        return None;
+    }
     let mut uses = None;
     let _ = crate::syntax::each_item(text, 0, |item| match item {
         Item::Encounter { uses: Some(u), .. } => {
@@ -752,6 +761,32 @@ pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
     paths::not_a_file(encounter_path, &uses.node)
         .is_none()
         .then(|| from_folder_of(encounter_path, &uses.node))
+}
+
+/// Whether the word `uses` is written in `text` outside strings and comments.
+fn has_uses(text: &str) -> bool {
+    if !text.contains("uses") {
+        return false;
+    }
+    // The text with strings and comments blanked out.
+    let mut code = String::with_capacity(text.len());
+    let (mut in_string, mut in_comment) = (false, false);
+    for c in text.chars() {
+        match c {
+            '\n' => (in_string, in_comment) = (false, false),
+            _ if in_comment => {}
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '#' => in_comment = true,
+            c => {
+                code.push(c);
+                continue;
+            }
+        }
+        code.push(' ');
+    }
+    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w == "uses")
 }
 
 impl Project {
@@ -823,5 +858,45 @@ impl<W: Write> View<W> {
             View::Json(s) => s.flush(),
             View::Text(s) => s.flush(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many files `f` parses (`syntax::each_item` calls on this thread).
+    fn parses(f: impl FnOnce()) -> usize {
+        let before = crate::syntax::PARSES.with(|n| n.get());
+        f();
+        crate::syntax::PARSES.with(|n| n.get()) - before
+    }
+
+    const RULESET: &str = "ruleset \"r\"\nstat hp\nplay { }\n";
+
+    /// `check R E`: the ruleset is parsed once (it was parsed alone, again to be checked alone and
+    /// again with the encounter); the encounter alone, then with the ruleset.
+    #[test]
+    fn check_parses_the_ruleset_once() {
+        let texts = [
+            ("r.turn".to_string(), RULESET.to_string()),
+            (
+                "e.turn".to_string(),
+                "encounter \"e\"\ncharacter Ana { hp = 1 }\n".to_string(),
+            ),
+        ];
+        let mut report = CheckReport::default();
+        assert_eq!(parses(|| report = check_set(&texts)), 3);
+        assert!(report.is_clean(), "{}", report.render(Style::default()));
+    }
+
+    /// Finding the ruleset an encounter names parses nothing when no `uses` is written outside
+    /// strings and comments (it parsed the whole file, and the command parsed it again).
+    #[test]
+    fn an_encounter_without_uses_is_not_parsed_for_it() {
+        let plain = "encounter \"e\" # uses nothing\ncharacter \"uses\" { hp = 1 }\n";
+        assert_eq!(parses(|| assert_eq!(named_ruleset("e.turn", plain), None)), 0);
+        let named = "character Ana { hp = 1 }\nencounter \"e\" uses \"r.turn\"\n";
+        assert_eq!(named_ruleset("x/e.turn", named).as_deref(), Some("x/r.turn"));
     }
 }

@@ -51,6 +51,8 @@ pub fn parse(src: &str, file: FileId) -> Result<File, Vec<Diag>> {
 /// (`ControlFlow::Break`). pest's tokens are held for one item only, so parsing costs no memory
 /// beyond the items `f` keeps. A syntax error stops the parse.
 pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow<()>) -> Result<(), Vec<Diag>> {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
     if src.len() > MAX_SOURCE_BYTES {
         return Err(vec![
             Diag::new(
@@ -76,7 +78,10 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
     let mut cards = 0usize;
     loop {
         let rest = &src[b.offset..];
-        let mut pairs = match Grammar::parse(Rule::next_item, rest) {
+        // Read fast; what the fast read refuses is read again plainly, for its syntax error (the
+        // plain read is the grammar's definition; the two read the same pairs).
+        let parsed = Grammar::parse(Rule::next_item_fast, rest).or_else(|_| Grammar::parse(Rule::next_item, rest));
+        let mut pairs = match parsed {
             Ok(pairs) => pairs,
             Err(e) => return Err(vec![error_at(src, file, previous, b.offset, e)]),
         };
@@ -119,6 +124,13 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
         previous = Some(b.offset);
         b.offset += end;
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many parses this thread has begun (`each_item` calls): for the tests of "one parse per
+    /// file per command".
+    pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// `action a(c) costs 1 ap kind x`: a `kind` after an action's costs or condition, or a second
@@ -448,5 +460,87 @@ mod tests {
                 (w, m) => panic!("whole file: {w:?}, item by item: {m:?}, for:\n{text}"),
             }
         }
+    }
+
+    /// Every bundled file (`rulesets/` and below), and each cut short, with a byte taken out and
+    /// with a word taken out, every 307 bytes.
+    fn bundled_and_broken() -> Vec<String> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if let Ok(text) = std::fs::read_to_string(&path) {
+                    out.push(text);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets"),
+            &mut files,
+        );
+        let mut texts = Vec::new();
+        for text in files {
+            for at in (0..text.len()).step_by(307).filter(|i| text.is_char_boundary(*i)) {
+                texts.push(text[..at].to_string());
+                let next = (at + 1..=text.len())
+                    .find(|i| text.is_char_boundary(*i))
+                    .unwrap_or(text.len());
+                texts.push(format!("{}{}", &text[..at], &text[next..]));
+                let word = text[at..]
+                    .find(|c: char| c.is_whitespace())
+                    .map_or(text.len(), |i| at + i);
+                texts.push(format!("{}{}", &text[..at], &text[word..]));
+            }
+            texts.push(text);
+        }
+        texts
+    }
+
+    /// The fast read (`next_item_fast`) reads, item by item, the same pairs as the plain read
+    /// (`next_item`, the grammar as written), and refuses what it refuses: its quick tests only
+    /// pass over alternatives that cannot match.
+    #[test]
+    fn the_fast_read_reads_what_the_plain_read_reads() {
+        let shape = |pairs: Pairs<Rule>| -> Vec<(Rule, usize, usize)> {
+            let top = pairs.into_iter().next().map(|p| p.into_inner().flatten());
+            top.into_iter()
+                .flatten()
+                .map(|p| (p.as_rule(), p.as_span().start(), p.as_span().end()))
+                .collect()
+        };
+        let texts = bundled_and_broken();
+        assert!(texts.len() > 1000, "{} texts", texts.len());
+        let mut items = 0;
+        for text in &texts {
+            let mut at = 0;
+            loop {
+                let rest = &text[at..];
+                let (plain, fast) = (
+                    Grammar::parse(Rule::next_item, rest),
+                    Grammar::parse(Rule::next_item_fast, rest),
+                );
+                let (plain, fast) = match (plain, fast) {
+                    (Ok(plain), Ok(fast)) => (shape(plain), shape(fast)),
+                    (Err(_), Err(_)) => break,
+                    (plain, fast) => panic!(
+                        "plain read: {}, fast read: {}, at byte {at} of:\n{text}",
+                        plain.is_ok(),
+                        fast.is_ok()
+                    ),
+                };
+                assert_eq!(plain, fast, "at byte {at} of:\n{text}");
+                items += 1;
+                match plain.first() {
+                    Some(&(rule, _, end)) if rule != Rule::EOI && end > 0 => at += end,
+                    _ => break,
+                }
+            }
+        }
+        assert!(items > 10_000, "{items} items");
     }
 }

@@ -160,7 +160,7 @@ pub(super) fn rule_name(r: Rule) -> String {
     }
     match r {
         Rule::EOI => "end of file",
-        Rule::file | Rule::next_item | Rule::item_pair => "a file",
+        Rule::file | Rule::next_item | Rule::next_item_fast | Rule::item_pair => "a file",
         Rule::ruleset_decl => "`ruleset \"name\"`",
         Rule::encounter_decl => "`encounter \"name\"`",
         Rule::param_decl => "a `param` declaration",
@@ -402,6 +402,7 @@ pub(super) fn rule_name(r: Rule) -> String {
         Rule::deck_owned => "an entity's deck (`x.PLURAL`)",
         Rule::pile_discard => "`discard`",
         Rule::swap_stmt => "a `swap`",
+        Rule::comment_text => "a comment",
         _ => "something else",
     }
     .to_string()
