@@ -49,6 +49,7 @@ pub mod lsp;
 pub mod project;
 pub mod repl;
 pub mod runtime;
+pub mod serve;
 pub mod sim;
 pub mod source;
 pub mod syntax;
