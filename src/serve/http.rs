@@ -80,7 +80,15 @@ pub fn read_request(r: &mut impl Read, bounds: Bounds) -> Result<Option<Request>
                     Some("GET") => Method::Get,
                     Some("HEAD") => Method::Head,
                     Some("POST") => Method::Post,
-                    Some(m) => return Err(Refused::new(405, format!("{} is not a method this server takes (GET, HEAD, POST)", crate::limits::clip(m)))),
+                    Some(m) => {
+                        return Err(Refused::new(
+                            405,
+                            format!(
+                                "{} is not a method this server takes (GET, HEAD, POST)",
+                                crate::limits::clip(m)
+                            ),
+                        ));
+                    }
                     None => return Err(Refused::new(400, "the request has no method")),
                 };
                 let target = req.path.unwrap_or("/").to_string();
@@ -108,7 +116,10 @@ pub fn read_request(r: &mut impl Read, bounds: Bounds) -> Result<Option<Request>
                         }
                         "content-length" => {
                             let n: u64 = value.parse().map_err(|_| {
-                                Refused::new(400, format!("Content-Length `{}` is not a number", crate::limits::clip(value)))
+                                Refused::new(
+                                    400,
+                                    format!("Content-Length `{}` is not a number", crate::limits::clip(value)),
+                                )
                             })?;
                             if length.is_some_and(|l| l != n) {
                                 return Err(Refused::new(400, "two Content-Length headers disagree"));
@@ -148,13 +159,19 @@ pub fn read_request(r: &mut impl Read, bounds: Bounds) -> Result<Option<Request>
         }
     };
     if chunked {
-        return Err(Refused::new(411, "a chunked body is not taken here: send it with a Content-Length"));
+        return Err(Refused::new(
+            411,
+            "a chunked body is not taken here: send it with a Content-Length",
+        ));
     }
     let length = length.unwrap_or(0);
     if length > bounds.body_bytes as u64 {
         return Err(Refused::new(
             413,
-            format!("the body is {length} bytes, more than the limit of {}", bounds.body_bytes),
+            format!(
+                "the body is {length} bytes, more than the limit of {}",
+                bounds.body_bytes
+            ),
         ));
     }
     let length = length as usize;
@@ -372,9 +389,15 @@ mod tests {
         let many: String = (0..20).map(|i| format!("X{i}: 1\r\n")).collect();
         assert_eq!(status(format!("GET / HTTP/1.1\r\n{many}\r\n").as_bytes()), 431);
         // A body larger than the bound is refused before it is read.
-        assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: 99999999999999999\r\n\r\n"), 413);
+        assert_eq!(
+            status(b"POST / HTTP/1.1\r\nContent-Length: 99999999999999999\r\n\r\n"),
+            413
+        );
         assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n"), 400);
-        assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"), 400);
+        assert_eq!(
+            status(b"POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"),
+            400
+        );
         assert_eq!(status(b"POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab"), 400);
         assert_eq!(status(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"), 411);
         assert_eq!(status(b"PUT / HTTP/1.1\r\n\r\n"), 405);
@@ -390,7 +413,10 @@ mod tests {
     fn an_event_is_one_data_line_per_line() {
         let mut out = Vec::new();
         write_event(&mut out, "view", "a\nb\r\nc").unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), "event: view\ndata: a\ndata: b\ndata: c\n\n");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "event: view\ndata: a\ndata: b\ndata: c\n\n"
+        );
     }
 
     #[test]

@@ -105,7 +105,13 @@ mod tests {
         for ok in ["127.0.0.1:7878", "localhost:7878", "[::1]:7878", "127.0.0.2:7878"] {
             assert!(host_allowed(Some(ok), bound), "{ok}");
         }
-        for no in ["evil.example:7878", "127.0.0.1:80", "localhost", "127.0.0.1", "10.0.0.1:7878"] {
+        for no in [
+            "evil.example:7878",
+            "127.0.0.1:80",
+            "localhost",
+            "127.0.0.1",
+            "10.0.0.1:7878",
+        ] {
             assert!(!host_allowed(Some(no), bound), "{no}");
         }
         assert!(!host_allowed(None, bound));
