@@ -53,6 +53,7 @@ pub mod serve;
 pub mod sim;
 pub mod source;
 pub mod syntax;
+pub mod table;
 pub mod template;
 pub mod trace;
 

@@ -2,6 +2,8 @@
 //! starts Debian's `chromedriver`, opens one headless Chromium session, and offers the few
 //! commands a test of a page needs. Nothing beyond std and serde_json.
 
+#![allow(dead_code)]
+
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
