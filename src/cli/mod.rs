@@ -223,7 +223,7 @@ pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i3
                 let named = encounter.as_deref().or(ruleset.as_deref());
                 Some(named.map_or_else(
                     || PathBuf::from(".turnscript-autosave.tsession"),
-                    crate::repl::autosave_for,
+                    crate::table::autosave_for,
                 ))
             });
             repl(ReplArgs {

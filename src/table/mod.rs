@@ -18,6 +18,7 @@ mod rulings;
 pub mod session;
 mod show;
 mod sides;
+pub mod view;
 
 use crate::files::{temp_beside, write_whole};
 use std::path::{Path, PathBuf};
