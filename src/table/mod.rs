@@ -9,6 +9,7 @@
 mod asked;
 mod commands;
 mod control;
+mod fence;
 mod file;
 mod help;
 mod modes;
@@ -32,6 +33,7 @@ use replay::{Went, replay};
 use session::{Base, Divergence, End, Entry, Goal, Op, SourceFile, State};
 
 pub use commands::{COMMANDS, brace_change, unbalanced};
+pub use fence::Fence;
 
 /// How the REPL starts.
 #[derive(Clone, Debug, Default)]
@@ -90,6 +92,9 @@ pub struct Table {
     saved: (Option<(Instant, Duration)>, bool),
     /// The autosave has grown past what `load` reads (said once).
     too_long: bool,
+    /// The files `save`, `load` and a loaded session's files may be: `None`, any the user can
+    /// reach (the REPL: the person typing is the user); the browser table fences them.
+    fence: Option<Fence>,
 }
 
 fn read_source(path: &Path) -> Result<SourceFile, String> {
@@ -263,6 +268,7 @@ impl Table {
             opts,
             saved: (None, false),
             too_long: false,
+            fence: None,
         };
         let Some(ruleset) = repl.opts.ruleset.clone() else {
             return Ok((
@@ -285,6 +291,11 @@ impl Table {
             state,
         });
         Ok((repl, out))
+    }
+
+    /// From now on `save` and `load` (and the files a loaded session names) must be inside `fence`.
+    pub fn fence(&mut self, fence: Fence) {
+        self.fence = Some(fence);
     }
 
     pub(crate) fn colour(&self) -> bool {
@@ -584,7 +595,16 @@ impl Table {
         Ok(Reply::ok(out))
     }
 
+    /// Refused when the table is fenced and `path` is outside the fence.
+    fn fenced(&self, path: &Path) -> Result<(), Reply> {
+        match &self.fence {
+            Some(f) => f.allows(path).map_err(Reply::err),
+            None => Ok(()),
+        }
+    }
+
     fn save(&self, path: &str) -> Result<Reply, Reply> {
+        self.fenced(Path::new(path))?;
         let s = self.session()?;
         let text = session_text(s);
         write_whole(Path::new(path), &text).map_err(|e| Reply::err(format!("error: cannot write {path}: {e}\n")))?;
@@ -601,6 +621,7 @@ impl Table {
     }
 
     fn load(&mut self, path: &str) -> Result<Reply, Reply> {
+        self.fenced(Path::new(path))?;
         let text = crate::source::read_path(Path::new(path), crate::limits::MAX_SESSION_BYTES)
             .map_err(|e| Reply::err(format!("error: cannot read {path}: {e}\n")))?;
         let saved = file::read(&text).map_err(|e| Reply::err(format!("error: {path}: {e}\n")))?;
@@ -612,6 +633,7 @@ impl Table {
             } else {
                 dir.join(p)
             };
+            self.fenced(&found)?;
             read_source(&found)
                 .map(|mut f| {
                     f.path = p.to_string();
