@@ -210,6 +210,14 @@ pub const MAX_SIM_THREADS: usize = Limits::DEFAULT.sim_threads;
 /// [`Limits::workspace_entries`].
 pub const MAX_WORKSPACE_ENTRIES: usize = Limits::DEFAULT.workspace_entries;
 
+/// The browser table's bounds (`turnscript serve`): the largest request head, the most headers,
+/// the largest body (a command, or a ruleset path to open), and the most connections open at once
+/// (each page holds one for its live updates).
+pub const MAX_HTTP_HEAD_BYTES: usize = 16 * 1024;
+pub const MAX_HTTP_HEADERS: usize = 64;
+pub const MAX_HTTP_BODY_BYTES: usize = 1024 * 1024;
+pub const MAX_HTTP_CONNECTIONS: usize = 64;
+
 /// User text as a diagnostic quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
 pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {
     clip_to(text, MAX_QUOTED_CHARS)

@@ -1,6 +1,7 @@
 //! `turnscript serve`: the table in a browser. The HTTP layer (`http.rs`) and how connections
 //! are taken and who may use which page (this file).
 
+pub mod app;
 pub mod http;
 
 use std::io::Write;
@@ -8,6 +9,137 @@ use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+
+/// How `turnscript serve` starts.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    /// The table's ruleset, encounter, seed and autosave (no colour, any width).
+    pub table: crate::table::Options,
+    /// Where to listen; loopback unless `--host` is given.
+    pub host: IpAddr,
+    /// 0: a free port.
+    pub port: u16,
+}
+
+/// The bounds of a request (docs/limits.md).
+pub const BOUNDS: http::Bounds = http::Bounds {
+    head_bytes: crate::limits::MAX_HTTP_HEAD_BYTES,
+    headers: crate::limits::MAX_HTTP_HEADERS,
+    body_bytes: crate::limits::MAX_HTTP_BODY_BYTES,
+};
+
+/// `turnscript serve`: opens the table, listens, says the URLs, and serves until stopped.
+/// Returns the exit code (1 when the table or the listener cannot start).
+pub fn main(opts: ServeOptions) -> i32 {
+    let listener = match TcpListener::bind((opts.host, opts.port)) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "error: cannot listen on {}:{}: {e}\n  help: give another --port (0 takes a free one)",
+                opts.host,
+                opts.port
+            );
+            return 1;
+        }
+    };
+    match start(listener, opts, &mut std::io::stdout()) {
+        Ok(()) => 0,
+        Err(e) => {
+            let _ = std::io::stderr().write_all(e.as_bytes());
+            1
+        }
+    }
+}
+
+/// Serves on `listener` (what `main` does once it listens): says the URLs on `say`, then takes
+/// connections until accepting fails. For the tests: a listener on a free port.
+pub fn start(listener: TcpListener, opts: ServeOptions, say: &mut dyn Write) -> Result<(), String> {
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("error: cannot listen: {e}\n"))?;
+    let cwd = std::env::current_dir().map_err(|e| format!("error: cannot read the working directory: {e}\n"))?;
+    let named: Vec<std::path::PathBuf> = [&opts.table.ruleset, &opts.table.encounter]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let fence =
+        crate::table::Fence::new(&cwd, &named).map_err(|e| format!("error: cannot read {}: {e}\n", cwd.display()))?;
+    let (mut table, out) = crate::table::Table::new(opts.table.clone())?;
+    table.fence(fence.clone());
+    let secret = |what: &str| token().map_err(|e| format!("error: cannot make the {what}'s secret: {e}\n"));
+    let keys = app::Keys {
+        gm: if addr.ip().is_loopback() {
+            None
+        } else {
+            Some(secret("GM")?)
+        },
+        players: secret("players")?,
+    };
+    let host = if addr.ip().is_loopback() {
+        "127.0.0.1".to_string()
+    } else {
+        addr.ip().to_string()
+    };
+    let base = format!("http://{host}:{}", addr.port());
+    let gm_url = match &keys.gm {
+        Some(k) => format!("{base}/?key={k}"),
+        None => format!("{base}/"),
+    };
+    // What the table said as it opened: its notes (an autosave's fresh name), then where it stands.
+    let mut text: String = out
+        .lines()
+        .filter(|l| l.starts_with("note:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if let Some(last) = out.lines().last().filter(|l| !l.starts_with("note:")) {
+        text.push_str(&format!("{last}\n"));
+    }
+    text.push_str(&format!(
+        "the GM's table:      {gm_url}\nthe players' screen: {base}/players?token={}\n",
+        keys.players
+    ));
+    if keys.gm.is_some() {
+        text.push_str("(listening beyond this machine: the GM's URL carries its key; keep it to yourself)\n");
+    }
+    text.push_str("Ctrl-C stops the server; every change is autosaved as it is made\n");
+    say.write_all(text.as_bytes())
+        .and_then(|_| say.flush())
+        .map_err(|e| format!("error: cannot write: {e}\n"))?;
+    let app = std::sync::Arc::new(app::App::new(table, keys, fence, opts.table.clone(), named));
+    let handle: Arc<dyn Fn(TcpStream) + Send + Sync> = Arc::new(move |stream| connection(&app, stream, addr));
+    accept_loop(&listener, crate::limits::MAX_HTTP_CONNECTIONS, handle)
+        .map_err(|e| format!("error: the server stopped: {e}\n"))
+}
+
+/// One connection: a request read whole and answered, or an event stream kept open.
+fn connection(app: &app::App, mut stream: TcpStream, bound: SocketAddr) {
+    let req = match http::read_request(&mut stream, BOUNDS) {
+        Ok(Some(r)) => r,
+        Ok(None) => return,
+        Err(r) => {
+            let _ = http::write_response(&mut stream, &http::Response::refused(&r), false);
+            return;
+        }
+    };
+    if !host_allowed(req.host.as_deref(), bound) {
+        let r = http::Refused::new(
+            421,
+            format!("this server answers to http://127.0.0.1:{} only", bound.port()),
+        );
+        let _ = http::write_response(&mut stream, &http::Response::refused(&r), false);
+        return;
+    }
+    if req.path == "/api/events" && req.method == http::Method::Get {
+        // A stream stays open: no write timeout on a page that is only slow to read.
+        let _ = stream.set_read_timeout(None);
+        app.events(&req, &mut stream);
+        return;
+    }
+    let resp = app.handle(&req);
+    let _ = http::write_response(&mut stream, &resp, req.method == http::Method::Head);
+}
 
 /// How long a client may take to send its request, and a write may wait on a slow reader.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(10);

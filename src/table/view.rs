@@ -206,6 +206,26 @@ pub fn view(t: &Table, who: Audience, events: usize) -> Value {
         v["redo"] = json!(s.log.len() - s.cursor);
         v["log"] = log_rows(s);
         v["choosers"] = choosers(p);
+        v["effect_names"] = p
+            .fields
+            .iter()
+            .filter(|f| f.kind == FieldKind::Effect)
+            .map(|f| f.name.as_str())
+            .collect();
+        if let Some(snap) = snap {
+            v["kept"] = snap
+                .ranked
+                .iter()
+                .enumerate()
+                .filter(|(_, ids)| !ids.is_empty())
+                .map(|(o, ids)| {
+                    json!({
+                        "order": p.orders[o].name,
+                        "members": ids.iter().map(|e| p.character_name(*e)).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+        }
     } else if let End::Failed(_) = &st.end {
         v["stopped"] = json!(true);
     }
