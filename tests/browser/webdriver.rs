@@ -166,44 +166,80 @@ impl Browser {
         }
     }
 
+    /// Does `what` to the element `css`, finding it again when the page redrew it in between
+    /// (a stale element), for up to ten seconds.
+    fn on_element(&self, css: &str, what: &str, body: Value) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let id = self.find(css);
+            let path = format!("/session/{}/element/{id}{what}", self.session);
+            match call(self.port, "POST", &path, Some(&body)) {
+                Ok(_) => return,
+                Err(e) if Instant::now() > deadline => panic!("`{css}`{what}: {e}"),
+                Err(_) => std::thread::sleep(Duration::from_millis(50)),
+            }
+        }
+    }
+
     pub fn click(&self, css: &str) {
-        let id = self.find(css);
-        self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
+        self.on_element(css, "/click", json!({}));
     }
 
     /// Types `text` into the element `css` (a `\u{E007}` in it is Enter).
     pub fn type_into(&self, css: &str, text: &str) {
-        let id = self.find(css);
-        self.cmd("POST", &format!("/element/{id}/value"), Some(json!({ "text": text })));
+        self.on_element(css, "/value", json!({ "text": text }));
     }
 
     /// Presses keys on the page (WebDriver key codes: `\u{E007}` Enter).
     pub fn keys(&self, text: &str) {
-        let id = self.find("body");
-        self.cmd("POST", &format!("/element/{id}/value"), Some(json!({ "text": text })));
+        self.on_element("body", "/value", json!({ "text": text }));
     }
 
     pub fn text(&self, css: &str) -> String {
-        let id = self.find(css);
-        self.cmd("GET", &format!("/element/{id}/text"), None)
-            .as_str()
-            .unwrap_or("")
-            .to_string()
+        self.try_text(css)
+            .unwrap_or_else(|e| panic!("the text of `{css}`: {e}"))
+    }
+
+    /// The text of `css`, read in one script (a page that redraws between finding an element
+    /// and reading it cannot make it stale).
+    fn try_text(&self, css: &str) -> Result<String, String> {
+        let path = format!("/session/{}/execute/sync", self.session);
+        let script = "const e = document.querySelector(arguments[0]); return e === null ? null : e.innerText;";
+        match call(
+            self.port,
+            "POST",
+            &path,
+            Some(&json!({ "script": script, "args": [css] })),
+        )? {
+            Value::String(t) => Ok(t),
+            _ => Err(format!("no element `{css}`")),
+        }
     }
 
     /// Waits up to ten seconds for `pred` over the text of `css`; panics with the last text.
     pub fn wait_text(&self, css: &str, what: &str, pred: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            let t = self.text(css);
-            if pred(&t) {
-                return t;
+            let t = self.try_text(css);
+            if let Ok(t) = &t
+                && pred(t)
+            {
+                return t.clone();
             }
             if Instant::now() > deadline {
-                panic!("`{css}` never showed {what}; it shows:\n{t}");
+                panic!("`{css}` never showed {what}; it shows:\n{t:?}");
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Resizes the window (a phone's screen, say).
+    pub fn resize(&self, width: u32, height: u32) {
+        self.cmd(
+            "POST",
+            "/window/rect",
+            Some(json!({ "width": width, "height": height })),
+        );
     }
 
     pub fn reload(&self) {

@@ -76,7 +76,6 @@ function render(v) {
   renderCommon(v, rowTools);
   dragAndDrop();
   if (!v.loaded) { fill($("pending"), "No ruleset is loaded: Open… or Load."); fill($("options")); return; }
-  $("where").textContent += v.prompt ? `  ·  ${v.prompt.replace(/> $/, "")}` : "";
   if (v.players_token) $("players-link").href = "/players?token=" + encodeURIComponent(v.players_token);
   $("undo").disabled = !v.undo;
   $("redo").disabled = !v.redo;
