@@ -86,6 +86,15 @@ pub struct Limits {
     /// The most folder entries the language server looks at to find the encounters of a
     /// ruleset (rename and references reach them).
     pub workspace_entries: usize,
+    /// `turnscript serve`: the largest head of a request (its first line and headers), in bytes.
+    pub http_head_bytes: usize,
+    /// `turnscript serve`: the most headers in a request.
+    pub http_headers: usize,
+    /// `turnscript serve`: the largest body of a request (a command, a ruleset to open), in bytes.
+    pub http_body_bytes: usize,
+    /// `turnscript serve`: the most connections open at once (each open page holds one for its
+    /// live updates).
+    pub http_connections: usize,
 }
 
 impl Limits {
@@ -127,6 +136,10 @@ impl Limits {
         rank_run: 1000,
         sim_threads: 64,
         workspace_entries: 20_000,
+        http_head_bytes: 16 * 1024,
+        http_headers: 64,
+        http_body_bytes: 1024 * 1024,
+        http_connections: 64,
     };
 }
 
@@ -210,13 +223,14 @@ pub const MAX_SIM_THREADS: usize = Limits::DEFAULT.sim_threads;
 /// [`Limits::workspace_entries`].
 pub const MAX_WORKSPACE_ENTRIES: usize = Limits::DEFAULT.workspace_entries;
 
-/// The browser table's bounds (`turnscript serve`): the largest request head, the most headers,
-/// the largest body (a command, or a ruleset path to open), and the most connections open at once
-/// (each page holds one for its live updates).
-pub const MAX_HTTP_HEAD_BYTES: usize = 16 * 1024;
-pub const MAX_HTTP_HEADERS: usize = 64;
-pub const MAX_HTTP_BODY_BYTES: usize = 1024 * 1024;
-pub const MAX_HTTP_CONNECTIONS: usize = 64;
+/// [`Limits::http_head_bytes`].
+pub const MAX_HTTP_HEAD_BYTES: usize = Limits::DEFAULT.http_head_bytes;
+/// [`Limits::http_headers`].
+pub const MAX_HTTP_HEADERS: usize = Limits::DEFAULT.http_headers;
+/// [`Limits::http_body_bytes`].
+pub const MAX_HTTP_BODY_BYTES: usize = Limits::DEFAULT.http_body_bytes;
+/// [`Limits::http_connections`].
+pub const MAX_HTTP_CONNECTIONS: usize = Limits::DEFAULT.http_connections;
 
 /// User text as a diagnostic quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
 pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {

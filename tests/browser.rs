@@ -166,3 +166,23 @@ fn the_players_screen_shows_no_secret_choice_before_its_reveal() {
     // Revealed: the dials are on the screen now.
     b.wait_text("#events", "the reveal", |t| !dial_words(t).is_empty());
 }
+
+/// The picture of docs/table.md and the README: a library fight in its first round, the foes on
+/// auto, the GM's page at the ranger's turn (cp target/screenshots/table-dnd5e.png docs/images/).
+#[test]
+fn the_gm_page_of_a_library_fight_as_the_docs_show_it() {
+    let Some(b) = browser(1400, 1000) else { return };
+    let s = Server::start(
+        "rulesets/library/dnd5e.turn",
+        Some("rulesets/library/encounters/dnd5e.turn"),
+        3,
+    );
+    for c in ["auto npcs", "auto Lair", "continue"] {
+        s.ok(c);
+    }
+    b.goto(&s.url("/"));
+    b.wait_text("#pending", "the ranger's turn", |t| t == "Ranger decides act");
+    assert!(b.text("#strip li.up").starts_with("▸\nRanger"), "{}", b.text("#strip li.up"));
+    assert_eq!(b.text("#options button[data-n='3']"), "3attack");
+    shot(&b, "table-dnd5e");
+}

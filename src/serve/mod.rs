@@ -103,7 +103,13 @@ pub fn start(listener: TcpListener, opts: ServeOptions, say: &mut dyn Write) -> 
     if keys.gm.is_some() {
         text.push_str("(listening beyond this machine: the GM's URL carries its key; keep it to yourself)\n");
     }
-    text.push_str("Ctrl-C stops the server; every change is autosaved as it is made\n");
+    match &opts.table.autosave {
+        Some(p) => text.push_str(&format!(
+            "Ctrl-C stops the server; every change is autosaved in {} as it is made\n",
+            p.display()
+        )),
+        None => text.push_str("Ctrl-C stops the server (no autosave: `save FILE` keeps the session)\n"),
+    }
     say.write_all(text.as_bytes())
         .and_then(|_| say.flush())
         .map_err(|e| format!("error: cannot write: {e}\n"))?;
