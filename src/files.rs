@@ -46,6 +46,69 @@ pub fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
     written
 }
 
+/// Whether a file can be written beside `path`: a temporary file is created there, a little text
+/// written to the disk (an empty file would be made even on a full disk) and removed again.
+pub fn probe(path: &Path) -> std::io::Result<()> {
+    let tmp = temp_beside(path);
+    let written = create_new(&tmp).and_then(|mut f| {
+        std::io::Write::write_all(&mut f, b"turnscript: can this folder take a file?\n")?;
+        f.sync_all()
+    });
+    let _ = std::fs::remove_file(&tmp);
+    written
+}
+
+/// Removes the temporary files of `path` (`.NAME.PID.tmp` beside it, exactly, PID a number) that
+/// processes no longer running left (a session killed while it wrote); never another file, nor
+/// one whose process is alive. Returns how many were removed.
+pub fn remove_stale_temps(path: &Path) -> usize {
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return 0;
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let prefix = format!(".{name}.");
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(prefix.as_str()))
+            .and_then(|f| f.strip_suffix(".tmp"))
+            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !alive(pid) && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Whether process `pid` is running (or may be: anything but "no such process" says yes).
+#[cfg(unix)]
+fn alive(pid: u32) -> bool {
+    use nix::errno::Errno;
+    match i32::try_from(pid) {
+        // Signal 0 (`None`) sends nothing: it asks whether the process exists.
+        Ok(p) if p > 0 => nix::sys::signal::kill(nix::unistd::Pid::from_raw(p), None) != Err(Errno::ESRCH),
+        _ => true,
+    }
+}
+
+/// Elsewhere nothing is known of other processes: every file is kept.
+#[cfg(not(unix))]
+fn alive(_pid: u32) -> bool {
+    true
+}
+
 /// A new file at `tmp`, never through a link left there: a leftover of an earlier run is removed
 /// first (the link itself, not what it names).
 fn create_new(tmp: &Path) -> std::io::Result<std::fs::File> {

@@ -46,6 +46,7 @@ pub mod files;
 pub mod format;
 pub mod limits;
 pub mod lsp;
+pub mod output;
 pub mod project;
 pub mod repl;
 pub mod runtime;

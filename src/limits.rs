@@ -44,7 +44,8 @@ pub struct Limits {
     /// Most faces held in dice pools (`roll DICE as p`) at once, over every block running.
     pub pool_faces: usize,
     /// Default step budget of one run (`--max-steps`). A step is a statement, or an element a
-    /// quantifier, a loop or a sort visits.
+    /// quantifier, a loop or a sort visits, or a card a shuffle moves or a card statement looks
+    /// at in a pile.
     pub steps: u64,
     /// Iterations of the outermost level a run makes when neither the ruleset nor `--until`
     /// ends it.
@@ -80,12 +81,26 @@ pub struct Limits {
     pub deck_cards: usize,
     /// The most ranks one run (`2 to 10`) of a deck's ranks makes.
     pub rank_run: i64,
+    /// The most cards in all the decks of a run together (the ruleset's, the encounter's and
+    /// those made from the cast): a card is an entity, and each costs about a kilobyte to check,
+    /// so that a file dense in other things and in cards still checks under 100 MB.
+    pub deck_cards_total: usize,
+    /// The most bins a histogram of `sim` keeps for one measure: one per distinct value while
+    /// there are no more, else bins of equal width (a power of two) that fit, so that memory
+    /// does not grow with the number of encounters.
+    pub sim_bins: usize,
     /// The most worker threads `sim` starts, whatever `--threads` asks (it is also held to the
     /// machine's cores): each worker reserves a run stack of `run_stack_bytes`.
     pub sim_threads: usize,
     /// The most folder entries the language server looks at to find the encounters of a
     /// ruleset (rename and references reach them).
     pub workspace_entries: usize,
+    /// Largest message the language server reads, in bytes (its `Content-Length`): one above
+    /// it is refused and its body skipped unread, never held. It is above any document within
+    /// `source_bytes`, even one whose every character is escaped in JSON (6 bytes each).
+    pub lsp_message_bytes: usize,
+    /// Longest header line of a language server message (`Content-Length: N`), in bytes.
+    pub lsp_header_bytes: usize,
     /// `turnscript serve`: the largest head of a request (its first line and headers), in bytes.
     pub http_head_bytes: usize,
     /// `turnscript serve`: the most headers in a request.
@@ -134,8 +149,12 @@ impl Limits {
         decimals: 6,
         deck_cards: 10_000,
         rank_run: 1000,
+        deck_cards_total: 10_000,
         sim_threads: 64,
+        sim_bins: 4096,
         workspace_entries: 20_000,
+        lsp_message_bytes: 16 * 1024 * 1024,
+        lsp_header_bytes: 1024,
         http_head_bytes: 16 * 1024,
         http_headers: 64,
         http_body_bytes: 1024 * 1024,
@@ -217,11 +236,19 @@ pub const MAX_DECIMALS: u8 = Limits::DEFAULT.decimals;
 pub const MAX_DECK_CARDS: usize = Limits::DEFAULT.deck_cards;
 /// [`Limits::rank_run`].
 pub const MAX_RANK_RUN: i64 = Limits::DEFAULT.rank_run;
+/// [`Limits::deck_cards_total`].
+pub const MAX_DECK_CARDS_TOTAL: usize = Limits::DEFAULT.deck_cards_total;
 
 /// [`Limits::sim_threads`].
 pub const MAX_SIM_THREADS: usize = Limits::DEFAULT.sim_threads;
+/// [`Limits::sim_bins`].
+pub const MAX_SIM_BINS: usize = Limits::DEFAULT.sim_bins;
 /// [`Limits::workspace_entries`].
 pub const MAX_WORKSPACE_ENTRIES: usize = Limits::DEFAULT.workspace_entries;
+/// [`Limits::lsp_message_bytes`].
+pub const MAX_LSP_MESSAGE_BYTES: usize = Limits::DEFAULT.lsp_message_bytes;
+/// [`Limits::lsp_header_bytes`].
+pub const MAX_LSP_HEADER_BYTES: usize = Limits::DEFAULT.lsp_header_bytes;
 
 /// [`Limits::http_head_bytes`].
 pub const MAX_HTTP_HEAD_BYTES: usize = Limits::DEFAULT.http_head_bytes;

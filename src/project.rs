@@ -15,11 +15,18 @@ use std::path::Path;
 use crate::check::Checked;
 use crate::compile::{PolicyRef, Program};
 use crate::diag::Diag;
+use crate::limits::clip;
 use crate::runtime::decide::{Decider, Member, Policy, Scripted};
 use crate::runtime::{Outcome, RunConfig};
 use crate::source::{FileId, Sources};
 use crate::syntax::ast::{File, Item};
 use crate::trace::{Event, JsonLines, Sink, Text, World};
+
+mod paths;
+use paths::NotAFile;
+#[cfg(test)]
+pub(crate) use paths::canonicalised;
+pub use paths::{FileKey, from_folder_of, same_file};
 
 /// How diagnostics are rendered: columns and colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,7 +144,7 @@ impl Project {
             errors.extend(self.cast_errors.iter().cloned());
             return Err(errors);
         }
-        let own = self.uses_itself();
+        let own = self.bad_uses();
         if !own.is_empty() {
             errors.extend(own);
             return Err(errors);
@@ -152,9 +159,10 @@ impl Project {
         }
     }
 
-    /// An encounter whose `uses "PATH"` names its own file: played under itself, its cast would
-    /// be declared twice. Once per file name (`turnscript run` loads such a file twice).
-    fn uses_itself(&self) -> Vec<Diag> {
+    /// An encounter whose `uses "PATH"` names no file it can be played under: its own file
+    /// (played under itself, its cast would be declared twice), nothing (an empty path) or a
+    /// folder. Once per file name (`turnscript run` loads a file naming itself twice).
+    fn bad_uses(&self) -> Vec<Diag> {
         let mut out: Vec<Diag> = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         for (id, file) in self.files() {
@@ -163,15 +171,28 @@ impl Project {
                 let Item::Encounter { uses: Some(u), .. } = item else {
                     continue;
                 };
-                if seen.contains(&name) || !same_file(&from_folder_of(name, &u.node), name) {
+                if seen.contains(&name) {
                     continue;
                 }
+                let d = match paths::not_a_file(name, &u.node) {
+                    Some(NotAFile::Empty) => Diag::new(
+                        "check::uses",
+                        "this encounter names no file as its ruleset: the path is empty",
+                    )
+                    .label(u.span, "an empty path"),
+                    Some(NotAFile::Folder) => Diag::new(
+                        "check::uses",
+                        "this encounter names a folder as its ruleset, not a file",
+                    )
+                    .label(u.span, "a folder"),
+                    None if same_file(&from_folder_of(name, &u.node), name) => {
+                        Diag::new("check::uses", "this encounter names its own file as its ruleset")
+                            .label(u.span, "this file itself")
+                    }
+                    None => continue,
+                };
                 seen.push(name);
-                out.push(
-                    Diag::new("check::uses", "this encounter names its own file as its ruleset")
-                        .label(u.span, "this file itself")
-                        .help("name the ruleset's file, a path from this file's folder: `uses \"../RULESET.turn\"`; a file with its own rules and cast needs no `uses`"),
-                );
+                out.push(d.help("name the ruleset's file, a path from this file's folder: `uses \"../RULESET.turn\"`; a file with its own rules and cast needs no `uses`"));
             }
         }
         out
@@ -313,7 +334,7 @@ impl RunOptions {
                 None => {
                     return Err(SetupError(format!(
                         "error: `--draws`: no deck has a card called `{}`{}\n",
-                        card.trim(),
+                        clip(card.trim()),
                         if program.decks.is_empty() {
                             " (the ruleset declares no deck)"
                         } else {
@@ -353,6 +374,7 @@ impl RunOptions {
                     } else {
                         format!("the sides and roles are: {}", names.join(", "))
                     };
+                    let (who, name) = (clip(who), clip(name));
                     return Err(SetupError(format!(
                         "error: `--policy {who}={name}`: no side or role is called `{who}`; {known}\n"
                     )));
@@ -395,7 +417,8 @@ impl RunOptions {
                 "no decision it addresses was asked"
             };
             note.push_str(&format!(
-                "warning: the answer `{text}` ({origin}) was never used: {why}\n"
+                "warning: the answer `{}` ({origin}) was never used: {why}\n",
+                clip(text)
             ));
         }
         let addressed = decider.unused_addressed().len();
@@ -416,7 +439,8 @@ fn policy_named(program: &Program, name: &str) -> Result<PolicyRef, SetupError> 
         let mut names: Vec<&str> = vec!["first", "random"];
         names.extend(program.policies.iter().map(|p| p.name.as_str()));
         SetupError(format!(
-            "error: no policy is called `{name}`; the policies are: {}\n",
+            "error: no policy is called `{}`; the policies are: {}\n",
+            clip(name),
             names.join(", ")
         ))
     })
@@ -426,17 +450,20 @@ fn plural_was(n: usize) -> &'static str {
     if n == 1 { " was" } else { "s were" }
 }
 
-fn parse_until(p: &Program, text: &str) -> Result<(u16, u64), SetupError> {
+fn parse_until(p: &Program, whole: &str) -> Result<(u16, u64), SetupError> {
     let levels: Vec<&str> = p.levels.iter().map(|l| l.name.as_str()).collect();
-    let Some((name, n)) = text.split_once('=') else {
+    // The argument as the errors quote it: cut, as all quoted user text is.
+    let text = &*clip(whole);
+    let Some((name, n)) = whole.split_once('=') else {
         return Err(SetupError(format!(
             "error: --until takes LEVEL=N, e.g. --until {}=3\n",
             levels.first().unwrap_or(&"round")
         )));
     };
     let n: u64 = n.trim().parse().map_err(|_| {
-        let n = crate::limits::clip(n.trim());
-        SetupError(if crate::limits::too_many_digits(&n) && !n.starts_with('-') {
+        let large = crate::limits::too_many_digits(n.trim()) && !n.trim().starts_with('-');
+        let n = clip(n.trim());
+        SetupError(if large {
             format!(
                 "error: --until {text}: `{n}` is too large (the largest is {})\n",
                 u64::MAX
@@ -447,26 +474,30 @@ fn parse_until(p: &Program, text: &str) -> Result<(u16, u64), SetupError> {
     })?;
     let level = p.level_id(name.trim()).ok_or_else(|| {
         SetupError(format!(
-            "error: --until {text}: no level is called `{name}`; the levels are: {}\n",
+            "error: --until {text}: no level is called `{}`; the levels are: {}\n",
+            clip(name),
             levels.join(", ")
         ))
     })?;
     // A level numbered the game's way may count from 0; the others count from 1.
     if n == 0 && !p.levels[level as usize].counting {
         return Err(SetupError(format!(
-            "error: --until {text}: iterations count from 1, so {name}=0 never comes\n"
+            "error: --until {text}: iterations count from 1, so {}=0 never comes\n",
+            clip(name)
         )));
     }
     Ok((level, n))
 }
 
 /// Why a run of files did not finish: the files do not build, the options do not fit the
-/// program, or the run stopped with an error (after some of its trace went to the sink).
+/// program, the run stopped with an error (after some of its trace went to the sink), or its
+/// thread could not be started (no memory for the run stack: the message).
 #[derive(Debug)]
 pub enum Failure {
     Build(Project, Vec<Diag>),
     Setup(SetupError),
     Run(Project, Diag),
+    Thread(String),
 }
 
 impl Failure {
@@ -476,6 +507,7 @@ impl Failure {
             Failure::Build(p, d) => p.render(d, style),
             Failure::Setup(e) => e.0.clone(),
             Failure::Run(p, d) => p.render(std::slice::from_ref(d), style),
+            Failure::Thread(e) => e.clone(),
         }
     }
 
@@ -496,7 +528,18 @@ pub fn play<S: Sink + Send>(
     opts: &RunOptions,
     sink: impl FnOnce(&Program) -> S + Send,
 ) -> (Option<S>, Result<(Outcome, String), Failure>) {
-    crate::runtime::on_run_stack(|| play_here(files, opts, sink))
+    crate::runtime::try_on_run_stack(|| play_here(files, opts, sink)).unwrap_or_else(|e| {
+        let help = format!(
+            "free memory: a run reserves {} MiB of stack",
+            crate::limits::RUN_STACK_BYTES >> 20
+        );
+        (
+            None,
+            Err(Failure::Thread(format!(
+                "error: cannot start the run thread: {e}\n  help: {help}\n"
+            ))),
+        )
+    })
 }
 
 fn play_here<S: Sink>(
@@ -596,9 +639,9 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             report.failures.push((p, alone));
             continue;
         }
-        if p.is_encounter() && !p.uses_itself().is_empty() {
+        if p.is_encounter() && !p.bad_uses().is_empty() {
             // Reported as `turnscript run` would report it, playing it under itself.
-            alone.extend(p.uses_itself());
+            alone.extend(p.bad_uses());
             report.failures.push((p, alone));
             continue;
         }
@@ -613,7 +656,8 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
         }
     }
     (report.rulesets, report.encounters) = (rulesets.len(), encounters.len());
-    for r in &rulesets {
+    let paired = pairings(&rulesets, &encounters);
+    for (r, with) in rulesets.iter().zip(&paired) {
         let mut clean = |p: Project| match p.compile() {
             Ok(_) => true,
             Err(mut d) => {
@@ -627,7 +671,7 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             }
         };
         if !clean(Project::load([(*r).clone()])) {
-            for (e, _) in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
+            for (e, _) in with.iter().map(|&k| &encounters[k]) {
                 report.notes.push(format!(
                     "note: {} was not checked against {}: the ruleset has errors (above)\n",
                     e.0, r.0
@@ -635,7 +679,7 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             }
             continue;
         }
-        for (e, _) in encounters.iter().filter(|e| pairs(r, e, &rulesets)) {
+        for (e, _) in with.iter().map(|&k| &encounters[k]) {
             clean(Project::load([(*r).clone(), (*e).clone()]));
         }
     }
@@ -663,19 +707,33 @@ fn stem(path: &str) -> &str {
     Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or(path)
 }
 
-/// Whether encounter `e` (with the ruleset it names, if it names one) is checked with ruleset
-/// `r`: the ruleset the encounter names (`encounter "..." uses "PATH"`), else the ruleset of the
-/// same file name if one is given, else every ruleset given.
-fn pairs(
-    r: &(String, String),
-    (e, named): &(&(String, String), Option<String>),
-    rulesets: &[&(String, String)],
-) -> bool {
-    if let Some(path) = named {
-        return same_file(path, &r.0);
+/// For each ruleset, the encounters (with the ruleset each names, if it names one) checked with
+/// it, in order: the ruleset an encounter names (`encounter "..." uses "PATH"`), else the ruleset
+/// of the same file name if one is given, else every ruleset given. Paths are compared by their
+/// keys, each made once, and file names in a map: no pair of files is compared.
+fn pairings(rulesets: &[&(String, String)], encounters: &[(&(String, String), Option<String>)]) -> Vec<Vec<usize>> {
+    use std::collections::HashMap;
+    let mut by_key: HashMap<FileKey, Vec<usize>> = HashMap::new();
+    let mut by_stem: HashMap<&str, Vec<usize>> = HashMap::new();
+    let any_named = encounters.iter().any(|e| e.1.is_some());
+    for (i, r) in rulesets.iter().enumerate() {
+        if any_named {
+            by_key.entry(FileKey::of(&r.0)).or_default().push(i);
+        }
+        by_stem.entry(stem(&r.0)).or_default().push(i);
     }
-    let named = rulesets.iter().any(|x| stem(&x.0) == stem(&e.0));
-    !named || stem(&r.0) == stem(&e.0)
+    let every: Vec<usize> = (0..rulesets.len()).collect();
+    let mut out = vec![Vec::new(); rulesets.len()];
+    for (k, (e, named)) in encounters.iter().enumerate() {
+        let with = match named {
+            Some(path) => by_key.get(&FileKey::of(path)),
+            None => by_stem.get(stem(&e.0)).or(Some(&every)),
+        };
+        for &i in with.into_iter().flatten() {
+            out[i].push(k);
+        }
+    }
+    out
 }
 
 /// The ruleset an encounter file names (`uses "PATH"`), as a path from where the encounter is:
@@ -690,7 +748,10 @@ pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
         }
         _ => std::ops::ControlFlow::Continue(()),
     });
-    Some(from_folder_of(encounter_path, &uses?.node))
+    let uses = uses?;
+    paths::not_a_file(encounter_path, &uses.node)
+        .is_none()
+        .then(|| from_folder_of(encounter_path, &uses.node))
 }
 
 impl Project {
@@ -703,40 +764,6 @@ impl Project {
         })?;
         Some(from_folder_of(encounter_path, &uses))
     }
-}
-
-/// `path`, read from the folder `file` is in.
-fn from_folder_of(file: &str, path: &str) -> String {
-    let dir = Path::new(file).parent().unwrap_or(Path::new(""));
-    normal(&dir.join(path)).display().to_string()
-}
-
-/// A path with `.` and `..` taken out, lexically.
-fn normal(path: &Path) -> std::path::PathBuf {
-    use std::path::Component;
-    let mut out = std::path::PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if out.file_name().is_some() => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
-/// Whether two paths name the same file: the same once normalized, or the same on disk.
-pub fn same_file(a: &str, b: &str) -> bool {
-    let (na, nb) = (normal(Path::new(a)), normal(Path::new(b)));
-    if na == nb {
-        return true;
-    }
-    matches!(
-        (std::fs::canonicalize(&na), std::fs::canonicalize(&nb)),
-        (Ok(x), Ok(y)) if x == y
-    )
 }
 
 /// The trace in one of its two views, chosen at run time: JSON lines or the GM's text, written

@@ -182,7 +182,11 @@ fn the_gm_page_of_a_library_fight_as_the_docs_show_it() {
     }
     b.goto(&s.url("/"));
     b.wait_text("#pending", "the ranger's turn", |t| t == "Ranger decides act");
-    assert!(b.text("#strip li.up").starts_with("▸\nRanger"), "{}", b.text("#strip li.up"));
+    assert!(
+        b.text("#strip li.up").starts_with("▸\nRanger"),
+        "{}",
+        b.text("#strip li.up")
+    );
     assert_eq!(b.text("#options button[data-n='3']"), "3attack");
     shot(&b, "table-dnd5e");
 }

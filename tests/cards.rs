@@ -261,3 +261,46 @@ fn a_deck_whose_cards_are_all_destroyed_says_so_when_drawn() {
         "{err}"
     );
 }
+
+#[test]
+fn a_shuffle_is_charged_a_step_per_card() {
+    // Issue 29: a shuffle moves every card, so it costs a step per card. A 10,000-card deck
+    // shuffled every round passes the budget (1,000,000 steps) within 100 rounds; charged one
+    // step a shuffle, it ran all 1,000 rounds (and 37 s at 10,000 rounds).
+    let ranks: Vec<String> = (0..10)
+        .map(|k| format!("{} to {}", k * 1000 + 1, k * 1000 + 1000))
+        .collect();
+    let src = format!(
+        "deck chit, chits {{ ranks {} }}\nplay {{ level round repeat {{ shuffle chits }} }}\n",
+        ranks.join(", ")
+    );
+    let (out, err, code) = run(&src, &[], Some("round=1000"));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("run::step_budget"), "{err}");
+    let shuffles = lines(&out, &["shuffle"]).len();
+    assert!(
+        (90..=101).contains(&shuffles),
+        "{shuffles} shuffles before the budget stopped the run"
+    );
+}
+
+#[test]
+fn taking_a_card_from_a_pile_is_charged_a_step_per_card_looked_at() {
+    // Issue 29 (the class of `shuffle`'s charge): `take` looks through the draw pile for its
+    // card, a card at a time. Taking the bottom card of a 2,000-card pile (put back on top, so
+    // looked for through the whole pile) costs about 2,000 steps: a budget of 100,000 stops the
+    // loop within 50 takes, where a step per statement let it run 25,000.
+    let src = "deck chit, chits { suits s  ranks 1 to 1000, 1001 to 2000 }\n\
+               play { level round repeat { for each i in 1 to 1000 { take \"1 s\" from chits\n  return \"1 s\" to chits } } }\n";
+    let files = vec![("t.turn".to_string(), src.to_string())];
+    let opts = RunOptions {
+        until: Some("round=1000".to_string()),
+        max_steps: 100_000,
+        ..RunOptions::default()
+    };
+    let (out, err, code) = run_texts(&files, Vec::new(), &opts, false);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("run::step_budget"), "{err}");
+    let takes = out.lines().filter(|l| l.trim_start().starts_with("take")).count();
+    assert!(takes <= 60, "{takes} takes before the budget stopped the run");
+}

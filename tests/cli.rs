@@ -392,3 +392,78 @@ fn the_readmes_examples_print_what_it_shows() {
     // The text trace, the JSON lines and the simulation report.
     assert_eq!(ran, 3, "README examples run");
 }
+
+/// Issue 29: the 80-character cut for quoted user text (`limits::clip`) was not applied to
+/// command-line errors: `--until`, `--draws`, `--policy` and `--rolls` echoed a 100 KB argument
+/// whole, some twice.
+#[test]
+fn long_arguments_are_cut_in_their_errors() {
+    let long = "x".repeat(100_000);
+    let run = "rulesets/encounters/crisis-mode.turn";
+    let cases: Vec<Vec<String>> = vec![
+        vec!["--until".into(), format!("{long}=3")],
+        vec!["--until".into(), format!("round={long}")],
+        vec!["--until".into(), format!("round={}", "9".repeat(100_000))],
+        vec!["--draws".into(), long.clone()],
+        vec!["--policy".into(), long.clone()],
+        vec!["--policy".into(), format!("{long}=first")],
+        vec!["--policy".into(), long.clone(), "--policy".into(), "first".into()],
+        vec!["--rolls".into(), format!("1,{long}")],
+    ];
+    let mut all = String::new();
+    for args in &cases {
+        let mut argv = vec!["run", run];
+        argv.extend(args.iter().map(String::as_str));
+        let (_, err, code) = turnscript(&argv, "", &[]);
+        assert!(code != 0, "{args:?} ran");
+        assert!(err.len() < 1000, "{} bytes of error for {}", err.len(), args[0]);
+        all.push_str(&err);
+    }
+    insta::assert_snapshot!("long_arguments_cut", all);
+}
+
+/// Issue 29: an answers file's errors quoted the answer whole (a 4 MB name wrote 8 MB to stderr),
+/// and a level's iteration too large was "neither a level ... nor a character or role" where
+/// `--until` says "too large".
+#[test]
+fn answers_file_errors_are_cut_and_say_too_large() {
+    let run = "rulesets/encounters/crisis-mode.turn";
+    let long = "N".repeat(100_000);
+    let answers = [
+        format!("round 1, {long}, act: pass\n"),
+        format!("round 1, act: {long}\n"),
+        format!("{long}: pass\n"),
+        format!("round 1, before {long}, Ana: pass\n"),
+        "round 99999999999999999999999, act: pass\n".to_string(),
+        format!("round {}, act: pass\n", "9".repeat(100_000)),
+    ];
+    let mut all = String::new();
+    for a in &answers {
+        let (_, err, code) = turnscript(&["run", run, "--answers", "-", "--until", "round=1"], a, &[]);
+        assert!(code != 0, "{a:.100} was taken");
+        assert!(err.len() < 1000, "{} bytes of error for {a:.100}", err.len());
+        all.push_str(&err);
+    }
+    insta::assert_snapshot!("answers_errors_cut", all);
+}
+
+/// Issue 29: `uses "."` and `uses ""` said "cannot read : No such file or directory"; they are
+/// said to be a folder and an empty path, at the `uses` line, by `check`, `run` and `repl`.
+#[test]
+fn uses_naming_a_folder_or_nothing_is_said_at_the_uses_line() {
+    for (file, what) in [
+        ("tests/diagnostics/check-uses-folder.turn", "a folder"),
+        ("tests/diagnostics/check-uses-empty.turn", "no file"),
+    ] {
+        for args in [
+            vec!["check", file],
+            vec!["run", file],
+            vec!["repl", file, "--no-autosave"],
+        ] {
+            let (_, err, code) = turnscript(&args, "", &[]);
+            assert_ne!(code, 0, "{args:?}");
+            assert!(err.contains("check::uses") && err.contains(what), "{args:?}: {err}");
+            assert!(!err.contains("cannot read"), "{args:?}: {err}");
+        }
+    }
+}

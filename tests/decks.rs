@@ -337,3 +337,55 @@ fn a_character_out_of_play_has_its_die_in_the_bag_and_is_tested_as_such() {
         ]
     );
 }
+
+/// Decks of `n` cards each (at most 10,000), named `PREFIXK`, each with a suit of its own so that
+/// no two cards share a name.
+fn big_decks(prefix: &str, decks: usize, n: usize) -> String {
+    let ranks: Vec<String> = (0..n.div_ceil(1000))
+        .map(|k| format!("{} to {}", k * 1000 + 1, (k * 1000 + 1000).min(n)))
+        .collect();
+    (0..decks)
+        .map(|k| {
+            format!(
+                "deck {prefix}{k}, {prefix}{k}s {{ suits {prefix}{k}x  ranks {} }}\n",
+                ranks.join(", ")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_decks_of_a_ruleset_and_its_encounter_are_held_to_their_total() {
+    // Issue 29: `deck_cards` bounds one deck; the cards of all decks together had no bound, so
+    // a few kilobytes of deck lines made millions of entities. 6,000 cards in each file pass.
+    let ruleset = format!("{}play {{ }}\n", big_decks("r", 1, 6_000));
+    let encounter = format!("encounter \"e\"\n{}", big_decks("e", 1, 6_000));
+    let files = [
+        ("r.turn".to_string(), ruleset),
+        ("encounters/r.turn".to_string(), encounter),
+    ];
+    let (report, clean) = common::check_texts(&files);
+    assert!(!clean, "{report}");
+    assert!(
+        report.contains("the decks hold more than 10000 cards in all"),
+        "{report}"
+    );
+    // Each file alone is within it.
+    assert!(common::check_texts(&files[..1]).1);
+}
+
+#[test]
+fn decks_made_from_the_cast_count_towards_the_total() {
+    // Two makes of 1,000 cards for each of six characters: 12,000 cards, none declared in a file.
+    let makes: String = (0..2)
+        .map(|k| format!("deck m{k}, m{k}s {{ suits m{k}x  ranks 1 to 1000\n  decks per character }}\n"))
+        .collect();
+    let cast: String = (0..6).map(|k| format!("character C{k} {{ }}\n")).collect();
+    let src = format!("{makes}{cast}play {{ }}\n");
+    let (report, clean) = common::check_texts(&[("t.turn".to_string(), src)]);
+    assert!(!clean, "{report}");
+    assert!(
+        report.contains("the decks hold more than 10000 cards in all"),
+        "{report}"
+    );
+}

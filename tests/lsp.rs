@@ -7,139 +7,10 @@
 //! across the ruleset and every encounter that uses it, open or not; "did you mean" in the
 //! message; completion without duplicates or closed loops' variables; end of input as a normal end.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Duration;
+mod lsp_client;
 
+use lsp_client::{Client, doc_pos, pos};
 use serde_json::{Value, json};
-
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    stderr: ChildStderr,
-    replies: Receiver<Value>,
-    next_id: i64,
-    root: String,
-}
-
-impl Client {
-    fn start() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("turnscript lsp starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stderr = child.stderr.take().expect("stderr");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, replies) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            loop {
-                let mut len = 0;
-                loop {
-                    let mut line = String::new();
-                    if r.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(n) = line.strip_prefix("Content-Length:") {
-                        len = n.trim().parse().unwrap_or(0);
-                    }
-                }
-                let mut body = vec![0; len];
-                if r.read_exact(&mut body).is_err() {
-                    return;
-                }
-                let v: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                if tx.send(v).is_err() {
-                    return;
-                }
-            }
-        });
-        let root = std::env::current_dir().expect("cwd").display().to_string();
-        Client {
-            child,
-            stdin,
-            stderr,
-            replies,
-            next_id: 1,
-            root,
-        }
-    }
-
-    fn send(&mut self, v: Value) {
-        let body = v.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn next(&self) -> Value {
-        self.replies
-            .recv_timeout(Duration::from_secs(20))
-            .expect("the server answers within 20 s")
-    }
-
-    /// Sends a request and returns its result (or error), skipping notifications in between.
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let v = self.next();
-            if v["id"] == json!(id) {
-                return self.relative(v.get("result").or(v.get("error")).cloned().unwrap_or(Value::Null));
-            }
-        }
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    /// The diagnostics published next for `uri`.
-    fn diagnostics_for(&self, uri: &str) -> Value {
-        loop {
-            let v = self.next();
-            if v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == uri {
-                return self.relative(v["params"]["diagnostics"].clone());
-            }
-        }
-    }
-
-    fn uri(&self, path: &str) -> String {
-        format!("file://{}/{path}", self.root)
-    }
-
-    /// URIs of the repository's files written as `file:///ROOT/...`.
-    fn relative(&self, v: Value) -> Value {
-        let text = v.to_string().replace(&format!("file://{}", self.root), "file:///ROOT");
-        serde_json::from_str(&text).unwrap_or(Value::Null)
-    }
-}
-
-/// The position (line, UTF-16 column) of the `nth` occurrence of `needle` in `text`, plus `delta`.
-fn pos(text: &str, needle: &str, nth: usize, delta: usize) -> Value {
-    let at = text
-        .match_indices(needle)
-        .nth(nth)
-        .map(|m| m.0)
-        .expect("the needle is in the text")
-        + delta;
-    let line = text[..at].matches('\n').count();
-    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
-    json!({"line": line, "character": col})
-}
-
-fn doc_pos(uri: &str, text: &str, needle: &str, nth: usize, delta: usize) -> Value {
-    json!({"textDocument": {"uri": uri}, "position": pos(text, needle, nth, delta)})
-}
 
 #[test]
 fn a_session_as_an_editor_has_it() {
@@ -730,26 +601,26 @@ fn a_ruleset_and_its_encounters_in_a_workspace() {
         "rename finesse to grace from the ruleset: edits per file",
         json!(counts),
     );
-    // The renamed files check clean: the ruleset and both encounters. Each change publishes the
-    // diagnostics of every open document, in the order of their URIs; the last batch is read.
+    // The renamed files check clean: the ruleset and both encounters. A change of the ruleset
+    // publishes its diagnostics and its open encounter's; a change of an encounter, its own.
     c.notify(
         "textDocument/didChange",
         json!({"textDocument": {"uri": r_uri, "version": 2}, "contentChanges": [{"text": edited[0]}]}),
     );
-    let _ = (c.diagnostics_for(&r_uri), c.diagnostics_for(&e_uri));
+    let (ruleset_diags, _) = (c.diagnostics_for(&r_uri), c.diagnostics_for(&e_uri));
     c.notify(
         "textDocument/didChange",
         json!({"textDocument": {"uri": e_uri, "version": 4}, "contentChanges": [{"text": edited[1]}]}),
     );
-    let _ = (c.diagnostics_for(&r_uri), c.diagnostics_for(&e_uri));
+    let open_diags = c.diagnostics_for(&e_uri);
     c.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": closed_uri, "languageId": "turnscript", "version": 1, "text": edited[2]}}),
     );
     let clean = json!({
-        "ruleset": c.diagnostics_for(&r_uri),
+        "ruleset": ruleset_diags,
         "closed encounter, opened": c.diagnostics_for(&closed_uri),
-        "open encounter": c.diagnostics_for(&e_uri),
+        "open encounter": open_diags,
     });
     record("after the rename: diagnostics", clean);
 
@@ -785,13 +656,10 @@ fn a_ruleset_and_its_encounters_in_a_workspace() {
     );
 
     // The client goes away without `shutdown` or `exit`: a normal end.
-    drop(c.stdin);
-    let status = c.child.wait().expect("the server exits");
-    let mut stderr = String::new();
-    let _ = c.stderr.read_to_string(&mut stderr);
+    let (status, stderr) = c.end();
     record(
         "end of input without exit: status and standard error",
-        json!({"status": status.code(), "stderr": stderr}),
+        json!({"status": status, "stderr": stderr}),
     );
     let _ = std::fs::remove_dir_all(&ws);
     insta::assert_snapshot!(out.join("\n\n"));
@@ -820,11 +688,7 @@ fn a_closed_client_is_a_normal_end() {
                 method => c.notify(method, Value::Null),
             }
         }
-        drop(c.stdin);
-        let status = c.child.wait().expect("the server exits");
-        let mut stderr = String::new();
-        let _ = c.stderr.read_to_string(&mut stderr);
-        (status.code(), stderr)
+        c.end()
     };
     assert_eq!(ends(&[]), (Some(0), String::new()), "closed before initialize");
     assert_eq!(

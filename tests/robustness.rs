@@ -249,3 +249,39 @@ fn malformed_nested_dice_are_read_once() {
     assert!(!clean, "malformed dice must not check");
     assert!(report.contains("syntax::"), "{report}");
 }
+
+/// Each session file a fuzz run once crashed on (or an earlier hardening pass found), kept in
+/// `fuzz/regressions/session/`, loaded as the `session` fuzz target does: beside copies of the
+/// Legends files under the names the seeds use, then stepped through; none may panic.
+#[test]
+fn every_kept_session_file_is_loaded_without_a_panic() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("robustness-sessions");
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    std::fs::copy(root.join("rulesets/legends.turn"), dir.join("rules.turn")).expect("the ruleset");
+    std::fs::copy(
+        root.join("rulesets/encounters/legends.turn"),
+        dir.join("encounter.turn"),
+    )
+    .expect("the encounter");
+    let mut seen = 0;
+    for file in std::fs::read_dir(root.join("fuzz/regressions/session")).expect("fuzz/regressions/session") {
+        let path = dir.join("s.tsession");
+        std::fs::copy(file.expect("an input").path(), &path).expect("copied");
+        turnscript::runtime::on_run_stack(|| {
+            let opts = turnscript::repl::Options {
+                colour: Some(false),
+                ..Default::default()
+            };
+            let (mut repl, _) = turnscript::repl::Repl::new(opts).expect("a REPL without files");
+            let reply = repl.exec(&format!("load {}", path.display()));
+            if !reply.error {
+                for line in ["redo 1000", "log", "show", "undo 3", "step"] {
+                    let _ = repl.exec(line);
+                }
+            }
+        });
+        seen += 1;
+    }
+    assert!(seen > 0, "no kept session files");
+}

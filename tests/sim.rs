@@ -570,3 +570,55 @@ fn the_plot_says_what_was_simulated_and_what_each_panel_counts() {
     );
     assert!(svg.contains("iterations the same in every encounter: round 2"), "{svg}");
 }
+
+/// Issue 29: a histogram kept a count per distinct value, so a measure whose values rarely repeat
+/// grew with `-n` (2.2 GB at `-n 100` in one case). Its values are counted in bins that widen as
+/// needed: the kept entries stay bounded, the tallies exact and independent of the threads.
+#[test]
+fn a_measure_whose_values_rarely_repeat_keeps_a_bounded_histogram() {
+    let src = "global g\nmeasure m = g at end of round\nplay { level round repeat { set g = d1000000 } }\n";
+    let project = Project::load(vec![("m.turn".to_string(), src.to_string())]);
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let run = |n: u64, threads: usize| {
+        let opts = SimOptions {
+            n,
+            threads,
+            until: Some("round=50".to_string()),
+            ..SimOptions::default()
+        };
+        let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+        let report = Report::new(&program, &opts, &stats, |_| String::new());
+        (stats.sum.measures[0].hist.clone(), report)
+    };
+    // 1,000 values: each distinct value kept, exactly.
+    let (few, _) = run(20, 1);
+    assert!(few.len() > 900, "{} entries for 1,000 values", few.len());
+    // 20,000 values: at most 4,096 entries, whatever the threads.
+    let (many, report) = run(400, 1);
+    assert!(many.len() <= 4096, "{} entries kept for 20,000 values", many.len());
+    let (again, report2) = run(400, 2);
+    assert_eq!(many, again);
+    assert_eq!(report, report2);
+    let m = &report.measures[0];
+    assert_eq!(m.hist.iter().map(|h| h.2).sum::<u64>(), 20_000);
+    assert_eq!(
+        (m.hist.first().map(|h| h.0), m.hist.last().map(|h| h.1)),
+        (Some(m.min), Some(m.max))
+    );
+    // The report and the plot say the values were counted in bins.
+    assert!(m.bin > 1 && m.bin.is_power_of_two(), "{}", m.bin);
+    let text = report.render(Format::Text);
+    assert!(text.contains(&format!("counted in bins of {}", m.bin)), "{text}");
+    assert!(
+        report
+            .render(Format::Csv)
+            .contains(&format!("measure,m,,bin,{}\n", m.bin))
+    );
+    assert!(report.render(Format::Json).contains(&format!("\"bin\": {}", m.bin)));
+    let svg = turnscript::sim::plot::svg(&report).unwrap_or_else(|e| panic!("{e}"));
+    assert!(svg.contains(&format!("in bins of {}", m.bin)), "{svg}");
+    // Exact where few values came up: no bins.
+    assert_eq!(run(20, 1).1.measures[0].bin, 1);
+}

@@ -1,12 +1,14 @@
 //! `turnscript fmt [--check] FILE...|DIR|-`: reading and writing files around
 //! [`crate::format::format`].
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::source::Sources;
+use crate::limits::MAX_SOURCE_BYTES;
+use crate::output::{stderr, stderrln};
+use crate::source::{Sources, read_path, read_stream};
 
 #[derive(Args, Debug)]
 pub struct FmtArgs {
@@ -28,7 +30,7 @@ pub fn main(args: FmtArgs, colour: bool) -> i32 {
             match turn_files(p) {
                 Ok(mut f) => files.append(&mut f),
                 Err(e) => {
-                    eprintln!("error: cannot read the folder {}: {e}", p.display());
+                    stderrln!("error: cannot read the folder {}: {e}", p.display());
                     return 1;
                 }
             }
@@ -45,16 +47,16 @@ pub fn main(args: FmtArgs, colour: bool) -> i32 {
         } else {
             path.display().to_string()
         };
+        // The read `check` does: bounded by the source limit, a device or FIFO refused by type.
         let text = if stdin {
-            let mut t = String::new();
-            std::io::stdin().read_to_string(&mut t).map(|_| t)
+            read_stream(std::io::stdin().lock(), MAX_SOURCE_BYTES)
         } else {
-            std::fs::read_to_string(path)
+            read_path(path, MAX_SOURCE_BYTES)
         };
         let text = match text {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: cannot read {name}: {e}");
+                stderrln!("error: cannot read {name}: {e}");
                 code = 1;
                 continue;
             }
@@ -64,32 +66,32 @@ pub fn main(args: FmtArgs, colour: bool) -> i32 {
             Err(diags) => {
                 let mut sources = Sources::new();
                 sources.add(name.as_str(), text.as_str());
-                eprint!("{}", sources.render_all(&diags, 80, colour));
-                eprintln!("error: {name} does not parse; it was not formatted");
+                stderr!("{}", sources.render_all(&diags, 80, colour));
+                stderrln!("error: {name} does not parse; it was not formatted");
                 code = 1;
                 continue;
             }
         };
         if args.check {
             if formatted != text {
-                eprintln!("would reformat {name}");
+                stderrln!("would reformat {name}");
                 unformatted += 1;
                 code = 1;
             }
         } else if stdin {
             if let Err(e) = std::io::stdout().write_all(formatted.as_bytes()) {
-                eprintln!("error: cannot write the formatted text: {e}");
+                stderrln!("error: cannot write the formatted text: {e}");
                 code = 1;
             }
         } else if formatted != text
             && let Err(e) = crate::files::write_whole(path, &formatted)
         {
-            eprintln!("error: cannot write {name}: {e}");
+            stderrln!("error: cannot write {name}: {e}");
             code = 1;
         }
     }
     if args.check && unformatted > 0 {
-        eprintln!(
+        stderrln!(
             "{unformatted} of {} files would be reformatted (run `turnscript fmt`)",
             files.len()
         );

@@ -1,6 +1,9 @@
 //! The command line: `turnscript check`, `turnscript run` and `turnscript repl`. Argument parsing,
 //! reading files and printing only: everything else is the library API in [`crate::project`].
 
+// Standard output and error are written through crate::output, which never panics.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::io::{BufWriter, ErrorKind, IsTerminal, Stdout, Write};
 use std::path::{Path, PathBuf};
 
@@ -11,7 +14,8 @@ mod sim;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::limits::{MAX_ANSWER_LINES, MAX_ANSWERS_BYTES, MAX_SOURCE_BYTES};
-use crate::project::{RunOptions, Style, View, check_set, parse_answers, play};
+use crate::output::{stderr, stderrln};
+use crate::project::{FileKey, RunOptions, Style, View, check_set, parse_answers, play};
 use crate::source::{read_path, read_stream};
 use crate::trace::{Event, Sink, World};
 
@@ -232,8 +236,18 @@ pub struct FrontEnds<R, L, S> {
     pub serve: S,
 }
 
-/// Runs the command line with the front ends the binary hands in. Returns the process exit code.
+/// Runs the command line with the front ends the binary hands in. Returns the process exit code:
+/// never 0 after a failed write to standard output or error ([`crate::output`]).
 pub fn main<R, L, S>(front: FrontEnds<R, L, S>) -> i32
+where
+    R: FnOnce(ReplArgs) -> i32,
+    L: FnOnce() -> i32,
+    S: FnOnce(ServeArgs) -> i32,
+{
+    crate::output::exit_code(command(front))
+}
+
+fn command<R, L, S>(front: FrontEnds<R, L, S>) -> i32
 where
     R: FnOnce(ReplArgs) -> i32,
     L: FnOnce() -> i32,
@@ -243,15 +257,20 @@ where
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() { 2 } else { 0 };
+            let e = clipped(e);
+            // Help and the version go to stdout (exit 0), errors to stderr (exit 2).
+            return match (e.print(), e.use_stderr()) {
+                (_, true) => 2,
+                (Ok(()), false) => 0,
+                (Err(e), false) => write_failed("to standard output", &e),
+            };
         }
     };
     let colour = crate::diag::use_colour(cli.color.forced(), std::io::stderr().is_terminal());
     match cli.command {
         Command::Check { files, quiet } => {
             if let Err(e) = one_stdin(files.iter().map(PathBuf::as_path)) {
-                eprint!("{e}");
+                stderr!("{e}");
                 return 2;
             }
             // What was checked, on a terminal only: a script or a pipe gets the exit code alone.
@@ -336,10 +355,14 @@ where
             // `--policy NAME` (once) and `--policy SIDE=NAME` (for a side or a role).
             let (by_side, plain): (Vec<String>, Vec<String>) = policy.into_iter().partition(|p| p.contains('='));
             if plain.len() > 1 {
-                eprintln!(
+                stderrln!(
                     "error: --policy NAME was given {} times ({}); give it once, and SIDE=NAME for a side's or role's policy",
                     plain.len(),
-                    plain.join(", ")
+                    plain
+                        .iter()
+                        .map(|p| crate::limits::clip(p))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 );
                 return 2;
             }
@@ -350,7 +373,7 @@ where
                 .collect();
             let given = [Some(ruleset.as_path()), encounter.as_deref(), answers.as_deref()];
             if let Err(e) = one_stdin(given.into_iter().flatten()) {
-                eprint!("{e}");
+                stderr!("{e}");
                 return 2;
             }
             let opts = Opts {
@@ -374,8 +397,13 @@ where
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
-            clap_complete::generate(shell, &mut cmd, "turnscript", &mut std::io::stdout());
-            0
+            // Made in memory: clap_complete panics on a failed write.
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "turnscript", &mut out);
+            match std::io::stdout().write_all(&out) {
+                Ok(()) => 0,
+                Err(e) => write_failed("to standard output", &e),
+            }
         }
         Command::Man => {
             use clap::CommandFactory;
@@ -384,10 +412,10 @@ where
             match man.render(&mut out) {
                 Ok(()) => match std::io::stdout().write_all(&out) {
                     Ok(()) => 0,
-                    Err(e) => write_failed(&e),
+                    Err(e) => write_failed("to standard output", &e),
                 },
                 Err(e) => {
-                    eprintln!("error: cannot write the man page: {e}");
+                    stderrln!("error: cannot write the man page: {e}");
                     1
                 }
             }
@@ -396,6 +424,24 @@ where
         Command::New(what) => new::main(what, colour),
         Command::Lsp => lsp(),
     }
+}
+
+/// A command-line error with the user's text it quotes (a value, an argument) cut to
+/// `limits::quoted_chars`, as every quoted user text is.
+fn clipped(mut e: clap::Error) -> clap::Error {
+    use clap::error::ContextValue;
+    let context: Vec<_> = e.context().map(|(k, v)| (k, v.clone())).collect();
+    for (kind, value) in context {
+        let cut = match value {
+            ContextValue::String(s) => ContextValue::String(crate::limits::clip(&s).into_owned()),
+            ContextValue::Strings(v) => {
+                ContextValue::Strings(v.iter().map(|s| crate::limits::clip(s).into_owned()).collect())
+            }
+            other => other,
+        };
+        e.insert(kind, cut);
+    }
+    e
 }
 
 /// `run`'s options: the library's, plus the answers file and the format.
@@ -461,19 +507,19 @@ fn check_files(paths: &[PathBuf], colour: bool, summary: bool) -> i32 {
     let texts = match read_all(&paths) {
         Ok(t) => t,
         Err(e) => {
-            eprint!("{e}");
+            stderr!("{e}");
             return 1;
         }
     };
     let texts = match with_named_rulesets(texts) {
         Ok(t) => t,
         Err(e) => {
-            eprint!("{e}");
+            stderr!("{e}");
             return 1;
         }
     };
     let report = check_set(&texts);
-    eprint!(
+    stderr!(
         "{}",
         report.render(Style {
             width: crate::diag::terminal_width(80),
@@ -481,7 +527,7 @@ fn check_files(paths: &[PathBuf], colour: bool, summary: bool) -> i32 {
         })
     );
     if summary {
-        eprint!("{}", report.summary());
+        stderr!("{}", report.summary());
     }
     if report.is_clean() { 0 } else { 1 }
 }
@@ -505,7 +551,7 @@ pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, 
                 && !is_stdin(first)
                 && !crate::project::same_file(&r, &first.display().to_string())
             {
-                eprintln!(
+                stderrln!(
                     "note: {} names {r} as its ruleset; playing it under {} as given",
                     e.display(),
                     first.display()
@@ -517,20 +563,27 @@ pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, 
 }
 
 /// The files, with the rulesets their encounters name (`uses "PATH"`) read in too when they were
-/// not given.
-fn with_named_rulesets(mut texts: Vec<(String, String)>) -> Result<Vec<(String, String)>, String> {
+/// not given (before the others, the last named first). Paths are compared by their keys, each
+/// made once: no pair of files is compared.
+fn with_named_rulesets(texts: Vec<(String, String)>) -> Result<Vec<(String, String)>, String> {
     let named: Vec<String> = texts
         .iter()
         .filter_map(|(path, text)| crate::project::named_ruleset(path, text))
         .collect();
+    if named.is_empty() {
+        return Ok(texts);
+    }
+    let mut given: std::collections::HashSet<FileKey> = texts.iter().map(|(p, _)| FileKey::of(p)).collect();
+    let mut added = Vec::new();
     for path in named {
-        let given = texts.iter().any(|(p, _)| crate::project::same_file(p, &path));
-        if !given {
+        if given.insert(FileKey::of(&path)) {
             let text = read(Path::new(&path))?;
-            texts.insert(0, (path, text));
+            added.push((path, text));
         }
     }
-    Ok(texts)
+    added.reverse();
+    added.extend(texts);
+    Ok(added)
 }
 
 fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: bool) -> i32 {
@@ -555,7 +608,7 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     let texts = match read_all(&paths) {
         Ok(t) => t,
         Err(e) => {
-            eprint!("{e}");
+            stderr!("{e}");
             return 1;
         }
     };
@@ -563,7 +616,7 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
         match read_answers(p) {
             Ok(a) => opts.run.answers = a,
             Err(e) => {
-                eprint!("{e}");
+                stderr!("{e}");
                 return 1;
             }
         }
@@ -573,14 +626,14 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     let alone = encounter.is_none().then(|| shown(&ruleset));
     let (view, result) = play(&texts, &opts.run, |p| {
         if let Some(ruleset) = &alone {
-            eprint!("{}", no_cast_warning(ruleset, p));
+            stderr!("{}", no_cast_warning(ruleset, p));
         }
         Streamed(View::with_writer(opts.jsonl, p, stdout))
     });
     // The trace so far goes out before any error about the run.
     let written = view.map_or(Ok(()), |mut v| v.0.flush());
     if let Err(e) = written {
-        return write_failed(&e);
+        return write_failed("the trace", &e);
     }
     let (err, code) = match result {
         Ok((_, warnings)) => (warnings, 0),
@@ -592,7 +645,7 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
             f.exit_code(),
         ),
     };
-    let _ = std::io::stderr().write_all(err.as_bytes());
+    stderr!("{err}");
     code
 }
 
@@ -623,16 +676,48 @@ impl Sink for Streamed {
     fn event(&mut self, world: &World<'_>, event: &Event<'_>) {
         self.0.event(world, event);
         if let Some(e) = self.0.error() {
-            std::process::exit(write_failed(e));
+            std::process::exit(crate::output::exit_code(write_failed("the trace", e)));
         }
     }
 }
 
-/// Reports a failed write of the trace (a closed pipe is no error); returns the exit code.
-fn write_failed(e: &std::io::Error) -> i32 {
+/// Reports a failed write of `what` to stdout (a trace, a document: a closed pipe, as in
+/// `run ... | head`, is no error); returns the exit code.
+fn write_failed(what: &str, e: &std::io::Error) -> i32 {
     if e.kind() == ErrorKind::BrokenPipe {
         return 0;
     }
-    let _ = writeln!(std::io::stderr(), "error: cannot write the trace: {e}");
-    1
+    crate::output::failed(what, e)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Issue 29: each encounter's named ruleset was compared with every file given, through the
+    /// file system. Each path is canonicalised once.
+    #[test]
+    fn the_rulesets_encounters_name_are_found_with_a_key_per_path() {
+        let dir = std::env::temp_dir().join(format!("turnscript-named-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let n = 12;
+        let mut texts = Vec::new();
+        for k in 0..n {
+            let r = dir.join(format!("r{k}.turn")).display().to_string();
+            std::fs::write(&r, "play { }\n").unwrap();
+            texts.push((r, "play { }\n".to_string()));
+            let e = dir.join(format!("e{k}.turn")).display().to_string();
+            texts.push((e, format!("encounter \"e{k}\" uses \"./r{k}.turn\"\n")));
+        }
+        // The last encounter's ruleset is not given: it is read in.
+        texts.remove(2 * n - 2);
+        let before = crate::project::canonicalised();
+        let all = super::with_named_rulesets(texts).unwrap();
+        let calls = crate::project::canonicalised() - before;
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(all.len(), 2 * n);
+        assert!(all[0].0.ends_with(&format!("r{}.turn", n - 1)), "{:?}", all[0].0);
+        assert!(
+            calls <= 3 * n,
+            "{calls} paths canonicalised for {n} rulesets and {n} encounters"
+        );
+    }
 }

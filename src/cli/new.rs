@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
+use crate::output::{stderr, stderrln};
 use crate::project::{Style, check_set};
 use crate::template::{encounter_template, relative_path, write_new};
 
@@ -39,27 +40,27 @@ pub struct EncounterArgs {
 pub fn main(what: NewWhat, colour: bool) -> i32 {
     let NewWhat::Encounter(args) = what;
     if super::is_stdin(&args.uses) {
-        eprintln!("error: --uses names the ruleset's file: the encounter reaches it by its path, so `-` cannot serve");
+        stderrln!("error: --uses names the ruleset's file: the encounter reaches it by its path, so `-` cannot serve");
         return 2;
     }
     let text = match super::read(&args.uses) {
         Ok(t) => t,
         Err(e) => {
-            eprint!("{e}");
+            stderr!("{e}");
             return 1;
         }
     };
     let name = args.uses.display().to_string();
     let report = check_set(&[(name.clone(), text.clone())]);
     if !report.is_clean() {
-        eprint!(
+        stderr!(
             "{}",
             report.render(Style {
                 colour,
                 ..Style::default()
             })
         );
-        eprintln!("error: {name} has errors: no template is written");
+        stderrln!("error: {name} has errors: no template is written");
         return 1;
     }
     let out = args.out.filter(|o| !super::is_stdin(o));
@@ -79,25 +80,25 @@ pub fn main(what: NewWhat, colour: bool) -> i32 {
         Ok(t) => t,
         // Checked clean above, so it parses; said all the same rather than assumed.
         Err(diags) => {
-            eprintln!("error: {name} does not parse ({} syntax errors)", diags.len());
+            stderrln!("error: {name} does not parse ({} syntax errors)", diags.len());
             return 1;
         }
     };
     match out {
         None => match std::io::stdout().write_all(template.as_bytes()) {
             Ok(()) => 0,
-            Err(e) => super::write_failed(&e),
+            Err(e) => super::write_failed("to standard output", &e),
         },
         Some(path) => match write_new(&path, &template, args.force) {
             Ok(()) => {
-                eprintln!(
+                stderrln!(
                     "wrote {}: try `turnscript check {0}` and `turnscript repl {0}`",
                     path.display()
                 );
                 0
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                stderrln!("error: {e}");
                 1
             }
         },

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use crate::output::{stderr, stderrln};
 use crate::project::{Project, Style};
-use crate::sim::{Format, Report, SimOptions, simulate};
+use crate::sim::{Format, Report, SimError, SimOptions, simulate};
 
 #[derive(Args, Debug)]
 pub struct SimArgs {
@@ -57,7 +58,7 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
         match super::read(path) {
             Ok(t) => texts.push((super::shown(path), t)),
             Err(e) => {
-                eprint!("{e}");
+                stderr!("{e}");
                 return 1;
             }
         }
@@ -70,12 +71,12 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
     let program = match project.compile() {
         Ok(p) => p,
         Err(d) => {
-            eprint!("{}", project.render(&d, style));
+            stderr!("{}", project.render(&d, style));
             return 1;
         }
     };
     if encounter.is_none() {
-        eprint!("{}", super::no_cast_warning(&super::shown(&ruleset), &program));
+        stderr!("{}", super::no_cast_warning(&super::shown(&ruleset), &program));
     }
     let opts = SimOptions {
         n: args.n,
@@ -86,25 +87,28 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
         threads: args.threads,
     };
     if let Some(note) = crate::sim::workers(opts.threads, opts.n).note {
-        eprintln!("note: {note}");
+        stderrln!("note: {note}");
     }
     let terminal = std::io::stderr().is_terminal();
     let n = opts.n;
     let started = std::time::Instant::now();
     let mut show = |done: u64| {
-        eprint!("\r{}\x1b[K", progress_line(done, n, started.elapsed().as_secs_f64()));
+        stderr!("\r{}\x1b[K", progress_line(done, n, started.elapsed().as_secs_f64()));
         let _ = std::io::stderr().flush();
     };
     let progress: Option<&mut dyn FnMut(u64)> = if terminal { Some(&mut show) } else { None };
     let outcome = match simulate(&program, &opts, progress) {
         Ok(o) => o,
         Err(e) => {
-            eprint!("{e}");
-            return 2;
+            stderr!("{e}");
+            return match e {
+                SimError::Setup(_) => 2,
+                SimError::Threads(_) => 1,
+            };
         }
     };
     if terminal {
-        eprint!("\r\x1b[K");
+        stderr!("\r\x1b[K");
     }
     // The first failure is rendered without colour: it is part of the report.
     let report = Report::new(&program, &opts, &outcome.stats, |d| {
@@ -115,18 +119,28 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
         SimFormat::Json => Format::Json,
         SimFormat::Csv => Format::Csv,
     };
-    let _ = std::io::stdout().write_all(report.render(format).as_bytes());
+    // The report is what was asked for: a failed write of it is an error (a closed pipe, as in
+    // `sim ... | head`, is not).
+    let written = std::io::stdout()
+        .lock()
+        .write_all(report.render(format).as_bytes())
+        .and_then(|()| std::io::stdout().flush());
+    if let Err(e) = written
+        && super::write_failed("the report", &e) != 0
+    {
+        return 1;
+    }
     if let Some(path) = &args.plot {
         let written = crate::sim::plot::svg(&report).and_then(|svg| {
             crate::files::write_whole(path, &svg).map_err(|e| format!("cannot write {}: {e}", path.display()))
         });
         if let Err(e) = written {
-            eprintln!("error: {e}");
+            stderrln!("error: {e}");
             return 1;
         }
     }
     let secs = outcome.elapsed.as_secs_f64().max(1e-9);
-    eprintln!(
+    stderrln!(
         "{} encounters, {} steps in {:.3} s on {} thread{}: {:.0} encounters/s, {:.0} steps/s",
         report.runs,
         report.steps,

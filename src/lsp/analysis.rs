@@ -4,16 +4,20 @@
 
 use lsp_types::{
     CompletionItem, CompletionItemKind, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol,
-    Hover, HoverContents, Location, MarkupContent, MarkupKind, NumberOrString, Range, SymbolKind as LspKind, TextEdit,
-    Uri, WorkspaceEdit,
+    Hover, HoverContents, Location, MarkupContent, MarkupKind, NumberOrString, Range as LspRange,
+    SymbolKind as LspKind, TextEdit, Uri, WorkspaceEdit,
 };
 use std::collections::HashMap;
+use std::ops::{ControlFlow, Range};
 
 use super::text::{LineIndex, path_uri, word_at, words_named};
 use crate::check::index::{Symbol, SymbolKind, symbols};
 use crate::diag::Diag;
 use crate::format::lex::{KEYWORDS, Kind, is_keyword, lex};
+use crate::limits::MAX_SOURCE_BYTES;
 use crate::project::Project;
+use crate::source::{ReadError, Span};
+use crate::syntax::ast::Item;
 
 pub use super::keywords::keyword_meaning;
 use super::keywords::{ITEM_KEYWORDS, STATEMENT_KEYWORDS};
@@ -26,22 +30,65 @@ pub struct Doc {
     pub text: String,
     /// The last text of it that parsed, whose names complete and outline a text being typed.
     pub parsed: Option<String>,
+    /// The ruleset it names (`uses "PATH"`), as a path from its folder, with the byte range of
+    /// the name in the text.
+    pub uses: Option<(String, Range<usize>)>,
+    /// The size of a text over the source limit: it is then neither kept (the text is empty)
+    /// nor parsed, and its one diagnostic says so.
+    pub too_large: Option<usize>,
 }
 
 impl Doc {
     pub fn new(path: String, uri: Uri, text: String, before: Option<&Doc>) -> Self {
+        if text.len() > MAX_SOURCE_BYTES {
+            return Doc {
+                path,
+                uri,
+                text: String::new(),
+                parsed: None,
+                uses: None,
+                too_large: Some(text.len()),
+            };
+        }
         let parsed = if crate::syntax::parse(&text, 0).is_ok() {
             Some(text.clone())
         } else {
             before.and_then(|b| b.parsed.clone())
+        };
+        // (Only a text with `uses` in it is parsed to find the ruleset it names.)
+        let uses = if text.contains("uses") {
+            named(&path, &text)
+        } else {
+            None
         };
         Doc {
             path,
             uri,
             text,
             parsed,
+            uses,
+            too_large: None,
         }
     }
+}
+
+/// The ruleset an encounter's text names, as a path from the encounter's folder, and where the
+/// name is.
+fn named(path: &str, text: &str) -> Option<(String, Range<usize>)> {
+    let mut found = None;
+    let _ = crate::syntax::each_item(text, 0, |item| match item {
+        Item::Encounter { uses: Some(u), .. } => {
+            found = Some((u.node.clone(), u.span));
+            ControlFlow::Break(())
+        }
+        _ => ControlFlow::Continue(()),
+    });
+    let (written, span) = found?;
+    // A `uses` that names no file (a folder, an empty path) is still named: reading it is refused
+    // and said on the `uses` line, as `check` says it.
+    let ruleset =
+        crate::project::named_ruleset(path, text).unwrap_or_else(|| crate::project::from_folder_of(path, &written));
+    Some((ruleset, span.start as usize..span.end as usize))
 }
 
 /// A document with the files it is checked with: the ruleset an encounter names (first), then
@@ -51,29 +98,40 @@ pub struct Unit {
     /// The other encounters of the ruleset (open, or in the workspace), for rename and
     /// references of a name the ruleset declares; empty unless [`Unit::with_encounters`] set it.
     pub encounters: Vec<Doc>,
+    /// The ruleset the document names, when it cannot be read (a device, a FIFO, a folder, a
+    /// file over the source limit or not UTF-8), and why: the document is then checked alone.
+    pub unreadable: Option<(String, String)>,
 }
 
 impl Unit {
     /// A document alone, or after the ruleset it names (`open` finds an open file's text by
-    /// path; otherwise the ruleset is read from disk).
+    /// path; otherwise the ruleset is read from disk, as `check` reads it: bounded, and only a
+    /// regular file). A ruleset that is not there leaves the document alone, quietly.
     pub fn new(doc: Doc, open: impl Fn(&str) -> Option<Doc>) -> Self {
         let mut files = Vec::new();
-        // (Only a text with `uses` in it is parsed to find the ruleset it names.)
-        let named = doc.text.contains("uses");
-        if let Some(path) = named
-            .then(|| crate::project::named_ruleset(&doc.path, &doc.text))
-            .flatten()
-        {
-            let ruleset = open(&path).or_else(|| {
-                let text = std::fs::read_to_string(&path).ok()?;
-                Some(Doc::new(path.clone(), path_uri(&path)?, text, None))
-            });
-            files.extend(ruleset);
+        let mut unreadable = None;
+        if let Some((path, _)) = &doc.uses {
+            let ruleset = match open(path) {
+                Some(r) => match r.too_large {
+                    Some(_) => Err(ReadError::TooLarge(MAX_SOURCE_BYTES)),
+                    None => Ok(Some(r)),
+                },
+                None => match crate::source::read_path(std::path::Path::new(path), MAX_SOURCE_BYTES) {
+                    Ok(text) => Ok(path_uri(path).map(|uri| Doc::new(path.clone(), uri, text, None))),
+                    Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                    Err(e) => Err(e),
+                },
+            };
+            match ruleset {
+                Ok(r) => files.extend(r),
+                Err(e) => unreadable = Some((path.clone(), e.to_string())),
+            }
         }
         files.push(doc);
         Unit {
             files,
             encounters: Vec::new(),
+            unreadable,
         }
     }
 
@@ -96,6 +154,31 @@ impl Unit {
     /// checker, with the other labels of each as related information. An error found in the
     /// ruleset an encounter names is shown at the top of the encounter.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let doc_id = (self.files.len() - 1) as u16;
+        let indexes: Vec<LineIndex> = self.files.iter().map(|d| LineIndex::new(&d.text)).collect();
+        if let Some(size) = self.doc().too_large {
+            let d = Diag::new(
+                "syntax::too_large",
+                format!("this file is {size} bytes; the limit is {MAX_SOURCE_BYTES}"),
+            )
+            .label(Span::new(doc_id, 0, 0), "file starts here")
+            .help("split the file, or check that it is the file you meant");
+            return vec![self.diagnostic(&d, doc_id, &indexes)];
+        }
+        let mut out = Vec::new();
+        if let (Some((path, why)), Some((_, at))) = (&self.unreadable, &self.doc().uses) {
+            let d = Diag::new("check::uses", format!("cannot read the ruleset {path}: {why}"))
+                .label(Span::new(doc_id, at.start, at.end), "")
+                .help(
+                    "name a ruleset file, from this file's folder; the encounter is only parsed until it can be read",
+                );
+            out.push(self.diagnostic(&d, doc_id, &indexes));
+        }
+        out.extend(self.checked(doc_id, &indexes));
+        out
+    }
+
+    fn checked(&self, doc_id: u16, indexes: &[LineIndex]) -> Vec<Diagnostic> {
         let project = Project::load(self.files.iter().map(|d| (d.path.clone(), d.text.clone())));
         // An encounter without its ruleset is only parsed, as `turnscript check` does.
         let alone = self.files.len() == 1 && project.syntax_errors().is_empty() && project.is_encounter();
@@ -104,9 +187,7 @@ impl Unit {
             Err(_) if alone => return Vec::new(),
             Err(d) => d,
         };
-        let doc_id = (self.files.len() - 1) as u16;
-        let indexes: Vec<LineIndex> = self.files.iter().map(|d| LineIndex::new(&d.text)).collect();
-        diags.iter().map(|d| self.diagnostic(d, doc_id, &indexes)).collect()
+        diags.iter().map(|d| self.diagnostic(d, doc_id, indexes)).collect()
     }
 
     fn diagnostic(&self, d: &Diag, doc_id: u16, indexes: &[LineIndex]) -> Diagnostic {
@@ -131,9 +212,9 @@ impl Unit {
                     .get(s.file as usize)
                     .map_or("another file", |f| f.path.as_str());
                 message = format!("in {other}: {message}");
-                Range::default()
+                LspRange::default()
             }
-            None => Range::default(),
+            None => LspRange::default(),
         };
         if let Some(h) = &d.help {
             message.push_str(&format!("\nhelp: {h}"));
@@ -254,7 +335,7 @@ impl Unit {
     /// The ranges, per file, of the words that name the declaration at `offset`: after a dot
     /// only when it is a field. A name the ruleset declares (the first file) is looked for in
     /// its other encounters too; one an encounter declares, in the unit's files only.
-    fn occurrences(&self, offset: usize) -> Vec<(Uri, Vec<Range>)> {
+    fn occurrences(&self, offset: usize) -> Vec<(Uri, Vec<LspRange>)> {
         let decls = self.declarations_at(offset);
         let Some((file, sym)) = decls.first() else {
             return Vec::new();
@@ -273,7 +354,7 @@ impl Unit {
                     .collect();
                 (d.uri.clone(), ranges)
             })
-            .filter(|(_, r): &(Uri, Vec<Range>)| !r.is_empty())
+            .filter(|(_, r): &(Uri, Vec<LspRange>)| !r.is_empty())
             .collect()
     }
 

@@ -8,10 +8,10 @@
 pub mod analysis;
 pub mod keywords;
 pub mod text;
+pub mod transport;
 pub mod workspace;
 
 use std::collections::HashMap;
-use std::io::ErrorKind;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
@@ -29,6 +29,7 @@ use serde_json::Value;
 
 use analysis::{Doc, Unit};
 use text::{LineIndex, uri_path};
+use transport::say;
 
 /// The open documents, by URI.
 #[derive(Default)]
@@ -40,28 +41,35 @@ pub struct Server {
 }
 
 /// Serves on stdin and stdout until the client says `exit` or closes the connection; returns
-/// the exit code: 0 after `shutdown` and `exit`, or when the client goes away (end of input),
-/// 1 for an `exit` without `shutdown` (as the protocol asks) or a malformed message.
+/// the exit code: 0 after `shutdown` and `exit`, or when the client goes away (end of input
+/// between messages), 1 for an `exit` without `shutdown` (as the protocol asks), an input that
+/// ends inside a message or a failed read or write. A message that cannot be read is skipped
+/// with a line on standard error (`transport`); the session goes on.
 pub fn main() -> i32 {
-    let (connection, threads) = Connection::stdio();
+    let (connection, threads) = match transport::stdio() {
+        Ok(c) => c,
+        Err(e) => {
+            say(&format!("error: turnscript lsp: cannot start: {e}"));
+            return 1;
+        }
+    };
     let code = match serve(&connection) {
         Ok(code) => code,
         // A client that closed the connection has ended the session: not an error.
         Err(e) if e.channel_is_disconnected() => 0,
         Err(e) => {
-            eprintln!("error: turnscript lsp: {e}");
+            say(&format!("error: turnscript lsp: {e}"));
             1
         }
     };
     drop(connection);
-    // The reader's error: a malformed message is said; a client gone (end of input, a closed
-    // pipe) is a normal end.
+    // The input ended inside a message, or could not be read, or the output failed: said.
     match threads.join() {
-        Err(e) if !matches!(e.kind(), ErrorKind::UnexpectedEof | ErrorKind::BrokenPipe) => {
-            eprintln!("error: turnscript lsp: {e}");
+        Err(why) => {
+            say(&format!("error: turnscript lsp: {why}"));
             1
         }
-        _ => code,
+        Ok(()) => code,
     }
 }
 
@@ -265,8 +273,11 @@ impl Server {
         }
     }
 
-    /// Takes in one notification; returns the diagnostics to publish.
+    /// Takes in one notification; returns the diagnostics to publish: of the document opened,
+    /// changed or closed, and of the open encounters that name it as their ruleset (its change
+    /// may change theirs); no other document is checked again.
     pub fn notification(&mut self, n: Notification) -> Vec<Notification> {
+        let mut out = Vec::new();
         let changed = match n.method.as_str() {
             DidOpenTextDocument::METHOD => params::<DidOpenTextDocumentParams>(n.params).ok().map(|p| {
                 let doc = p.text_document;
@@ -277,21 +288,39 @@ impl Server {
                 let text = p.content_changes.into_iter().last()?.text;
                 Some(self.open(p.text_document.uri, text))
             }),
-            DidCloseTextDocument::METHOD => {
-                if let Ok(p) = params::<DidCloseTextDocumentParams>(n.params) {
-                    self.docs.remove(&p.text_document.uri);
-                    return vec![publish(p.text_document.uri, Vec::new())];
-                }
+            DidCloseTextDocument::METHOD => params::<DidCloseTextDocumentParams>(n.params).ok().and_then(|p| {
+                let closed = self.docs.remove(&p.text_document.uri)?;
+                out.push(publish(p.text_document.uri, Vec::new()));
+                // Its encounters read it from disk now.
+                out.extend(self.check(self.encounters_open(&closed.path)));
                 None
-            }
+            }),
             _ => None,
         };
-        if changed.is_none() {
-            return Vec::new();
+        let Some(uri) = changed else {
+            return out;
+        };
+        let mut uris = vec![uri.clone()];
+        if let Some(doc) = self.docs.get(&uri) {
+            uris.extend(self.encounters_open(&doc.path).into_iter().filter(|u| *u != uri));
         }
-        // A ruleset's change may change its encounters' diagnostics: every open document again.
-        let mut uris: Vec<Uri> = self.docs.keys().cloned().collect();
+        self.check(uris)
+    }
+
+    /// The open documents whose `uses` names the file at `path`, by URI.
+    fn encounters_open(&self, path: &str) -> Vec<Uri> {
+        let mut uris: Vec<Uri> = self
+            .docs
+            .values()
+            .filter(|d| workspace::uses(d, path))
+            .map(|d| d.uri.clone())
+            .collect();
         uris.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        uris
+    }
+
+    /// The diagnostics of these open documents, to publish.
+    fn check(&self, uris: Vec<Uri>) -> Vec<Notification> {
         uris.into_iter()
             .filter_map(|u| {
                 let diags = self.unit(&u)?.diagnostics();

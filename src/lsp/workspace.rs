@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use super::analysis::Doc;
 use super::text::path_uri;
 use crate::limits::{MAX_SOURCE_BYTES, MAX_WORKSPACE_ENTRIES};
-use crate::project::{named_ruleset, same_file};
+use crate::project::same_file;
 
 /// Whether `doc` is an encounter whose `uses` names the ruleset at `ruleset`.
 pub fn uses(doc: &Doc, ruleset: &str) -> bool {
-    doc.text.contains("uses") && named_ruleset(&doc.path, &doc.text).is_some_and(|p| same_file(&p, ruleset))
+    doc.uses.as_ref().is_some_and(|(p, _)| same_file(p, ruleset))
 }
 
 /// The encounters of the ruleset at `ruleset`: those of `open` that name it, then those under

@@ -12,6 +12,7 @@ use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Config, Context, Editor, Helper};
 
 use crate::check::FieldKind;
+use crate::output::{stderr, stderrln};
 use crate::syntax::text::run_start;
 use crate::table::{COMMANDS, unbalanced};
 use crate::table::{Table as Repl, session::End};
@@ -240,7 +241,7 @@ pub fn interactive(repl: &mut Repl) -> i32 {
     let mut rl: Editor<LineHelper, rustyline::history::DefaultHistory> = match Editor::with_config(config) {
         Ok(rl) => rl,
         Err(e) => {
-            eprintln!("error: cannot start the line editor: {e}");
+            stderrln!("error: cannot start the line editor: {e}");
             return 1;
         }
     };
@@ -252,10 +253,14 @@ pub fn interactive(repl: &mut Repl) -> i32 {
     let history = history_path();
     // A missing history file is a first run.
     let _ = rl.load_history(&history);
-    println!("`help` lists the commands; Tab completes; Ctrl-D leaves");
+    if crate::output::out("`help` lists the commands; Tab completes; Ctrl-D leaves\n").is_err() {
+        return 1;
+    }
+    let mut code = 0;
     loop {
         // Nothing typed is left out of the autosave while the REPL waits for the next line.
-        eprint!("{}", repl.flush_autosave());
+        stderr!("{}", repl.flush_autosave());
+        code |= say_errors(repl);
         let prompt = repl.prompt();
         match rl.readline(&prompt) {
             Ok(line) => {
@@ -265,13 +270,18 @@ pub fn interactive(repl: &mut Repl) -> i32 {
                 }
                 let reply = repl.exec(&line);
                 if reply.error {
-                    eprint!("{}", reply.out);
-                } else {
-                    print!("{}", reply.out);
+                    stderr!("{}", reply.out);
+                } else if crate::output::out(&reply.out).is_err() {
+                    // Said by `out`; nothing more reaches the user: what was done is kept.
+                    stderr!("{}", repl.flush_autosave());
+                    say_errors(repl);
+                    let _ = rl.save_history(&history);
+                    return 1;
                 }
                 if let Some(h) = rl.helper_mut() {
                     h.names = names(repl);
                 }
+                code |= say_errors(repl);
                 if reply.quit {
                     break;
                 }
@@ -279,16 +289,31 @@ pub fn interactive(repl: &mut Repl) -> i32 {
             // Ctrl-C cancels the line.
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => {
-                print!("{}", repl.autosave_note());
+                let note = repl.autosave_note();
+                code |= say_errors(repl);
+                if crate::output::out(&note).is_err() {
+                    let _ = rl.save_history(&history);
+                    return 1;
+                }
                 break;
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                stderrln!("error: {e}");
                 let _ = rl.save_history(&history);
                 return 1;
             }
         }
     }
     let _ = rl.save_history(&history);
-    0
+    code
+}
+
+/// Says the REPL's errors outside a reply (a failed autosave) on stderr: 1 if there were any.
+fn say_errors(repl: &mut Repl) -> i32 {
+    let errors = repl.take_errors();
+    if errors.is_empty() {
+        return 0;
+    }
+    stderr!("{errors}");
+    1
 }

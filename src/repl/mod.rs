@@ -4,7 +4,11 @@
 //! when standard input is not a terminal ([`run_plain`], deterministic and plain), through
 //! rustyline when it is (`line.rs`: completion, hints, history, multiline).
 
+// Standard output and error are written through crate::output, which never panics.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod line;
+mod signals;
 mod terminal;
 
 pub use crate::table::{COMMANDS, Options, Reply, Table as Repl, autosave_for};

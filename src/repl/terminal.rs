@@ -5,6 +5,7 @@ use std::io::{BufRead, Write};
 
 use super::line;
 use crate::limits::{MAX_REPL_DEFINITION_BYTES, MAX_REPL_LINE_BYTES};
+use crate::output::stderr;
 use crate::table::{Options, Table as Repl, brace_change};
 
 /// Reads commands line by line (standard input not a terminal): each is echoed after `> `, then
@@ -21,10 +22,20 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
     loop {
         // About to wait for input (a person typing into a pipe, say): the autosave gets what
         // it was deferring, so nothing done is lost while the REPL waits.
-        if input.may_wait() {
+        let wait = input.may_wait();
+        if wait {
             let _ = err.write_all(repl.flush_autosave().as_bytes());
+            code |= say_errors(repl, err);
         }
-        let line = match read_line(&mut input, &mut bytes, MAX_REPL_LINE_BYTES) {
+        // SIGTERM or SIGHUP: while waiting, the process ends at once (all is written).
+        if let Some(status) = super::signals::idle(wait) {
+            return stopped(repl, out, err, status);
+        }
+        let read = read_line(&mut input, &mut bytes, MAX_REPL_LINE_BYTES);
+        if let Some(status) = super::signals::idle(false) {
+            return stopped(repl, out, err, status);
+        }
+        let line = match read {
             Ok(false) => break,
             Ok(true) => {
                 number += 1;
@@ -73,25 +84,72 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
         if cmd.trim().is_empty() {
             continue;
         }
-        let _ = writeln!(out, "> {}", cmd.replace('\n', "\n. "));
+        // The command is echoed before it runs, so a reader that is gone stops the REPL before
+        // it takes a command nobody will see answered.
+        if let Err(e) = writeln!(out, "> {}", cmd.replace('\n', "\n. ")).and_then(|()| out.flush()) {
+            return out_failed(repl, err, &e);
+        }
         let reply = repl.exec(&cmd);
         if reply.error {
             code = 1;
             let _ = err.write_all(reply.out.as_bytes());
-        } else {
-            let _ = out.write_all(reply.out.as_bytes());
         }
-        let _ = out.flush();
+        code |= say_errors(repl, err);
+        let written = if reply.error {
+            Ok(())
+        } else {
+            out.write_all(reply.out.as_bytes())
+        };
+        if let Err(e) = written.and_then(|()| out.flush()) {
+            return out_failed(repl, err, &e);
+        }
         if reply.quit {
             return code;
+        }
+        if let Some(status) = super::signals::received() {
+            return stopped(repl, out, err, status);
         }
     }
     if !pending.trim().is_empty() {
         let _ = writeln!(err, "error: the input ended inside a definition (unbalanced braces)");
         code = 1;
     }
-    let _ = out.write_all(repl.autosave_note().as_bytes());
+    let note = repl.autosave_note();
+    code |= say_errors(repl, err);
+    if let Err(e) = out.write_all(note.as_bytes()).and_then(|()| out.flush()) {
+        let _ = writeln!(err, "error: cannot write to standard output: {e}");
+        return 1;
+    }
     code
+}
+
+/// A signal came (SIGTERM, SIGHUP): what the autosave lacks is written, and the REPL ends with
+/// `status`.
+fn stopped(repl: &mut Repl, out: &mut dyn Write, err: &mut dyn Write, status: i32) -> i32 {
+    let note = repl.autosave_note();
+    say_errors(repl, err);
+    let _ = out.write_all(note.as_bytes()).and_then(|()| out.flush());
+    let _ = writeln!(err, "note: stopped by signal {}", status - 128);
+    status
+}
+
+/// Says the REPL's errors outside a reply (a failed autosave) on `err`: 1 if there were any.
+fn say_errors(repl: &mut Repl, err: &mut dyn Write) -> i32 {
+    let errors = repl.take_errors();
+    if errors.is_empty() {
+        return 0;
+    }
+    let _ = err.write_all(errors.as_bytes());
+    1
+}
+
+/// Standard output failed (a full disk, a reader gone): what the autosave lacks is written, the
+/// error said on `err`, and the REPL ends with 1.
+fn out_failed(repl: &mut Repl, err: &mut dyn Write, e: &std::io::Error) -> i32 {
+    let _ = err.write_all(repl.flush_autosave().as_bytes());
+    say_errors(repl, err);
+    let _ = writeln!(err, "error: cannot write to standard output: {e}");
+    1
 }
 
 /// Input read line by line that can tell whether the next line may keep the REPL waiting.
@@ -182,7 +240,12 @@ impl Write for Shared {
 pub fn main(opts: Options) -> i32 {
     use std::io::IsTerminal;
     let interactive = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    crate::runtime::on_run_stack(move || {
+    // Piped: SIGTERM and SIGHUP stop the REPL after what it answered is written. (On a terminal
+    // the autosave is written before each prompt, and rustyline holds the terminal.)
+    if !interactive {
+        super::signals::watch();
+    }
+    let ran = crate::runtime::try_on_run_stack(move || {
         let mut opts = opts;
         opts.colour = Some(crate::diag::use_colour(opts.colour, interactive));
         if opts.width == 0 {
@@ -191,17 +254,23 @@ pub fn main(opts: Options) -> i32 {
         let (mut repl, start) = match Repl::new(opts) {
             Ok(r) => r,
             Err(e) => {
-                eprint!("{e}");
+                stderr!("{e}");
                 return 1;
             }
         };
-        print!("{start}");
+        if crate::output::out(&start).is_err() {
+            return 1;
+        }
         if interactive {
             line::interactive(&mut repl)
         } else {
             // A buffer of its own (not stdin's), so the loop can see when it would wait.
             let stdin = std::io::BufReader::with_capacity(64 * 1024, std::io::stdin().lock());
-            run_plain(&mut repl, stdin, &mut std::io::stdout(), &mut std::io::stderr())
+            run_plain(&mut repl, stdin, &mut std::io::stdout(), &mut crate::output::Stderr)
         }
+    });
+    ran.unwrap_or_else(|e| {
+        stderr!("error: cannot start the run thread: {e}\n  help: free memory; the REPL reserves {} MiB of stack for the run\n", crate::limits::RUN_STACK_BYTES >> 20);
+        1
     })
 }

@@ -101,6 +101,8 @@ impl Machine<'_> {
         match act {
             CardAct::Shuffle(d) => {
                 let d = self.deck_at(d, span)?;
+                // A shuffle moves every card of the deck: a step each.
+                self.charge(self.deck_cards(d).len() as u64, span)?;
                 self.gather_all(d)
             }
             CardAct::Draw { deck, by, bind } => {
@@ -120,7 +122,8 @@ impl Machine<'_> {
                 let card = self.entity(x, span)?;
                 let d = self.deck_of(card, span)?;
                 self.still_a_card(card, span)?;
-                self.take_out(d, card);
+                let looked = self.take_out(d, card);
+                self.charge(looked, span)?;
                 self.piles[d as usize].discard.push(card);
                 self.piles[d as usize].list(true, card);
                 self.emit(Event::Discard { card, returned: false });
@@ -128,7 +131,8 @@ impl Machine<'_> {
             CardAct::Return(x, d) => {
                 let d = &self.deck_at(d, span)?;
                 let card = self.card_of(x, *d, span)?;
-                self.take_out(*d, card);
+                let looked = self.take_out(*d, card);
+                self.charge(looked, span)?;
                 self.piles[*d as usize].draw.push(card);
                 self.piles[*d as usize].list(false, card);
                 self.emit(Event::Discard { card, returned: true });
@@ -136,8 +140,12 @@ impl Machine<'_> {
             CardAct::Take(x, d) => {
                 let d = &self.deck_at(d, span)?;
                 let card = self.card_of(x, *d, span)?;
+                // Looking through the draw pile for the card: a step per card looked at.
+                let found = self.piles[*d as usize].draw.iter().position(|c| *c == card);
+                let looked = found.map_or(self.piles[*d as usize].draw.len(), |at| at + 1);
+                self.charge(looked as u64, span)?;
                 let piles = &mut self.piles[*d as usize];
-                let Some(at) = piles.draw.iter().position(|c| *c == card) else {
+                let Some(at) = found else {
                     return Err(Box::new(
                         Diag::new(
                             "run::not_in_pile",
@@ -167,7 +175,8 @@ impl Machine<'_> {
             CardAct::ShuffleIn(x, d) => {
                 let d = &self.deck_at(d, span)?;
                 let card = self.card_of(x, *d, span)?;
-                self.take_out(*d, card);
+                let looked = self.take_out(*d, card);
+                self.charge(looked, span)?;
                 let at = self.dice.place(self.piles[*d as usize].draw.len());
                 let piles = &mut self.piles[*d as usize];
                 piles.draw.insert(at.min(piles.draw.len()), card);
@@ -235,6 +244,8 @@ impl Machine<'_> {
         let p = self.p;
         let def = &p.deck_defs[d as usize];
         if self.piles[d as usize].draw.is_empty() && def.refill {
+            // The discard pile shuffled back moves every card in it: a step each.
+            self.charge(self.piles[d as usize].discard.len() as u64, span)?;
             let mut discard = std::mem::take(&mut self.piles[d as usize].discard);
             self.dice.shuffle(&mut discard);
             let n = discard.len();
@@ -248,8 +259,11 @@ impl Machine<'_> {
             }
         }
         if let Some(&forced) = self.forced_draws.front() {
+            let found = self.piles[d as usize].draw.iter().position(|c| *c == forced);
+            let looked = found.map_or(self.piles[d as usize].draw.len(), |at| at + 1);
+            self.charge(looked as u64, span)?;
             let piles = &mut self.piles[d as usize];
-            return match piles.draw.iter().position(|c| *c == forced) {
+            return match found {
                 Some(at) => {
                     self.forced_draws.pop_front();
                     Ok(piles.draw.remove(at))
@@ -332,20 +346,26 @@ impl Machine<'_> {
     /// A destroyed card leaves its deck's piles for good.
     pub(super) fn forget_card(&mut self, card: EntityId) {
         if let Ok(d) = self.deck_of(card, Span::default()) {
-            self.take_out(d, card);
+            // Once per card at most: a card is destroyed once.
+            let _ = self.take_out(d, card);
             debug_assert!(self.piles[d as usize].in_step());
         }
     }
 
     /// Takes a card out of whichever pile of deck `d` holds it (none, if it is out): the lists
-    /// say which, so a drawn card costs no walk of the piles.
-    fn take_out(&mut self, d: u16, card: EntityId) {
+    /// say which, so a drawn card costs no walk of the piles. Returns how many cards of a pile it
+    /// looked through (a card statement charges them as steps).
+    fn take_out(&mut self, d: u16, card: EntityId) -> u64 {
         let piles = &mut self.piles[d as usize];
+        let mut looked = 0;
         if piles.unlist(false, card) {
+            looked += piles.draw.len() as u64;
             piles.draw.retain(|c| *c != card);
         }
         if piles.unlist(true, card) {
+            looked += piles.discard.len() as u64;
             piles.discard.retain(|c| *c != card);
         }
+        looked
     }
 }

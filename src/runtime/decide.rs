@@ -5,6 +5,7 @@ use rand::rngs::ChaCha8Rng;
 use super::dice::{policy_rng, roll_die};
 use crate::compile::ir::*;
 use crate::diag::Diag;
+use crate::limits::clip;
 use crate::source::Span;
 use crate::trace::{DecidedBy, World};
 
@@ -234,7 +235,9 @@ impl Scripted {
         let mut plain = Vec::new();
         let mut addressed = Vec::new();
         for (text, origin) in answers {
-            match parse_address(p, &text).map_err(|e| format!("error: the answer `{text}` ({origin}): {e}\n"))? {
+            match parse_address(p, &text)
+                .map_err(|e| format!("error: the answer `{}` ({origin}): {e}\n", clip(&text)))?
+            {
                 Some((address, option)) => {
                     let answer = Answer {
                         keys: keys(&option),
@@ -387,7 +390,7 @@ pub fn parse_moment(p: &Program, text: &str) -> Result<(Moment, Option<(LevelId,
     moment_named(p, text).ok_or_else(|| {
         format!(
             "`{}` is not a moment: write `before NAME` or `after NAME` (a character's turn), `start of LEVEL [N]` or `end of LEVEL [N]`",
-            text.trim()
+            clip(text.trim())
         )
     })
 }
@@ -458,16 +461,18 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
             {
                 return Err(format!(
                     "`{}` is not a moment: write `before NAME` or `after NAME` (a character's turn), `start of LEVEL [N]` or `end of LEVEL [N]`",
-                    head[head.len() - 2]
+                    clip(head[head.len() - 2])
                 ));
             }
             if head.len() >= 2 && moment_named(p, head[head.len() - 2]).is_some() {
                 return Err(format!(
-                    "`{name}` is neither a character nor a role: an attempt at a moment names who makes it last (`round 2, after Cap, Ilse: interrupt`)"
+                    "`{}` is neither a character nor a role: an attempt at a moment names who makes it last (`round 2, after Cap, Ilse: interrupt`)",
+                    clip(&name)
                 ));
             }
             return Err(format!(
-                "no decision is called `{name}`; the decisions are: {}",
+                "no decision is called `{}`; the decisions are: {}",
+                clip(&name),
                 p.decisions.join(", ")
             ));
         }
@@ -510,6 +515,7 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
     let option = unquote(option).trim().to_string();
     if address.attempter.is_some() && !p.attempts.iter().any(|a| p.option_name(*a) == option) {
         let names: Vec<&str> = p.attempts.iter().map(|a| p.option_name(*a)).collect();
+        let option = clip(&option);
         return Err(if names.is_empty() {
             format!(
                 "it names who makes an attempt, but the rules declare no attempt (`attempt` or `forbid`), so `{option}` cannot be attempted"
@@ -542,14 +548,29 @@ pub fn parse_address(p: &Program, text: &str) -> Result<Option<(Address, String)
         match (who, address.who) {
             (Some(_), None) if address.moment.is_some() => {
                 return Err(format!(
-                    "`{part}` stands where no one is asked: an attempt at a moment names who makes it last (`round 2, after Cap, Ilse: interrupt`)"
+                    "`{}` stands where no one is asked: an attempt at a moment names who makes it last (`round 2, after Cap, Ilse: interrupt`)",
+                    clip(part)
                 ));
             }
             (Some(w), None) => address.who = Some(w),
-            (Some(_), Some(_)) => return Err(format!("it names two choosers (`{part}` is the second)")),
+            (Some(_), Some(_)) => return Err(format!("it names two choosers (`{}` is the second)", clip(part))),
             (None, _) => {
+                // A level and a number too large for an iteration: said so, as `--until` does.
+                if let Some((name, n)) = part.rsplit_once(' ').filter(|_| !quoted)
+                    && p.levels.iter().any(|l| l.name == name.trim())
+                    && crate::limits::too_many_digits(n.trim())
+                    && !n.trim().starts_with('-')
+                {
+                    return Err(format!(
+                        "`{}` is too large for an iteration of `{}` (the largest is {})",
+                        clip(n.trim()),
+                        name.trim(),
+                        u64::MAX
+                    ));
+                }
                 return Err(format!(
-                    "`{part}` is neither a level with its iteration (e.g. `round 3`) nor a character or role"
+                    "`{}` is neither a level with its iteration (e.g. `round 3`) nor a character or role",
+                    clip(part)
                 ));
             }
         }
@@ -641,6 +662,7 @@ impl Decider for Scripted {
             ))),
             (None, None) => {
                 let opts: Vec<&str> = d.options.iter().map(|o| p.option_name(*o)).collect();
+                let text = clip(text);
                 Err(Diag::new(
                     "run::bad_answer",
                     format!(

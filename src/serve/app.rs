@@ -195,6 +195,12 @@ impl App {
             let mut reply = t.exec(&line);
             // Written now: the server may be stopped at any moment.
             reply.out.push_str(&t.flush_autosave());
+            // A failed autosave is said to the GM and on the server's standard error.
+            let errors = t.take_errors();
+            if !errors.is_empty() {
+                let _ = crate::output::err(&errors);
+                reply.out.push_str(&errors);
+            }
             reply
         };
         if !reply.error {

@@ -1,6 +1,9 @@
 //! `turnscript serve`: the table in a browser. The HTTP layer (`http.rs`) and how connections
 //! are taken and who may use which page (this file).
 
+// Standard output and error are written through crate::output, which never panics.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod app;
 pub mod http;
 
@@ -34,19 +37,17 @@ pub fn main(opts: ServeOptions) -> i32 {
     let listener = match TcpListener::bind((opts.host, opts.port)) {
         Ok(l) => l,
         Err(e) => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "error: cannot listen on {}:{}: {e}\n  help: give another --port (0 takes a free one)",
-                opts.host,
-                opts.port
-            );
+            let _ = crate::output::err(&format!(
+                "error: cannot listen on {}:{}: {e}\n  help: give another --port (0 takes a free one)\n",
+                opts.host, opts.port
+            ));
             return 1;
         }
     };
     match start(listener, opts, &mut std::io::stdout()) {
         Ok(()) => 0,
         Err(e) => {
-            let _ = std::io::stderr().write_all(e.as_bytes());
+            let _ = crate::output::err(&e);
             1
         }
     }

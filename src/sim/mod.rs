@@ -4,10 +4,13 @@
 //! i)`: the `i+1`-th output of SplitMix64 started at `S`. Worker `w` of `T` runs the contiguous
 //! block of encounters `w·N/T .. (w+1)·N/T`, each with a [`Tally`] of its own that it reuses for
 //! every encounter; the tallies hold only integer counts and are added together at the end, so
-//! the results for a seed are identical whatever the number of threads. Each worker goes onto the
-//! run stack once ([`crate::runtime::on_run_stack`]) and then calls [`crate::runtime::run`] for
-//! each of its encounters; the program is compiled once and shared by reference.
+//! the results for a seed are identical whatever the number of threads. Each worker is a thread
+//! with the run stack ([`crate::limits::RUN_STACK_BYTES`]) and calls [`crate::runtime::run`] for
+//! each of its encounters; the program is compiled once and shared by reference. A worker that
+//! cannot be started (no memory for its stack, too many threads) is an error
+//! ([`SimError::Threads`]), never a panic.
 
+mod hist;
 pub mod plot;
 mod report;
 mod tally;
@@ -19,6 +22,7 @@ use crate::compile::Program;
 use crate::limits::MAX_SIM_THREADS;
 use crate::project::{RunOptions, SetupError};
 
+pub use hist::Hist;
 pub use report::{Format, HeldRow, MADE_IN_PLAY, MeasureRow, Report};
 pub use tally::{Counts, Held, Holder, Stats, Tally};
 
@@ -57,6 +61,33 @@ pub fn run_options(opts: &SimOptions, i: u64) -> RunOptions {
         until: opts.until.clone(),
         max_steps: opts.max_steps,
         ..RunOptions::default()
+    }
+}
+
+/// Why a simulation did not run.
+#[derive(Debug)]
+pub enum SimError {
+    /// An option the program cannot honour: the user's error.
+    Setup(SetupError),
+    /// A worker thread could not be started (the encounters of those that were are dropped).
+    Threads(std::io::Error),
+}
+
+impl From<SetupError> for SimError {
+    fn from(e: SetupError) -> Self {
+        SimError::Setup(e)
+    }
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Setup(e) => e.fmt(f),
+            SimError::Threads(e) => write!(
+                f,
+                "error: cannot start the simulation's threads: {e}\n  help: give fewer --threads, or free memory\n"
+            ),
+        }
     }
 }
 
@@ -106,21 +137,31 @@ pub fn simulate(
     program: &Program,
     opts: &SimOptions,
     mut progress: Option<&mut dyn FnMut(u64)>,
-) -> Result<Outcome, SetupError> {
+) -> Result<Outcome, SimError> {
     // The same resolution every encounter gets: an error here is the user's.
     run_options(opts, 0).prepare(program)?;
     let start = Instant::now();
     let threads = workers(opts.threads, opts.n).count;
     let done = AtomicU64::new(0);
     let n = opts.n;
-    let results: Vec<Stats> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads as u64)
-            .map(|w| {
-                let (lo, hi) = (block(n, threads as u64, w), block(n, threads as u64, w + 1));
-                let done = &done;
-                scope.spawn(move || crate::runtime::on_run_stack(|| work(program, opts, lo..hi, done)))
-            })
-            .collect();
+    let results = std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(threads);
+        let mut failed = None;
+        for w in 0..threads as u64 {
+            let (lo, hi) = (block(n, threads as u64, w), block(n, threads as u64, w + 1));
+            let done = &done;
+            let spawned = std::thread::Builder::new()
+                .name("turnscript-sim".into())
+                .stack_size(crate::limits::RUN_STACK_BYTES)
+                .spawn_scoped(scope, move || work(program, opts, lo..hi, done));
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            }
+        }
         if let Some(report) = progress.as_mut() {
             while !handles.iter().all(|h| h.is_finished()) {
                 report(done.load(Ordering::Relaxed));
@@ -128,11 +169,15 @@ pub fn simulate(
             }
             report(done.load(Ordering::Relaxed));
         }
-        handles
+        let results: Vec<Stats> = handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-            .collect()
-    });
+            .collect();
+        match failed {
+            Some(e) => Err(SimError::Threads(e)),
+            None => Ok(results),
+        }
+    })?;
     let mut stats = Stats::new(program);
     for s in results {
         stats.merge(s);

@@ -58,7 +58,10 @@ fn panels(r: &Report) -> Vec<Panel> {
         decimals: 0,
     });
     let measures = r.measures.iter().filter(|m| m.recorded > 0).map(|m| Panel {
-        title: format!("measure {}: its values", m.name),
+        title: match m.bin {
+            1 => format!("measure {}: its values", m.name),
+            _ => format!("measure {}: its values, in bins of {}", m.name, m.bin_text()),
+        },
         x: format!("value of {}", m.name),
         y: "values recorded",
         hist: padded(&m.hist),

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use super::Hist;
 use crate::compile::ir::*;
 use crate::diag::Diag;
 use crate::trace::{Change, Disarmed, EndReason, Event, FinalState, Sink, World};
@@ -92,14 +93,15 @@ impl Spread {
 }
 
 /// The values a measure took: how many, their sum and sum of squares, the least and most, and
-/// how often each value came up. All integers, so merging in any order gives the same totals.
+/// how often each value came up (in bins, past `MAX_SIM_BINS` distinct values). All integers,
+/// so merging in any order gives the same totals.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Values {
     /// How many, their sum, the least and most.
     pub spread: Spread,
     /// The sum of squares; `None` once it no longer fits (the spread is then not reported).
     pub sq: Option<u128>,
-    pub hist: BTreeMap<i64, u64>,
+    pub hist: Hist,
 }
 
 impl Values {
@@ -115,7 +117,7 @@ impl Values {
         self.sq = self
             .sq
             .and_then(|s| s.checked_add(v.unsigned_abs() as u128 * v.unsigned_abs() as u128));
-        *self.hist.entry(v).or_insert(0) += 1;
+        self.hist.add(v, 1);
     }
 
     fn merge(&mut self, o: &Values) {
@@ -124,9 +126,7 @@ impl Values {
         }
         self.spread.add(&o.spread);
         self.sq = self.sq.zip(o.sq).and_then(|(a, b)| a.checked_add(b));
-        for (v, c) in &o.hist {
-            *self.hist.entry(*v).or_insert(0) += c;
-        }
+        self.hist.merge(&o.hist);
     }
 }
 

@@ -7,10 +7,12 @@ use super::ast::*;
 use crate::diag::Diag;
 
 /// The cards and decks of every deck made from the cast of `files`, or `None` when no deck is;
-/// a make that would pass `MAX_DECK_CARDS` is refused.
+/// a make that would pass `MAX_DECK_CARDS` is refused, and so is a make, or a deck of the files,
+/// with which the cards of all decks would pass `MAX_DECK_CARDS_TOTAL`.
 pub fn cast_decks(files: &[File]) -> (Option<File>, Vec<Diag>) {
     let mut items = Vec::new();
     let mut diags = Vec::new();
+    let mut total = declared_cards(files, &mut diags);
     for item in files.iter().flat_map(|f| &f.items) {
         let Item::Deck {
             name,
@@ -49,6 +51,15 @@ pub fn cast_decks(files: &[File]) -> (Option<File>, Vec<Diag>) {
             );
             continue;
         }
+        let made = owners.len().saturating_mul(per_deck);
+        if total.saturating_add(made) > crate::limits::MAX_DECK_CARDS_TOTAL {
+            if total <= crate::limits::MAX_DECK_CARDS_TOTAL {
+                diags.push(too_many_cards(name.span));
+            }
+            total = total.saturating_add(made);
+            continue;
+        }
+        total += made;
         let dealt = Some(Box::new(DeckCast::Dealt { owner: owner.clone() }));
         match cast.as_ref() {
             DeckCast::DeckPer { cards, .. } => {
@@ -104,6 +115,58 @@ pub fn cast_decks(files: &[File]) -> (Option<File>, Vec<Diag>) {
         .flat_map(|f| &f.items)
         .any(|i| matches!(i, Item::Deck { cast: Some(c), .. } if !matches!(c.as_ref(), DeckCast::Dealt { .. })));
     (any.then_some(File { items }), diags)
+}
+
+/// How many cards the decks of `files` declare (the entities of a deck's type, in every file);
+/// past `MAX_DECK_CARDS_TOTAL`, a diagnostic at the deck whose cards pass it.
+fn declared_cards(files: &[File], diags: &mut Vec<Diag>) -> usize {
+    let decks: std::collections::HashSet<&str> = files
+        .iter()
+        .flat_map(|f| &f.items)
+        .filter_map(|i| match i {
+            Item::Deck { name, .. } => Some(name.node.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut total = 0usize;
+    for item in files.iter().flat_map(|f| &f.items) {
+        if let Item::Instance { ty, .. } = item
+            && decks.contains(ty.node.as_str())
+        {
+            total += 1;
+            if total == crate::limits::MAX_DECK_CARDS_TOTAL + 1 {
+                diags.push(too_many_cards(ty.span));
+            }
+        }
+    }
+    total
+}
+
+/// How many cards the items a deck is written out as hold: its cards, and those a `decks per
+/// TYPE` keeps in its marker until the cast is known.
+pub fn cards_in(items: &[Item]) -> usize {
+    items
+        .iter()
+        .map(|i| match i {
+            Item::Instance { .. } => 1,
+            Item::Deck { cast: Some(c), .. } => match c.as_ref() {
+                DeckCast::DeckPer { cards, .. } => cards.len(),
+                _ => 0,
+            },
+            _ => 0,
+        })
+        .sum()
+}
+
+/// `syntax::deck` at the deck with whose cards the decks of a run hold more than
+/// `MAX_DECK_CARDS_TOTAL`.
+pub fn too_many_cards(at: Span) -> Diag {
+    let most = crate::limits::MAX_DECK_CARDS_TOTAL;
+    Diag::new("syntax::deck", format!("the decks hold more than {most} cards in all"))
+        .label(at, "this deck's cards take them past it")
+        .help(format!(
+            "the decks of a run (the ruleset's, the encounter's and those made from the cast) hold at most {most} cards together, each card an entity: give the decks fewer cards, or make fewer decks"
+        ))
 }
 
 /// `syntax::deck` for a deck made per something that is no type of the cast: a side or a role

@@ -6,6 +6,9 @@
 //! and the browser table (`crate::serve`). The state is a replay of the session's log
 //! (`session.rs`); nothing here knows a ruleset.
 
+// Standard output and error are written through crate::output, which never panics.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod asked;
 mod commands;
 mod control;
@@ -21,7 +24,7 @@ mod show;
 mod sides;
 pub mod view;
 
-use crate::files::{temp_beside, write_whole};
+use crate::files::write_whole;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -92,6 +95,10 @@ pub struct Table {
     saved: (Option<(Instant, Duration)>, bool),
     /// The autosave has grown past what `load` reads (said once).
     too_long: bool,
+    /// The last autosave failed: the session is not kept, and the end must not say it is.
+    unsaved: bool,
+    /// Errors to say on stderr after the reply ([`Table::take_errors`]): a failed autosave.
+    errors: String,
     /// The files `save`, `load` and a loaded session's files may be: `None`, any the user can
     /// reach (the REPL: the person typing is the user); the browser table fences them.
     fence: Option<Fence>,
@@ -130,15 +137,18 @@ fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> {
         // A dot, which no encounter's default name holds: `fight.2` is never `fight-2`'s.
         chosen = path.with_file_name(format!("{stem}.{n}{ext}"));
     }
+    // What sessions killed while they wrote left behind (theirs only: their process is gone).
+    crate::files::remove_stale_temps(&path);
+    if chosen != path {
+        crate::files::remove_stale_temps(&chosen);
+    }
     // Refused now rather than warned about after every change: the folder must take a file.
-    let probe = temp_beside(&chosen);
-    std::fs::write(&probe, b"").map_err(|e| {
+    crate::files::probe(&chosen).map_err(|e| {
         format!(
             "error: cannot write the autosave {}: {e}\n  help: give --autosave FILE in a folder you can write, or --no-autosave\n",
             chosen.display()
         )
     })?;
-    let _ = std::fs::remove_file(&probe);
     let note = if chosen == path {
         String::new()
     } else {
@@ -268,6 +278,8 @@ impl Table {
             opts,
             saved: (None, false),
             too_long: false,
+            unsaved: false,
+            errors: String::new(),
             fence: None,
         };
         let Some(ruleset) = repl.opts.ruleset.clone() else {
@@ -386,13 +398,20 @@ impl Table {
         let mut out = self.flush_autosave();
         if let (Some(p), Some(s)) = (&self.opts.autosave, &self.session)
             && !s.log.is_empty()
+            && !self.unsaved
         {
             out.push_str(&format!("the session is autosaved in {}\n", p.display()));
         }
         out
     }
 
-    /// After a change: rewrites the autosave file (a warning if it cannot be written). A long
+    /// What went wrong since the last call (a failed autosave), for stderr; empty if nothing.
+    /// A front end says it after the reply, and ends with status 1 if it ever was not empty.
+    pub fn take_errors(&mut self) -> String {
+        std::mem::take(&mut self.errors)
+    }
+
+    /// After a change: rewrites the autosave file (an error, [`Table::take_errors`], if it cannot be written). A long
     /// log takes a while to write, so a change that comes sooner after the last write than ten
     /// times what that write took waits for the next write: the autosave never costs more than
     /// a tenth of the time, however long the session. Whatever waits is written before the REPL
@@ -425,6 +444,7 @@ impl Table {
         let text = session_text(s);
         let written = write_whole(path, &text);
         self.saved = (Some((Instant::now(), start.elapsed())), false);
+        self.unsaved = written.is_err();
         match written {
             // Said once, as the file first passes the limit.
             Ok(()) if text.len() > MAX_SESSION_BYTES && !self.too_long => {
@@ -432,7 +452,13 @@ impl Table {
                 too_long_to_load(&text)
             }
             Ok(()) => String::new(),
-            Err(e) => format!("warning: cannot write the autosave {}: {e}\n", path.display()),
+            Err(e) => {
+                self.errors.push_str(&format!(
+                    "error: cannot write the autosave {}: {e}\n  help: `save FILE` keeps the session in another file\n",
+                    path.display()
+                ));
+                String::new()
+            }
         }
     }
 

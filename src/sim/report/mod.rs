@@ -75,11 +75,22 @@ pub struct MeasureRow {
     pub max: i64,
     /// (from, to, values): how many values fell in from..=to.
     pub hist: Vec<(i64, i64, u64)>,
+    /// The width of the bins the values were counted in: 1 (each value counted), or, when more
+    /// than `limits::MAX_SIM_BINS` distinct values came up, a power of two; each row of `hist`
+    /// then holds whole bins (in the measure's units times 10^decimals).
+    pub bin: u64,
     /// (entity, values per encounter, mean value) for the entities the values were about.
     pub about: Vec<(String, f64, f64)>,
     /// The decimals its values keep: `min`, `max` and the histogram hold them times 10^N (the
     /// means, totals and spread are already divided).
     pub decimals: u8,
+}
+
+impl MeasureRow {
+    /// The width of the bins its values were counted in, as its values are written.
+    pub fn bin_text(&self) -> String {
+        num(bin_width(self), self.decimals)
+    }
 }
 
 /// One field's value at the end of the finished encounters: the entity (`table` for a global),
@@ -116,6 +127,11 @@ fn num(v: i64, d: u8) -> String {
 }
 
 /// A value kept with `d` decimals, as JSON: a whole number, or a number with its decimals.
+/// A measure's bin width as its values are written (with their decimals).
+fn bin_width(m: &MeasureRow) -> i64 {
+    i64::try_from(m.bin).unwrap_or(i64::MAX)
+}
+
 fn jnum(v: i64, d: u8) -> serde_json::Value {
     if d == 0 {
         serde_json::json!(v)
@@ -217,7 +233,8 @@ impl Report {
                 };
                 let min = h.iter().position(|&c| c > 0).unwrap_or(0) as u64;
                 let max = h.iter().rposition(|&c| c > 0).unwrap_or(0) as u64;
-                let counts: Vec<(i64, u64)> = h.iter().enumerate().map(|(v, &c)| (v as i64, c)).collect();
+                let counts: Vec<(i64, i64, u64)> =
+                    h.iter().enumerate().map(|(v, &c)| (v as i64, v as i64, c)).collect();
                 let mut ends = Vec::new();
                 if stats.sum.complete[l] > 0 {
                     ends.push(("complete".to_string(), stats.sum.complete[l]));
@@ -242,7 +259,7 @@ impl Report {
                     sd: var.sqrt(),
                     min,
                     max,
-                    hist: buckets(&counts),
+                    hist: buckets(&counts, 1, min as i64, max as i64),
                     ends,
                 }
             })
@@ -390,20 +407,30 @@ fn ordinal(k: usize) -> String {
     format!("{k}{suffix}")
 }
 
-/// At most 20 buckets of equal width over the values that came up: `(value, count)` pairs in
-/// ascending order of value.
-fn buckets(counts: &[(i64, u64)]) -> Vec<(i64, i64, u64)> {
-    let seen = || counts.iter().filter(|c| c.1 > 0);
-    let (Some(min), Some(max)) = (seen().next().map(|c| c.0), seen().next_back().map(|c| c.0)) else {
+/// At most 20 buckets of equal width over the values that came up, `min` to `max`, from bins
+/// `(first value, last value, count)` in ascending order, each `width` values wide and aligned to
+/// a multiple of it (1: a value each): each bucket holds whole bins.
+fn buckets(bins: &[(i64, i64, u64)], width: u64, min: i64, max: i64) -> Vec<(i64, i64, u64)> {
+    if !bins.iter().any(|b| b.2 > 0) {
         return Vec::new();
-    };
-    let width = (max as i128 - min as i128) / 20 + 1;
+    }
+    // In bins: each row holds `per` whole bins, from the least value's bin to the most's.
+    let w = width.max(1) as i128;
+    let of = |v: i64| (v as i128).div_euclid(w);
+    let (first, last) = (of(min), of(max));
+    let per = (last - first) / 20 + 1;
     let mut out: Vec<(i64, i64, u64)> = Vec::new();
-    let mut lo = min as i128;
-    while lo <= max as i128 {
-        let hi = (lo + width - 1).min(max as i128);
-        let n = seen().filter(|c| (lo..=hi).contains(&(c.0 as i128))).map(|c| c.1).sum();
-        out.push((lo as i64, hi as i64, n));
+    let mut lo = first;
+    while lo <= last {
+        let hi = (lo + per - 1).min(last);
+        let n = bins
+            .iter()
+            .filter(|b| b.2 > 0 && (lo..=hi).contains(&of(b.0)))
+            .map(|b| b.2)
+            .sum();
+        let from = (lo * w).max(min as i128) as i64;
+        let to = ((hi + 1) * w - 1).min(max as i128) as i64;
+        out.push((from, to, n));
         lo = hi + 1;
     }
     out
@@ -494,7 +521,7 @@ fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
         );
         (num / (n * n)).max(0.0).sqrt() / unit(decimals)
     });
-    let counts: Vec<(i64, u64)> = v.hist.iter().map(|(a, b)| (*a, *b)).collect();
+    let bins: Vec<(i64, i64, u64)> = v.hist.bins().collect();
     let c = p.characters.len();
     let stride = c + p.sides.len();
     let about = (0..stride)
@@ -520,7 +547,8 @@ fn measure_row(p: &Program, stats: &Stats, m: usize, name: &str) -> MeasureRow {
         sd,
         min: v.spread.min,
         max: v.spread.max,
-        hist: buckets(&counts),
+        hist: buckets(&bins, v.hist.width(), v.spread.min, v.spread.max),
+        bin: v.hist.width(),
         about,
         decimals,
     }

@@ -198,6 +198,14 @@ impl Report {
         for m in &self.measures {
             if m.recorded > 0 && m.min != m.max {
                 let _ = writeln!(o, "\n{}: values", m.name);
+                if m.bin > 1 {
+                    let _ = writeln!(
+                        o,
+                        "  (more than {} distinct values: counted in bins of {})",
+                        crate::limits::MAX_SIM_BINS,
+                        num(bin_width(m), m.decimals)
+                    );
+                }
                 histogram(o, &m.hist, m.decimals);
             }
             if !m.about.is_empty() {
@@ -307,6 +315,7 @@ impl Report {
                 "mean": some.then_some(m.mean), "sd": m.sd.filter(|_| some),
                 "min": some.then(|| jnum(m.min, m.decimals)), "max": some.then(|| jnum(m.max, m.decimals)),
                 "histogram": m.hist.iter().map(|(a, b, n)| json!({"from": jnum(*a, m.decimals), "to": jnum(*b, m.decimals), "count": n})).collect::<Vec<_>>(),
+                "bin": jnum(bin_width(m), m.decimals),
                 "by": m.about.iter().map(|(c, n, mean)| json!({"character": c, "values": n, "mean": mean})).collect::<Vec<_>>(),
             })}).collect::<Vec<_>>(),
             "final": self.finals.iter().map(|r| json!({
@@ -423,6 +432,9 @@ impl Report {
             );
             row("measure", &m.name, "", "min", some(num(m.min, m.decimals)));
             row("measure", &m.name, "", "max", some(num(m.max, m.decimals)));
+            if m.bin > 1 {
+                row("measure", &m.name, "", "bin", num(bin_width(m), m.decimals));
+            }
             for (a, b, n) in &m.hist {
                 let (a, b) = (num(*a, m.decimals), num(*b, m.decimals));
                 let item = if a == b { a } else { format!("{a}-{b}") };

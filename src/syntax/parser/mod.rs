@@ -72,6 +72,8 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
     let mut previous: Option<usize> = None;
     // Where an action without a body ended, when it is the item before this one.
     let mut bodiless_action: Option<usize> = None;
+    // The cards of the decks so far: held to their total as they are written out.
+    let mut cards = 0usize;
     loop {
         let rest = &src[b.offset..];
         let mut pairs = match Grammar::parse(Rule::next_item, rest) {
@@ -93,7 +95,18 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
             .then(|| start + trimmed_len(pair.as_str()));
         let flow = match pair.as_rule() {
             Rule::EOI => return Ok(()),
-            Rule::deck_decl => b.deck_decl(pair).map_err(|d| vec![d])?.into_iter().try_for_each(&mut f),
+            Rule::deck_decl => {
+                let items = b.deck_decl(pair).map_err(|d| vec![d])?;
+                cards = cards.saturating_add(super::cast::cards_in(&items));
+                if cards > crate::limits::MAX_DECK_CARDS_TOTAL {
+                    let at = items.iter().rev().find_map(|i| match i {
+                        Item::Deck { name, .. } => Some(name.span),
+                        _ => None,
+                    });
+                    return Err(vec![super::cast::too_many_cards(at.unwrap_or_default())]);
+                }
+                items.into_iter().try_for_each(&mut f)
+            }
             _ => f(b.item(pair).map_err(|d| vec![d])?),
         };
         if flow.is_break() {

@@ -1,0 +1,123 @@
+//! A histogram of integer values whose memory is bounded: how often each value came up, while
+//! few distinct values did, else how many fell in each bin of equal, aligned width.
+
+use std::collections::BTreeMap;
+
+use crate::limits::MAX_SIM_BINS;
+
+/// How often values came up, in bins of `2^shift` values: bin `b` holds the values `b·2^shift`
+/// to `(b+1)·2^shift − 1`. While at most [`MAX_SIM_BINS`] distinct values came up, `shift` is
+/// 0 and each value is counted exactly; past that, the bins double in width until they fit.
+///
+/// The width depends only on the values counted, not on their order nor on how they were split
+/// among workers and merged: it is the least width at which their bins fit, since a value's bin
+/// at one width determines its bin at every wider one. So totals merged in any order are equal.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Hist {
+    shift: u32,
+    bins: BTreeMap<i64, u64>,
+}
+
+impl Hist {
+    /// Counts `n` more of value `v`.
+    pub fn add(&mut self, v: i64, n: u64) {
+        *self.bins.entry(bin(v, self.shift)).or_insert(0) += n;
+        self.fit();
+    }
+
+    /// Adds another histogram's counts.
+    pub fn merge(&mut self, o: &Hist) {
+        if o.shift > self.shift {
+            self.widen(o.shift);
+        }
+        for (&b, &n) in &o.bins {
+            *self.bins.entry(bin(b, self.shift - o.shift)).or_insert(0) += n;
+        }
+        self.fit();
+    }
+
+    /// How many bins (distinct values, while exact) are kept.
+    pub fn len(&self) -> usize {
+        self.bins.len()
+    }
+
+    /// Whether no value was counted.
+    pub fn is_empty(&self) -> bool {
+        self.bins.is_empty()
+    }
+
+    /// The width of the bins: 1 while each value is counted exactly.
+    pub fn width(&self) -> u64 {
+        1u64 << self.shift
+    }
+
+    /// The bins that hold values, lowest first: `(first value, last value, count)`.
+    pub fn bins(&self) -> impl Iterator<Item = (i64, i64, u64)> + '_ {
+        self.bins.iter().map(|(&b, &n)| {
+            let lo = (b as i128) << self.shift;
+            let hi = lo + (1i128 << self.shift) - 1;
+            (clamp(lo), clamp(hi), n)
+        })
+    }
+
+    fn fit(&mut self) {
+        while self.bins.len() > MAX_SIM_BINS {
+            self.widen(self.shift + 1);
+        }
+    }
+
+    fn widen(&mut self, shift: u32) {
+        let by = shift - self.shift;
+        let mut wider = BTreeMap::new();
+        for (b, n) in std::mem::take(&mut self.bins) {
+            *wider.entry(bin(b, by)).or_insert(0) += n;
+        }
+        self.bins = wider;
+        self.shift = shift;
+    }
+}
+
+/// The bin of `v` at width `2^shift` (rounding down, so negative values too).
+fn bin(v: i64, shift: u32) -> i64 {
+    v.checked_shr(shift).unwrap_or(if v < 0 { -1 } else { 0 })
+}
+
+fn clamp(v: i128) -> i64 {
+    v.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bins_depend_on_the_values_not_on_how_they_were_merged() {
+        let values: Vec<i64> = (0..20_000i64).map(|i| (i * 7919) % 1_000_003 - 500_000).collect();
+        let mut whole = Hist::default();
+        for &v in &values {
+            whole.add(v, 1);
+        }
+        assert!(whole.len() <= MAX_SIM_BINS && whole.width() > 1);
+        let mut parts: Vec<Hist> = vec![Hist::default(); 3];
+        for (i, &v) in values.iter().enumerate() {
+            parts[i % 3].add(v, 1);
+        }
+        let mut merged = Hist::default();
+        for p in parts.iter().rev() {
+            merged.merge(p);
+        }
+        assert_eq!(merged, whole);
+        assert_eq!(whole.bins().map(|b| b.2).sum::<u64>(), 20_000);
+        // Few values: exact.
+        let mut few = Hist::default();
+        for v in [3, -3, 3, i64::MIN, i64::MAX] {
+            few.add(v, 1);
+        }
+        assert_eq!(few.width(), 1);
+        let got: Vec<_> = few.bins().collect();
+        assert_eq!(
+            got,
+            vec![(i64::MIN, i64::MIN, 1), (-3, -3, 1), (3, 3, 2), (i64::MAX, i64::MAX, 1)]
+        );
+    }
+}
