@@ -92,6 +92,15 @@ fn a_gm_plays_a_fight_from_the_page_and_the_players_screen_follows() {
     });
     b.keys("u");
     b.wait_text("#strip li[data-name='Kessa']", "the undo", |t| t.contains("fatigue 0"));
+    // An effect begun by hand, then stopped with its button.
+    pick(&b, "#begin-effect", "guarded");
+    pick(&b, "#begin-on", "Vey");
+    b.click("#begin-form button");
+    b.wait_text("#running", "the effect begun", |t| {
+        t.starts_with("guarded on Vey: 1 more")
+    });
+    b.click("#running button");
+    b.wait_text("#running", "the effect stopped", str::is_empty);
     // A forced die, logged for the next roll.
     b.type_into("#roll", "4");
     b.click("#roll-form button");

@@ -34,6 +34,19 @@ impl Drop for Scratch {
 #[test]
 fn the_pages_and_their_assets_are_served_from_the_binary() {
     let s = legends();
+    // What it says as it starts, as the README and docs/table.md show it.
+    let port = s.port;
+    let token = s.players_token();
+    assert_eq!(
+        s.said,
+        format!(
+            "decision 1: Raider decides move_down — 1 Brute · 2 stay\n\
+             the GM's table:      http://127.0.0.1:{port}/\n\
+             the players' screen: http://127.0.0.1:{port}/players?token={token}\n\
+             Ctrl-C stops the server (no autosave: `save FILE` keeps the session)\n"
+        )
+    );
+    assert_eq!(token.len(), 32);
     let (status, gm) = s.get("/");
     assert_eq!(status, 200);
     assert!(gm.contains("<script src=\"/gm.js\">"), "{gm}");

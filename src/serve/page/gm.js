@@ -102,6 +102,10 @@ function render(v) {
   options($("begin-effect"), v.effect_names || [], true);
   $("begin-form").classList.toggle("hidden", !(v.effect_names || []).length);
   options($("begin-on"), who, true);
+  // The effects running, each with a Stop button (`stop EFFECT on NAME`).
+  fill($("running"), (v.effects || []).map((e) => el("li", {},
+    `${e.effect} on ${e.on}: ${e.left} more `,
+    el("button", { title: `End ${e.effect} on ${e.on} now`, onclick: () => run(`stop ${e.effect} on ${e.on}`) }, "Stop"))));
   const ch = v.choosers || { sides: [], roles: [], characters: [] };
   options($("mode-who"), ["all"].concat(ch.sides, ch.roles, ch.characters), true);
   $("control").textContent = v.control ? `control: ${v.control}` : "";
@@ -161,7 +165,8 @@ $("open").addEventListener("click", async () => {
 $("open-form").addEventListener("submit", async (e) => {
   if (e.submitter && e.submitter.value !== "open") return;
   const seed = Number($("open-seed").value);
-  const data = await api("/api/open", { ruleset: $("open-ruleset").value, encounter: $("open-encounter").value || null, seed: Number.isInteger(seed) && seed >= 0 ? seed : null });
+  const typed = $("open-path").value.trim();
+  const data = await api("/api/open", { ruleset: typed || $("open-ruleset").value, encounter: $("open-encounter").value || null, seed: Number.isInteger(seed) && seed >= 0 ? seed : null });
   $("reply").textContent = data.out || "";
   $("reply").className = data.error ? "reply error" : "reply";
   if (data.view) render(data.view);
