@@ -50,9 +50,11 @@ pub mod output;
 pub mod project;
 pub mod repl;
 pub mod runtime;
+pub mod serve;
 pub mod sim;
 pub mod source;
 pub mod syntax;
+pub mod table;
 pub mod template;
 pub mod trace;
 

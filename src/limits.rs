@@ -101,6 +101,15 @@ pub struct Limits {
     pub lsp_message_bytes: usize,
     /// Longest header line of a language server message (`Content-Length: N`), in bytes.
     pub lsp_header_bytes: usize,
+    /// `turnscript serve`: the largest head of a request (its first line and headers), in bytes.
+    pub http_head_bytes: usize,
+    /// `turnscript serve`: the most headers in a request.
+    pub http_headers: usize,
+    /// `turnscript serve`: the largest body of a request (a command, a ruleset to open), in bytes.
+    pub http_body_bytes: usize,
+    /// `turnscript serve`: the most connections open at once (each open page holds one for its
+    /// live updates).
+    pub http_connections: usize,
 }
 
 impl Limits {
@@ -146,6 +155,10 @@ impl Limits {
         workspace_entries: 20_000,
         lsp_message_bytes: 16 * 1024 * 1024,
         lsp_header_bytes: 1024,
+        http_head_bytes: 16 * 1024,
+        http_headers: 64,
+        http_body_bytes: 1024 * 1024,
+        http_connections: 64,
     };
 }
 
@@ -236,6 +249,15 @@ pub const MAX_WORKSPACE_ENTRIES: usize = Limits::DEFAULT.workspace_entries;
 pub const MAX_LSP_MESSAGE_BYTES: usize = Limits::DEFAULT.lsp_message_bytes;
 /// [`Limits::lsp_header_bytes`].
 pub const MAX_LSP_HEADER_BYTES: usize = Limits::DEFAULT.lsp_header_bytes;
+
+/// [`Limits::http_head_bytes`].
+pub const MAX_HTTP_HEAD_BYTES: usize = Limits::DEFAULT.http_head_bytes;
+/// [`Limits::http_headers`].
+pub const MAX_HTTP_HEADERS: usize = Limits::DEFAULT.http_headers;
+/// [`Limits::http_body_bytes`].
+pub const MAX_HTTP_BODY_BYTES: usize = Limits::DEFAULT.http_body_bytes;
+/// [`Limits::http_connections`].
+pub const MAX_HTTP_CONNECTIONS: usize = Limits::DEFAULT.http_connections;
 
 /// User text as a diagnostic quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
 pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {

@@ -1,11 +1,11 @@
-//! The binary: the command line, with the REPL and the language server handed in (no front end
-//! imports another).
+//! The binary: the command line, with the REPL, the language server and the browser table
+//! handed in (no front end imports another).
 
-use turnscript::{cli, lsp, repl};
+use turnscript::{cli, lsp, repl, serve};
 
 fn main() {
-    std::process::exit(cli::main(
-        |a| {
+    std::process::exit(cli::main(cli::FrontEnds {
+        repl: |a: cli::ReplArgs| {
             repl::main(repl::Options {
                 ruleset: a.ruleset,
                 encounter: a.encounter,
@@ -15,6 +15,20 @@ fn main() {
                 width: 0,
             })
         },
-        lsp::main,
-    ));
+        lsp: lsp::main,
+        serve: |a: cli::ServeArgs| {
+            serve::main(serve::ServeOptions {
+                table: turnscript::table::Options {
+                    ruleset: a.ruleset,
+                    encounter: a.encounter,
+                    seed: a.seed,
+                    autosave: a.autosave,
+                    colour: Some(false),
+                    width: 0,
+                },
+                host: a.host,
+                port: a.port,
+            })
+        },
+    }));
 }

@@ -347,7 +347,8 @@ fn the_readme_asks_for_the_rust_version_of_cargo_toml() {
 /// Every `$ turnscript ...` example in the README (`$ echo '...' | turnscript ...` gives it
 /// standard input) is run, and the lines shown under it must come out: each run of lines between
 /// `...` lines as they are, one after another, in order. The REPL's transcript is a session, not
-/// one command, and is left to tests/repl.rs.
+/// one command, and is left to tests/repl.rs; `serve` runs until stopped and says a fresh token
+/// each time, and tests/serve.rs checks what it says.
 #[test]
 fn the_readmes_examples_print_what_it_shows() {
     let readme = std::fs::read_to_string(format!("{}/README.md", env!("CARGO_MANIFEST_DIR"))).unwrap_or_default();
@@ -369,7 +370,7 @@ fn the_readmes_examples_print_what_it_shows() {
         };
         let args: Vec<&str> = command.split_whitespace().collect();
         assert_eq!(args.first(), Some(&"turnscript"), "{command}");
-        if args.get(1) == Some(&"repl") {
+        if matches!(args.get(1), Some(&"repl" | &"serve")) {
             continue;
         }
         let (out, err, code) = turnscript(&args[1..], &stdin, &[]);

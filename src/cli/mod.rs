@@ -134,6 +134,37 @@ enum Command {
         #[arg(long)]
         no_autosave: bool,
     },
+    /// The table in a browser: the GM's page and a players' screen, on a local web server.
+    ///
+    /// The GM answers decisions with buttons, forces dice, makes rulings, undoes and saves, as
+    /// at the REPL (the same commands, the same session files); the players' screen follows
+    /// live and shows what the trace shows. Listens on 127.0.0.1 unless --host is given.
+    #[command(
+        after_help = "Examples:\n  turnscript serve rulesets/library/dnd5e.turn --encounter rulesets/library/encounters/dnd5e.turn\n  turnscript serve encounter.turn --port 8080\n  turnscript serve encounter.turn --host 0.0.0.0   # phones on the table's network; the GM's URL carries a key\n\nSee docs/table.md."
+    )]
+    Serve {
+        ruleset: Option<PathBuf>,
+        /// The cast and starting situation.
+        #[arg(long)]
+        encounter: Option<PathBuf>,
+        /// Seed of the dice stream.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The port (0: a free one).
+        #[arg(long, default_value_t = 7878)]
+        port: u16,
+        /// The address to listen on (default 127.0.0.1, this machine only). Beyond loopback the
+        /// GM's page needs the key its URL carries.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Where the session is rewritten after every change (by default
+        /// `.turnscript-autosave-NAME.tsession` here, NAME the encounter's).
+        #[arg(long)]
+        autosave: Option<PathBuf>,
+        /// Keep no autosave.
+        #[arg(long)]
+        no_autosave: bool,
+    },
     /// Run many encounters under a policy, on every core, and report statistics.
     ///
     /// Iterations of each level, turns and actions per character, places in each order,
@@ -187,14 +218,42 @@ pub struct ReplArgs {
     pub colour: Option<bool>,
 }
 
-/// Runs the command line; `repl` starts the REPL and `lsp` the language server (front ends the
-/// binary hands in). Returns the process exit code: never 0 after a failed write to standard
-/// output or error ([`crate::output`]).
-pub fn main(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i32 {
-    crate::output::exit_code(command(repl, lsp))
+/// What `turnscript serve` starts with (the binary hands it to the browser table).
+#[derive(Debug)]
+pub struct ServeArgs {
+    pub ruleset: Option<PathBuf>,
+    pub encounter: Option<PathBuf>,
+    pub seed: u64,
+    pub autosave: Option<PathBuf>,
+    pub host: std::net::IpAddr,
+    pub port: u16,
 }
 
-fn command(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i32 {
+/// The front ends the binary hands in: the REPL, the language server and the browser table.
+pub struct FrontEnds<R, L, S> {
+    pub repl: R,
+    pub lsp: L,
+    pub serve: S,
+}
+
+/// Runs the command line with the front ends the binary hands in. Returns the process exit code:
+/// never 0 after a failed write to standard output or error ([`crate::output`]).
+pub fn main<R, L, S>(front: FrontEnds<R, L, S>) -> i32
+where
+    R: FnOnce(ReplArgs) -> i32,
+    L: FnOnce() -> i32,
+    S: FnOnce(ServeArgs) -> i32,
+{
+    crate::output::exit_code(command(front))
+}
+
+fn command<R, L, S>(front: FrontEnds<R, L, S>) -> i32
+where
+    R: FnOnce(ReplArgs) -> i32,
+    L: FnOnce() -> i32,
+    S: FnOnce(ServeArgs) -> i32,
+{
+    let FrontEnds { repl, lsp, serve } = front;
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -237,7 +296,7 @@ fn command(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i32
                 let named = encounter.as_deref().or(ruleset.as_deref());
                 Some(named.map_or_else(
                     || PathBuf::from(".turnscript-autosave.tsession"),
-                    crate::repl::autosave_for,
+                    crate::table::autosave_for,
                 ))
             });
             repl(ReplArgs {
@@ -246,6 +305,38 @@ fn command(repl: impl FnOnce(ReplArgs) -> i32, lsp: impl FnOnce() -> i32) -> i32
                 seed,
                 autosave: autosave.filter(|_| !no_autosave),
                 colour: cli.color.forced(),
+            })
+        }
+        Command::Serve {
+            ruleset,
+            encounter,
+            seed,
+            port,
+            host,
+            autosave,
+            no_autosave,
+        } => {
+            let (ruleset, encounter) = match ruleset {
+                Some(r) => {
+                    let (r, e) = resolve_pair(&r, encounter.as_deref());
+                    (Some(r), e)
+                }
+                None => (None, encounter),
+            };
+            let autosave = autosave.or_else(|| {
+                let named = encounter.as_deref().or(ruleset.as_deref());
+                Some(named.map_or_else(
+                    || PathBuf::from(".turnscript-autosave.tsession"),
+                    crate::table::autosave_for,
+                ))
+            });
+            serve(ServeArgs {
+                ruleset,
+                encounter,
+                seed,
+                autosave: autosave.filter(|_| !no_autosave),
+                host,
+                port,
             })
         }
         Command::Run {

@@ -11,11 +11,11 @@ use rustyline::hint::Hinter;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Config, Context, Editor, Helper};
 
-use super::commands::{COMMANDS, unbalanced};
-use super::{Repl, session::End};
 use crate::check::FieldKind;
 use crate::output::{stderr, stderrln};
 use crate::syntax::text::run_start;
+use crate::table::{COMMANDS, unbalanced};
+use crate::table::{Table as Repl, session::End};
 
 /// The names completion offers, taken from the state after each command.
 #[derive(Default)]

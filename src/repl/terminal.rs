@@ -3,9 +3,10 @@
 
 use std::io::{BufRead, Write};
 
+use super::line;
+use crate::limits::{MAX_REPL_DEFINITION_BYTES, MAX_REPL_LINE_BYTES};
 use crate::output::stderr;
-
-use super::*;
+use crate::table::{Options, Table as Repl, brace_change};
 
 /// Reads commands line by line (standard input not a terminal): each is echoed after `> `, then
 /// its reply, plain. A definition spanning lines is read until its braces balance. Returns the
@@ -74,7 +75,7 @@ pub fn run_plain(repl: &mut Repl, mut input: impl Input, out: &mut dyn Write, er
             pending.push('\n');
         }
         pending.push_str(line);
-        depth += commands::brace_change(line);
+        depth += brace_change(line);
         if depth > 0 {
             continue;
         }

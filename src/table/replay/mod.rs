@@ -506,10 +506,11 @@ fn field_of(p: &Program, who: Option<&str>, field: &str) -> Result<(EntityId, us
         None => (TABLE, None),
         Some(w) => {
             let (e, ty) =
-                crate::repl::sides::owner_named(p, w).ok_or_else(|| format!("no character is called `{w}` now"))?;
+                crate::table::sides::owner_named(p, w).ok_or_else(|| format!("no character is called `{w}` now"))?;
             (e, Some(ty))
         }
     };
-    let f = crate::repl::sides::field_owned(p, field, ty).ok_or_else(|| format!("no field is called `{field}` now"))?;
+    let f =
+        crate::table::sides::field_owned(p, field, ty).ok_or_else(|| format!("no field is called `{field}` now"))?;
     Ok((e, f as usize))
 }

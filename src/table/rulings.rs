@@ -1,7 +1,7 @@
 //! The GM's rulings at the table: `set`, `begin`, `stop`, `place` and `rank`, parsed into the
 //! changes they make, with diagnostics that point into the line.
 
-use super::Repl;
+use super::Table;
 use super::commands::*;
 use super::session::{Frame, Op, State};
 use crate::check::FieldKind;
@@ -59,7 +59,7 @@ fn order_named(st: &State, w: Word) -> Result<OrderId, Diag> {
 }
 
 /// `begin EFFECT on NAME for N [counted at WHERE]`.
-pub(super) fn parse_begin(repl: &Repl, line: &str, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+pub(super) fn parse_begin(repl: &Table, line: &str, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let pd = pending(st, head)?;
     let fx = effect(st, word(ws, 1, "begin", "an effect", head)?)?;
@@ -155,7 +155,7 @@ fn begin_until(
 }
 
 /// `stop EFFECT on NAME` (or `end`).
-pub(super) fn parse_stop(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+pub(super) fn parse_stop(repl: &Table, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     pending(st, head)?;
     let fx = effect(st, word(ws, 1, "stop", "an effect", head)?)?;
@@ -170,7 +170,7 @@ pub(super) fn parse_stop(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Resu
 }
 
 /// `place NAME first|last|before X|after X in ORDER`.
-pub(super) fn parse_place(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+pub(super) fn parse_place(repl: &Table, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let pd = pending(st, head)?;
     let who = word(ws, 1, "place", "a character", head)?;
@@ -228,7 +228,7 @@ pub(super) fn parse_place(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Res
 }
 
 /// `rank ORDER`.
-pub(super) fn parse_rank(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+pub(super) fn parse_rank(repl: &Table, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     pending(st, head)?;
     let ow = word(ws, 1, "rank", "a kept order", head)?;

@@ -134,7 +134,7 @@ impl Ctl<'_> {
                 let refers = p.fields[f].refers.unwrap_or(crate::check::CHARACTER);
                 let v = match entity {
                     None => NONE,
-                    Some(n) => match crate::repl::sides::side_or_role(p, refers, n) {
+                    Some(n) => match crate::table::sides::side_or_role(p, refers, n) {
                         Some(v) => v,
                         None if matches!(refers, crate::check::SIDE | crate::check::ROLE) => {
                             return Err(format!("no side or role is called `{n}` now"));

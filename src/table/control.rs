@@ -1,13 +1,13 @@
 //! The commands that say who answers and how far play goes on by itself: `auto`, `ask` and
 //! `continue`.
 
-use super::Repl;
+use super::Table;
 use super::commands::{Cmd, Word, bad, change, closest, list, pending, started, state, too_many, until, usage};
 use super::session::{Goal, Mode, Op};
 use crate::diag::Diag;
 
 /// `auto WHO [POLICY]` or `ask WHO`.
-pub(super) fn parse_mode(repl: &Repl, ws: &[Word], head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
+pub(super) fn parse_mode(repl: &Table, ws: &[Word], head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let p = &st.program;
     let Some(w) = ws.get(1).copied() else {
@@ -82,7 +82,7 @@ pub(super) fn parse_mode(repl: &Repl, ws: &[Word], head: (usize, usize), name: &
 }
 
 /// `continue [until LEVEL=N]`.
-pub(super) fn parse_continue(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+pub(super) fn parse_continue(repl: &Table, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let pd = pending(st, head)?;
     let (goal, used) = match ws.get(1).copied() {

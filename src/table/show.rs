@@ -13,7 +13,7 @@ use super::asked::{in_secret, open_attempts, options_line, refused_lines, secret
 
 /// Who the REPL asks and who plays by a policy: what was set, and the default for everyone
 /// nobody set (asked, unless `auto all`).
-fn modes_line(st: &State) -> String {
+pub(super) fn modes_line(st: &State) -> String {
     let m = &st.modes;
     let mut parts: Vec<String> = m
         .named
@@ -90,7 +90,7 @@ stopped before it; `redo` tries it again, `log` lists the commands
     )
 }
 
-fn frame_text(p: &Program, f: &Frame) -> String {
+pub(super) fn frame_text(p: &Program, f: &Frame) -> String {
     match f {
         Frame::Level { level, n, .. } => {
             let def = &p.levels[*level as usize];
@@ -302,7 +302,7 @@ pub fn show(s: &Session, n: usize, width: usize) -> String {
 
 /// The choices held until revealed, who holds each and of which decision, never what was
 /// chosen (docs/repl.md#secret-choices).
-fn held_line(st: &State) -> String {
+pub(super) fn held_line(st: &State) -> String {
     let Some(pd) = st.pending() else {
         return String::new();
     };
@@ -323,7 +323,7 @@ fn held_line(st: &State) -> String {
 
 /// The responses armed by `ready` (of one owner, or everyone's with the owner's name): the
 /// point, the condition as written, and the edge it expires at.
-fn readied(st: &State, snap: &Snapshot, owner: Option<EntityId>) -> Vec<String> {
+pub(super) fn readied(st: &State, snap: &Snapshot, owner: Option<EntityId>) -> Vec<String> {
     let p = &st.program;
     snap.armed
         .iter()
@@ -584,7 +584,7 @@ pub fn where_short(st: &State) -> String {
 
 /// The characters in the order play is walking (else the first kept order, else as declared),
 /// and the name of that order.
-fn strip_order(st: &State, snap: &Snapshot) -> (Option<OrderId>, Vec<EntityId>, usize) {
+pub(super) fn strip_order(st: &State, snap: &Snapshot) -> (Option<OrderId>, Vec<EntityId>, usize) {
     let p = &st.program;
     let walking = st.rec.open.iter().rev().find_map(|f| match f {
         Frame::Level {
@@ -612,7 +612,7 @@ fn strip_order(st: &State, snap: &Snapshot) -> (Option<OrderId>, Vec<EntityId>, 
 
 /// The field an order's first key reads of each member (`by initiative desc`: `initiative`), when
 /// it is a number the strip does not show already (a stat, not a resource or a flag).
-fn key_field(p: &Program, o: OrderId) -> Option<FieldId> {
+pub(super) fn key_field(p: &Program, o: OrderId) -> Option<FieldId> {
     let order = p.orders.get(o as usize)?;
     match &order.keys.first()?.value {
         Ex::Field(of, f, _) if matches!(**of, Ex::Local(s) if s == order.var) => {
@@ -624,7 +624,7 @@ fn key_field(p: &Program, o: OrderId) -> Option<FieldId> {
 }
 
 /// One character's counts at a glance: resources, flags set, effects with the counts left.
-fn glance(p: &Program, snap: &Snapshot, e: EntityId) -> Vec<String> {
+pub(super) fn glance(p: &Program, snap: &Snapshot, e: EntityId) -> Vec<String> {
     let mut parts = Vec::new();
     for (fi, f) in p.fields.iter().enumerate() {
         let v = snap.get(e, fi as FieldId);
@@ -666,72 +666,31 @@ pub fn strip(s: &Session, n: usize, look: Look) -> String {
     }
     out.push_str(&format!("{}\n", look.bold(&head.join(" › "))));
     if let Some(snap) = snap {
-        // Whose turn is in progress, and who reacts inside it (`↳`): the owner is still in
-        // progress while someone reacts, not finished.
-        let now = st.rec.open.iter().rev().find_map(|f| match f {
-            Frame::Turn(a) => Some(*a),
-            _ => None,
-        });
-        let reacting = st.rec.open.iter().rev().find_map(|f| match f {
-            Frame::React(a) => Some(*a),
-            _ => None,
-        });
-        let acted: &[EntityId] = st
-            .rec
-            .open
-            .iter()
-            .rev()
-            .find_map(|f| match f {
-                Frame::Level { acted, .. } => Some(acted.as_slice()),
-                _ => None,
-            })
-            .unwrap_or(&[]);
-        let (order, ids, members) = strip_order(st, snap);
-        // Who is next is known only along an order (not where a person picks who goes next).
-        let ordered = order.is_some();
+        let (order, rows) = super::view::strip_rows(st, snap);
         if let Some(o) = order.and_then(|o| p.orders.get(o as usize)) {
             out.push_str(&format!("{}\n", look.dim(&format!("order {}", o.name))));
         }
-        // Each one's score in the order's first key (an initiative), first on the line.
-        let key = order.and_then(|o| key_field(p, o));
-        let name_w = ids
+        let name_w = rows
             .iter()
-            .map(|e| p.character_name(*e).chars().count())
+            .map(|r| p.character_name(r.e).chars().count())
             .max()
             .unwrap_or(0);
-        let mut next_marked = false;
-        for (i, e) in ids.into_iter().enumerate() {
-            let absent = snap.is_absent(e);
-            let mark = if Some(e) == reacting {
-                "↳"
-            } else if Some(e) == now {
-                "▸"
-            } else if absent {
-                "×"
-            } else if acted.contains(&e) {
-                "✓"
-            } else if !next_marked && (now.is_some() || reacting.is_some()) && ordered {
-                next_marked = true;
-                "›"
-            } else {
-                " "
-            };
-            let mut parts = glance(p, snap, e);
-            if let (Some(f), true) = (key, i < members) {
-                let def = &p.fields[f as usize];
-                let score = field_text(p, def, snap.get(e, f));
-                parts.insert(0, format!("{} {score}", def.name));
+        for r in rows {
+            let mut parts = r.parts;
+            // Each one's score in the order's first key (an initiative), first on the line.
+            if let Some((name, score)) = r.score {
+                parts.insert(0, format!("{name} {score}"));
             }
-            if absent {
+            if r.mark == super::view::Mark::Out {
                 parts.insert(0, "out of play".into());
             }
-            let name = format!("{:<name_w$}", p.character_name(e));
-            let name = if Some(e) == now || Some(e) == reacting {
+            let name = format!("{:<name_w$}", p.character_name(r.e));
+            let name = if matches!(r.mark, super::view::Mark::Up | super::view::Mark::Reacting) {
                 look.bold(&name)
             } else {
                 name
             };
-            let line = format!("  {mark} {name}  {}", parts.join(" · "));
+            let line = format!("  {} {name}  {}", r.mark.symbol(), parts.join(" · "));
             out.push_str(&fit(line.trim_end(), look.width));
             out.push('\n');
         }

@@ -31,14 +31,22 @@ pub(super) fn refused_lines(st: &State, pd: &crate::runtime::control::Pending, i
 /// this decision), as `attempt WHO NAME` makes them: whether one is carried out or refused is
 /// worked out when it is made (its `when`, its `forbid` lines, who makes it).
 pub(super) fn open_attempts(st: &State, pd: &crate::runtime::control::Pending) -> String {
+    let open = open_attempt_names(st, pd);
+    if open.is_empty() {
+        return String::new();
+    }
+    format!("  attempts open here: {} (`attempt WHO NAME`)\n", open.join(", "))
+}
+
+/// The names of the attempts open at the pending decision (see [`open_attempts`]).
+pub(super) fn open_attempt_names<'a>(st: &'a State, pd: &crate::runtime::control::Pending) -> Vec<&'a str> {
     use crate::compile::ir::MomentDef;
     let p = &st.program;
     // At a tie broken by a person nothing can be carried out: every attempt is refused there.
     if !pd.reoffered {
-        return String::new();
+        return Vec::new();
     }
-    let open: Vec<&str> = p
-        .attempts
+    p.attempts
         .iter()
         .zip(&p.attempt_defs)
         .filter_map(|(o, def)| {
@@ -46,11 +54,7 @@ pub(super) fn open_attempts(st: &State, pd: &crate::runtime::control::Pending) -
             let here = def.at.is_empty() || def.at.contains(&MomentDef::Decision(pd.decision));
             here.then(|| p.option_name(*o))
         })
-        .collect();
-    if open.is_empty() {
-        return String::new();
-    }
-    format!("  attempts open here: {} (`attempt WHO NAME`)\n", open.join(", "))
+        .collect()
 }
 
 /// ` in secret` after a decision asked in secret.

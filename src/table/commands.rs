@@ -3,7 +3,7 @@
 //! nothing.
 
 use super::session::{Goal, Op, State, declared_names};
-use super::{Repl, span};
+use super::{Table, span};
 use crate::compile::ir::*;
 use crate::diag::Diag;
 
@@ -173,7 +173,7 @@ pub(super) fn usage(name: &str) -> &'static str {
 }
 
 /// The state of a loaded session, or why the command cannot run.
-pub(super) fn state(repl: &Repl, at: (usize, usize)) -> Result<&State, Diag> {
+pub(super) fn state(repl: &Table, at: (usize, usize)) -> Result<&State, Diag> {
     repl.session.as_ref().map(|s| &s.state).ok_or_else(|| {
         bad("repl::no_session", "no session is loaded", at, "needs a session")
             .help("start with `turnscript repl RULESET [--encounter FILE]`, or `load FILE`")
@@ -198,7 +198,7 @@ pub(super) fn pending(st: &State, at: (usize, usize)) -> Result<&crate::runtime:
 }
 
 /// Whether the log so far has answered any decision (changes before that hold from the start).
-pub(super) fn started(repl: &Repl) -> bool {
+pub(super) fn started(repl: &Table) -> bool {
     repl.session.as_ref().is_some_and(|s| {
         s.log[..s.cursor]
             .iter()
@@ -210,7 +210,7 @@ pub(super) fn started(repl: &Repl) -> bool {
 pub(super) type Word<'a> = (usize, usize, &'a str);
 
 /// Parses a command line. The dispatch has one arm per command, each a short call.
-pub fn parse(repl: &Repl, line: &str) -> Result<Cmd, Diag> {
+pub fn parse(repl: &Table, line: &str) -> Result<Cmd, Diag> {
     let ws = words(line);
     let Some(&(s0, e0, name)) = ws.first() else {
         return Ok(Cmd::Show(8));
@@ -271,7 +271,7 @@ fn parse_help(ws: &[Word]) -> Result<Cmd, Diag> {
     Ok(Cmd::Help(arg(1).map(|w| w.2.to_string())))
 }
 
-fn parse_show(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+fn parse_show(repl: &Table, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let events = |i: usize| -> Result<usize, Diag> {
         too_many(ws, i + 1, usage("show"))?;
@@ -295,7 +295,7 @@ fn parse_show(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Dia
     }
 }
 
-fn parse_undo_redo(repl: &Repl, ws: &[Word], head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
+fn parse_undo_redo(repl: &Table, ws: &[Word], head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
     state(repl, head)?;
     too_many(ws, 2, usage(name))?;
     let n = ws
@@ -307,7 +307,7 @@ fn parse_undo_redo(repl: &Repl, ws: &[Word], head: (usize, usize), name: &str) -
 }
 
 /// `save FILE` or `load FILE`: the file is the rest of the line, spaces and all.
-fn parse_save_load(repl: &Repl, line: &str, head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
+fn parse_save_load(repl: &Table, line: &str, head: (usize, usize), name: &str) -> Result<Cmd, Diag> {
     if name == "save" {
         state(repl, head)?;
     }
@@ -328,7 +328,7 @@ fn parse_save_load(repl: &Repl, line: &str, head: (usize, usize), name: &str) ->
     })
 }
 
-fn parse_step(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+fn parse_step(repl: &Table, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let arg = |i: usize| ws.get(i).copied();
     let st = state(repl, head)?;
     pending(st, head)?;
@@ -434,7 +434,7 @@ pub(super) fn list(names: &[String]) -> String {
     }
 }
 
-fn parse_answer(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+fn parse_answer(repl: &Table, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let pd = pending(st, head)?;
     too_many(ws, 2, usage("answer"))?;
@@ -449,7 +449,7 @@ fn parse_answer(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, D
 /// pending decision: refused with every reason, or carried out; the decision is asked again.
 /// `attempt WHO NAME MOMENT` (`after Cap`, `start of round 3`, as an answers file writes it)
 /// queues it for that moment; `attempt cancel [WHO NAME]` takes queued ones back.
-fn parse_attempt(repl: &Repl, line: &str, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+fn parse_attempt(repl: &Table, line: &str, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let pd = pending(st, head)?;
     if ws.get(1).is_some_and(|w| w.2 == "cancel") && character(st, ws[1]).is_err() {
@@ -567,7 +567,7 @@ fn parse_cancel(st: &State, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Di
     )))]))
 }
 
-fn parse_draw(repl: &Repl, line: &str, head: (usize, usize)) -> Result<Cmd, Diag> {
+fn parse_draw(repl: &Table, line: &str, head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     pending(st, head)?;
     let rest = line.get(head.1..).unwrap_or("");
@@ -602,7 +602,7 @@ fn parse_draw(repl: &Repl, line: &str, head: (usize, usize)) -> Result<Cmd, Diag
     Ok(change(vec![Op::Draw(names.iter().map(|n| n.to_string()).collect())]))
 }
 
-fn parse_roll(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+fn parse_roll(repl: &Table, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     pending(st, head)?;
     if ws.len() < 2 {
@@ -621,7 +621,7 @@ fn parse_roll(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Dia
     Ok(change(vec![Op::Roll(rolls)]))
 }
 
-fn parse_seed(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+fn parse_seed(repl: &Table, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let Some(w) = ws.get(1).copied() else {
         return Err(bad("repl::missing_value", "`seed` needs a number", head, "which seed?")
@@ -635,7 +635,7 @@ fn parse_seed(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Dia
     Ok(change(vec![Op::Seed(seed)]))
 }
 
-fn parse_remove(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
+fn parse_remove(repl: &Table, ws: &[Word], head: (usize, usize)) -> Result<Cmd, Diag> {
     let st = state(repl, head)?;
     let pd = pending(st, head)?;
     let Some(w) = ws.get(1).copied() else {
@@ -670,7 +670,7 @@ fn parse_remove(repl: &Repl, ws: &[Word], head: (usize, usize)) -> Result<Cmd, D
 }
 
 /// `add character NAME { ... }`: the definition is the rest of the line.
-fn parse_add(repl: &Repl, line: &str, head: (usize, usize)) -> Result<Cmd, Diag> {
+fn parse_add(repl: &Table, line: &str, head: (usize, usize)) -> Result<Cmd, Diag> {
     let e0 = head.1;
     let st = state(repl, head)?;
     let text = line[e0..].trim();

@@ -1,0 +1,359 @@
+//! `turnscript serve`'s API, as the pages use it: every action is a command line in and the new
+//! view out; refusals change nothing; a session played through the page saves the same file as
+//! the REPL's; the players' view shows no secret before its reveal; hostile requests get a 4xx.
+//! The browser itself is driven in tests/browser.rs.
+
+#[path = "serve/client.rs"]
+mod client;
+
+use client::{Server, send};
+use serde_json::{Value, json};
+
+const LEGENDS: (&str, &str) = ("rulesets/legends.turn", "rulesets/encounters/legends.turn");
+
+fn legends() -> Server {
+    Server::start(LEGENDS.0, Some(LEGENDS.1), 1)
+}
+
+/// A file under the working directory (the fence) removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+        Scratch(dir.join(format!("{name}-{}.tsession", std::process::id())))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn the_pages_and_their_assets_are_served_from_the_binary() {
+    let s = legends();
+    // What it says as it starts, as the README and docs/table.md show it.
+    let port = s.port;
+    let token = s.players_token();
+    assert_eq!(
+        s.said,
+        format!(
+            "decision 1: Raider decides move_down — 1 Brute · 2 stay\n\
+             the GM's table:      http://127.0.0.1:{port}/\n\
+             the players' screen: http://127.0.0.1:{port}/players?token={token}\n\
+             Ctrl-C stops the server (no autosave: `save FILE` keeps the session)\n"
+        )
+    );
+    assert_eq!(token.len(), 32);
+    let (status, gm) = s.get("/");
+    assert_eq!(status, 200);
+    assert!(gm.contains("<script src=\"/gm.js\">"), "{gm}");
+    for (path, kind) in [
+        ("/app.css", "text/css"),
+        ("/common.js", "text/javascript"),
+        ("/gm.js", "text/javascript"),
+        ("/players.js", "text/javascript"),
+    ] {
+        let (status, body) = s.get(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(!body.is_empty(), "{path}");
+        let (_, head) = s.raw("HEAD", path, &[], "");
+        assert!(head.is_empty(), "HEAD {path} has no body");
+        let _ = kind;
+    }
+    // On loopback whoever reaches the server is at the GM's machine: the players' page opens
+    // without its token too (beyond loopback it needs it: below).
+    let (status, page) = s.get(&format!("/players?token={}", s.players_token()));
+    assert_eq!(status, 200);
+    assert!(page.contains("/players.js"));
+}
+
+#[test]
+fn a_command_gives_the_new_view_and_a_refused_one_changes_nothing() {
+    let s = legends();
+    let v = s.get_json("/api/view");
+    assert_eq!(v["pending"]["chooser"], "Raider");
+    assert_eq!(v["pending"]["decision"], "move_down");
+    assert_eq!(
+        v["pending"]["options"],
+        json!([{"n": 1, "name": "Brute"}, {"n": 2, "name": "stay"}])
+    );
+    assert_eq!(v["decision"], 1);
+    let reply = s.ok("answer 2");
+    assert_eq!(reply["error"], false);
+    assert_eq!(reply["view"]["decision"], 2);
+    assert_eq!(reply["view"]["undo"], 1);
+    let before = s.get_json("/api/view");
+    for bad in ["answer 9", "set Nobody.hp = 1", "frobnicate", "remove Nobody"] {
+        let (status, reply) = s.command(bad);
+        assert_eq!(status, 422, "{bad}");
+        assert_eq!(reply["error"], true, "{bad}");
+        assert!(
+            !reply["out"].as_str().unwrap().is_empty(),
+            "{bad}: the refusal says why: {reply}"
+        );
+    }
+    assert_eq!(s.get_json("/api/view"), before, "refusals changed the table");
+    let undone = s.ok("undo");
+    assert_eq!(undone["view"]["decision"], 1);
+    assert_eq!(undone["view"]["redo"], 1);
+    let redone = s.ok("redo");
+    assert_eq!(redone["view"]["decision"], 2);
+    assert_eq!(redone["view"]["log"][0]["line"], "answer 2");
+}
+
+#[test]
+fn a_session_played_through_the_page_saves_the_file_the_repl_saves() {
+    let commands = [
+        "answer 2",
+        "roll 4",
+        "answer 1",
+        "set Kessa.fatigue = 1",
+        "undo",
+        "redo",
+        "auto all",
+        "continue until round=2",
+        "undo",
+    ];
+    let s = legends();
+    for c in commands {
+        s.ok(c);
+    }
+    let web = Scratch::new("serve-web");
+    let reply = s.ok(&format!("save {}", web.0.display()));
+    assert!(reply["out"].as_str().unwrap().starts_with("saved "), "{reply}");
+    let repl_file = Scratch::new("serve-repl");
+    let mut opts = turnscript::repl::Options {
+        ruleset: Some(LEGENDS.0.into()),
+        encounter: Some(LEGENDS.1.into()),
+        seed: 1,
+        autosave: None,
+        colour: Some(false),
+        width: 0,
+    };
+    opts.seed = 1;
+    let (mut repl, _) = turnscript::repl::Repl::new(opts).unwrap();
+    let mut input: String = commands.iter().map(|c| format!("{c}\n")).collect();
+    input.push_str(&format!("save {}\n", repl_file.0.display()));
+    turnscript::repl::script(&mut repl, &input);
+    let (a, b) = (
+        std::fs::read_to_string(&web.0).unwrap(),
+        std::fs::read_to_string(&repl_file.0).unwrap(),
+    );
+    assert!(a.lines().count() > commands.len(), "{a}");
+    assert_eq!(a, b);
+    // And it loads back to the same view.
+    let view = s.get_json("/api/view");
+    s.ok(&format!("load {}", web.0.display()));
+    let loaded = s.get_json("/api/view");
+    for k in ["decision", "strip", "pending", "events", "undo", "redo"] {
+        assert_eq!(loaded[k], view[k], "{k}");
+    }
+}
+
+/// Every string in a JSON value.
+fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+        Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+        _ => {}
+    }
+}
+
+fn words(v: &Value) -> Vec<String> {
+    let mut all = Vec::new();
+    strings(v, &mut all);
+    all.iter()
+        .flat_map(|s| {
+            s.split(|c: char| !c.is_alphanumeric() && c != '_')
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn the_players_view_names_no_secret_choice_before_its_reveal() {
+    let s = Server::start("tests/secrecy/dials.turn", None, 3);
+    let players = format!("/api/players/view?token={}", s.players_token());
+    let dials = ["red", "amber", "blue"];
+    // Luke's answer is refused (he is stressed): the GM who gave it is told, in secret; the
+    // refusal names what he answered, so the players' screen must not show it.
+    let mut accepted = 0;
+    for (answer, refused) in [
+        ("red", true),
+        ("amber", false),
+        ("blue", false),
+        ("amber", false),
+        ("blue", false),
+    ] {
+        let v = s.get_json(&players);
+        assert_eq!(v["pending"]["secret"], true, "{v}");
+        assert!(
+            v["pending"].get("options").is_none(),
+            "a secret decision's options: {v}"
+        );
+        let reply = s.ok(&format!("answer {answer}"));
+        let out = reply["out"].as_str().unwrap();
+        assert_eq!(out.starts_with("refused in secret: red"), refused, "{out}");
+        accepted += usize::from(!refused);
+        let v = s.get_json(&players);
+        let seen = words(&v);
+        if accepted < 4 {
+            for d in dials {
+                assert!(
+                    !seen.iter().any(|w| w == d),
+                    "`{d}` is on the players' screen before the reveal: {v}"
+                );
+            }
+        } else {
+            // All four have chosen: the dials are revealed, and the players' screen shows them.
+            assert!(dials.iter().all(|d| seen.iter().any(|w| w == d)), "revealed: {v}");
+        }
+        for gm_only in ["log", "seed", "control", "held", "status", "players_token", "prompt"] {
+            assert!(v.get(gm_only).is_none(), "{gm_only} on the players' screen");
+        }
+        assert!(v["pending"].get("refused").is_none());
+    }
+    assert_eq!(accepted, 4);
+}
+
+#[test]
+fn hostile_requests_are_refused_with_a_4xx_and_change_nothing() {
+    let s = legends();
+    let before = s.get_json("/api/view");
+    let host = format!("127.0.0.1:{}", s.port);
+    let cases: Vec<(&str, u16, (u16, String))> = vec![
+        ("a rebinding name", 421, s.raw("GET", "/api/view", &[("Host", "evil.example")], "")),
+        ("no Host", 421, send(s.port, b"GET /api/view HTTP/1.1\r\n\r\n", b"")),
+        (
+            "a form post",
+            415,
+            s.raw("POST", "/api/command", &[("Content-Type", "text/plain")], "{\"line\":\"answer 1\"}"),
+        ),
+        (
+            "another site's page",
+            403,
+            s.raw("POST", "/api/command", &[("Origin", "http://evil.example")], "{\"line\":\"answer 1\"}"),
+        ),
+        ("quit", 422, s.raw("POST", "/api/command", &[], "{\"line\":\"quit\"}")),
+        ("not JSON", 400, s.raw("POST", "/api/command", &[], "answer 1")),
+        ("no line", 400, s.raw("POST", "/api/command", &[], "{\"lines\":1}")),
+        (
+            "a huge body",
+            413,
+            send(
+                s.port,
+                format!("POST /api/command HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\n\r\n").as_bytes(),
+                b"",
+            ),
+        ),
+        ("garbage", 400, send(s.port, b"\x16\x03\x01 not http\r\n\r\n", b"")),
+        ("a PUT", 405, s.raw("PUT", "/api/command", &[], "")),
+        ("a GET of a change", 405, s.raw("GET", "/api/command", &[], "")),
+        ("nothing there", 404, s.get("/../../etc/passwd")),
+        (
+            "a save outside the folder",
+            422,
+            s.raw("POST", "/api/command", &[], "{\"line\":\"save /tmp/turnscript-outside.tsession\"}"),
+        ),
+        (
+            "a load outside the folder",
+            422,
+            s.raw("POST", "/api/command", &[], "{\"line\":\"load /etc/passwd\"}"),
+        ),
+        (
+            "opening a file outside the folder",
+            403,
+            s.raw("POST", "/api/open", &[], "{\"ruleset\":\"/etc/passwd\"}"),
+        ),
+    ];
+    for (what, want, (status, body)) in cases {
+        assert_eq!(status, want, "{what}: {body}");
+        if status != 405 || !body.is_empty() {
+            assert!(
+                serde_json::from_str::<Value>(&body).is_ok_and(|v| v["error"].is_string() || v["error"] == true),
+                "{what}: the refusal says why in JSON: {body}"
+            );
+        }
+    }
+    assert!(!std::path::Path::new("/tmp/turnscript-outside.tsession").exists());
+    assert_eq!(s.get_json("/api/view"), before, "a refused request changed the table");
+}
+
+#[test]
+fn beyond_loopback_the_gms_page_needs_its_key() {
+    let s = Server::start_on("0.0.0.0", LEGENDS.0, Some(LEGENDS.1), 1);
+    let key = s.gm_key().expect("the GM's URL carries a key beyond loopback");
+    assert_eq!(s.get("/").0, 403);
+    assert_eq!(s.get("/api/view").0, 403);
+    assert_eq!(s.command("answer 1").0, 403);
+    assert_eq!(s.get(&format!("/?key={key}")).0, 200);
+    assert_eq!(s.get(&format!("/api/view?key={}", "0".repeat(32))).0, 403);
+    let (status, _) = s.raw(
+        "POST",
+        "/api/command",
+        &[("Authorization", &format!("Bearer {key}"))],
+        "{\"line\":\"answer 1\"}",
+    );
+    assert_eq!(status, 200);
+    // The players' token opens their page and view, not the GM's.
+    let token = s.players_token();
+    assert_eq!(s.get(&format!("/players?token={token}")).0, 200);
+    assert_eq!(s.get(&format!("/api/view?token={token}")).0, 403);
+    assert_eq!(s.get("/players").0, 403, "the players' page needs its token");
+    assert_eq!(s.get("/players?token=wrong").0, 403);
+    assert_eq!(s.get("/api/players/view").0, 403);
+    assert_eq!(s.get("/api/events?audience=players").0, 403);
+    assert_eq!(s.get(&format!("/api/events?audience=gm&token={token}")).0, 403);
+}
+
+#[test]
+fn every_open_page_follows_the_table_live() {
+    let s = legends();
+    let mut gm = s.events("/api/events?audience=gm");
+    let mut players = s.events(&format!("/api/events?audience=players&token={}", s.players_token()));
+    assert_eq!(gm.next_view()["decision"], 1);
+    assert_eq!(players.next_view()["decision"], 1);
+    s.ok("answer 2");
+    assert_eq!(gm.next_view()["decision"], 2);
+    assert_eq!(players.next_view()["decision"], 2);
+    s.ok("undo");
+    assert_eq!(players.next_view()["decision"], 1);
+}
+
+#[test]
+fn the_gm_opens_another_ruleset_from_those_offered() {
+    let s = legends();
+    let files = s.get_json("/api/files")["files"].clone();
+    let files: Vec<&str> = files.as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert_eq!(&files[..2], &[LEGENDS.0, LEGENDS.1], "the files named first");
+    assert!(files.contains(&"rulesets/crisis-mode.turn"), "{files:?}");
+    let (status, body) = s.raw(
+        "POST",
+        "/api/open",
+        &[],
+        &json!({"ruleset": "rulesets/crisis-mode.turn", "encounter": "rulesets/encounters/crisis-mode.turn", "seed": 2})
+            .to_string(),
+    );
+    assert_eq!(status, 200, "{body}");
+    let v = s.get_json("/api/view");
+    assert_eq!(v["ruleset"], "Crisis Mode Turn Sequence");
+    assert_eq!(v["seed"], 2);
+    let (status, body) = s.raw(
+        "POST",
+        "/api/open",
+        &[],
+        &json!({"ruleset": "rulesets/no-such.turn"}).to_string(),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(body.contains("cannot read rulesets/no-such.turn"), "{body}");
+    assert_eq!(
+        s.get_json("/api/view")["ruleset"],
+        "Crisis Mode Turn Sequence",
+        "a failed open keeps the table"
+    );
+}
