@@ -746,7 +746,7 @@ fn pairings(rulesets: &[&(String, String)], encounters: &[(&(String, String), Op
 pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
     // Without the word `uses` outside strings and comments, no line names a ruleset: nothing to
     // parse (the command parses the file once, after).
-    if !has_uses(text) {
+    if !paths::has_uses(text) {
         return None;
     }
     let mut uses = None;
@@ -761,32 +761,6 @@ pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
     paths::not_a_file(encounter_path, &uses.node)
         .is_none()
         .then(|| from_folder_of(encounter_path, &uses.node))
-}
-
-/// Whether the word `uses` is written in `text` outside strings and comments.
-fn has_uses(text: &str) -> bool {
-    if !text.contains("uses") {
-        return false;
-    }
-    // The text with strings and comments blanked out.
-    let mut code = String::with_capacity(text.len());
-    let (mut in_string, mut in_comment) = (false, false);
-    for c in text.chars() {
-        match c {
-            '\n' => (in_string, in_comment) = (false, false),
-            _ if in_comment => {}
-            '"' => in_string = !in_string,
-            _ if in_string => {}
-            '#' => in_comment = true,
-            c => {
-                code.push(c);
-                continue;
-            }
-        }
-        code.push(' ');
-    }
-    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|w| w == "uses")
 }
 
 impl Project {
