@@ -140,7 +140,7 @@ enum Command {
     /// at the REPL (the same commands, the same session files); the players' screen follows
     /// live and shows what the trace shows. Listens on 127.0.0.1 unless --host is given.
     #[command(
-        after_help = "Examples:\n  turnscript serve rulesets/library/dnd5e.turn --encounter rulesets/library/encounters/dnd5e.turn\n  turnscript serve encounter.turn --port 8080\n  turnscript serve encounter.turn --host 0.0.0.0   # phones on the table's network; the GM's URL carries a key\n\nSee docs/table.md."
+        after_help = "Examples:\n  turnscript serve rules.turn --encounter encounter.turn\n  turnscript serve encounter.turn --port 8080\n  turnscript serve encounter.turn --host 0.0.0.0   # phones on the table's network; the GM's URL carries a key\n\nSee docs/table.md."
     )]
     Serve {
         ruleset: Option<PathBuf>,

@@ -192,7 +192,7 @@ pub const COMMANDS: &[Help] = &[
         name: "load",
         usage: "load FILE",
         about: "Load a saved session (or the autosave) and replay it; notes files changed since.",
-        example: "load .turnscript-autosave-legends.tsession",
+        example: "load .turnscript-autosave-fight.tsession",
     },
     Help {
         name: "trace",
