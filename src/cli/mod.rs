@@ -284,26 +284,12 @@ where
             autosave,
             no_autosave,
         } => {
-            // `repl ENCOUNTER`: an encounter that names its ruleset opens under it.
-            let (ruleset, encounter) = match ruleset {
-                Some(r) => {
-                    let (r, e) = resolve_pair(&r, encounter.as_deref());
-                    (Some(r), e)
-                }
-                None => (None, encounter),
-            };
-            let autosave = autosave.or_else(|| {
-                let named = encounter.as_deref().or(ruleset.as_deref());
-                Some(named.map_or_else(
-                    || PathBuf::from(".turnscript-autosave.tsession"),
-                    crate::table::autosave_for,
-                ))
-            });
+            let (ruleset, encounter, autosave) = session_files(ruleset, encounter, autosave, no_autosave);
             repl(ReplArgs {
                 ruleset,
                 encounter,
                 seed,
-                autosave: autosave.filter(|_| !no_autosave),
+                autosave,
                 colour: cli.color.forced(),
             })
         }
@@ -316,25 +302,12 @@ where
             autosave,
             no_autosave,
         } => {
-            let (ruleset, encounter) = match ruleset {
-                Some(r) => {
-                    let (r, e) = resolve_pair(&r, encounter.as_deref());
-                    (Some(r), e)
-                }
-                None => (None, encounter),
-            };
-            let autosave = autosave.or_else(|| {
-                let named = encounter.as_deref().or(ruleset.as_deref());
-                Some(named.map_or_else(
-                    || PathBuf::from(".turnscript-autosave.tsession"),
-                    crate::table::autosave_for,
-                ))
-            });
+            let (ruleset, encounter, autosave) = session_files(ruleset, encounter, autosave, no_autosave);
             serve(ServeArgs {
                 ruleset,
                 encounter,
                 seed,
-                autosave: autosave.filter(|_| !no_autosave),
+                autosave,
                 host,
                 port,
             })
@@ -688,6 +661,34 @@ fn write_failed(what: &str, e: &std::io::Error) -> i32 {
         return 0;
     }
     crate::output::failed(what, e)
+}
+
+/// The files a session of the table starts on (`repl` and `serve`): `CMD ENCOUNTER` with an
+/// encounter that names its ruleset opens under it; the autosave is `--autosave`, else
+/// `.turnscript-autosave-NAME.tsession` here (NAME the encounter's, else the ruleset's), else
+/// none with `--no-autosave`.
+#[allow(clippy::type_complexity)]
+fn session_files(
+    ruleset: Option<PathBuf>,
+    encounter: Option<PathBuf>,
+    autosave: Option<PathBuf>,
+    no_autosave: bool,
+) -> (Option<PathBuf>, Option<PathBuf>, Option<PathBuf>) {
+    let (ruleset, encounter) = match ruleset {
+        Some(r) => {
+            let (r, e) = resolve_pair(&r, encounter.as_deref());
+            (Some(r), e)
+        }
+        None => (None, encounter),
+    };
+    let autosave = autosave.or_else(|| {
+        let named = encounter.as_deref().or(ruleset.as_deref());
+        Some(named.map_or_else(
+            || PathBuf::from(".turnscript-autosave.tsession"),
+            crate::table::autosave_for,
+        ))
+    });
+    (ruleset, encounter, autosave.filter(|_| !no_autosave))
 }
 
 #[cfg(test)]

@@ -99,6 +99,32 @@ pub fn same_file(a: &str, b: &str) -> bool {
     matches!((canonical(&na), canonical(&nb)), (Ok(x), Ok(y)) if x == y)
 }
 
+/// Whether the word `uses` is written in `text` outside strings and comments.
+pub(super) fn has_uses(text: &str) -> bool {
+    if !text.contains("uses") {
+        return false;
+    }
+    // The text with strings and comments blanked out.
+    let mut code = String::with_capacity(text.len());
+    let (mut in_string, mut in_comment) = (false, false);
+    for c in text.chars() {
+        match c {
+            '\n' => (in_string, in_comment) = (false, false),
+            _ if in_comment => {}
+            '"' => in_string = !in_string,
+            _ if in_string => {}
+            '#' => in_comment = true,
+            c => {
+                code.push(c);
+                continue;
+            }
+        }
+        code.push(' ');
+    }
+    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w == "uses")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,30 +185,4 @@ mod tests {
             "{calls} paths canonicalised for {n} rulesets and {n} encounters"
         );
     }
-}
-
-/// Whether the word `uses` is written in `text` outside strings and comments.
-pub(super) fn has_uses(text: &str) -> bool {
-    if !text.contains("uses") {
-        return false;
-    }
-    // The text with strings and comments blanked out.
-    let mut code = String::with_capacity(text.len());
-    let (mut in_string, mut in_comment) = (false, false);
-    for c in text.chars() {
-        match c {
-            '\n' => (in_string, in_comment) = (false, false),
-            _ if in_comment => {}
-            '"' => in_string = !in_string,
-            _ if in_string => {}
-            '#' => in_comment = true,
-            c => {
-                code.push(c);
-                continue;
-            }
-        }
-        code.push(' ');
-    }
-    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|w| w == "uses")
 }
