@@ -357,3 +357,124 @@ fn the_gm_opens_another_ruleset_from_those_offered() {
         "a failed open keeps the table"
     );
 }
+
+/// The members of the kept order `name`, from a view.
+fn kept(v: &Value, name: &str) -> Vec<String> {
+    v["kept"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["order"] == name)
+        .map(|k| {
+            k["members"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every action of the GM's page, in the form gm.js writes it, is taken and shows in the view it
+/// gives back (the browser test clicks a few of them; this one sends each).
+#[test]
+fn every_action_the_gms_page_sends_is_taken_and_shown() {
+    let s = legends();
+    let v = s.get_json("/api/view");
+    assert_eq!(kept(&v, "turn_order"), ["Kessa", "Orin", "Vey", "Raider", "Brute"]);
+    // The strip's buttons and dragging: place one before or after another in a kept order.
+    let v = s.ok("place Brute before Kessa in turn_order")["view"].clone();
+    assert_eq!(kept(&v, "turn_order"), ["Brute", "Kessa", "Orin", "Vey", "Raider"]);
+    let v = s.ok("place Brute after Orin in turn_order")["view"].clone();
+    assert_eq!(kept(&v, "turn_order"), ["Kessa", "Orin", "Brute", "Vey", "Raider"]);
+    // Begin an effect, then its Stop button.
+    let v = s.ok("begin guarded on Vey for 1")["view"].clone();
+    assert_eq!(v["effects"][0]["effect"], "guarded");
+    assert_eq!(v["effects"][0]["on"], "Vey");
+    assert_eq!(v["effects"][0]["left"], 1);
+    let v = s.ok("stop guarded on Vey")["view"].clone();
+    assert_eq!(v["effects"], json!([]));
+    // Set a field; add a character; take one out with ✕.
+    let v = s.ok("set Kessa.fatigue = 2")["view"].clone();
+    let kessa = v["strip"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "Kessa")
+        .unwrap();
+    assert!(
+        kessa["parts"].as_array().unwrap().contains(&json!("fatigue 2")),
+        "{kessa}"
+    );
+    let v = s.ok("add character Zed { side foes, dex = 4, spd = 4 }")["view"].clone();
+    let zed = v["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "Zed")
+        .cloned();
+    assert_eq!(zed.map(|z| z["side"].clone()), Some(json!("foes")));
+    let v = s.ok("remove Zed")["view"].clone();
+    let zed = v["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "Zed")
+        .cloned();
+    assert_eq!(zed.map(|z| z["out"].clone()), Some(json!(true)));
+    // Who answers.
+    let v = s.ok("auto foes")["view"].clone();
+    assert!(
+        v["control"].as_str().unwrap().starts_with("auto foes"),
+        "{}",
+        v["control"]
+    );
+    let v = s.ok("ask foes")["view"].clone();
+    assert!(
+        v["control"].as_str().unwrap().starts_with("ask foes"),
+        "{}",
+        v["control"]
+    );
+    // A forced die; the policy's answer; a step.
+    let v = s.ok("roll 4")["view"].clone();
+    assert_eq!(v["log"].as_array().unwrap().last().unwrap()["line"], "roll 4");
+    let before = v["decision"].as_u64().unwrap();
+    let v = s.ok("answer")["view"].clone();
+    assert_eq!(v["decision"].as_u64().unwrap(), before + 1);
+    let v = s.ok("step")["view"].clone();
+    assert_eq!(v["decision"].as_u64().unwrap(), before + 2);
+}
+
+/// The page's attempt entry and forced cards, on a ruleset with both (a deck, attempts open at
+/// every decision).
+#[test]
+fn the_gm_forces_cards_and_makes_an_attempt_from_the_page() {
+    let s = Server::start(
+        "rulesets/library/swade.turn",
+        Some("rulesets/library/encounters/swade.turn"),
+        1,
+    );
+    let v = s.get_json("/api/view");
+    assert_eq!(v["pending"]["attempts"], json!(["interrupt", "shaken"]));
+    let names: Vec<&str> = v["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        !names.contains(&"joker 1"),
+        "a deck's cards are not characters: {names:?}"
+    );
+    assert!(names.contains(&"Cass"));
+    let reply = s.ok("draw joker 1, Q hearts");
+    assert!(!reply["out"].as_str().unwrap().contains("error"), "{reply}");
+    let (status, reply) = s.command("attempt Ava interrupt");
+    assert!(status == 200 || status == 422, "{reply}");
+    let out = reply["out"].as_str().unwrap();
+    assert!(
+        out.contains("interrupt"),
+        "the attempt is carried out or refused with its reason: {out}"
+    );
+}

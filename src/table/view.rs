@@ -232,12 +232,13 @@ pub fn view(t: &Table, who: Audience, events: usize) -> Value {
     v
 }
 
-/// Every character in play with its fields as the language writes them (`–`: worked out when
-/// it joins).
+/// Every character with its fields as the language writes them (`–`: worked out when it joins);
+/// not the things (a deck's cards), which the command line still reaches.
 fn characters(p: &Program, snap: &Snapshot) -> Value {
     p.characters
         .iter()
         .enumerate()
+        .filter(|(_, c)| c.ty == crate::check::CHARACTER)
         .map(|(id, c)| {
             let e = id as EntityId;
             let fields: Vec<Value> = p
@@ -325,6 +326,11 @@ fn choosers(p: &Program) -> Value {
     json!({
         "sides": p.sides,
         "roles": p.roles,
-        "characters": p.characters.iter().filter(|c| c.ty == 0).map(|c| c.name.as_str()).collect::<Vec<_>>(),
+        "characters": p
+            .characters
+            .iter()
+            .filter(|c| c.ty == crate::check::CHARACTER)
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>(),
     })
 }
