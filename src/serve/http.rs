@@ -219,6 +219,23 @@ pub fn read_request(r: &mut impl Read, bounds: Bounds) -> Result<Option<Request>
     }))
 }
 
+/// A reader that fails (`TimedOut`) once its deadline has passed: a request must arrive whole
+/// within the time, not only each piece within the socket's timeout (a client sending a byte
+/// every few seconds would hold a connection for hours).
+pub struct Deadline<R> {
+    pub inner: R,
+    pub until: std::time::Instant,
+}
+
+impl<R: Read> Read for Deadline<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if std::time::Instant::now() >= self.until {
+            return Err(io::Error::new(io::ErrorKind::TimedOut, "the request took too long"));
+        }
+        self.inner.read(buf)
+    }
+}
+
 /// Percent-decodes `s` (and `+` as a space in a query); `None` when it is not UTF-8 after.
 pub fn decode(s: &str, plus: bool) -> Option<String> {
     let bytes = s.as_bytes();
@@ -407,6 +424,21 @@ mod tests {
         assert_eq!(status(b"\x00\x01garbage\r\n\r\n"), 400);
         // A client gone before its head ended: nothing to answer.
         assert_eq!(status(b"GET / HT"), 0);
+    }
+
+    #[test]
+    fn a_request_must_arrive_whole_before_its_deadline() {
+        let late = Deadline {
+            inner: io::Cursor::new(b"GET / HTTP/1.1\r\n\r\n".to_vec()),
+            until: std::time::Instant::now(),
+        };
+        let mut late = late;
+        assert_eq!(read_request(&mut late, B).map_err(|r| r.status), Err(408));
+        let mut early = Deadline {
+            inner: io::Cursor::new(b"GET / HTTP/1.1\r\n\r\n".to_vec()),
+            until: std::time::Instant::now() + std::time::Duration::from_secs(60),
+        };
+        assert!(read_request(&mut early, B).is_ok_and(|r| r.is_some()));
     }
 
     #[test]

@@ -122,7 +122,11 @@ pub fn start(listener: TcpListener, opts: ServeOptions, say: &mut dyn Write) -> 
 
 /// One connection: a request read whole and answered, or an event stream kept open.
 fn connection(app: &app::App, mut stream: TcpStream, bound: SocketAddr) {
-    let req = match http::read_request(&mut stream, BOUNDS) {
+    let mut timed = http::Deadline {
+        inner: &mut stream,
+        until: std::time::Instant::now() + IO_TIMEOUT,
+    };
+    let req = match http::read_request(&mut timed, BOUNDS) {
         Ok(Some(r)) => r,
         Ok(None) => return,
         Err(r) => {
@@ -148,7 +152,7 @@ fn connection(app: &app::App, mut stream: TcpStream, bound: SocketAddr) {
     let _ = http::write_response(&mut stream, &resp, req.method == http::Method::Head);
 }
 
-/// How long a client may take to send its request, and a write may wait on a slow reader.
+/// How long a client may take to send its whole request, and a write may wait on a slow reader.
 pub const IO_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Takes connections on `listener`, each on its own thread, at most `max` at once: past that, a
