@@ -478,3 +478,44 @@ fn the_gm_forces_cards_and_makes_an_attempt_from_the_page() {
         "the attempt is carried out or refused with its reason: {out}"
     );
 }
+
+/// Found in review: a secret choice asked only after one option of another (Ana's `target`,
+/// asked only if she picked `strike`) named its decision on the players' screen, telling her
+/// plan before the reveal. The players see only that a choice is being made in secret.
+#[test]
+fn the_players_view_does_not_tell_a_secret_pick_by_the_choice_that_follows_it() {
+    let s = Server::start("tests/serve/plans.turn", None, 1);
+    let players = format!("/api/players/view?token={}", s.players_token());
+    assert_eq!(s.get_json(&players)["pending"], json!({"secret": true}));
+    let gm = s.ok("answer strike")["view"].clone();
+    assert_eq!(gm["pending"]["decision"], "target", "the GM, who answered, sees it");
+    let v = s.get_json(&players);
+    assert_eq!(v["pending"], json!({"secret": true}));
+    let seen = words(&v);
+    for w in ["strike", "target", "plan", "guard"] {
+        assert!(!seen.iter().any(|x| x == w), "`{w}` on the players' screen: {v}");
+    }
+}
+
+/// Found in review: the players' events were the GM's text, with the seed and the dice and
+/// cards the GM forced for later (`next dice 4 2 12`). They are the GM's alone.
+#[test]
+fn the_players_never_see_the_seed_nor_the_dice_forced_for_later() {
+    let s = Server::start(LEGENDS.0, Some(LEGENDS.1), 987_654);
+    let players = format!("/api/players/view?token={}", s.players_token());
+    let gm = s.ok("roll 4 2 12")["view"].clone();
+    let gm_events = gm["events"].as_array().unwrap();
+    assert!(
+        gm_events
+            .iter()
+            .any(|e| e.as_str().unwrap().contains("next dice 4 2 12")),
+        "{gm}"
+    );
+    s.ok("seed 55");
+    let v = s.get_json(&players);
+    let text = v.to_string();
+    for secret in ["987654", "next dice", "seed", "55"] {
+        assert!(!text.contains(secret), "`{secret}` on the players' screen: {text}");
+    }
+    assert!(!v["events"].as_array().unwrap().is_empty());
+}

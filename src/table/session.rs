@@ -169,6 +169,10 @@ pub struct Trace {
     pub text: String,
     /// The length of `text` after each event.
     pub ends: Vec<usize>,
+    /// The events only the GM sees, by index, in order: the seed (the encounter's first line and
+    /// a `seed` command) and the dice and cards forced for later, which would tell the players
+    /// what is coming.
+    pub gm_only: Vec<usize>,
     pub open: Vec<Frame>,
 }
 

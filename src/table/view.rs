@@ -149,7 +149,7 @@ pub fn view(t: &Table, who: Audience, events: usize) -> Value {
         "where": super::show::where_short(st),
         "at": st.rec.open.iter().map(|f| frame_text(p, f)).collect::<Vec<_>>(),
         "decision": st.decisions_shown() + 1,
-        "events": last_lines(st, events),
+        "events": last_lines(st, events, gm),
     });
     if let Some(snap) = snap {
         let (order, rows) = strip_rows(st, snap);
@@ -265,14 +265,20 @@ fn characters(p: &Program, snap: &Snapshot) -> Value {
         .collect()
 }
 
-/// The decision waiting, if any. The players see who decides what, and the options unless it
-/// is asked in secret; never the refusals of an answer (at a secret decision they tell what was
-/// answered) nor the attempts open to the GM.
+/// The decision waiting, if any. The players see who decides what and the options, or only that a
+/// choice is made in secret; never the refusals of an answer (at a secret decision they tell what
+/// was answered) nor the attempts open to the GM.
 fn pending(st: &State, gm: bool) -> Value {
     let Some(pd) = st.pending() else {
         return Value::Null;
     };
     let p = &st.program;
+    // A choice made in secret shows the players only that one is being made: which decision is
+    // asked, or of whom, could tell what was picked before (a secret choice asked only after
+    // one option of another, with no `secret` event of its own in the trace).
+    if pd.secret && !gm {
+        return json!({ "secret": true });
+    }
     let mut v = json!({
         "chooser": p.who_name(pd.chooser),
         "decision": p.decisions.get(pd.decision as usize).map(String::as_str).unwrap_or("?"),
@@ -299,11 +305,25 @@ fn pending(st: &State, gm: bool) -> Value {
     v
 }
 
-/// The last `n` lines of the GM's text of the trace (which names no secret before its reveal).
-fn last_lines(st: &State, n: usize) -> Vec<&str> {
-    let text = st.rec.out();
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(n)..].to_vec()
+/// The last `n` lines of the GM's text of the trace (which names no secret before its reveal),
+/// found from the end; for the players without the events only the GM sees (the seed, the dice
+/// and cards forced for later).
+fn last_lines(st: &State, n: usize, gm: bool) -> Vec<&str> {
+    let rec = &st.rec;
+    let mut out: Vec<&str> = Vec::new();
+    let mut i = rec.ends.len();
+    while i > 0 && out.len() < n {
+        i -= 1;
+        if !gm && rec.gm_only.binary_search(&i).is_ok() {
+            continue;
+        }
+        let start = if i == 0 { 0 } else { rec.ends[i - 1] };
+        let text = rec.text.get(start..rec.ends[i]).unwrap_or("");
+        out.extend(text.lines().rev());
+    }
+    out.truncate(n);
+    out.reverse();
+    out
 }
 
 /// The commands, numbered, as `log` shows them (a secret answer without what it names), and

@@ -6,6 +6,7 @@ follow("players", (v) => {
   const now = $("now");
   const p = v.pending;
   if (v.over) fill(now, "The encounter is over.");
-  else if (p) fill(now, el("span", { class: "who" }, p.chooser), p.secret ? ` is choosing ${p.decision} in secret` : ` decides ${p.decision}`);
+  else if (p && p.secret) fill(now, "A choice is being made in secret");
+  else if (p) fill(now, el("span", { class: "who" }, p.chooser), ` decides ${p.decision}`);
   else fill(now, v.where || "");
 });

@@ -46,6 +46,8 @@ struct Recorder {
     text: Text,
     /// The length of `text.out()` after each event.
     ends: Vec<usize>,
+    /// The events only the GM sees (`Trace::gm_only`).
+    gm_only: Vec<usize>,
     open: Vec<Frame>,
     watch: Option<Watch>,
     hit: bool,
@@ -61,6 +63,7 @@ impl Recorder {
         Recorder {
             text: Text::new(p),
             ends: Vec::new(),
+            gm_only: Vec::new(),
             open: Vec::new(),
             watch: None,
             hit: false,
@@ -75,10 +78,13 @@ impl Recorder {
         let bytes = self.text.get_ref();
         let text = String::from_utf8_lossy(bytes.get(self.sent.0..).unwrap_or(&[])).into_owned();
         let ends = self.ends.get(self.sent.1..).unwrap_or(&[]).to_vec();
+        let since = self.gm_only.partition_point(|&i| i < self.sent.1);
+        let gm_only = self.gm_only[since..].to_vec();
         self.sent = (bytes.len(), self.ends.len());
         Trace {
             text,
             ends,
+            gm_only,
             open: self.open.clone(),
         }
     }
@@ -118,6 +124,13 @@ impl Sink for RecSink {
         r.text.event(p, e);
         let len = r.text.get_ref().len();
         r.ends.push(len);
+        if matches!(
+            e,
+            Event::EncounterStart { .. } | Event::Forced { .. } | Event::ForcedDraws { .. } | Event::Reseed { .. }
+        ) {
+            let i = r.ends.len() - 1;
+            r.gm_only.push(i);
+        }
         match e {
             Event::LevelStart { level, n } => r.open.push(Frame::Level {
                 level: *level,
@@ -317,6 +330,7 @@ pub(super) fn go_on(st: &mut State, entry: usize, ops: &[Op], goal: Goal) -> Opt
     }
     st.rec.text.push_str(&p.trace.text);
     st.rec.ends.extend(p.trace.ends);
+    st.rec.gm_only.extend(p.trace.gm_only);
     st.rec.open = p.trace.open;
     st.end = p.end;
     st.held = p.held;
