@@ -19,8 +19,11 @@ fn legends() -> Server {
 struct Scratch(std::path::PathBuf);
 
 impl Scratch {
+    /// Under the working directory (the crate's), which the server's fence takes: not in
+    /// CARGO_TARGET_TMPDIR, which CI puts elsewhere.
     fn new(name: &str) -> Scratch {
-        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let dir = std::path::Path::new("target/serve-scratch");
+        std::fs::create_dir_all(dir).unwrap();
         Scratch(dir.join(format!("{name}-{}.tsession", std::process::id())))
     }
 }
