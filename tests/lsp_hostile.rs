@@ -357,3 +357,17 @@ fn a_change_checks_again_only_what_it_can_change() {
     assert_eq!((status, stderr.as_str()), (Some(0), ""));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Found in review: `Content-Length` inside another header's name (`X-Content-Length: 5`) was
+/// taken for the length header after skipped bytes, and the message lost. It is another header.
+#[test]
+fn a_header_whose_name_holds_content_length_is_another_header() {
+    let mut c = Client::start();
+    c.initialize();
+    let body = r#"{"jsonrpc":"2.0","id":51,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///n.turn"},"position":{"line":0,"character":0}}}"#;
+    c.send_raw(format!("X-Content-Length: 5\r\nContent-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    let reply = c.next_within(20).expect("the request is answered");
+    assert_eq!(reply["id"], json!(51), "{reply}");
+    let (status, stderr) = c.finish();
+    assert_eq!((status, stderr.as_str()), (Some(0), ""));
+}

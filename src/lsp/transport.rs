@@ -146,6 +146,14 @@ impl<R: BufRead> MessageReader<R> {
                     Ok(n) => length = Some(n),
                     Err(skipped) => return Ok(skipped),
                 },
+                // `Content-Length` inside another header's name (`X-Content-Length: 5`): that
+                // header, not this one.
+                Some(at) if line[at - 1].is_ascii_alphanumeric() || matches!(line[at - 1], b'-' | b'_') => {
+                    if !is_header(&line) {
+                        let text = String::from_utf8_lossy(&line);
+                        return Ok(self.lost(&format!("a line that is no header ({})", quoted(&text))));
+                    }
+                }
                 // The header after bytes that are none (the end of a body longer than its
                 // Content-Length said): those bytes skipped, the header read next time.
                 Some(at) => {
