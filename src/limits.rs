@@ -110,6 +110,9 @@ pub struct Limits {
     /// `turnscript serve`: the most connections open at once (each open page holds one for its
     /// live updates).
     pub http_connections: usize,
+    /// `turnscript serve`: the most pages following the table at once (event streams), fewer
+    /// than the connections so that commands always find one.
+    pub http_streams: usize,
 }
 
 impl Limits {
@@ -159,6 +162,7 @@ impl Limits {
         http_headers: 64,
         http_body_bytes: 1024 * 1024,
         http_connections: 64,
+        http_streams: 32,
     };
 }
 
@@ -258,6 +262,8 @@ pub const MAX_HTTP_HEADERS: usize = Limits::DEFAULT.http_headers;
 pub const MAX_HTTP_BODY_BYTES: usize = Limits::DEFAULT.http_body_bytes;
 /// [`Limits::http_connections`].
 pub const MAX_HTTP_CONNECTIONS: usize = Limits::DEFAULT.http_connections;
+/// [`Limits::http_streams`].
+pub const MAX_HTTP_STREAMS: usize = Limits::DEFAULT.http_streams;
 
 /// User text as a diagnostic quotes it: at most [`MAX_QUOTED_CHARS`] characters, then `…`.
 pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {

@@ -522,3 +522,79 @@ fn the_players_never_see_the_seed_nor_the_dice_forced_for_later() {
     }
     assert!(!v["events"].as_array().unwrap().is_empty());
 }
+
+/// Found in review: a fenced table's `save` wrote onto a FIFO (the server waited for a reader,
+/// holding the table: every page hung) and over any file of the folder (`save Cargo.toml`). It
+/// writes a new file or replaces a saved session, nothing else.
+#[test]
+fn the_page_saves_only_to_a_new_file_or_over_a_saved_session() {
+    let s = legends();
+    let dir = std::path::Path::new("target/serve-scratch");
+    std::fs::create_dir_all(dir).unwrap();
+    let fifo = dir.join(format!("pipe-{}.tsession", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let (status, reply) = s.command(&format!("save {}", fifo.display()));
+    assert_eq!(status, 422, "{reply}");
+    assert!(
+        reply["out"].as_str().unwrap().contains("is not a regular file"),
+        "{reply}"
+    );
+    std::fs::remove_file(&fifo).unwrap();
+    let notes = dir.join(format!("notes-{}.txt", std::process::id()));
+    std::fs::write(&notes, "my notes\n").unwrap();
+    let (status, reply) = s.command(&format!("save {}", notes.display()));
+    assert_eq!(status, 422, "{reply}");
+    assert!(
+        reply["out"].as_str().unwrap().contains("is not a saved session"),
+        "{reply}"
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+    std::fs::remove_file(&notes).unwrap();
+    let session = Scratch::new("serve-again");
+    s.ok(&format!("save {}", session.0.display()));
+    s.ok("answer 1");
+    s.ok(&format!("save {}", session.0.display()));
+    assert!(std::fs::read_to_string(&session.0).unwrap().contains("answer 1"));
+    // A command longer than the REPL takes is refused as the REPL refuses it.
+    let (status, _) = s.command(&format!("set Kessa.fatigue = {}", "1".repeat(70_000)));
+    assert_eq!(status, 413);
+}
+
+/// Found in review: Open… autosaved the new table although the server was started with no
+/// autosave.
+#[test]
+fn opening_a_ruleset_keeps_the_servers_autosave_choice() {
+    let s = legends();
+    let autosave = std::path::Path::new(".turnscript-autosave-crisis-mode.tsession");
+    let _ = std::fs::remove_file(autosave);
+    let (status, body) = s.raw(
+        "POST",
+        "/api/open",
+        &[],
+        &json!({"ruleset": "rulesets/crisis-mode.turn", "encounter": "rulesets/encounters/crisis-mode.turn"})
+            .to_string(),
+    );
+    assert_eq!(status, 200, "{body}");
+    s.ok("answer");
+    assert!(!autosave.exists(), "Open… wrote an autosave");
+}
+
+/// The pages following the table are bounded below the connections, so a command always finds
+/// one; the next page is told so.
+#[test]
+fn pages_following_the_table_are_bounded() {
+    let s = legends();
+    let max = turnscript::limits::MAX_HTTP_STREAMS;
+    let open: Vec<_> = (0..max).map(|_| s.events("/api/events?audience=gm")).collect();
+    let (status, body) = s.get("/api/events?audience=gm");
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(s.command("answer 1").0, 200, "a command still gets through");
+    drop(open);
+}

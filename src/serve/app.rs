@@ -32,6 +32,8 @@ pub struct App {
     table: Mutex<Table>,
     /// Bumped at every change; event streams wait for it.
     version: Mutex<u64>,
+    /// The event streams open (at most `http_streams`, so they never take every connection).
+    streams: std::sync::atomic::AtomicUsize,
     changed: Condvar,
     pub keys: Keys,
     /// Where files may be opened from (the working directory and the files named at start).
@@ -47,6 +49,7 @@ impl App {
         App {
             table: Mutex::new(table),
             version: Mutex::new(0),
+            streams: std::sync::atomic::AtomicUsize::new(0),
             changed: Condvar::new(),
             keys,
             fence,
@@ -183,6 +186,16 @@ impl App {
             Ok(l) => l,
             Err(r) => return Response::refused(&r),
         };
+        if line.len() > crate::limits::MAX_REPL_DEFINITION_BYTES {
+            return refused(
+                413,
+                format!(
+                    "the command is {} bytes long; the REPL's limit is {}",
+                    line.len(),
+                    crate::limits::MAX_REPL_DEFINITION_BYTES
+                ),
+            );
+        }
         let word = line.split_whitespace().next().unwrap_or("");
         if matches!(word, "quit" | "exit") {
             return refused(
@@ -203,7 +216,8 @@ impl App {
             }
             reply
         };
-        if !reply.error {
+        // What only reads the table changes nothing the pages show.
+        if !reply.error && !matches!(word, "show" | "help" | "trace" | "log") {
             self.bump();
         }
         Response::json(
@@ -240,8 +254,15 @@ impl App {
                 None => return refused(400, "the seed is a whole number from 0"),
             },
         };
+        // Autosaved as the table the server started with was (`--no-autosave`: not at all), under
+        // the new encounter's own name.
+        let autosave = self
+            .base
+            .autosave
+            .as_ref()
+            .map(|_| crate::table::autosave_for(encounter.as_deref().unwrap_or(&ruleset)));
         let opts = Options {
-            autosave: Some(crate::table::autosave_for(encounter.as_deref().unwrap_or(&ruleset))),
+            autosave,
             ruleset: Some(ruleset),
             encounter,
             seed,
@@ -308,6 +329,25 @@ impl App {
                 return;
             }
         };
+        use std::sync::atomic::Ordering;
+        let max = crate::limits::MAX_HTTP_STREAMS;
+        if self.streams.fetch_add(1, Ordering::SeqCst) >= max {
+            self.streams.fetch_sub(1, Ordering::SeqCst);
+            let r = Refused::new(
+                503,
+                format!("{max} pages are following this table, its limit: close one and reload"),
+            );
+            let _ = super::http::write_response(w, &Response::refused(&r), false);
+            return;
+        }
+        // Counted down however the stream ends.
+        struct Open<'a>(&'a std::sync::atomic::AtomicUsize);
+        impl Drop for Open<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+        let _open = Open(&self.streams);
         if super::http::write_event_stream_head(w).is_err() {
             return;
         }

@@ -78,11 +78,7 @@ pub fn start(listener: TcpListener, opts: ServeOptions, say: &mut dyn Write) -> 
         },
         players: secret("players")?,
     };
-    let host = if addr.ip().is_loopback() {
-        "127.0.0.1".to_string()
-    } else {
-        addr.ip().to_string()
-    };
+    let host = url_host(addr.ip());
     let base = format!("http://{host}:{}", addr.port());
     let gm_url = match &keys.gm {
         Some(k) => format!("{base}/?key={k}"),
@@ -137,7 +133,11 @@ fn connection(app: &app::App, mut stream: TcpStream, bound: SocketAddr) {
     if !host_allowed(req.host.as_deref(), bound) {
         let r = http::Refused::new(
             421,
-            format!("this server answers to http://127.0.0.1:{} only", bound.port()),
+            format!(
+                "this server answers to http://{}:{} only",
+                url_host(bound.ip()),
+                bound.port()
+            ),
         );
         let _ = http::write_response(&mut stream, &http::Response::refused(&r), false);
         return;
@@ -167,8 +167,12 @@ pub fn accept_loop(
     for stream in listener.incoming() {
         let stream = match stream {
             Ok(s) => s,
-            // A connection reset before it was taken, or too many open files for now: go on.
-            Err(_) => continue,
+            // A connection reset before it was taken, or too many open files for now: go on,
+            // after a pause (out of descriptors, accept fails at once, again and again).
+            Err(_) => {
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
         };
         let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
         let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
@@ -180,8 +184,9 @@ pub fn accept_loop(
         let (open2, handle2) = (open.clone(), handle.clone());
         let started = match stream.try_clone() {
             Ok(s) => std::thread::Builder::new().name("serve-conn".into()).spawn(move || {
+                // Counted down however the handler ends, a panic too (or every slot would leak).
+                let _slot = Slot(open2);
                 handle2(s);
-                open2.fetch_sub(1, Ordering::SeqCst);
             }),
             Err(e) => Err(e),
         };
@@ -191,6 +196,23 @@ pub fn accept_loop(
         }
     }
     Ok(())
+}
+
+/// An address as a URL writes it (`[::1]` for IPv6).
+fn url_host(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V6(ip) => format!("[{ip}]"),
+        ip => ip.to_string(),
+    }
+}
+
+/// A connection's place among those open, given back when dropped.
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 fn busy(mut stream: TcpStream, max: usize) {

@@ -30,7 +30,7 @@ pub struct Saved {
     pub cursor: usize,
 }
 
-const MAGIC: &str = "turnscript session 1";
+pub(super) const MAGIC: &str = "turnscript session 1";
 
 fn q(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())

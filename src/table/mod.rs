@@ -585,6 +585,10 @@ impl Table {
 
     fn reload(&mut self) -> Result<Reply, Reply> {
         let s = self.session()?;
+        self.fenced(Path::new(&s.base.ruleset.path))?;
+        if let Some(e) = &s.base.encounter {
+            self.fenced(Path::new(&e.path))?;
+        }
         let mut base = s.base.clone();
         base.ruleset = read_source(Path::new(&s.base.ruleset.path)).map_err(Reply::err)?;
         if let Some(e) = &s.base.encounter {
@@ -631,6 +635,9 @@ impl Table {
 
     fn save(&self, path: &str) -> Result<Reply, Reply> {
         self.fenced(Path::new(path))?;
+        if self.fence.is_some() {
+            replaceable(Path::new(path)).map_err(Reply::err)?;
+        }
         let s = self.session()?;
         let text = session_text(s);
         write_whole(Path::new(path), &text).map_err(|e| Reply::err(format!("error: cannot write {path}: {e}\n")))?;
@@ -774,6 +781,32 @@ fn paint(text: &str) -> String {
 }
 
 /// The session file of the log up to the cursor.
+/// Whether a fenced table may write a session to `path`: a new file, or a regular file that holds a
+/// saved session. Not a FIFO or a device (a write there waits for a reader, holding the table),
+/// and not some other file of the folder (`save Cargo.toml` would replace it).
+fn replaceable(path: &Path) -> Result<(), String> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let shown = crate::limits::clip(&path.display().to_string()).into_owned();
+    if !meta.is_file() {
+        return Err(format!(
+            "error: {shown} is not a regular file: a session is saved to a file\n"
+        ));
+    }
+    let mut head = [0u8; 64];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    if head[..n].starts_with(file::MAGIC.as_bytes()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "error: {shown} is there and is not a saved session: save under another name\n"
+        ))
+    }
+}
+
 fn session_text(s: &Session) -> String {
     file::write(
         (&s.base.ruleset.path, &s.base.ruleset.text),

@@ -39,10 +39,11 @@ function kept(v) {
 // A member's buttons: move up and down in a kept order, take out of play.
 function rowTools(r) {
   const order = kept(view);
-  const names = (view.strip || []).map((x) => x.name);
+  // Moves are within the kept order's own members (the strip also lists those in no order).
+  const names = order ? view.kept.find((k) => k.order === order).members : [];
   const i = names.indexOf(r.name);
   const b = [];
-  if (order) {
+  if (order && i >= 0) {
     b.push(el("button", { title: `Move ${r.name} up in ${order}`, disabled: i <= 0,
       onclick: () => run(`place ${r.name} before ${names[i - 1]} in ${order}`) }, "↑"));
     b.push(el("button", { title: `Move ${r.name} down in ${order}`, disabled: i >= names.length - 1,
@@ -175,6 +176,7 @@ $("open-form").addEventListener("submit", async (e) => {
 // Keys for the common steps, unless typing in a field.
 document.addEventListener("keydown", (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (document.querySelector("dialog[open]")) return;
   const t = e.target;
   if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
   const p = view.pending;
