@@ -202,4 +202,10 @@ fn the_gm_page_of_a_library_fight_as_the_docs_show_it() {
     );
     assert_eq!(b.text("#options button[data-n='3']"), "3attack");
     shot(&b, "table-dnd5e");
+    // A foe of two words falls: its ✕ (the page quotes the name, as the REPL takes it).
+    b.click("#strip li[data-name='Kobold 1'] .tools button[title^='Take']");
+    b.wait_text("#strip li[data-name='Kobold 1']", "Kobold 1 out", |t| {
+        t.contains("out of play")
+    });
+    assert!(!b.text("#reply").contains("error"), "{}", b.text("#reply"));
 }

@@ -598,3 +598,41 @@ fn pages_following_the_table_are_bounded() {
     assert_eq!(s.command("answer 1").0, 200, "a command still gets through");
     drop(open);
 }
+
+/// Found by a GM trying the page: every button naming a character of two words (`Kobold 1`)
+/// sent it unquoted and was refused. The page quotes such names, as the REPL takes them; these
+/// are the page's commands for such a name.
+#[test]
+fn the_pages_commands_take_names_of_several_words() {
+    let s = Server::start(
+        "rulesets/library/dnd5e.turn",
+        Some("rulesets/library/encounters/dnd5e.turn"),
+        3,
+    );
+    for c in [
+        "auto npcs",
+        "auto Lair",
+        "continue",
+        "place \"Kobold 1\" before \"Kobold 2\" in initiative_order",
+        "place \"Kobold 1\" after \"Kobold 3\" in initiative_order",
+        "begin surprise on \"Kobold lookout\" for 1",
+        "stop surprise on \"Kobold lookout\"",
+        "set \"Kobold 1\".movement = 5",
+        "ask \"Kobold lookout\"",
+        "auto \"Kobold lookout\"",
+        "remove \"Kobold 1\"",
+    ] {
+        s.ok(c);
+    }
+    let v = s.get_json("/api/view");
+    let k1 = v["strip"].as_array().unwrap().iter().find(|r| r["name"] == "Kobold 1");
+    assert!(k1.is_none_or(|r| r["mark"] == "out"), "{v}");
+    let gm = std::fs::read_to_string("src/serve/page/gm.js").unwrap();
+    for built in [
+        "remove ${q(r.name)}",
+        "on ${q(e.on)}",
+        "place ${q(moved)} before ${q(li.dataset.name)}",
+    ] {
+        assert!(gm.contains(built), "gm.js quotes names in `{built}`");
+    }
+}

@@ -13,8 +13,8 @@ use crate::table::view::{Audience, view};
 use crate::table::{Fence, Options, Table};
 
 /// The events a view carries: the GM's and the players'.
-const GM_EVENTS: usize = 14;
-const PLAYERS_EVENTS: usize = 10;
+const GM_EVENTS: usize = 40;
+const PLAYERS_EVENTS: usize = 16;
 /// How often an idle event stream says it is alive (a comment line), so a closed page is noticed.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 

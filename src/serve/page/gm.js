@@ -4,6 +4,11 @@
 
 let view = { loaded: false };
 
+// A name as a command line writes it: quoted unless it is one word (`"Kobold 1"`).
+function q(name) {
+  return /^[\p{L}_][\p{L}\p{N}_]*$/u.test(name) ? name : `"${name}"`;
+}
+
 async function api(path, body) {
   const res = await fetch(withAuth(path), {
     method: "POST",
@@ -45,11 +50,11 @@ function rowTools(r) {
   const b = [];
   if (order && i >= 0) {
     b.push(el("button", { title: `Move ${r.name} up in ${order}`, disabled: i <= 0,
-      onclick: () => run(`place ${r.name} before ${names[i - 1]} in ${order}`) }, "↑"));
+      onclick: () => run(`place ${q(r.name)} before ${q(names[i - 1])} in ${order}`) }, "↑"));
     b.push(el("button", { title: `Move ${r.name} down in ${order}`, disabled: i >= names.length - 1,
-      onclick: () => run(`place ${r.name} after ${names[i + 1]} in ${order}`) }, "↓"));
+      onclick: () => run(`place ${q(r.name)} after ${q(names[i + 1])} in ${order}`) }, "↓"));
   }
-  if (r.mark !== "out") b.push(el("button", { title: `Take ${r.name} out of play`, onclick: () => run(`remove ${r.name}`) }, "✕"));
+  if (r.mark !== "out") b.push(el("button", { title: `Take ${r.name} out of play`, onclick: () => run(`remove ${q(r.name)}`) }, "✕"));
   return el("span", { class: "tools" }, b);
 }
 
@@ -67,7 +72,7 @@ function dragAndDrop() {
       e.preventDefault();
       li.classList.remove("drop");
       const moved = e.dataTransfer.getData("text/plain");
-      if (moved && moved !== li.dataset.name) run(`place ${moved} before ${li.dataset.name} in ${order}`);
+      if (moved && moved !== li.dataset.name) run(`place ${q(moved)} before ${q(li.dataset.name)} in ${order}`);
     });
   }
 }
@@ -79,6 +84,8 @@ function render(v) {
   if (!v.loaded) { fill($("pending"), "No ruleset is loaded: Open… or Load."); fill($("options")); return; }
   if (v.players_token) $("players-link").href = "/players?token=" + encodeURIComponent(v.players_token);
   $("undo").disabled = !v.undo;
+  // Over: nothing is left to play (undo goes back).
+  for (const id of ["step", "continue"]) $(id).disabled = !!v.over;
   $("redo").disabled = !v.redo;
   const p = v.pending;
   if (p) {
@@ -106,7 +113,7 @@ function render(v) {
   // The effects running, each with a Stop button (`stop EFFECT on NAME`).
   fill($("running"), (v.effects || []).map((e) => el("li", {},
     `${e.effect} on ${e.on}: ${e.left} more `,
-    el("button", { title: `End ${e.effect} on ${e.on} now`, onclick: () => run(`stop ${e.effect} on ${e.on}`) }, "Stop"))));
+    el("button", { title: `End ${e.effect} on ${e.on} now`, onclick: () => run(`stop ${e.effect} on ${q(e.on)}`) }, "Stop"))));
   const ch = v.choosers || { sides: [], roles: [], characters: [] };
   options($("mode-who"), ["all"].concat(ch.sides, ch.roles, ch.characters), true);
   $("control").textContent = v.control ? `control: ${v.control}` : "";
@@ -117,7 +124,10 @@ function render(v) {
 function setFields() {
   const who = $("set-who").value;
   const c = (view.characters || []).find((x) => x.name === who);
-  options($("set-field"), who === "(global)" ? (view.globals || []).map((g) => g.name) : c ? c.fields.map((f) => f.name) : [], true);
+  // Effects are begun and stopped, not set.
+  const effects = view.effect_names || [];
+  const fields = c ? c.fields.map((f) => f.name).filter((n) => !effects.includes(n)) : [];
+  options($("set-field"), who === "(global)" ? (view.globals || []).map((g) => g.name) : fields, true);
 }
 
 function submit(id, make) {
@@ -134,14 +144,14 @@ submit("draw-form", () => $("draw").value.trim() && `draw ${$("draw").value.trim
 submit("set-form", () => {
   const who = $("set-who").value, f = $("set-field").value, val = $("set-value").value.trim();
   if (!f || !val) return null;
-  return who === "(global)" ? `set ${f} = ${val}` : `set ${who}.${f} = ${val}`;
+  return who === "(global)" ? `set ${f} = ${val}` : `set ${q(who)}.${f} = ${val}`;
 });
-submit("begin-form", () => `begin ${$("begin-effect").value} on ${$("begin-on").value} for ${$("begin-for").value.trim() || 1}`);
+submit("begin-form", () => `begin ${$("begin-effect").value} on ${q($("begin-on").value)} for ${$("begin-for").value.trim() || 1}`);
 submit("add-form", () => $("add").value.trim() && `add ${$("add").value.trim()}`);
-submit("attempt-form", () => `attempt ${$("attempt-who").value} ${$("attempt-name").value}`);
+submit("attempt-form", () => `attempt ${q($("attempt-who").value)} ${$("attempt-name").value}`);
 submit("command-form", () => { const l = $("command").value; $("command").value = ""; return l.trim() && l; });
-$("mode-auto").addEventListener("click", () => run(`auto ${$("mode-who").value}`));
-$("mode-ask").addEventListener("click", () => run(`ask ${$("mode-who").value}`));
+$("mode-auto").addEventListener("click", () => run(`auto ${q($("mode-who").value)}`));
+$("mode-ask").addEventListener("click", () => run(`ask ${q($("mode-who").value)}`));
 $("undo").addEventListener("click", () => run("undo"));
 $("redo").addEventListener("click", () => run("redo"));
 $("step").addEventListener("click", () => run("step"));
