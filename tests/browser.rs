@@ -104,16 +104,22 @@ fn a_gm_plays_a_fight_from_the_page_and_the_players_screen_follows() {
     // A forced die, logged for the next roll.
     b.type_into("#roll", "4");
     b.click("#roll-form button");
-    b.wait_text("#reply", "the forced die", |t| !t.is_empty());
-    assert!(
-        b.eval(
+    // The log (inside a closed <details>, so its text content) lists it once the reply is in.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !b
+        .eval(
             "return document.querySelector('#log').textContent",
-            serde_json::json!([])
+            serde_json::json!([]),
         )
         .as_str()
-        .unwrap()
-        .contains("roll 4")
-    );
+        .is_some_and(|t| t.contains("roll 4"))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the forced die never reached the log"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     // Everyone on auto, played on to round 3 from the command line.
     pick(&b, "#mode-who", "all");
     b.click("#mode-auto");
