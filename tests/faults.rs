@@ -620,37 +620,28 @@ fn documents_on_stdout_to_a_full_disk_fail_and_to_a_closed_pipe_end_quietly() {
     }
 }
 
-#[test]
-fn a_repl_that_cannot_start_its_run_thread_says_so() {
-    // An address space too small for the run stack: the thread cannot be made.
+/// `turnscript ARGS` in an address space too small for the run stack: the thread cannot be
+/// made, and it says so with status 1, never a panic.
+fn without_room_for_the_run_thread(args: &str) {
     let bin = env!("CARGO_BIN_EXE_turnscript");
     let o = Command::new("sh")
         .current_dir(root())
         .arg("-c")
-        .arg(format!(
-            "ulimit -v 200000 && exec {bin} repl {LEGENDS_CAST} --no-autosave < /dev/null"
-        ))
+        .arg(format!("ulimit -v 200000 && exec {bin} {args}"))
         .output()
         .expect("sh runs");
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!err.contains("panicked"), "a panic: {err}");
-    assert!(err.contains("error: cannot start the run thread"), "{err}");
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{args}: a panic: {err}");
+    assert!(err.contains("error: cannot start the run thread"), "{args}: {err}");
+    assert_eq!(o.status.code(), Some(1), "{args}: {err}");
+}
+
+#[test]
+fn a_repl_that_cannot_start_its_run_thread_says_so() {
+    without_room_for_the_run_thread(&format!("repl {LEGENDS_CAST} --no-autosave < /dev/null"));
 }
 
 #[test]
 fn a_run_that_cannot_start_its_run_thread_says_so() {
-    let bin = env!("CARGO_BIN_EXE_turnscript");
-    let o = Command::new("sh")
-        .current_dir(root())
-        .arg("-c")
-        .arg(format!(
-            "ulimit -v 200000 && exec {bin} run {LEGENDS_CAST} --until round=1"
-        ))
-        .output()
-        .expect("sh runs");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!err.contains("panicked"), "a panic: {err}");
-    assert!(err.contains("error: cannot start the run thread"), "{err}");
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    without_room_for_the_run_thread(&format!("run {LEGENDS_CAST} --until round=1"));
 }
