@@ -494,6 +494,9 @@ fn the_players_view_does_not_tell_a_secret_pick_by_the_choice_that_follows_it() 
     assert_eq!(gm["pending"]["decision"], "target", "the GM, who answered, sees it");
     let v = s.get_json(&players);
     assert_eq!(v["pending"], json!({"secret": true}));
+    // Nor who is asked, in the place the page's header says (a choice asked of another would
+    // tell the pick as well).
+    assert_eq!(v["where"], "round 1", "{v}");
     let seen = words(&v);
     for w in ["strike", "target", "plan", "guard"] {
         assert!(!seen.iter().any(|x| x == w), "`{w}` on the players' screen: {v}");

@@ -567,6 +567,12 @@ pub fn level_now(st: &State) -> (String, u64) {
 }
 
 pub fn where_short(st: &State) -> String {
+    where_shown(st, true)
+}
+
+/// [`where_short`], naming who decides only when `chooser` (not while a choice is made in secret,
+/// on the players' screen).
+pub fn where_shown(st: &State, chooser: bool) -> String {
     let p = &st.program;
     let level = st.rec.open.iter().rev().find_map(|f| match f {
         Frame::Level { level, n, .. } if p.levels[*level as usize].kind != LevelKind::Phase => {
@@ -575,6 +581,7 @@ pub fn where_short(st: &State) -> String {
         _ => None,
     });
     let who = match &st.end {
+        End::Paused(_) if !chooser => None,
         End::Paused(pd) => Some(p.who_name(pd.chooser).to_string()),
         End::Finished(..) => Some("over".to_string()),
         End::Failed(_) => Some("stopped".to_string()),

@@ -146,7 +146,7 @@ pub fn view(t: &Table, who: Audience, events: usize) -> Value {
         "loaded": true,
         "encounter": p.encounter_name,
         "ruleset": p.ruleset_name,
-        "where": super::show::where_short(st),
+        "where": super::show::where_shown(st, gm || st.pending().is_none_or(|pd| !pd.secret)),
         "at": st.rec.open.iter().map(|f| frame_text(p, f)).collect::<Vec<_>>(),
         "decision": st.decisions_shown() + 1,
         "events": last_lines(st, events, gm),
