@@ -165,6 +165,7 @@ pub trait Out {
 }
 
 /// Counts the events, writes nothing.
+#[allow(dead_code)] // used by benches/crisis.rs, not by benches/process.rs
 #[derive(Default)]
 pub struct Count {
     pub events: u64,

@@ -1,7 +1,8 @@
 //! The JSON lines view ([`JsonLines`]): the stable machine interface, one object per event.
 //!
-//! Each event is written straight into the view's writer as it happens: names are escaped into
-//! it by [`write_json_str`], lists are written item by item, and nothing is allocated per event.
+//! Each event is written as it happens: into a line buffer reused from event to event (names
+//! escaped into it by [`write_json_str`], lists item by item), then into the view's writer in
+//! one write. Nothing is allocated per event once the buffer holds the longest line.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -16,6 +17,9 @@ use crate::syntax::ast::{Dice, Keep, LevelKind};
 /// `turnscript run`. A failed write stops the view (see [`JsonLines::error`]), never the run.
 pub struct JsonLines<W: Write = Vec<u8>> {
     out: Out<W>,
+    /// The event being written: each event is written here first (small writes into a `Vec`
+    /// are inlined copies), then handed to `out` in one write. Reused from event to event.
+    line: Vec<u8>,
 }
 
 impl Default for JsonLines {
@@ -27,7 +31,10 @@ impl Default for JsonLines {
 impl<W: Write> JsonLines<W> {
     /// A view that writes each event into `w`.
     pub fn new(w: W) -> Self {
-        JsonLines { out: Out::new(w) }
+        JsonLines {
+            out: Out::new(w),
+            line: Vec::with_capacity(256),
+        }
     }
 
     /// The first error writing the trace, if a write failed; nothing was written after it.
@@ -61,6 +68,7 @@ impl JsonLines {
 /// Writes `s` as a JSON string, quotes included, escaped byte for byte as `serde_json` does:
 /// `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u00XX` (lower-case
 /// hex); everything else, non-ASCII included, as it is.
+#[inline]
 pub fn write_json_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
     w.write_all(b"\"")?;
     escape(w, s)?;
@@ -68,11 +76,23 @@ pub fn write_json_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
 }
 
 /// Writes the inside of a JSON string: `s` escaped, without quotes.
+#[inline]
 fn escape<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = s.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    // Names seldom hold a byte to escape: find the first one, if any, by table.
+    match bytes.iter().position(|&b| ESCAPED[b as usize]) {
+        None => w.write_all(bytes),
+        Some(first) => escape_from(w, bytes, first),
+    }
+}
+
+/// [`escape`] from the first byte to escape on.
+#[cold]
+fn escape_from<W: Write + ?Sized>(w: &mut W, bytes: &[u8], first: usize) -> io::Result<()> {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    w.write_all(&bytes[..first])?;
+    let mut start = first;
+    for (i, &b) in bytes.iter().enumerate().skip(first) {
         let short: &[u8] = match b {
             b'"' => b"\\\"",
             b'\\' => b"\\\\",
@@ -91,6 +111,19 @@ fn escape<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
     }
     w.write_all(&bytes[start..])
 }
+
+/// The bytes that JSON strings escape: `"`, `\\` and the control characters.
+const ESCAPED: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
 
 /// Writes what is formatted into it as the inside of a JSON string (a `fmt::Write` over an
 /// `io::Write`), keeping the first I/O error.
@@ -129,6 +162,13 @@ fn int<W: Write>(w: &mut W, v: impl Into<i128>) -> io::Result<()> {
     let mut buf = [0u8; 40];
     let mut at = buf.len();
     let mut n = v.unsigned_abs();
+    // Digits by 128-bit division (a library call) only while they do not fit in 64 bits.
+    while n > u128::from(u64::MAX) {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    let mut n = n as u64;
     loop {
         at -= 1;
         buf[at] = b'0' + (n % 10) as u8;
@@ -198,10 +238,12 @@ impl<W: Write> Sink for JsonLines<W> {
     /// One line per event. The dispatch is long only because it has one short arm per kind
     /// of event; each kind's object is written by its own function below.
     fn event(&mut self, p: &World<'_>, e: &Event<'_>) {
-        self.out.emit(|o| {
-            event(o, p, e)?;
-            o.write_all(b"\n")
-        });
+        let line = &mut self.line;
+        line.clear();
+        // Writing into a `Vec` cannot fail.
+        let _ = event(line, p, e);
+        line.push(b'\n');
+        self.out.emit(|o| o.write_all(line));
     }
 }
 
@@ -811,4 +853,60 @@ fn create<W: Write>(o: &mut W, p: &World<'_>, id: EntityId, ty: TypeId, values: 
     o.write_all(br#","fields":{"#)?;
     fields(o, p, values.iter().copied())?;
     o.write_all(b"}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quoted(s: &str) -> String {
+        let mut w = Vec::new();
+        write_json_str(&mut w, s).expect("into memory");
+        String::from_utf8(w).expect("UTF-8")
+    }
+
+    /// Every byte escaped as serde_json escapes it, wherever it stands in the string (the fast
+    /// path writes a run with no escape whole; the slow path starts at the first escape).
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        for b in 0u8..128 {
+            let c = char::from(b);
+            for s in [
+                c.to_string(),
+                format!("ab{c}"),
+                format!("{c}cd"),
+                format!("a{c}b{c}{c}é"),
+            ] {
+                let want = serde_json::to_string(&s).expect("serde_json");
+                assert_eq!(quoted(&s), want, "byte {b:#04x}");
+            }
+        }
+        for s in ["", "Kobold 1", "Ünïcødé ✓", "tab\there", "\u{7f}\u{80}"] {
+            assert_eq!(quoted(s), serde_json::to_string(s).expect("serde_json"));
+        }
+    }
+
+    /// Integers at the edges of both halves of the digit loop: 64-bit and 128-bit division.
+    #[test]
+    fn integers_are_written_as_rust_displays_them() {
+        let edges: [i128; 12] = [
+            0,
+            -1,
+            9,
+            10,
+            i64::MIN as i128,
+            i64::MAX as i128,
+            u64::MAX as i128,
+            u64::MAX as i128 + 1,
+            -(u64::MAX as i128) - 1,
+            i128::MAX,
+            i128::MIN,
+            1_000_000_000_000_000_000_000,
+        ];
+        for v in edges {
+            let mut w = Vec::new();
+            int(&mut w, v).expect("into memory");
+            assert_eq!(String::from_utf8(w).expect("UTF-8"), v.to_string());
+        }
+    }
 }
