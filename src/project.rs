@@ -227,7 +227,17 @@ pub fn run(
     decider: &mut (dyn Decider + Send),
     sink: &mut (dyn Sink + Send),
 ) -> Result<Outcome, Diag> {
-    crate::runtime::on_run_stack(|| crate::runtime::run(program, config, decider, sink))
+    crate::runtime::try_on_run_stack(|| crate::runtime::run(program, config, decider, sink)).unwrap_or_else(|e| {
+        Err(Diag::new("run::thread", format!("cannot start the run thread: {e}")).help(no_run_stack_help()))
+    })
+}
+
+/// What to do when the run thread cannot be made.
+fn no_run_stack_help() -> String {
+    format!(
+        "free memory: a run reserves {} MiB of stack",
+        crate::limits::RUN_STACK_BYTES >> 20
+    )
 }
 
 /// One scripted answer: the text of the answer and where it came from (`answers.txt:3`).
@@ -529,14 +539,11 @@ pub fn play<S: Sink + Send>(
     sink: impl FnOnce(&Program) -> S + Send,
 ) -> (Option<S>, Result<(Outcome, String), Failure>) {
     crate::runtime::try_on_run_stack(|| play_here(files, opts, sink)).unwrap_or_else(|e| {
-        let help = format!(
-            "free memory: a run reserves {} MiB of stack",
-            crate::limits::RUN_STACK_BYTES >> 20
-        );
         (
             None,
             Err(Failure::Thread(format!(
-                "error: cannot start the run thread: {e}\n  help: {help}\n"
+                "error: cannot start the run thread: {e}\n  help: {}\n",
+                no_run_stack_help()
             ))),
         )
     })

@@ -645,3 +645,51 @@ fn a_repl_that_cannot_start_its_run_thread_says_so() {
 fn a_run_that_cannot_start_its_run_thread_says_so() {
     without_room_for_the_run_thread(&format!("run {LEGENDS_CAST} --until round=1"));
 }
+
+/// The library's `turnscript::run` in an address space too small for the run stack: an error
+/// with its code and help, never a panic. The test binary runs this same test again as the child
+/// (`TURNSCRIPT_FAULTS_CHILD`), under `ulimit -v`.
+#[test]
+fn the_library_run_that_cannot_start_its_thread_returns_an_error() {
+    if std::env::var_os("TURNSCRIPT_FAULTS_CHILD").is_some() {
+        let files = [
+            (
+                LEGENDS,
+                std::fs::read_to_string(root().join(LEGENDS)).expect("the ruleset"),
+            ),
+            (
+                LEGENDS_CAST,
+                std::fs::read_to_string(root().join(LEGENDS_CAST)).expect("the cast"),
+            ),
+        ];
+        let program = turnscript::Project::load(files).compile().expect("it compiles");
+        let config = turnscript::RunConfig::default();
+        let mut decider = turnscript::runtime::decide::Policy::new(turnscript::compile::PolicyRef::First, 0);
+        let mut sink = turnscript::trace::JsonLines::default();
+        match turnscript::run(&program, &config, &mut decider, &mut sink) {
+            Ok(_) => println!("CHILD: it ran"),
+            Err(d) => println!("CHILD: {} {} / {}", d.code, d.message, d.help.unwrap_or_default()),
+        }
+        return;
+    }
+    let me = std::env::current_exe().expect("this test's binary");
+    let o = Command::new("sh")
+        .current_dir(root())
+        .env("TURNSCRIPT_FAULTS_CHILD", "1")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 200000 && exec {} --exact the_library_run_that_cannot_start_its_thread_returns_an_error --nocapture --test-threads 1",
+            me.display()
+        ))
+        .output()
+        .expect("sh runs");
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(
+        !err.contains("panicked") && !out.contains("panicked"),
+        "a panic: {out}{err}"
+    );
+    assert!(
+        out.contains("CHILD: run::thread cannot start the run thread: ") && out.contains("/ free memory"),
+        "{out}{err}"
+    );
+}

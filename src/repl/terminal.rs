@@ -212,7 +212,7 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> Result<
 }
 
 /// Runs a whole script as [`run_plain`] does, with replies and errors in one transcript; the exit
-/// code is the last line. Call it on the run stack ([`crate::runtime::on_run_stack`]).
+/// code is the last line. Call it on the run stack ([`crate::runtime::try_on_run_stack`]).
 pub fn script(repl: &mut Repl, input: &str) -> String {
     // One buffer for both streams, so errors stay in order with the replies.
     let buf = Shared::default();

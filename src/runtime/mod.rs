@@ -43,15 +43,8 @@ use state::{Machine, R};
 use stmt::Flow;
 
 /// Runs `f` on a thread with [`crate::limits::RUN_STACK_BYTES`] of stack, so the deepest nesting
-/// the limits allow is an error, never a stack overflow. (Only the pages used are ever touched.)
-pub fn on_run_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
-    // No thread could be made: nothing else can be done here (a front end that can say so
-    // calls `try_on_run_stack`).
-    try_on_run_stack(f).unwrap_or_else(|e| panic!("cannot start the run thread: {e}"))
-}
-
-/// [`on_run_stack`], with a thread that cannot be made (no memory for its stack, too many
-/// threads) as an error.
+/// the limits allow is an error, never a stack overflow (only the pages used are ever touched).
+/// A thread that cannot be made (no memory for its stack, too many threads) is an error.
 pub fn try_on_run_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::io::Result<T> {
     std::thread::scope(|scope| {
         let spawned = std::thread::Builder::new()
