@@ -42,6 +42,14 @@ use decide::Decider;
 use state::{Machine, R};
 use stmt::Flow;
 
+/// [`try_on_run_stack`] for tests, benches and fuzz targets, which have the memory for it.
+///
+/// # Panics
+/// When the thread cannot be made. The library and its front ends call [`try_on_run_stack`].
+pub fn on_run_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    try_on_run_stack(f).unwrap_or_else(|e| panic!("cannot start the run thread: {e}"))
+}
+
 /// Runs `f` on a thread with [`crate::limits::RUN_STACK_BYTES`] of stack, so the deepest nesting
 /// the limits allow is an error, never a stack overflow (only the pages used are ever touched).
 /// A thread that cannot be made (no memory for its stack, too many threads) is an error.
