@@ -133,6 +133,12 @@ impl Machine<'_> {
     /// Sorts by an order's keys, keeping tie-breakers in `memo` (a walk that sorts again), and
     /// gives in `tied` the runs of members tied on the value keys before the order's first
     /// roll-off or `chosen by` key (`ties together`; each member alone when it has none).
+    ///
+    /// Each key keys the members of the groups the earlier keys left tied (a group of one is
+    /// never keyed), once each, into a flat list reused from sort to sort, and sorts each group
+    /// once; only the groups of two or more are kept from key to key, in the order of their
+    /// places, and a roll-off rolls again among the members still tied at once (depth first,
+    /// left to right), so the dice and the steps are those the language describes.
     pub(super) fn sort_with(
         &mut self,
         o: OrderId,
@@ -155,135 +161,263 @@ impl Machine<'_> {
             t.clear();
             t.extend((0..ids.len()).map(|i| (i, i + 1)));
         }
-        let (mut groups, mut next, mut runs) = (self.spans.take(), self.spans.take(), self.spans.take());
+        // The groups still tied (two or more members each), in the order of their places.
+        let (mut groups, mut next) = (self.spans.take(), self.spans.take());
         let (mut work, mut keyed) = (self.groups.take(), self.keyed.take());
-        groups.push((0usize, ids.len()));
-        for (k, key) in order.keys.iter().enumerate() {
-            next.clear();
-            // Each tied group carries how many times it has been rolled: the limit is per group
-            // (a runaway tie), not per sort, so many distinct ties in a large cast are no error.
-            work.clear();
-            work.extend(groups.iter().rev().map(|&(s, e)| (s, e, 0)));
-            // `until settled at most N`: read once per key.
-            let most = match &key.at_most {
-                Some(n) => {
-                    let n = self.eval(n, NO_CTX)?;
-                    if n < 1 {
-                        return Err(Box::new(
-                            Diag::new(
-                                "run::at_most",
-                                format!("`until settled at most {n}` would never roll: the key would be skipped"),
-                            )
-                            .label(key.span, "this key")
-                            .help("`at most N` counts every roll of a tied group, the first included: N must be at least 1"),
-                        ));
-                    }
-                    Some(n.min(MAX_TIE_ROLLS as i64) as u32)
-                }
-                None => None,
-            };
-            while let Some((s, e, rolls)) = work.pop() {
-                if e - s <= 1 {
-                    next.push((s, e));
-                    continue;
-                }
-                // `when COND`: this key sorts the group only when COND holds of it.
-                if let Some(w) = &key.when
-                    && !self.holds_of_group(w, &ids[s..e])?
-                {
-                    if let (Some(m), false, None) = (memo.as_deref_mut(), key.roll, &key.chosen) {
-                        ids[s..e].iter().for_each(|id| m.value(*id, SKIPPED));
-                    }
-                    next.push((s, e));
-                    continue;
-                }
-                // `chosen by WHO`: WHO puts the group in order, one pick at a time (asked only
-                // about members whose place is not kept, in a walk that keeps them).
-                if let Some((who, decision, prefs)) = &key.chosen {
-                    match memo.as_deref_mut() {
-                        Some(m) => self.chosen_kept((who, prefs), (*decision, k, m), &mut ids[s..e], key.span)?,
-                        None => self.chosen_order((who, prefs), *decision, &mut ids[s..e], key.span)?,
-                    }
-                    next.extend((s..e).map(|i| (i, i + 1)));
-                    continue;
-                }
-                let rolls = rolls + u32::from(key.roll);
-                // A group that has rolled as often as allowed stays tied, for the next key.
-                if most.is_some_and(|m| rolls > m) {
-                    next.push((s, e));
-                    continue;
-                }
-                if rolls > MAX_TIE_ROLLS {
-                    return Err(Box::new(
-                        Diag::new(
-                            "run::unsettled",
-                            format!("a tie was still unsettled after {MAX_TIE_ROLLS} rolls"),
-                        )
-                        .label(key.span, "rolled again and again here")
-                        .help("roll dice with more than one face, or add another key before this one"),
-                    ));
-                }
-                keyed.clear();
-                // Every member keyed is a step.
-                self.charge((e - s) as u64, key.span)?;
-                for &id in &ids[s..e] {
-                    // A roll-off kept while the tie lasts is not rolled again.
-                    let round = rolls.saturating_sub(1) as usize;
-                    if let (true, Some(v)) = (key.roll, memo.as_deref().and_then(|m| m.roll(k, id, round))) {
-                        keyed.push((v, id));
-                        continue;
-                    }
-                    self.locals[order.var as usize] = id as i64;
-                    let v = self.eval(
-                        &key.value,
-                        Ctx {
-                            label: order.label,
-                            actor: Some(id),
-                        },
-                    )?;
-                    match memo.as_deref_mut() {
-                        Some(m) if key.roll => m.keep_roll(k, id, round, v),
-                        Some(m) => m.value(id, v),
-                        None => {}
-                    }
-                    keyed.push((v, id));
-                }
-                if key.descending {
-                    keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
-                } else {
-                    keyed.sort_by_key(|k| k.0);
-                }
-                runs.clear();
-                let mut start = s;
-                for (i, (_, id)) in keyed.iter().enumerate() {
-                    ids[s + i] = *id;
-                    if i > 0 && keyed[i].0 != keyed[i - 1].0 {
-                        runs.push((start, s + i));
-                        start = s + i;
-                    }
-                }
-                runs.push((start, e));
-                for &(rs, re) in runs.iter().rev() {
-                    if key.roll && key.until_settled && re - rs > 1 {
-                        work.push((rs, re, rolls));
-                    } else {
-                        next.push((rs, re));
-                    }
-                }
-            }
-            next.sort_unstable();
-            std::mem::swap(&mut groups, &mut next);
-            // The last value key before a tie-breaker: the runs tied on all of them.
-            if let (Some(t), true) = (tied.as_deref_mut(), k + 1 == lead) {
-                t.clear();
-                t.extend_from_slice(&groups);
-            }
+        if ids.len() > 1 {
+            groups.push((0usize, ids.len()));
         }
+        let sorted = self.sort_keys(
+            o,
+            ids,
+            memo,
+            (&mut groups, &mut next),
+            (&mut work, &mut keyed),
+            (lead, tied),
+        );
         self.spans.put(groups);
         self.spans.put(next);
-        self.spans.put(runs);
         self.groups.put(work);
         self.keyed.put(keyed);
+        sorted
+    }
+
+    /// The keys of `sort_with`, one after another, over the tied `groups` (the rest is scratch).
+    fn sort_keys(
+        &mut self,
+        o: OrderId,
+        ids: &mut [EntityId],
+        mut memo: Option<&mut TieMemo>,
+        (groups, next): (&mut Vec<(usize, usize)>, &mut Vec<(usize, usize)>),
+        (work, keyed): (&mut Vec<(usize, usize, u32)>, &mut Vec<(i64, EntityId)>),
+        (lead, mut tied): (usize, Option<&mut Vec<(usize, usize)>>),
+    ) -> R<()> {
+        let p = self.p;
+        let order = &p.orders[o as usize];
+        for (k, key) in order.keys.iter().enumerate() {
+            next.clear();
+            match (key.roll, &key.chosen, &key.when, memo.is_some()) {
+                // A plain value key (the usual case): each group keyed and sorted once.
+                (false, None, None, false) => {
+                    self.at_most(key)?;
+                    for &(s, e) in groups.iter() {
+                        self.sort_group(order, key, &mut ids[s..e], keyed, s, next)?;
+                    }
+                }
+                _ => self.tie_break(
+                    o,
+                    k,
+                    ids,
+                    memo.as_deref_mut(),
+                    (&groups[..], &mut *next),
+                    (&mut *work, &mut *keyed),
+                )?,
+            }
+            std::mem::swap(groups, next);
+            // The last value key before a tie-breaker: the runs tied on all of them, the members
+            // alone between them each a run of one.
+            if let (Some(t), true) = (tied.as_deref_mut(), k + 1 == lead) {
+                t.clear();
+                let mut at = 0;
+                for &(s, e) in groups.iter() {
+                    t.extend((at..s).map(|i| (i, i + 1)));
+                    t.push((s, e));
+                    at = e;
+                }
+                t.extend((at..ids.len()).map(|i| (i, i + 1)));
+                if ids.is_empty() {
+                    t.push((0, 0));
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// `until settled at most N`: read once per key (whether or not any group is tied).
+    fn at_most(&mut self, key: &KeyDef) -> R<Option<u32>> {
+        let Some(n) = &key.at_most else {
+            return Ok(None);
+        };
+        let n = self.eval(n, NO_CTX)?;
+        if n < 1 {
+            return Err(Box::new(
+                Diag::new(
+                    "run::at_most",
+                    format!("`until settled at most {n}` would never roll: the key would be skipped"),
+                )
+                .label(key.span, "this key")
+                .help("`at most N` counts every roll of a tied group, the first included: N must be at least 1"),
+            ));
+        }
+        Ok(Some(n.min(MAX_TIE_ROLLS as i64) as u32))
+    }
+
+    /// One member's value of a value key. A field of the member itself (`c.ap`) is read straight
+    /// from the state, as `eval` would read it; any other expression is evaluated.
+    fn key_value(&mut self, order: &OrderDef, key: &KeyDef, id: EntityId) -> R<i64> {
+        self.locals[order.var as usize] = id as i64;
+        if let Ex::Field(base, f, span) = &key.value
+            && let Ex::Local(s) = **base
+        {
+            let v = self.locals[s as usize];
+            let owner = if v == TABLE as i64 {
+                TABLE
+            } else {
+                self.owner_id(v, *span)?
+            };
+            return self.read(owner, *f, *span);
+        }
+        self.eval(
+            &key.value,
+            Ctx {
+                label: order.label,
+                actor: Some(id),
+            },
+        )
+    }
+
+    /// A plain value key over one tied group (`group`, at place `s`): every member keyed (a step
+    /// each), the group sorted stably by the value, and the runs still tied pushed to `next`.
+    fn sort_group(
+        &mut self,
+        order: &OrderDef,
+        key: &KeyDef,
+        group: &mut [EntityId],
+        keyed: &mut Vec<(i64, EntityId)>,
+        s: usize,
+        next: &mut Vec<(usize, usize)>,
+    ) -> R<()> {
+        // Every member keyed is a step.
+        self.charge(group.len() as u64, key.span)?;
+        keyed.clear();
+        for &id in group.iter() {
+            let v = self.key_value(order, key, id)?;
+            keyed.push((v, id));
+        }
+        settle_runs(key.descending, keyed, group);
+        let mut start = 0;
+        for i in 1..=keyed.len() {
+            if i == keyed.len() || keyed[i].0 != keyed[i - 1].0 {
+                if i - start > 1 {
+                    next.push((s + start, s + i));
+                }
+                start = i;
+            }
+        }
+        Ok(())
+    }
+
+    /// A key that breaks ties (`roll`, `chosen by`), sorts only when a condition holds (`when`),
+    /// or keeps what it gave (`memo`), over the tied `groups`: the groups still tied after it go to
+    /// `next`, in the order of their places.
+    fn tie_break(
+        &mut self,
+        o: OrderId,
+        k: usize,
+        ids: &mut [EntityId],
+        mut memo: Option<&mut TieMemo>,
+        (groups, next): (&[(usize, usize)], &mut Vec<(usize, usize)>),
+        (work, keyed): (&mut Vec<(usize, usize, u32)>, &mut Vec<(i64, EntityId)>),
+    ) -> R<()> {
+        let p = self.p;
+        let order = &p.orders[o as usize];
+        let key = &order.keys[k];
+        // Each tied group carries how many times it has been rolled: the limit is per group
+        // (a runaway tie), not per sort, so many distinct ties in a large cast are no error. A
+        // group that needs no more rolling waits on the stack, `SETTLED`, so that the groups
+        // reach `next` in the order of their places.
+        work.clear();
+        work.extend(groups.iter().rev().map(|&(s, e)| (s, e, 0)));
+        let most = self.at_most(key)?;
+        while let Some((s, e, rolls)) = work.pop() {
+            if rolls == SETTLED {
+                next.push((s, e));
+                continue;
+            }
+            // `when COND`: this key sorts the group only when COND holds of it.
+            if let Some(w) = &key.when
+                && !self.holds_of_group(w, &ids[s..e])?
+            {
+                if let (Some(m), false, None) = (memo.as_deref_mut(), key.roll, &key.chosen) {
+                    ids[s..e].iter().for_each(|id| m.value(*id, SKIPPED));
+                }
+                next.push((s, e));
+                continue;
+            }
+            // `chosen by WHO`: WHO puts the group in order, one pick at a time (asked only
+            // about members whose place is not kept, in a walk that keeps them).
+            if let Some((who, decision, prefs)) = &key.chosen {
+                match memo.as_deref_mut() {
+                    Some(m) => self.chosen_kept((who, prefs), (*decision, k, m), &mut ids[s..e], key.span)?,
+                    None => self.chosen_order((who, prefs), *decision, &mut ids[s..e], key.span)?,
+                }
+                continue;
+            }
+            let rolls = rolls + u32::from(key.roll);
+            // A group that has rolled as often as allowed stays tied, for the next key.
+            if most.is_some_and(|m| rolls > m) {
+                next.push((s, e));
+                continue;
+            }
+            if rolls > MAX_TIE_ROLLS {
+                return Err(Box::new(
+                    Diag::new(
+                        "run::unsettled",
+                        format!("a tie was still unsettled after {MAX_TIE_ROLLS} rolls"),
+                    )
+                    .label(key.span, "rolled again and again here")
+                    .help("roll dice with more than one face, or add another key before this one"),
+                ));
+            }
+            keyed.clear();
+            // Every member keyed is a step.
+            self.charge((e - s) as u64, key.span)?;
+            for &id in &ids[s..e] {
+                // A roll-off kept while the tie lasts is not rolled again.
+                let round = rolls.saturating_sub(1) as usize;
+                if let (true, Some(v)) = (key.roll, memo.as_deref().and_then(|m| m.roll(k, id, round))) {
+                    keyed.push((v, id));
+                    continue;
+                }
+                let v = self.key_value(order, key, id)?;
+                match memo.as_deref_mut() {
+                    Some(m) if key.roll => m.keep_roll(k, id, round, v),
+                    Some(m) => m.value(id, v),
+                    None => {}
+                }
+                keyed.push((v, id));
+            }
+            settle_runs(key.descending, keyed, &mut ids[s..e]);
+            // The runs, last first: each tied one rolled again at once (`until settled`), or
+            // left tied for the next key.
+            let again = key.roll && key.until_settled;
+            let mut end = keyed.len();
+            for i in (0..keyed.len()).rev() {
+                if i == 0 || keyed[i].0 != keyed[i - 1].0 {
+                    if end - i > 1 {
+                        work.push((s + i, s + end, if again { rolls } else { SETTLED }));
+                    }
+                    end = i;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// On the work stack of `tie_break`: a group no key rolls again (it waits for its turn to be
+/// passed on, in place order).
+const SETTLED: u32 = u32::MAX;
+
+/// Sorts a group's keyed members stably by value (highest first when `descending`) and writes
+/// them back in that order into `group`.
+fn settle_runs(descending: bool, keyed: &mut [(i64, EntityId)], group: &mut [EntityId]) {
+    if descending {
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+    } else {
+        keyed.sort_by_key(|k| k.0);
+    }
+    for (slot, (_, id)) in group.iter_mut().zip(keyed.iter()) {
+        *slot = *id;
     }
 }
