@@ -290,9 +290,27 @@ impl Machine<'_> {
         // Every member keyed is a step.
         self.charge(group.len() as u64, key.span)?;
         keyed.clear();
-        for &id in group.iter() {
-            let v = self.key_value(order, key, id)?;
-            keyed.push((v, id));
+        keyed.reserve(group.len());
+        match &key.value {
+            // The member's own field (`c.ap`), the usual key: read as `key_value` reads it, with
+            // the expression looked at once for the group.
+            Ex::Field(base, f, span) if matches!(**base, Ex::Local(s) if s == order.var) => {
+                for &id in group.iter() {
+                    self.locals[order.var as usize] = id as i64;
+                    let owner = if id == TABLE {
+                        TABLE
+                    } else {
+                        self.owner_id(id as i64, *span)?
+                    };
+                    keyed.push((self.read(owner, *f, *span)?, id));
+                }
+            }
+            _ => {
+                for &id in group.iter() {
+                    let v = self.key_value(order, key, id)?;
+                    keyed.push((v, id));
+                }
+            }
         }
         settle_runs(key.descending, keyed, group);
         let mut start = 0;
