@@ -188,8 +188,8 @@ impl Machine<'_> {
         o: OrderId,
         ids: &mut [EntityId],
         mut memo: Option<&mut TieMemo>,
-        (groups, next): (&mut Vec<(usize, usize)>, &mut Vec<(usize, usize)>),
-        (work, keyed): (&mut Vec<(usize, usize, u32)>, &mut Vec<(i64, EntityId)>),
+        (groups, next): (&mut Runs, &mut Runs),
+        (work, keyed): (&mut Work, &mut Keyed),
         (lead, mut tied): (usize, Option<&mut Vec<(usize, usize)>>),
     ) -> R<()> {
         let p = self.p;
@@ -209,7 +209,7 @@ impl Machine<'_> {
                     k,
                     ids,
                     memo.as_deref_mut(),
-                    (&groups[..], &mut *next),
+                    (&*groups, &mut *next),
                     (&mut *work, &mut *keyed),
                 )?,
             }
@@ -283,9 +283,9 @@ impl Machine<'_> {
         order: &OrderDef,
         key: &KeyDef,
         group: &mut [EntityId],
-        keyed: &mut Vec<(i64, EntityId)>,
+        keyed: &mut Keyed,
         s: usize,
-        next: &mut Vec<(usize, usize)>,
+        next: &mut Runs,
     ) -> R<()> {
         // Every member keyed is a step.
         self.charge(group.len() as u64, key.span)?;
@@ -334,8 +334,8 @@ impl Machine<'_> {
         k: usize,
         ids: &mut [EntityId],
         mut memo: Option<&mut TieMemo>,
-        (groups, next): (&[(usize, usize)], &mut Vec<(usize, usize)>),
-        (work, keyed): (&mut Vec<(usize, usize, u32)>, &mut Vec<(i64, EntityId)>),
+        (groups, next): (&Runs, &mut Runs),
+        (work, keyed): (&mut Work, &mut Keyed),
     ) -> R<()> {
         let p = self.p;
         let order = &p.orders[o as usize];
@@ -422,6 +422,13 @@ impl Machine<'_> {
         Ok(())
     }
 }
+
+/// Runs of places in the list sorted, `(start, end)`.
+type Runs = Vec<(usize, usize)>;
+/// The tied groups `tie_break` has still to look at: `(start, end, rolls so far)`.
+type Work = Vec<(usize, usize, u32)>;
+/// The members of a group with their value of a key.
+type Keyed = Vec<(i64, EntityId)>;
 
 /// On the work stack of `tie_break`: a group no key rolls again (it waits for its turn to be
 /// passed on, in place order).
