@@ -6,7 +6,7 @@
 //!
 //! The `Machine` is one struct (`state.rs`) with its methods in rooms by concern: `eval.rs`
 //! (expressions), `stmt.rs` (blocks, the statement dispatch, `Flow`), `levels.rs` (levels, turns,
-//! `repeat`), `orders.rs` (sorting, kept orders, `for each` walks), `decisions.rs` (`choose`,
+//! `repeat`), `orders.rs` (kept orders, `for each` walks), `sorting.rs` (sorting by an order's keys), `decisions.rs` (`choose`,
 //! actions), `effects.rs` (effects and their count-downs), `hooks.rs` (hooks, triggers, routines),
 //! `resources.rs` (spending, gaining, transferring), `cards.rs` (decks and their piles).
 
@@ -31,6 +31,7 @@ mod ready;
 mod resources;
 mod secrets;
 mod sides;
+mod sorting;
 mod state;
 mod stmt;
 
