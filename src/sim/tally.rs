@@ -243,7 +243,7 @@ pub struct Stats {
     pub stopped: Vec<(LevelId, EndReason, u64)>,
     /// Failed runs by diagnostic code, and the failure of the lowest-numbered encounter:
     /// (index, seed, diagnostic).
-    pub errors: Vec<(&'static str, u64)>,
+    pub errors: Vec<(std::borrow::Cow<'static, str>, u64)>,
     pub first_error: Option<(u64, u64, Diag)>,
     /// Each declared entity's fields at the end (its `final` event), while in play:
     /// `finals[e * fields + f]`; and each global's, by field.
@@ -353,7 +353,7 @@ impl Stats {
 
     /// Records a run that failed with `d`.
     pub fn failed(&mut self, index: u64, seed: u64, d: Diag) {
-        bump(&mut self.errors, d.code, 1);
+        bump(&mut self.errors, std::borrow::Cow::Borrowed(d.code), 1);
         if self.first_error.as_ref().is_none_or(|f| index < f.0) {
             self.first_error = Some((index, seed, d));
         }

@@ -190,6 +190,12 @@ pub struct Report {
     pub errors: Vec<(String, u64)>,
     /// The failure of the lowest-numbered encounter: (index, seed, rendered diagnostic).
     pub first_error: Option<(u64, u64, String)>,
+    /// `--shard I/K`: the shard, its encounters and the `-n` of the whole run; the report is of
+    /// its encounters alone.
+    pub shard: Option<(super::Shard, std::ops::Range<u64>, u64)>,
+    /// A shard's `shard` object for `sim merge` ([`super::shard::document`]), put in the JSON
+    /// report when set.
+    pub shard_json: Option<serde_json::Value>,
 }
 
 /// A sort key for end reasons: complete, the `because` texts in declaration order, then stops.
@@ -358,7 +364,7 @@ impl Report {
             seed: opts.seed,
             policy,
             until: opts.until.clone(),
-            runs: stats.runs.max(opts.n),
+            runs: stats.runs.max(opts.encounters().end - opts.encounters().start),
             finished: fin,
             steps: stats.steps,
             steps_min: if fin == 0 { 0 } else { stats.steps_min },
@@ -375,6 +381,8 @@ impl Report {
             held: held_rows(p, stats),
             errors,
             first_error: stats.first_error.as_ref().map(|(i, s, d)| (*i, *s, render(d))),
+            shard: opts.shard.map(|s| (s, opts.encounters(), opts.n)),
+            shard_json: None,
         }
     }
 
