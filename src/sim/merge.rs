@@ -86,15 +86,20 @@ fn header(file: FileId, text: &str, doc: &Value) -> Result<Header, Diag> {
     let version = shard.get("turnscript").and_then(Value::as_str);
     let ours = env!("CARGO_PKG_VERSION");
     if format != Some(SHARD_FORMAT) || version != Some(ours) {
+        let key = if format != Some(SHARD_FORMAT) {
+            "format"
+        } else {
+            "turnscript"
+        };
         return Err(Diag::new(
             "sim::shard_format",
             format!(
-                "this shard was written by turnscript {} (shard format {}); this is turnscript {ours} (format {SHARD_FORMAT})",
+                "this shard was written by turnscript {} in shard format {}; this is turnscript {ours}, format {SHARD_FORMAT}",
                 version.unwrap_or("?"),
                 format.map_or("?".to_string(), |f| f.to_string())
             ),
         )
-        .label(at("turnscript"), "written by another version")
+        .label(at(key), "written by another version")
         .help("run every shard and the merge with the same turnscript"));
     }
     let bad = |key: &str, what: &str| {
@@ -189,14 +194,19 @@ fn options(h: &Header) -> SimOptions {
     }
 }
 
+/// An option as the report shows it: its text, or `none`.
+fn shown(o: &Option<String>) -> String {
+    o.as_ref().map_or("none".to_string(), |s| format!("`{s}`"))
+}
+
 /// Checks that `h` is a shard of the same run as `first`.
 fn same_run(texts: &[(String, String)], first: &Header, h: &Header) -> Option<Diag> {
     let differs: [(&str, String, String); 7] = [
         ("program", first.program.clone(), h.program.clone()),
         ("n", first.n.to_string(), h.n.to_string()),
         ("seed", first.seed.to_string(), h.seed.to_string()),
-        ("policy", format!("{:?}", first.policy), format!("{:?}", h.policy)),
-        ("until", format!("{:?}", first.until), format!("{:?}", h.until)),
+        ("policy", shown(&first.policy), shown(&h.policy)),
+        ("until", shown(&first.until), shown(&h.until)),
         ("max_steps", first.max_steps.to_string(), h.max_steps.to_string()),
         ("of", first.shard.count.to_string(), h.shard.count.to_string()),
     ];
