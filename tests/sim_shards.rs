@@ -260,3 +260,35 @@ fn merge_refuses_what_does_not_add_up_to_one_run() {
         insta::assert_snapshot!(out);
     });
 }
+
+/// Totals read back from files changed by hand may be anything: adding them up saturates, never
+/// panics (two shards claiming u64::MAX lapsed changes each).
+#[test]
+fn merging_totals_changed_by_hand_to_the_largest_numbers_does_not_panic() {
+    let dir = scratch("largest");
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let (json, err, code) = turnscript_in(
+            root(),
+            &[
+                "sim",
+                "rulesets/encounters/crisis-mode.turn",
+                "-n",
+                "4",
+                "--shard",
+                &shard,
+                "--format",
+                "json",
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        let json = json.replacen("\"lapsed\": 0", &format!("\"lapsed\": {}", u64::MAX), 1);
+        let file = dir.join(format!("{i}.json"));
+        std::fs::write(&file, json).expect("written");
+        files.push(file.display().to_string());
+    }
+    let (out, err, code) = turnscript_in(root(), &["sim", "merge", &files[0], &files[1]]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("lapsed: {} deferred changes", u64::MAX)), "{out}");
+}

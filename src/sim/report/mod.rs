@@ -224,18 +224,27 @@ impl Report {
             .enumerate()
             .map(|(l, def)| {
                 let h = &stats.hist[l];
+                // Saturating: only totals read back by `sim merge` from a file changed by hand
+                // could come near 2^128.
                 let (mut sum, mut sq) = (0u128, 0u128);
                 for (v, &c) in h.iter().enumerate() {
-                    sum += v as u128 * c as u128;
-                    sq += (v as u128) * (v as u128) * c as u128;
+                    sum = sum.saturating_add((v as u128).saturating_mul(c as u128));
+                    sq = sq.saturating_add((v as u128).saturating_mul(v as u128).saturating_mul(c as u128));
                 }
                 let mean = ratio(sum as f64, fin);
                 let var = if fin == 0 {
                     0.0
                 } else {
-                    // n·Σx² − (Σx)², exact in integers, over n².
-                    let num = fin as u128 * sq - sum * sum;
-                    num as f64 / (fin as f64 * fin as f64)
+                    // n·Σx² − (Σx)², exact in integers while it fits, over n².
+                    let exact = (fin as u128)
+                        .checked_mul(sq)
+                        .zip(sum.checked_mul(sum))
+                        .and_then(|(a, b)| a.checked_sub(b));
+                    let num = exact.map_or_else(
+                        || (fin as f64 * sq as f64 - sum as f64 * sum as f64).max(0.0),
+                        |x| x as f64,
+                    );
+                    num / (fin as f64 * fin as f64)
                 };
                 let min = h.iter().position(|&c| c > 0).unwrap_or(0) as u64;
                 let max = h.iter().rposition(|&c| c > 0).unwrap_or(0) as u64;
