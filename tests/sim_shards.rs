@@ -157,6 +157,9 @@ fn measures_counted_in_bins_merge_exactly() {
     for f in [Format::Text, Format::Json, Format::Csv] {
         assert_eq!(report.render(f), whole.render(f));
     }
+    // And the plot (`sim merge --plot`) is the whole run's.
+    let svg = |r: &Report| turnscript::sim::plot::svg(r).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(svg(&report), svg(&whole));
 }
 
 #[test]
