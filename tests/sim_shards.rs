@@ -295,3 +295,53 @@ fn merging_totals_changed_by_hand_to_the_largest_numbers_does_not_panic() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains(&format!("lapsed: {} deferred changes", u64::MAX)), "{out}");
 }
+
+/// The first failure is run again for its diagnostic; a shard whose failure does not recur so
+/// (written by another build, or changed) is refused with `sim::replay`.
+#[test]
+fn a_first_failure_that_does_not_recur_is_refused() {
+    let files: Vec<(String, String)> = ["rulesets/crisis-mode.turn", "rulesets/encounters/crisis-mode.turn"]
+        .iter()
+        .map(|p| {
+            (
+                p.to_string(),
+                std::fs::read_to_string(root().join(p)).expect("the example"),
+            )
+        })
+        .collect();
+    let project = Project::load(files.clone());
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n: 6,
+        max_steps: 1500,
+        shard: Some(Shard { index: 1, count: 1 }),
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    assert!(stats.first_error.is_some(), "the step budget must stop some encounter");
+    let mut report = Report::new(&program, &opts, &stats, |_| String::new());
+    report.shard_json = Some(shard::document(&files, &opts, &stats));
+    let json = report.render(Format::Json);
+    // As written, it merges, and the failure's diagnostic is the run's.
+    let merged =
+        merge(vec![("1.json".into(), json.clone())]).unwrap_or_else(|e| panic!("{}", e.render(Style::default())));
+    assert_eq!(
+        merged.stats.first_error.as_ref().map(|f| (f.0, f.1, f.2.code)),
+        stats.first_error.as_ref().map(|f| (f.0, f.1, f.2.code))
+    );
+    // Its failure's code changed: refused.
+    let mut doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    doc["shard"]["tallies"]["first_error"][2] = serde_json::json!("run::overflow");
+    let changed = serde_json::to_string_pretty(&doc).expect("JSON");
+    let err = match merge(vec![("1.json".into(), changed)]) {
+        Ok(_) => panic!("a failure that does not recur was merged"),
+        Err(e) => e.render(Style::default()),
+    };
+    assert!(err.contains("sim::replay"), "{err}");
+    assert!(
+        err.contains("failed with run::overflow in its shard, but not so here"),
+        "{err}"
+    );
+}
