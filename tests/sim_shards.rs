@@ -143,7 +143,7 @@ fn measures_counted_in_bins_merge_exactly() {
     let mut texts = Vec::new();
     for index in 1..=4 {
         let part = SimOptions {
-            shard: Some(Shard { index, count: 4 }),
+            shard: Shard::new(index, 4),
             ..opts.clone()
         };
         let (report, shard_stats) = json(&part);
@@ -316,7 +316,7 @@ fn a_first_failure_that_does_not_recur_is_refused() {
     let opts = SimOptions {
         n: 6,
         max_steps: 1500,
-        shard: Some(Shard { index: 1, count: 1 }),
+        shard: Shard::new(1, 1),
         ..SimOptions::default()
     };
     let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;

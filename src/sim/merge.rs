@@ -119,13 +119,12 @@ fn header(file: FileId, text: &str, doc: &Value) -> Result<Header, Diag> {
         _ => Err(bad(key, "a string or null")),
     };
     let (index, count, first, end, n) = (u("index")?, u("of")?, u("first")?, u("end")?, u("n")?);
-    let shard_of = Shard { index, count };
-    if count == 0 || index == 0 || index > count || shard_of.range(n) != (first..end) {
+    let Some(shard_of) = Shard::new(index, count).filter(|s| s.range(n) == (first..end)) else {
         return Err(bad(
             "index",
             "a shard of its `n` encounters (index, of, first and end disagree)",
         ));
-    }
+    };
     let files = shard
         .get("files")
         .and_then(Value::as_array)
@@ -208,7 +207,7 @@ fn same_run(texts: &[(String, String)], first: &Header, h: &Header) -> Option<Di
         ("policy", shown(&first.policy), shown(&h.policy)),
         ("until", shown(&first.until), shown(&h.until)),
         ("max_steps", first.max_steps.to_string(), h.max_steps.to_string()),
-        ("of", first.shard.count.to_string(), h.shard.count.to_string()),
+        ("of", first.shard.count().to_string(), h.shard.count().to_string()),
     ];
     let (key, a, b) = differs.into_iter().find(|(_, a, b)| a != b)?;
     let what = match key {
@@ -250,7 +249,7 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
                 diags.push(d);
                 continue;
             }
-            if let Some(&was) = seen.get(&h.shard.index) {
+            if let Some(&was) = seen.get(&h.shard.index()) {
                 let (a, b) = (was as usize, h.file as usize);
                 diags.push(
                     Diag::new(
@@ -265,11 +264,11 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
                     .help("give each shard's report once (two runs of one shard count its encounters twice)"),
                 );
             } else {
-                seen.insert(h.shard.index, h.file);
+                seen.insert(h.shard.index(), h.file);
             }
         }
         if diags.is_empty() {
-            let k = first.shard.count;
+            let k = first.shard.count();
             let missing: Vec<u64> = (1..=k).filter(|i| !seen.contains_key(i)).take(11).collect();
             if !missing.is_empty() {
                 let gone = k - seen.len() as u64;
@@ -302,7 +301,7 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
     if !diags.is_empty() {
         return Err(MergeError::Reports(sources, diags));
     }
-    headers.sort_by_key(|h| h.shard.index);
+    headers.sort_by_key(|h| h.shard.index());
     let Some(first) = headers.first() else {
         return Err(MergeError::Reports(sources, Vec::new()));
     };

@@ -21,14 +21,30 @@ use crate::trace::EndReason;
 /// The version of the `shard` object: a merge refuses another.
 pub const SHARD_FORMAT: u64 = 1;
 
-/// Which part of the encounters a process runs: the `index`-th (from 1) of `count`.
+/// Which part of the encounters a process runs: the `index`-th (from 1) of `count`, always
+/// `1 ≤ index ≤ count` ([`Shard::new`], [`Shard::parse`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
-    pub index: u64,
-    pub count: u64,
+    index: u64,
+    count: u64,
 }
 
 impl Shard {
+    /// The `index`-th of `count` shards; `None` unless `1 ≤ index ≤ count`.
+    pub fn new(index: u64, count: u64) -> Option<Shard> {
+        (1..=count).contains(&index).then_some(Shard { index, count })
+    }
+
+    /// Which shard it is, from 1.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// How many shards there are.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
     /// `I/K`, with `1 ≤ I ≤ K`.
     pub fn parse(text: &str) -> Result<Shard, String> {
         let help = "help: give the shard as I/K, the I-th of K parts, counting from 1: --shard 1/4 ... --shard 4/4";
@@ -453,13 +469,15 @@ mod tests {
         for (n, k) in [(10, 3), (1000, 16), (2, 5), (0, 1), (u64::MAX, 7)] {
             let mut next = 0;
             for i in 1..=k {
-                let r = Shard { index: i, count: k }.range(n);
+                let r = Shard::new(i, k).expect("a shard").range(n);
                 assert_eq!(r.start, next, "{i}/{k} of {n}");
                 next = r.end;
             }
             assert_eq!(next, n);
         }
         assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
+        assert_eq!(Shard::new(0, 3), None);
+        assert_eq!(Shard::new(4, 3), None);
         for bad in ["0/3", "4/3", "1/0", "3", "a/b", "-1/2"] {
             assert!(Shard::parse(bad).is_err(), "{bad}");
         }
