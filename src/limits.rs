@@ -92,6 +92,9 @@ pub struct Limits {
     /// The most worker threads `sim` starts, whatever `--threads` asks (it is also held to the
     /// machine's cores): each worker reserves a run stack of `run_stack_bytes`.
     pub sim_threads: usize,
+    /// Largest shard report `sim merge` reads (the JSON of `sim --shard I/K`), in bytes, read as
+    /// a stream like a source file.
+    pub sim_report_bytes: usize,
     /// The most folder entries the language server looks at to find the encounters of a
     /// ruleset (rename and references reach them).
     pub workspace_entries: usize,
@@ -155,6 +158,7 @@ impl Limits {
         deck_cards_total: 10_000,
         sim_threads: 64,
         sim_bins: 4096,
+        sim_report_bytes: 64 * 1024 * 1024,
         workspace_entries: 20_000,
         lsp_message_bytes: 16 * 1024 * 1024,
         lsp_header_bytes: 1024,
@@ -176,6 +180,8 @@ impl Default for Limits {
 pub const MAX_SOURCE_BYTES: usize = Limits::DEFAULT.source_bytes;
 /// [`Limits::answers_bytes`].
 pub const MAX_ANSWERS_BYTES: usize = Limits::DEFAULT.answers_bytes;
+/// [`Limits::sim_report_bytes`].
+pub const MAX_SIM_REPORT_BYTES: usize = Limits::DEFAULT.sim_report_bytes;
 /// [`Limits::session_bytes`].
 pub const MAX_SESSION_BYTES: usize = Limits::DEFAULT.session_bytes;
 /// [`Limits::answer_lines`].

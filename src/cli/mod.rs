@@ -170,7 +170,10 @@ enum Command {
     /// Iterations of each level, turns and actions per character, places in each order,
     /// resources forfeited and left, how levels and encounters end. See docs/sim.md.
     #[command(
-        after_help = "Examples:\n  turnscript sim rules.turn --encounter encounter.turn -n 1000\n  turnscript sim encounter.turn -n 500 --until round=5 --format csv\n  turnscript sim encounter.turn -n 200 --plot rounds.svg"
+        args_conflicts_with_subcommands = true,
+        subcommand_negates_reqs = true,
+        disable_help_subcommand = true,
+        after_help = "Examples:\n  turnscript sim rules.turn --encounter encounter.turn -n 1000\n  turnscript sim encounter.turn -n 500 --until round=5 --format csv\n  turnscript sim encounter.turn -n 200 --plot rounds.svg\n  turnscript sim encounter.turn -n 1000000 --shard 3/16 --format json > part-3.json\n  turnscript sim merge part-*.json"
     )]
     Sim(sim::SimArgs),
     /// Print a shell completion script for turnscript to standard output.

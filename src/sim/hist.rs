@@ -60,6 +60,29 @@ impl Hist {
         })
     }
 
+    /// The bins as they are kept: `(bin, count)`, bin `b` holding the values `b·width()` to
+    /// `(b+1)·width() − 1` (a shard's exact tallies, [`super::shard`]).
+    pub fn raw(&self) -> impl Iterator<Item = (i64, u64)> + '_ {
+        self.bins.iter().map(|(&b, &n)| (b, n))
+    }
+
+    /// A histogram from bins as [`Hist::raw`] gives them and the width's exponent (`width() ==
+    /// 2^shift`); `None` when they cannot be one that counting made: more than [`MAX_SIM_BINS`]
+    /// bins, a count of 0, a bin twice or out of range.
+    pub fn from_raw(shift: u32, bins: impl IntoIterator<Item = (i64, u64)>) -> Option<Hist> {
+        if shift > 64 {
+            return None;
+        }
+        let (lo, hi) = (bin(i64::MIN, shift), bin(i64::MAX, shift));
+        let mut map = BTreeMap::new();
+        for (b, n) in bins {
+            if n == 0 || !(lo..=hi).contains(&b) || map.insert(b, n).is_some() || map.len() > MAX_SIM_BINS {
+                return None;
+            }
+        }
+        Some(Hist { shift, bins: map })
+    }
+
     fn fit(&mut self) {
         while self.bins.len() > MAX_SIM_BINS {
             self.widen(self.shift + 1);

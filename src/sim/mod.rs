@@ -1,18 +1,23 @@
 //! The simulator: play one compiled program many times, on many threads, and count what happens.
 //!
 //! Encounter `i` (from 0) of a simulation with seed `S` runs with the seed [`encounter_seed`]`(S,
-//! i)`: the `i+1`-th output of SplitMix64 started at `S`. Worker `w` of `T` runs the contiguous
-//! block of encounters `w·N/T .. (w+1)·N/T`, each with a [`Tally`] of its own that it reuses for
-//! every encounter; the tallies hold only integer counts and are added together at the end, so
-//! the results for a seed are identical whatever the number of threads. Each worker is a thread
-//! with the run stack ([`crate::limits::RUN_STACK_BYTES`]) and calls [`crate::runtime::run`] for
-//! each of its encounters; the program is compiled once and shared by reference. A worker that
-//! cannot be started (no memory for its stack, too many threads) is an error
-//! ([`SimError::Threads`]), never a panic.
+//! i)`: the `i+1`-th output of SplitMix64 started at `S`. A simulation runs the encounters of its
+//! range ([`SimOptions::encounters`]: all `N`, or the part `--shard I/K` names). The workers take
+//! chunks of consecutive encounters from one counter (a chunk at a time, never one lock or one
+//! message per encounter), so a worker that gets less of the machine does less of the work; each
+//! counts into a [`Tally`] of its own that it reuses for every encounter. The tallies hold only
+//! integer counts and are added together at the end, so the results for a seed are identical
+//! whatever the number of threads, the chunks or the shards ([`shard`], [`merge`]). Each worker is
+//! a thread with the run stack ([`crate::limits::RUN_STACK_BYTES`]) and calls
+//! [`crate::runtime::run`] for each of its encounters; the program is compiled once and shared by
+//! reference. A worker that cannot be started (no memory for its stack, too many threads) is an
+//! error ([`SimError::Threads`]), never a panic.
 
 mod hist;
+pub mod merge;
 pub mod plot;
 mod report;
+pub mod shard;
 mod tally;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,6 +29,7 @@ use crate::project::{RunOptions, SetupError};
 
 pub use hist::Hist;
 pub use report::{Format, HeldRow, MADE_IN_PLAY, MeasureRow, Report};
+pub use shard::Shard;
 pub use tally::{Counts, Held, Holder, Stats, Tally};
 
 /// What a simulation runs.
@@ -41,6 +47,18 @@ pub struct SimOptions {
     pub max_steps: u64,
     /// Worker threads; 0: one per core.
     pub threads: usize,
+    /// `--shard I/K`: run only the `I`-th of `K` parts of the `n` encounters.
+    pub shard: Option<Shard>,
+}
+
+impl SimOptions {
+    /// The encounters this simulation runs: `0..n`, or its shard's part of them.
+    pub fn encounters(&self) -> std::ops::Range<u64> {
+        match self.shard {
+            Some(s) => s.range(self.n),
+            None => 0..self.n,
+        }
+    }
 }
 
 /// The seed of encounter `i` of a simulation with seed `seed`: the `i+1`-th output of SplitMix64
@@ -141,19 +159,24 @@ pub fn simulate(
     // The same resolution every encounter gets: an error here is the user's.
     run_options(opts, 0).prepare(program)?;
     let start = Instant::now();
-    let threads = workers(opts.threads, opts.n).count;
+    let range = opts.encounters();
+    let len = range.end - range.start;
+    let threads = workers(opts.threads, len).count;
     let done = AtomicU64::new(0);
-    let n = opts.n;
+    let chunks = Chunks {
+        range,
+        size: chunk_size(len, threads),
+        next: AtomicU64::new(0),
+    };
     let results = std::thread::scope(|scope| {
         let mut handles = Vec::with_capacity(threads);
         let mut failed = None;
-        for w in 0..threads as u64 {
-            let (lo, hi) = (block(n, threads as u64, w), block(n, threads as u64, w + 1));
-            let done = &done;
+        for _ in 0..threads {
+            let (done, chunks) = (&done, &chunks);
             let spawned = std::thread::Builder::new()
                 .name("turnscript-sim".into())
                 .stack_size(crate::limits::RUN_STACK_BYTES)
-                .spawn_scoped(scope, move || work(program, opts, lo..hi, done));
+                .spawn_scoped(scope, move || work(program, opts, chunks, done));
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(e) => {
@@ -189,29 +212,55 @@ pub fn simulate(
     })
 }
 
-/// The first encounter of block `w` of `t` blocks of `n`.
-fn block(n: u64, t: u64, w: u64) -> u64 {
-    ((n as u128 * w as u128) / t as u128) as u64
+/// The encounters still to run, handed out a chunk at a time: chunk `k` is the encounters
+/// `start + k·size ..` (at most `size` of them, never past the end).
+struct Chunks {
+    range: std::ops::Range<u64>,
+    size: u64,
+    next: AtomicU64,
 }
 
-/// One worker: its encounters, one after another, on one tally.
-fn work(program: &Program, opts: &SimOptions, range: std::ops::Range<u64>, done: &AtomicU64) -> Stats {
+impl Chunks {
+    /// The next chunk to run, or `None` when every chunk has been taken.
+    fn take(&self) -> Option<std::ops::Range<u64>> {
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        let lo = k.checked_mul(self.size)?.checked_add(self.range.start)?;
+        (lo < self.range.end).then(|| lo..lo.saturating_add(self.size).min(self.range.end))
+    }
+}
+
+/// Encounters per chunk: about 16 chunks per worker, so the last ones even out who finishes
+/// when, and at most [`MAX_SIM_CHUNK`] (a few hundred milliseconds of work), at least 1. The
+/// results do not depend on it.
+fn chunk_size(len: u64, threads: usize) -> u64 {
+    (len / (threads as u64 * 16).max(1)).clamp(1, MAX_SIM_CHUNK)
+}
+
+/// The most encounters one chunk holds.
+const MAX_SIM_CHUNK: u64 = 1024;
+
+/// One worker: chunks of encounters, one encounter after another, on one tally.
+fn work(program: &Program, opts: &SimOptions, chunks: &Chunks, done: &AtomicU64) -> Stats {
     let mut tally = Tally::new(program);
     let mut run = run_options(opts, 0);
-    for i in range {
-        run.seed = encounter_seed(opts.seed, i);
-        match run.prepare(program) {
-            Ok(mut prepared) => match crate::runtime::run(program, &prepared.config, &mut prepared.decider, &mut tally)
-            {
-                Ok(outcome) => tally.steps(outcome.steps),
-                Err(d) => tally.stats.failed(i, run.seed, d),
-            },
-            // Checked before the workers start; counted like a failed run if it ever happens.
-            Err(e) => tally
-                .stats
-                .failed(i, run.seed, crate::diag::Diag::new("run::setup", e.0)),
+    while let Some(chunk) = chunks.take() {
+        let n = chunk.end - chunk.start;
+        for i in chunk {
+            run.seed = encounter_seed(opts.seed, i);
+            match run.prepare(program) {
+                Ok(mut prepared) => {
+                    match crate::runtime::run(program, &prepared.config, &mut prepared.decider, &mut tally) {
+                        Ok(outcome) => tally.steps(outcome.steps),
+                        Err(d) => tally.stats.failed(i, run.seed, d),
+                    }
+                }
+                // Checked before the workers start; counted like a failed run if it ever happens.
+                Err(e) => tally
+                    .stats
+                    .failed(i, run.seed, crate::diag::Diag::new("run::setup", e.0)),
+            }
         }
-        done.fetch_add(1, Ordering::Relaxed);
+        done.fetch_add(n, Ordering::Relaxed);
     }
     tally.stats
 }

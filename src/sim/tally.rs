@@ -18,6 +18,23 @@ fn bump_at(list: &mut [u64], e: EntityId) {
     }
 }
 
+/// Saturating addition of the totals' integers.
+trait Saturating {
+    fn plus(self, o: Self) -> Self;
+}
+
+impl Saturating for u64 {
+    fn plus(self, o: Self) -> Self {
+        self.saturating_add(o)
+    }
+}
+
+impl Saturating for i128 {
+    fn plus(self, o: Self) -> Self {
+        self.saturating_add(o)
+    }
+}
+
 /// Sums of one or many encounters, by slot.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Counts {
@@ -78,7 +95,7 @@ impl Spread {
         } else {
             (self.min.min(o.min), self.max.max(o.max))
         };
-        self.n += o.n;
+        self.n = self.n.saturating_add(o.n);
         self.sum = self.sum.saturating_add(o.sum);
     }
 
@@ -186,9 +203,10 @@ impl Counts {
     }
 
     fn add(&mut self, o: &Counts) {
-        fn sum<T: Copy + std::ops::AddAssign>(a: &mut [T], b: &[T]) {
+        // Saturating: no run comes near, but `sim merge` reads totals from files.
+        fn sum<T: Copy + Saturating>(a: &mut [T], b: &[T]) {
             for (x, y) in a.iter_mut().zip(b) {
-                *x += *y;
+                *x = x.plus(*y);
             }
         }
         sum(&mut self.iters, &o.iters);
@@ -212,10 +230,10 @@ impl Counts {
             a.merge(b);
         }
         for (a, b) in self.about.iter_mut().zip(&o.about) {
-            a.0 += b.0;
-            a.1 += b.1;
+            a.0 = a.0.plus(b.0);
+            a.1 = a.1.plus(b.1);
         }
-        self.lapsed += o.lapsed;
+        self.lapsed = self.lapsed.plus(o.lapsed);
     }
 }
 
@@ -243,7 +261,7 @@ pub struct Stats {
     pub stopped: Vec<(LevelId, EndReason, u64)>,
     /// Failed runs by diagnostic code, and the failure of the lowest-numbered encounter:
     /// (index, seed, diagnostic).
-    pub errors: Vec<(&'static str, u64)>,
+    pub errors: Vec<(std::borrow::Cow<'static, str>, u64)>,
     pub first_error: Option<(u64, u64, Diag)>,
     /// Each declared entity's fields at the end (its `final` event), while in play:
     /// `finals[e * fields + f]`; and each global's, by field.
@@ -300,9 +318,9 @@ impl Stats {
     /// Adds another set's totals. Every total is an integer, so the order of merging does not
     /// change the result; the first error is the one of the lowest-numbered encounter.
     pub fn merge(&mut self, o: Stats) {
-        self.runs += o.runs;
-        self.finished += o.finished;
-        self.steps += o.steps;
+        self.runs = self.runs.plus(o.runs);
+        self.finished = self.finished.plus(o.finished);
+        self.steps = self.steps.saturating_add(o.steps);
         self.steps_min = self.steps_min.min(o.steps_min);
         self.steps_max = self.steps_max.max(o.steps_max);
         self.sum.add(&o.sum);
@@ -311,21 +329,21 @@ impl Stats {
                 h.resize(oh.len(), 0);
             }
             for (x, y) in h.iter_mut().zip(oh) {
-                *x += y;
+                *x = x.plus(*y);
             }
         }
         for (x, y) in self.made.iter_mut().zip(&o.made) {
-            *x += y;
+            *x = x.plus(*y);
         }
         for (x, y) in self.place.iter_mut().zip(&o.place) {
-            *x += y;
+            *x = x.plus(*y);
         }
         for (r, n) in o.ends {
             bump(&mut self.ends, r, n);
         }
         for (l, r, n) in o.stopped {
             match self.stopped.iter_mut().find(|(a, b, _)| *a == l && *b == r) {
-                Some(e) => e.2 += n,
+                Some(e) => e.2 = e.2.plus(n),
                 None => self.stopped.push((l, r, n)),
             }
         }
@@ -342,7 +360,8 @@ impl Stats {
             a.add(b);
         }
         for (k, n) in o.held {
-            *self.held.entry(k).or_insert(0) += n;
+            let x = self.held.entry(k).or_insert(0);
+            *x = x.plus(n);
         }
         if let Some(e) = o.first_error
             && self.first_error.as_ref().is_none_or(|f| e.0 < f.0)
@@ -353,7 +372,7 @@ impl Stats {
 
     /// Records a run that failed with `d`.
     pub fn failed(&mut self, index: u64, seed: u64, d: Diag) {
-        bump(&mut self.errors, d.code, 1);
+        bump(&mut self.errors, std::borrow::Cow::Borrowed(d.code), 1);
         if self.first_error.as_ref().is_none_or(|f| index < f.0) {
             self.first_error = Some((index, seed, d));
         }
@@ -362,7 +381,7 @@ impl Stats {
 
 fn bump<K: PartialEq>(v: &mut Vec<(K, u64)>, k: K, n: u64) {
     match v.iter_mut().find(|(x, _)| *x == k) {
-        Some(e) => e.1 += n,
+        Some(e) => e.1 = e.1.plus(n),
         None => v.push((k, n)),
     }
 }

@@ -190,6 +190,12 @@ pub struct Report {
     pub errors: Vec<(String, u64)>,
     /// The failure of the lowest-numbered encounter: (index, seed, rendered diagnostic).
     pub first_error: Option<(u64, u64, String)>,
+    /// `--shard I/K`: the shard, its encounters and the `-n` of the whole run; the report is of
+    /// its encounters alone.
+    pub shard: Option<(super::Shard, std::ops::Range<u64>, u64)>,
+    /// A shard's `shard` object for `sim merge` ([`super::shard::document`]), put in the JSON
+    /// report when set.
+    pub shard_json: Option<serde_json::Value>,
 }
 
 /// A sort key for end reasons: complete, the `because` texts in declaration order, then stops.
@@ -218,18 +224,27 @@ impl Report {
             .enumerate()
             .map(|(l, def)| {
                 let h = &stats.hist[l];
+                // Saturating: only totals read back by `sim merge` from a file changed by hand
+                // could come near 2^128.
                 let (mut sum, mut sq) = (0u128, 0u128);
                 for (v, &c) in h.iter().enumerate() {
-                    sum += v as u128 * c as u128;
-                    sq += (v as u128) * (v as u128) * c as u128;
+                    sum = sum.saturating_add((v as u128).saturating_mul(c as u128));
+                    sq = sq.saturating_add((v as u128).saturating_mul(v as u128).saturating_mul(c as u128));
                 }
                 let mean = ratio(sum as f64, fin);
                 let var = if fin == 0 {
                     0.0
                 } else {
-                    // n·Σx² − (Σx)², exact in integers, over n².
-                    let num = fin as u128 * sq - sum * sum;
-                    num as f64 / (fin as f64 * fin as f64)
+                    // n·Σx² − (Σx)², exact in integers while it fits, over n².
+                    let exact = (fin as u128)
+                        .checked_mul(sq)
+                        .zip(sum.checked_mul(sum))
+                        .and_then(|(a, b)| a.checked_sub(b));
+                    let num = exact.map_or_else(
+                        || (fin as f64 * sq as f64 - sum as f64 * sum as f64).max(0.0),
+                        |x| x as f64,
+                    );
+                    num / (fin as f64 * fin as f64)
                 };
                 let min = h.iter().position(|&c| c > 0).unwrap_or(0) as u64;
                 let max = h.iter().rposition(|&c| c > 0).unwrap_or(0) as u64;
@@ -358,7 +373,7 @@ impl Report {
             seed: opts.seed,
             policy,
             until: opts.until.clone(),
-            runs: stats.runs.max(opts.n),
+            runs: stats.runs.max(opts.encounters().end - opts.encounters().start),
             finished: fin,
             steps: stats.steps,
             steps_min: if fin == 0 { 0 } else { stats.steps_min },
@@ -375,6 +390,8 @@ impl Report {
             held: held_rows(p, stats),
             errors,
             first_error: stats.first_error.as_ref().map(|(i, s, d)| (*i, *s, render(d))),
+            shard: opts.shard.map(|s| (s, opts.encounters(), opts.n)),
+            shard_json: None,
         }
     }
 

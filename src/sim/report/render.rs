@@ -27,6 +27,13 @@ impl Report {
             self.finished,
             self.failed()
         );
+        if let Some((shard, range, n)) = &self.shard {
+            let _ = writeln!(
+                o,
+                "shard {shard}: encounters {}..{} of {n} (`turnscript sim merge` adds up the shards' JSON reports)",
+                range.start, range.end
+            );
+        }
         let _ = writeln!(
             o,
             "steps: {} in all, {:.1} per encounter (min {}, max {})",
@@ -348,6 +355,11 @@ impl Report {
                 json!({"total": self.lapsed, "mean": ratio(self.lapsed as f64, self.finished)}),
             );
         }
+        if let Some(shard) = &self.shard_json
+            && let Some(m) = doc.as_object_mut()
+        {
+            m.insert("shard".to_string(), shard.clone());
+        }
         let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
         s.push('\n');
         s
@@ -368,6 +380,16 @@ impl Report {
         row("run", "", "", "steps", self.steps.to_string());
         row("run", "", "", "steps_min", self.steps_min.to_string());
         row("run", "", "", "steps_max", self.steps_max.to_string());
+        if let Some((shard, range, n)) = &self.shard {
+            row("run", "", "", "shard", shard.to_string());
+            row(
+                "run",
+                "",
+                "",
+                "shard_encounters",
+                format!("{}..{} of {n}", range.start, range.end),
+            );
+        }
         if self.lapsed > 0 {
             row("run", "", "", "lapsed", self.lapsed.to_string());
         }

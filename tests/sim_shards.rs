@@ -1,0 +1,345 @@
+//! Issue 31: `sim --shard I/K` and `sim merge`. The shards of a run, merged, print exactly what the
+//! one-machine run prints (text, JSON, CSV), for even and uneven splits, more shards than
+//! encounters, failed runs and measures counted in bins; `--shard` out of range is refused; and
+//! merge's diagnostics, snapshots driven by the cases in `tests/sim_merge/`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use turnscript::sim::merge::merge;
+use turnscript::sim::{Format, Report, Shard, SimOptions, shard, simulate};
+use turnscript::{Project, Style};
+
+/// Runs `turnscript ARGS` in `dir`; returns stdout, stderr and the exit code.
+fn turnscript_in(dir: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .current_dir(dir)
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .output()
+        .expect("the binary runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("sim-shards-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// The whole run's report in `format` and the merge of its `k` shards' JSON reports (given to
+/// merge last shard first) in the same format, with their exit codes.
+fn whole_and_merged(name: &str, args: &[&str], k: u64, format: &str) -> ((String, i32), (String, i32)) {
+    let dir = scratch(name);
+    let (whole, err, code) = turnscript_in(root(), &[args, &["--format", format]].concat());
+    assert!(code == 0 || code == 1, "{err}");
+    let mut files = Vec::new();
+    for i in (1..=k).rev() {
+        let shard = format!("{i}/{k}");
+        let (json, err, c) = turnscript_in(root(), &[args, &["--shard", &shard, "--format", "json"]].concat());
+        assert_eq!(c, code, "shard {shard}: {err}");
+        let file = dir.join(format!("part-{i}.json"));
+        std::fs::write(&file, json).expect("written");
+        files.push(file.display().to_string());
+    }
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+    let (merged, err, c) = turnscript_in(root(), &[&["sim", "merge"][..], &files, &["--format", format]].concat());
+    assert!(err.is_empty(), "{err}");
+    ((whole, code), (merged, c))
+}
+
+#[test]
+fn merged_shards_print_what_the_whole_run_prints() {
+    let crisis = ["sim", "rulesets/encounters/crisis-mode.turn", "--seed", "5"];
+    let cases: Vec<(Vec<&str>, u64)> = vec![
+        // Even and uneven splits.
+        ([&crisis[..], &["-n", "30"]].concat(), 3),
+        (
+            [&crisis[..], &["-n", "31", "--policy", "random", "--until", "turn=2"]].concat(),
+            4,
+        ),
+        // More shards than encounters: some shards run none.
+        ([&crisis[..], &["-n", "3"]].concat(), 5),
+        (
+            vec![
+                "sim",
+                "rulesets/encounters/legends.turn",
+                "-n",
+                "7",
+                "--until",
+                "round=3",
+            ],
+            2,
+        ),
+        (
+            vec!["sim", "rulesets/encounters/capes.turn", "-n", "5", "--seed", "2"],
+            3,
+        ),
+        (vec!["sim", "rulesets/encounters/flow-of-time.turn", "-n", "6"], 1),
+    ];
+    for (n, (args, k)) in cases.iter().enumerate() {
+        for format in ["text", "json", "csv"] {
+            let ((whole, a), (merged, b)) = whole_and_merged(&format!("even-{n}-{format}"), args, *k, format);
+            assert_eq!((a, b), (0, 0), "{args:?}");
+            assert!(whole.len() > 100, "{whole}");
+            assert_eq!(merged, whole, "{args:?} in {k} shards, {format}");
+        }
+    }
+}
+
+#[test]
+fn merged_shards_that_failed_runs_show_the_first_failure_as_the_whole_run() {
+    // A step budget too small for some encounters: they fail, and the merge runs the first again.
+    let args = [
+        "sim",
+        "rulesets/encounters/crisis-mode.turn",
+        "-n",
+        "12",
+        "--max-steps",
+        "1500",
+    ];
+    let ((whole, a), (merged, b)) = whole_and_merged("failed", &args, 3, "text");
+    assert_eq!((a, b), (1, 1));
+    assert!(whole.contains("first failure: encounter"), "{whole}");
+    assert_eq!(merged, whole);
+}
+
+/// Issue 29's binned histograms: the shards' bins, merged, are exactly the whole run's.
+#[test]
+fn measures_counted_in_bins_merge_exactly() {
+    let src = "global g\nmeasure m = g at end of round\nplay { level round repeat { set g = d1000000 } }\n";
+    let files = vec![("m.turn".to_string(), src.to_string())];
+    let project = Project::load(files.clone());
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n: 301,
+        until: Some("round=50".to_string()),
+        threads: 2,
+        ..SimOptions::default()
+    };
+    let json = |opts: &SimOptions| {
+        let stats = simulate(&program, opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+        let mut report = Report::new(&program, opts, &stats, |_| String::new());
+        if opts.shard.is_some() {
+            report.shard_json = Some(shard::document(&files, opts, &stats));
+        }
+        (report, stats)
+    };
+    let (whole, stats) = json(&opts);
+    assert!(whole.measures[0].bin > 1, "the values must be counted in bins");
+    let mut texts = Vec::new();
+    for index in 1..=4 {
+        let part = SimOptions {
+            shard: Shard::new(index, 4),
+            ..opts.clone()
+        };
+        let (report, shard_stats) = json(&part);
+        // Each shard alone is binned at its own width, no wider than the whole's.
+        assert!(shard_stats.sum.measures[0].hist.width() <= stats.sum.measures[0].hist.width());
+        texts.push((format!("{index}.json"), report.render(Format::Json)));
+    }
+    let merged = merge(texts).unwrap_or_else(|e| panic!("{}", e.render(Style::default())));
+    assert_eq!(merged.stats.sum.measures[0].hist, stats.sum.measures[0].hist);
+    let report = Report::new(&merged.program, &merged.opts, &merged.stats, |_| String::new());
+    for f in [Format::Text, Format::Json, Format::Csv] {
+        assert_eq!(report.render(f), whole.render(f));
+    }
+    // And the plot (`sim merge --plot`) is the whole run's.
+    let svg = |r: &Report| turnscript::sim::plot::svg(r).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(svg(&report), svg(&whole));
+}
+
+#[test]
+fn a_shard_out_of_range_is_refused() {
+    for (shard, says) in [
+        ("0/3", "there is no shard 0 of 3"),
+        ("4/3", "there is no shard 4 of 3"),
+        ("1/0", "K, the number of shards, is at least 1"),
+        ("2", "is not I/K"),
+        ("a/3", "I and K are whole numbers"),
+    ] {
+        let (out, err, code) = turnscript_in(
+            root(),
+            &[
+                "sim",
+                "rulesets/encounters/crisis-mode.turn",
+                "-n",
+                "3",
+                "--shard",
+                shard,
+            ],
+        );
+        assert_eq!(code, 2, "{shard}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains(says), "{shard}: {err}");
+        assert!(err.contains("help: give the shard as I/K"), "{err}");
+    }
+}
+
+#[test]
+fn a_shard_says_which_part_it_is() {
+    let (out, err, code) = turnscript_in(
+        root(),
+        &[
+            "sim",
+            "rulesets/encounters/crisis-mode.turn",
+            "-n",
+            "10",
+            "--shard",
+            "2/3",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("3 encounters, seed 0"), "{out}");
+    assert!(out.contains("shard 2/3: encounters 3..6 of 10"), "{out}");
+    assert!(err.contains("3 encounters, "), "{err}");
+}
+
+/// One case of `tests/sim_merge/`: lines `sim ARGS...` (a shard's JSON report, the k-th such line
+/// written to `k.json`), `text NAME CONTENT` (a file), `edit NAME FROM => TO` (the first FROM in
+/// the file replaced), and one `merge FILE...`; the snapshot is the merge's exit code and
+/// standard error.
+fn merge_case(path: &Path) -> String {
+    let name = path.file_stem().and_then(|s| s.to_str()).expect("a case name");
+    let dir = scratch(&format!("case-{name}"));
+    let text = std::fs::read_to_string(path).expect("the case");
+    let mut shards = 0;
+    let mut result = None;
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match word {
+            "sim" => {
+                shards += 1;
+                let args: Vec<&str> = rest.split_whitespace().collect();
+                let (json, err, code) = turnscript_in(root(), &[&["sim"][..], &args, &["--format", "json"]].concat());
+                assert_eq!(code, 0, "{line}: {err}");
+                std::fs::write(dir.join(format!("{shards}.json")), json).expect("written");
+            }
+            "text" => {
+                let (file, content) = rest.split_once(' ').unwrap_or((rest, ""));
+                std::fs::write(dir.join(file), format!("{content}\n")).expect("written");
+            }
+            "edit" => {
+                let (file, change) = rest.split_once(' ').expect("edit NAME FROM => TO");
+                let (from, to) = change.split_once(" => ").expect("edit NAME FROM => TO");
+                let old = std::fs::read_to_string(dir.join(file)).expect("the file to edit");
+                assert!(old.contains(from), "{line}: `{from}` is not in {file}");
+                std::fs::write(dir.join(file), old.replacen(from, to, 1)).expect("written");
+            }
+            "merge" => {
+                let files: Vec<&str> = rest.split_whitespace().collect();
+                let (out, err, code) = turnscript_in(&dir, &[&["sim", "merge"][..], &files].concat());
+                assert!(out.is_empty(), "{line}: {out}");
+                result = Some(format!("exit code {code}\n{err}"));
+            }
+            other => panic!("{}: unknown line `{other}`", path.display()),
+        }
+    }
+    result.unwrap_or_else(|| panic!("{}: no merge line", path.display()))
+}
+
+#[test]
+fn merge_refuses_what_does_not_add_up_to_one_run() {
+    insta::glob!("sim_merge/*.case", |path| {
+        let out = merge_case(path);
+        assert!(out.starts_with("exit code 1\n"), "{out}");
+        insta::assert_snapshot!(out);
+    });
+}
+
+/// Totals read back from files changed by hand may be anything: adding them up saturates, never
+/// panics (two shards claiming u64::MAX lapsed changes each).
+#[test]
+fn merging_totals_changed_by_hand_to_the_largest_numbers_does_not_panic() {
+    let dir = scratch("largest");
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        let (json, err, code) = turnscript_in(
+            root(),
+            &[
+                "sim",
+                "rulesets/encounters/crisis-mode.turn",
+                "-n",
+                "4",
+                "--shard",
+                &shard,
+                "--format",
+                "json",
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        let json = json.replacen("\"lapsed\": 0", &format!("\"lapsed\": {}", u64::MAX), 1);
+        let file = dir.join(format!("{i}.json"));
+        std::fs::write(&file, json).expect("written");
+        files.push(file.display().to_string());
+    }
+    let (out, err, code) = turnscript_in(root(), &["sim", "merge", &files[0], &files[1]]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("lapsed: {} deferred changes", u64::MAX)), "{out}");
+}
+
+/// The first failure is run again for its diagnostic; a shard whose failure does not recur so
+/// (written by another build, or changed) is refused with `sim::replay`.
+#[test]
+fn a_first_failure_that_does_not_recur_is_refused() {
+    let files: Vec<(String, String)> = ["rulesets/crisis-mode.turn", "rulesets/encounters/crisis-mode.turn"]
+        .iter()
+        .map(|p| {
+            (
+                p.to_string(),
+                std::fs::read_to_string(root().join(p)).expect("the example"),
+            )
+        })
+        .collect();
+    let project = Project::load(files.clone());
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    let opts = SimOptions {
+        n: 6,
+        max_steps: 1500,
+        shard: Shard::new(1, 1),
+        ..SimOptions::default()
+    };
+    let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+    assert!(stats.first_error.is_some(), "the step budget must stop some encounter");
+    let mut report = Report::new(&program, &opts, &stats, |_| String::new());
+    report.shard_json = Some(shard::document(&files, &opts, &stats));
+    let json = report.render(Format::Json);
+    // As written, it merges, and the failure's diagnostic is the run's.
+    let merged =
+        merge(vec![("1.json".into(), json.clone())]).unwrap_or_else(|e| panic!("{}", e.render(Style::default())));
+    assert_eq!(
+        merged.stats.first_error.as_ref().map(|f| (f.0, f.1, f.2.code)),
+        stats.first_error.as_ref().map(|f| (f.0, f.1, f.2.code))
+    );
+    // Its failure's code changed: refused.
+    let mut doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    doc["shard"]["tallies"]["first_error"][2] = serde_json::json!("run::overflow");
+    let changed = serde_json::to_string_pretty(&doc).expect("JSON");
+    let err = match merge(vec![("1.json".into(), changed)]) {
+        Ok(_) => panic!("a failure that does not recur was merged"),
+        Err(e) => e.render(Style::default()),
+    };
+    assert!(err.contains("sim::replay"), "{err}");
+    // (The message wraps at the diagnostic's width.)
+    assert!(err.contains("failed with run::overflow in its"), "{err}");
+}
