@@ -148,13 +148,30 @@ impl Table {
         std::mem::take(&mut self.errors)
     }
 
-    /// After a change: rewrites the autosave file (an error, [`Table::take_errors`], if it cannot be written). A long
-    /// log takes a while to write, so a change that comes sooner after the last write than ten
-    /// times what that write took waits for the next write: the autosave never costs more than
-    /// a tenth of the time, however long the session. Whatever waits is written before the REPL
-    /// waits for input (at the prompt, or when no whole line of piped input is there yet), and
-    /// when it ends.
+    /// After a change: appends the command the log ends in to the autosave file, when the file
+    /// holds the log up to it (one write, the command's lines and the blank line that seals it);
+    /// otherwise rewrites the file whole ([`Table::rewrite_autosave`]). A failure is an error
+    /// ([`Table::take_errors`]).
     pub(super) fn autosave(&mut self) -> String {
+        if let (Some(d), Some(s)) = (self.on_disk, &self.session)
+            && d.commands + 1 == s.log.len()
+            && s.cursor == s.log.len()
+        {
+            return self.append_autosave(d);
+        }
+        self.rewrite_autosave()
+    }
+
+    /// Rewrites the autosave whole: after an undo, redo, reload or load, and when an append
+    /// cannot be made. A long log takes a while to write, so a rewrite that comes sooner after the
+    /// last than ten times what that one took waits for the next write: a burst of undos costs
+    /// at most a tenth of the time, however long the session. Whatever waits is written before
+    /// the REPL waits for input (at the prompt, or when no whole line of piped input is there
+    /// yet), and when it ends.
+    pub(super) fn rewrite_autosave(&mut self) -> String {
+        // The file may not hold the log any more: no command is appended to it until it is
+        // written whole.
+        self.on_disk = None;
         if let (Some((at, took)), _) = self.saved
             && at.elapsed() < took * 10
         {
@@ -173,22 +190,76 @@ impl Table {
         }
     }
 
-    fn write_autosave(&mut self) -> String {
+    /// Appends the last command of the log to the autosave, which holds the log before it and is
+    /// `d.bytes` long. A file changed meanwhile (removed, or written by something else) is
+    /// rewritten whole; a write that fails (a full disk) is cut back off, so the file ends in
+    /// its last whole command, and is an error.
+    fn append_autosave(&mut self, d: OnDisk) -> String {
+        let (Some(path), Some(s)) = (&self.opts.autosave, &self.session) else {
+            return String::new();
+        };
+        let Some(last) = s.log.last() else {
+            return self.write_autosave();
+        };
+        let text = file::entry(last);
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .and_then(|f| Ok((f.metadata()?.len(), f)));
+        let mut file = match file {
+            Ok((len, f)) if len == d.bytes => f,
+            _ => return self.write_autosave(),
+        };
+        // One write call: the command's lines and the blank line that says they are whole.
+        match std::io::Write::write_all(&mut file, text.as_bytes()) {
+            Ok(()) => {
+                let bytes = d.bytes + text.len() as u64;
+                self.on_disk = Some(OnDisk {
+                    commands: d.commands + 1,
+                    bytes,
+                });
+                self.saved.1 = false;
+                self.unsaved = false;
+                self.said_too_long(bytes)
+            }
+            Err(e) => {
+                // What part of the command was written is cut off; if even that fails, a load
+                // leaves the torn end out with a warning.
+                let _ = file.set_len(d.bytes);
+                self.on_disk = None;
+                self.unsaved = true;
+                self.errors.push_str(&format!(
+                    "error: cannot write the autosave {}: {e}\n  help: `save FILE` keeps the session in another file\n",
+                    path.display()
+                ));
+                String::new()
+            }
+        }
+    }
+
+    /// Writes the autosave whole, in the form commands are appended to.
+    pub(super) fn write_autosave(&mut self) -> String {
         let (Some(path), Some(s)) = (&self.opts.autosave, &self.session) else {
             return String::new();
         };
         let start = Instant::now();
-        let text = session_text(s);
+        let text = file::write_appendable(
+            (&s.base.ruleset.path, &s.base.ruleset.text),
+            s.base.encounter.as_ref().map(|e| (e.path.as_str(), e.text.as_str())),
+            s.base.seed,
+            &s.log,
+            s.cursor,
+        );
         let written = write_whole(path, &text);
         self.saved = (Some((Instant::now(), start.elapsed())), false);
         self.unsaved = written.is_err();
+        // Commands are appended only to a file with none undone in it (no `redo` line).
+        self.on_disk = (written.is_ok() && s.cursor == s.log.len()).then_some(OnDisk {
+            commands: s.log.len(),
+            bytes: text.len() as u64,
+        });
         match written {
-            // Said once, as the file first passes the limit.
-            Ok(()) if text.len() > MAX_SESSION_BYTES && !self.too_long => {
-                self.too_long = true;
-                too_long_to_load(&text)
-            }
-            Ok(()) => String::new(),
+            Ok(()) => self.said_too_long(text.len() as u64),
             Err(e) => {
                 self.errors.push_str(&format!(
                     "error: cannot write the autosave {}: {e}\n  help: `save FILE` keeps the session in another file\n",
@@ -198,6 +269,23 @@ impl Table {
             }
         }
     }
+
+    /// The warning that the autosave of `bytes` is past what `load` reads, once, as it first is.
+    fn said_too_long(&mut self, bytes: u64) -> String {
+        if bytes as usize > MAX_SESSION_BYTES && !self.too_long {
+            self.too_long = true;
+            return too_long_to_load(bytes as usize);
+        }
+        String::new()
+    }
+}
+
+/// What the autosave file holds when commands can be appended to it: the log's first `commands`
+/// (none undone), in `bytes`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct OnDisk {
+    pub commands: usize,
+    pub bytes: u64,
 }
 
 /// The session file of the log up to the cursor.
@@ -212,13 +300,13 @@ pub(super) fn session_text(s: &Session) -> String {
 }
 
 /// A warning when a session's text is past what `load` reads.
-pub(super) fn too_long_to_load(text: &str) -> String {
-    if text.len() <= MAX_SESSION_BYTES {
+pub(super) fn too_long_to_load(len: usize) -> String {
+    if len <= MAX_SESSION_BYTES {
         return String::new();
     }
     format!(
         "warning: the session is {} bytes, past the {MAX_SESSION_BYTES} that `load` reads: save the \
          commands worth keeping in a new session (`undo` back, then `save`)\n",
-        text.len()
+        len
     )
 }

@@ -95,6 +95,8 @@ pub struct Table {
     /// When the autosave was last written and how long that took, and whether a change since is
     /// not in it yet.
     saved: (Option<(Instant, Duration)>, bool),
+    /// What the autosave file holds, when the next command can be appended to it.
+    on_disk: Option<autosave::OnDisk>,
     /// The autosave has grown past what `load` reads (said once).
     too_long: bool,
     /// The last autosave failed: the session is not kept, and the end must not say it is.
@@ -157,6 +159,7 @@ impl Table {
             session: None,
             opts,
             saved: (None, false),
+            on_disk: None,
             too_long: false,
             unsaved: false,
             errors: String::new(),
@@ -390,7 +393,7 @@ impl Table {
             s.cursor = cursor;
             s.state = state;
         }
-        out.push_str(&self.autosave());
+        out.push_str(&self.rewrite_autosave());
         Ok(Reply::ok(out))
     }
 
@@ -432,7 +435,7 @@ impl Table {
             s.cursor = cursor;
             s.state = state;
         }
-        out.push_str(&self.autosave());
+        out.push_str(&self.rewrite_autosave());
         Ok(Reply::ok(out))
     }
 
@@ -444,7 +447,7 @@ impl Table {
         }
     }
 
-    fn save(&self, path: &str) -> Result<Reply, Reply> {
+    fn save(&mut self, path: &str) -> Result<Reply, Reply> {
         self.fenced(Path::new(path))?;
         if self.fence.is_some() {
             replaceable(Path::new(path)).map_err(Reply::err)?;
@@ -456,12 +459,15 @@ impl Table {
             0 => String::new(),
             n => format!(" and {n} undone (`redo` after `load` replays them)"),
         };
-        Ok(Reply::ok(format!(
+        let mut out = format!(
             "saved {} command{}{undone} to {path}\n{}",
             s.cursor,
             if s.cursor == 1 { "" } else { "s" },
-            too_long_to_load(&text)
-        )))
+            too_long_to_load(text.len())
+        );
+        // The autosave is compacted too: written whole, to the disk.
+        out.push_str(&self.write_autosave());
+        Ok(Reply::ok(out))
     }
 
     fn load(&mut self, path: &str) -> Result<Reply, Reply> {
@@ -491,6 +497,13 @@ impl Table {
             seed: saved.seed,
         };
         let mut out = String::new();
+        if let Some(torn) = &saved.torn {
+            out.push_str(&format!(
+                "warning: {path} ends in a command cut short as it was written (the session stopped \
+                 mid-write): {} left out; the commands before it are loaded\n",
+                torn.said()
+            ));
+        }
         let pairs = std::iter::once((&base.ruleset, &saved.ruleset.1))
             .chain(base.encounter.iter().zip(saved.encounter.iter().map(|(_, h)| h)));
         for (f, h) in pairs {
@@ -518,7 +531,7 @@ impl Table {
             cursor,
             state,
         });
-        out.push_str(&self.autosave());
+        out.push_str(&self.rewrite_autosave());
         Ok(Reply::ok(out))
     }
 }
