@@ -46,7 +46,8 @@ pub struct Options {
     pub ruleset: Option<PathBuf>,
     pub encounter: Option<PathBuf>,
     pub seed: u64,
-    /// Where the session is rewritten after every change; `None`: no autosave.
+    /// Where every change is kept as it is made (appended, or the file rewritten); `None`: no
+    /// autosave.
     pub autosave: Option<PathBuf>,
     /// Colour in diagnostics, views and the prompt: `Some` forced (`--color always|never`),
     /// `None` on a terminal unless `NO_COLOR` is set.
@@ -92,8 +93,8 @@ pub struct Session {
 pub struct Table {
     pub session: Option<Session>,
     opts: Options,
-    /// When the autosave was last written and how long that took, and whether a change since is
-    /// not in it yet.
+    /// When the autosave was last written whole and how long that took, and whether a change
+    /// since is not in it yet (a rewrite deferred).
     saved: (Option<(Instant, Duration)>, bool),
     /// What the autosave file holds, when the next command can be appended to it.
     on_disk: Option<autosave::OnDisk>,
