@@ -26,7 +26,7 @@ mod paths;
 use paths::NotAFile;
 #[cfg(test)]
 pub(crate) use paths::canonicalised;
-pub use paths::{FileKey, from_folder_of, same_file};
+pub use paths::{FileKey, from_folder_of, has_uses, same_file};
 
 /// How diagnostics are rendered: columns and colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +80,18 @@ impl Project {
 
     /// Adds one file and parses it; returns its id. A syntax error is kept, not returned.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.add_parsed(name, text, crate::syntax::parse)
+    }
+
+    /// Adds one file with the parse `parse` gives of its text as the file id it takes here: a
+    /// front end that parsed the text already with that id (the language server, as the text
+    /// changed) hands that parse over instead of parsing again.
+    pub fn add_parsed(
+        &mut self,
+        name: impl Into<String>,
+        text: impl Into<String>,
+        parse: impl FnOnce(&str, FileId) -> Result<File, Vec<Diag>>,
+    ) -> FileId {
         let id = self.sources.add(name, text);
         let found = crate::syntax::text::unsafe_characters(self.sources.text(id), id);
         self.characters.extend(crate::diag::cap_per_file(
@@ -90,7 +102,7 @@ impl Project {
             self.files.pop();
             self.ids.pop();
         }
-        match crate::syntax::parse(self.sources.text(id), id) {
+        match parse(self.sources.text(id), id) {
             Ok(file) => {
                 self.files.push(file);
                 self.ids.push(id);

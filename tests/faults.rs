@@ -348,6 +348,9 @@ fn an_autosave_that_stops_fitting_is_an_error_and_claims_nothing() {
         kept.starts_with("turnscript session 1\n") && kept.contains("> \"auto all\""),
         "{kept}"
     );
+    // The command that did not fit was appended in part and cut back off: the file ends in the
+    // blank line after a whole command.
+    assert!(kept.ends_with("\n\n"), "{kept}");
 }
 
 // ---- temporary files ------------------------------------------------------------------------

@@ -126,7 +126,7 @@ enum Command {
         /// Seed of the dice stream.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Where the session is rewritten after every change (by default
+        /// Where every change is kept as it is made (by default
         /// `.turnscript-autosave-NAME.tsession` here, NAME the encounter's).
         #[arg(long)]
         autosave: Option<PathBuf>,
@@ -157,7 +157,7 @@ enum Command {
         /// GM's page needs the key its URL carries.
         #[arg(long, default_value = "127.0.0.1")]
         host: std::net::IpAddr,
-        /// Where the session is rewritten after every change (by default
+        /// Where every change is kept as it is made (by default
         /// `.turnscript-autosave-NAME.tsession` here, NAME the encounter's).
         #[arg(long)]
         autosave: Option<PathBuf>,

@@ -16,13 +16,16 @@ use crate::diag::Diag;
 use crate::format::lex::{KEYWORDS, Kind, is_keyword, lex};
 use crate::limits::MAX_SOURCE_BYTES;
 use crate::project::Project;
+use crate::source::FileId;
 use crate::source::{ReadError, Span};
-use crate::syntax::ast::Item;
+use crate::syntax::ast::{File, Item};
+use std::sync::Arc;
 
 pub use super::keywords::keyword_meaning;
 use super::keywords::{ITEM_KEYWORDS, STATEMENT_KEYWORDS};
 
-/// One file: its path (as the editor names it) and its text.
+/// One file: its path (as the editor names it) and its text, parsed once as it changes: the
+/// check, hover, completion, the outline and formatting reuse that parse.
 #[derive(Clone, Debug)]
 pub struct Doc {
     pub path: String,
@@ -30,6 +33,12 @@ pub struct Doc {
     pub text: String,
     /// The last text of it that parsed, whose names complete and outline a text being typed.
     pub parsed: Option<String>,
+    /// The tree of `parsed`.
+    tree: Option<Arc<File>>,
+    /// The parse of `text`: the file id it was made with (the one the check gives the file: 1 in
+    /// an encounter that names its ruleset, else 0), and its syntax errors (`None`: it parsed,
+    /// `parsed` is `text` and `tree` its tree).
+    parse: (FileId, Option<Arc<Vec<Diag>>>),
     /// The ruleset it names (`uses "PATH"`), as a path from its folder, with the byte range of
     /// the name in the text.
     pub uses: Option<(String, Range<usize>)>,
@@ -46,30 +55,64 @@ impl Doc {
                 uri,
                 text: String::new(),
                 parsed: None,
+                tree: None,
+                parse: (0, None),
                 uses: None,
                 too_large: Some(text.len()),
             };
         }
-        let parsed = if crate::syntax::parse(&text, 0).is_ok() {
-            Some(text.clone())
-        } else {
-            before.and_then(|b| b.parsed.clone())
-        };
-        // (Only a text with `uses` in it is parsed to find the ruleset it names.)
-        let uses = if text.contains("uses") {
-            named(&path, &text)
-        } else {
-            None
+        // Parsed with the id the check will give it, so the check takes this parse as it is.
+        let id = FileId::from(crate::project::has_uses(&text));
+        let (parsed, tree, errors, uses) = match crate::syntax::parse(&text, id) {
+            Ok(file) => {
+                let uses = uses_of(&path, &file);
+                (Some(text.clone()), Some(Arc::new(file)), None, uses)
+            }
+            // (Only a text with `uses` in it is parsed again to find the ruleset it names.)
+            Err(errors) => (
+                before.and_then(|b| b.parsed.clone()),
+                before.and_then(|b| b.tree.clone()),
+                Some(Arc::new(errors)),
+                if id == 1 { named(&path, &text) } else { None },
+            ),
         };
         Doc {
             path,
             uri,
             text,
             parsed,
+            tree,
+            parse: (id, errors),
             uses,
             too_large: None,
         }
     }
+
+    /// Whether the text parsed.
+    pub fn parses(&self) -> bool {
+        self.too_large.is_none() && self.parse.1.is_none()
+    }
+
+    /// The parse of the text as the check takes it, as file `id`: the one made as the text
+    /// changed, when it was made as that file; else a new one.
+    fn parse_as(&self, text: &str, id: FileId) -> Result<File, Vec<Diag>> {
+        match (&self.parse, &self.tree) {
+            ((made, None), Some(tree)) if *made == id && self.parses() => Ok(File::clone(tree)),
+            ((made, Some(errors)), _) if *made == id => Err(errors.to_vec()),
+            _ => crate::syntax::parse(text, id),
+        }
+    }
+}
+
+/// The ruleset a parsed encounter names, as [`named`] finds it.
+fn uses_of(path: &str, file: &File) -> Option<(String, Range<usize>)> {
+    file.items.iter().find_map(|item| match item {
+        Item::Encounter { uses: Some(u), .. } => Some((
+            crate::project::from_folder_of(path, &u.node),
+            u.span.start as usize..u.span.end as usize,
+        )),
+        _ => None,
+    })
 }
 
 /// The ruleset an encounter's text names, as a path from the encounter's folder, and where the
@@ -86,8 +129,7 @@ fn named(path: &str, text: &str) -> Option<(String, Range<usize>)> {
     let (written, span) = found?;
     // A `uses` that names no file (a folder, an empty path) is still named: reading it is refused
     // and said on the `uses` line, as `check` says it.
-    let ruleset =
-        crate::project::named_ruleset(path, text).unwrap_or_else(|| crate::project::from_folder_of(path, &written));
+    let ruleset = crate::project::from_folder_of(path, &written);
     Some((ruleset, span.start as usize..span.end as usize))
 }
 
@@ -179,7 +221,10 @@ impl Unit {
     }
 
     fn checked(&self, doc_id: u16, indexes: &[LineIndex]) -> Vec<Diagnostic> {
-        let project = Project::load(self.files.iter().map(|d| (d.path.clone(), d.text.clone())));
+        let mut project = Project::new();
+        for d in &self.files {
+            project.add_parsed(d.path.clone(), d.text.clone(), |text, id| d.parse_as(text, id));
+        }
         // An encounter without its ruleset is only parsed, as `turnscript check` does.
         let alone = self.files.len() == 1 && project.syntax_errors().is_empty() && project.is_encounter();
         let diags = match project.check() {
@@ -248,10 +293,7 @@ impl Unit {
     fn symbols(&self) -> Vec<Vec<Symbol>> {
         self.files
             .iter()
-            .map(|d| {
-                let text = d.parsed.as_deref().unwrap_or(&d.text);
-                crate::syntax::parse(text, 0).map(|f| symbols(&f)).unwrap_or_default()
-            })
+            .map(|d| d.tree.as_deref().map(symbols).unwrap_or_default())
             .collect()
     }
 
@@ -535,10 +577,20 @@ impl Unit {
     /// The document formatted (`turnscript fmt`), as one edit; none for a file that does not
     /// parse or is formatted already.
     pub fn formatting(&self) -> Vec<TextEdit> {
-        let text = &self.doc().text;
-        match crate::format::format(text, 0) {
-            Ok(f) if f != *text => vec![TextEdit::new(LineIndex::new(text).all(), f)],
-            _ => Vec::new(),
+        let doc = self.doc();
+        if !doc.parses() {
+            return Vec::new();
+        }
+        let text = &doc.text;
+        // As `format` lays out a text that parses (parsed already): a byte-order mark stays first.
+        let f = match text.strip_prefix(crate::syntax::BOM) {
+            Some(rest) => format!("{}{}", crate::syntax::BOM, crate::format::layout(rest)),
+            None => crate::format::layout(text),
+        };
+        if f == *text {
+            Vec::new()
+        } else {
+            vec![TextEdit::new(LineIndex::new(text).all(), f)]
         }
     }
 }

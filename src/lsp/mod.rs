@@ -351,3 +351,6 @@ fn publish(uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Notification {
 fn json<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
+
+#[cfg(test)]
+mod tests;

@@ -100,7 +100,7 @@ pub fn same_file(a: &str, b: &str) -> bool {
 }
 
 /// Whether the word `uses` is written in `text` outside strings and comments.
-pub(super) fn has_uses(text: &str) -> bool {
+pub fn has_uses(text: &str) -> bool {
     if !text.contains("uses") {
         return false;
     }

@@ -14,6 +14,12 @@
 //! Each command line (`> ` and the command as a JSON string) is followed by the changes it made,
 //! one JSON array a line, so a load replays exactly what happened. Commands undone and not yet
 //! replaced follow a line `redo`: a load stops before them, and `redo` replays them.
+//!
+//! The autosave writes the same lines with a blank line after the head and after each command
+//! ([`write_appendable`]), so it can append each command as it is made ([`entry`]), and a load can
+//! tell a command cut short by a crash mid-write (no blank line after it yet) from a whole one:
+//! that end is left out with a warning ([`Saved::torn`]). Blank lines are skipped by every
+//! reader, so a `load` of any version reads either form.
 
 use serde_json::{Value, json};
 
@@ -28,6 +34,25 @@ pub struct Saved {
     pub log: Vec<Entry>,
     /// How many of `log` were in play: the rest were undone (`redo` replays them).
     pub cursor: usize,
+    /// The end of an autosave cut short as it was written (the REPL stopped mid-write): left out.
+    pub torn: Option<Torn>,
+}
+
+/// What a torn end held: the commands it begins (as typed, or cut), and its length in bytes.
+pub struct Torn {
+    pub commands: Vec<String>,
+    pub bytes: usize,
+}
+
+impl Torn {
+    /// What was left out, for a warning: `` `set Mira.hp = 3` `` (the command, quoted), or the
+    /// bytes of a command cut in its first line.
+    pub fn said(&self) -> String {
+        if self.commands.is_empty() {
+            return format!("{} bytes of a command's changes", self.bytes);
+        }
+        self.commands.join(", ")
+    }
 }
 
 pub(super) const MAGIC: &str = "turnscript session 1";
@@ -44,84 +69,121 @@ pub fn write(
     log: &[Entry],
     cursor: usize,
 ) -> String {
+    write_as(ruleset, encounter, seed, log, cursor, "")
+}
+
+/// The autosave's form of the session file ([`write`]'s, a blank line after the head and after
+/// each command), which [`entry`] appends to and [`read`] finds a torn end in.
+pub fn write_appendable(
+    ruleset: (&str, &str),
+    encounter: Option<(&str, &str)>,
+    seed: u64,
+    log: &[Entry],
+    cursor: usize,
+) -> String {
+    write_as(ruleset, encounter, seed, log, cursor, "\n")
+}
+
+fn write_as(
+    ruleset: (&str, &str),
+    encounter: Option<(&str, &str)>,
+    seed: u64,
+    log: &[Entry],
+    cursor: usize,
+    seal: &str,
+) -> String {
     let mut out = format!("{MAGIC}\n");
     out.push_str(&format!("ruleset {} {}\n", q(ruleset.0), q(&hash(ruleset.1))));
     if let Some((path, text)) = encounter {
         out.push_str(&format!("encounter {} {}\n", q(path), q(&hash(text))));
     }
     out.push_str(&format!("seed {seed}\n"));
+    out.push_str(seal);
     for (i, e) in log.iter().enumerate() {
         if i == cursor {
             out.push_str("redo\n");
         }
-        out.push_str(&format!("> {}\n", q(&e.line)));
-        for op in &e.ops {
-            let v = match op {
-                Op::Pick {
-                    decision,
-                    chooser,
-                    option,
-                    by,
-                    attempter: None,
-                } => {
-                    let by = if *by == DecidedBy::Answer { "answer" } else { "policy" };
-                    json!(["pick", decision, chooser, option, by])
-                }
-                Op::Pick {
-                    decision,
-                    chooser,
-                    option,
-                    attempter: Some(who),
-                    ..
-                } => match e.note {
-                    // What it did, for `log` after a load.
-                    Some(note) => json!(["pick", decision, chooser, option, "answer", who, note]),
-                    None => json!(["pick", decision, chooser, option, "answer", who]),
-                },
-                Op::Roll(r) => {
-                    let mut v = vec![json!("roll")];
-                    v.extend(r.iter().map(|x| json!(x)));
-                    Value::Array(v)
-                }
-                Op::Draw(cards) => {
-                    let mut v = vec![json!("draw")];
-                    v.extend(cards.iter().map(|c| json!(c)));
-                    Value::Array(v)
-                }
-                Op::Seed(s) => json!(["seed", s]),
-                Op::Set {
-                    who,
-                    field,
-                    value,
-                    decimals: 0,
-                } => json!(["set", who, field, value]),
-                Op::Set {
-                    who,
-                    field,
-                    value,
-                    decimals,
-                } => json!(["set", who, field, value, decimals]),
-                Op::Remove(w) => json!(["remove", w]),
-                Op::Add(t) => json!(["add", t]),
-                Op::SetEntity { who, field, entity } => json!(["set-entity", who, field, entity]),
-                Op::Begin { effect, on, count, at } => json!(["begin", effect, on, count, at]),
-                Op::Stop { effect, on } => json!(["stop", effect, on]),
-                Op::Place { who, to, order } => json!(["place", who, to, order]),
-                Op::Rank(o) => json!(["rank", o]),
-                Op::Queue { who, attempt, moment } => json!(["queue", who, attempt, moment]),
-                Op::Unqueue(None) => json!(["unqueue"]),
-                Op::Unqueue(Some((who, attempt))) => json!(["unqueue", who, attempt]),
-                Op::Mode { target, mode } => match mode {
-                    Mode::Ask => json!(["mode", target, "ask"]),
-                    Mode::Auto(None) => json!(["mode", target, "auto"]),
-                    Mode::Auto(Some(p)) => json!(["mode", target, "auto", p]),
-                },
-            };
-            out.push_str(&v.to_string());
-            out.push('\n');
-        }
+        write_entry(&mut out, e);
+        out.push_str(seal);
     }
     out
+}
+
+/// One command as the autosave appends it: its lines, then a blank line that says it is whole.
+pub fn entry(e: &Entry) -> String {
+    let mut out = String::new();
+    write_entry(&mut out, e);
+    out.push('\n');
+    out
+}
+
+fn write_entry(out: &mut String, e: &Entry) {
+    out.push_str(&format!("> {}\n", q(&e.line)));
+    for op in &e.ops {
+        let v = match op {
+            Op::Pick {
+                decision,
+                chooser,
+                option,
+                by,
+                attempter: None,
+            } => {
+                let by = if *by == DecidedBy::Answer { "answer" } else { "policy" };
+                json!(["pick", decision, chooser, option, by])
+            }
+            Op::Pick {
+                decision,
+                chooser,
+                option,
+                attempter: Some(who),
+                ..
+            } => match e.note {
+                // What it did, for `log` after a load.
+                Some(note) => json!(["pick", decision, chooser, option, "answer", who, note]),
+                None => json!(["pick", decision, chooser, option, "answer", who]),
+            },
+            Op::Roll(r) => {
+                let mut v = vec![json!("roll")];
+                v.extend(r.iter().map(|x| json!(x)));
+                Value::Array(v)
+            }
+            Op::Draw(cards) => {
+                let mut v = vec![json!("draw")];
+                v.extend(cards.iter().map(|c| json!(c)));
+                Value::Array(v)
+            }
+            Op::Seed(s) => json!(["seed", s]),
+            Op::Set {
+                who,
+                field,
+                value,
+                decimals: 0,
+            } => json!(["set", who, field, value]),
+            Op::Set {
+                who,
+                field,
+                value,
+                decimals,
+            } => json!(["set", who, field, value, decimals]),
+            Op::Remove(w) => json!(["remove", w]),
+            Op::Add(t) => json!(["add", t]),
+            Op::SetEntity { who, field, entity } => json!(["set-entity", who, field, entity]),
+            Op::Begin { effect, on, count, at } => json!(["begin", effect, on, count, at]),
+            Op::Stop { effect, on } => json!(["stop", effect, on]),
+            Op::Place { who, to, order } => json!(["place", who, to, order]),
+            Op::Rank(o) => json!(["rank", o]),
+            Op::Queue { who, attempt, moment } => json!(["queue", who, attempt, moment]),
+            Op::Unqueue(None) => json!(["unqueue"]),
+            Op::Unqueue(Some((who, attempt))) => json!(["unqueue", who, attempt]),
+            Op::Mode { target, mode } => match mode {
+                Mode::Ask => json!(["mode", target, "ask"]),
+                Mode::Auto(None) => json!(["mode", target, "auto"]),
+                Mode::Auto(Some(p)) => json!(["mode", target, "auto", p]),
+            },
+        };
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
 }
 
 fn string(v: &Value) -> Result<String, String> {
@@ -225,8 +287,58 @@ fn path_and_hash(rest: &str) -> Result<(String, String), String> {
     Ok((string(&path)?, string(&hash)?))
 }
 
-/// Reads a session file; the error names the line.
+/// The autosave's form (a blank line after the head) ends in a blank line after each whole
+/// command: `text` up to the last blank line, and what follows it when that is more than blank —
+/// a command cut short as it was appended. Any other text is whole.
+fn split_torn(text: &str) -> (&str, Option<Torn>) {
+    let mut lines = text.split_inclusive('\n');
+    let mut offset = lines.next().map_or(0, str::len);
+    let mut sealed = None;
+    for line in lines {
+        offset += line.len();
+        let t = line.trim();
+        if sealed.is_none() {
+            if t.is_empty() {
+                sealed = Some(offset);
+            } else if t.starts_with('>') || t == "redo" {
+                // The head ended without a blank line: written whole, by `save` or an older autosave.
+                return (text, None);
+            }
+        } else if t.is_empty() && line.ends_with('\n') {
+            sealed = Some(offset);
+        }
+    }
+    let Some(end) = sealed else {
+        return (text, None);
+    };
+    let tail = &text[end..];
+    if tail.trim().is_empty() {
+        return (text, None);
+    }
+    let commands = tail
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('>'))
+        .map(|rest| match serde_json::from_str::<String>(rest.trim()) {
+            Ok(cmd) => format!("`{}`", crate::limits::clip(&cmd)),
+            Err(_) => format!(
+                "`{}` (cut in its line)",
+                crate::limits::clip(rest.trim().trim_start_matches('"'))
+            ),
+        })
+        .collect();
+    (
+        &text[..end],
+        Some(Torn {
+            commands,
+            bytes: tail.len(),
+        }),
+    )
+}
+
+/// Reads a session file; the error names the line. An autosave's last command cut short as it was
+/// written is left out ([`Saved::torn`]); a line before it that does not parse is an error.
 pub fn read(text: &str) -> Result<Saved, String> {
+    let (text, torn) = split_torn(text);
     let mut lines = text.lines().enumerate();
     match lines.next() {
         Some((_, l)) if l.trim() == MAGIC => {}
@@ -238,6 +350,7 @@ pub fn read(text: &str) -> Result<Saved, String> {
         seed: 0,
         log: Vec::new(),
         cursor: usize::MAX,
+        torn,
     };
     for (i, line) in lines {
         let err = |e: String| format!("line {}: {e}", i + 1);

@@ -10,6 +10,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod asked;
+mod autosave;
 mod commands;
 mod control;
 mod fence;
@@ -29,12 +30,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::diag::Diag;
-use crate::limits::MAX_SESSION_BYTES;
 use crate::source::Sources;
 use crate::source::Span;
+use autosave::{autosave_path, session_text, too_long_to_load};
 use replay::{Went, replay};
 use session::{Base, Divergence, End, Entry, Goal, Op, SourceFile, State};
 
+pub use autosave::autosave_for;
 pub use commands::{COMMANDS, brace_change, unbalanced};
 pub use fence::Fence;
 
@@ -44,7 +46,8 @@ pub struct Options {
     pub ruleset: Option<PathBuf>,
     pub encounter: Option<PathBuf>,
     pub seed: u64,
-    /// Where the session is rewritten after every change; `None`: no autosave.
+    /// Where every change is kept as it is made (appended, or the file rewritten); `None`: no
+    /// autosave.
     pub autosave: Option<PathBuf>,
     /// Colour in diagnostics, views and the prompt: `Some` forced (`--color always|never`),
     /// `None` on a terminal unless `NO_COLOR` is set.
@@ -90,9 +93,11 @@ pub struct Session {
 pub struct Table {
     pub session: Option<Session>,
     opts: Options,
-    /// When the autosave was last written and how long that took, and whether a change since is
-    /// not in it yet.
+    /// When the autosave was last written whole and how long that took, and whether a change
+    /// since is not in it yet (a rewrite deferred).
     saved: (Option<(Instant, Duration)>, bool),
+    /// What the autosave file holds, when the next command can be appended to it.
+    on_disk: Option<autosave::OnDisk>,
     /// The autosave has grown past what `load` reads (said once).
     too_long: bool,
     /// The last autosave failed: the session is not kept, and the end must not say it is.
@@ -117,128 +122,6 @@ fn read_source(path: &Path) -> Result<SourceFile, String> {
             text,
         })
         .map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))
-}
-
-/// Where this session autosaves: `path`, unless a file is already there (another session's, which
-/// is never replaced: a fresh name is taken, and the note says so and how to resume the other).
-/// Refused (an error) when the folder cannot be written.
-fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> {
-    let mut chosen = path.clone();
-    let mut n = 1;
-    while chosen.exists() {
-        n += 1;
-        if n > 1000 {
-            return Err(format!(
-                "error: {} and 999 fresh names beside it are taken: give --autosave FILE or --no-autosave\n",
-                path.display()
-            ));
-        }
-        let (stem, ext) = stem_ext(&path);
-        // A dot, which no encounter's default name holds: `fight.2` is never `fight-2`'s.
-        chosen = path.with_file_name(format!("{stem}.{n}{ext}"));
-    }
-    // What sessions killed while they wrote left behind (theirs only: their process is gone).
-    crate::files::remove_stale_temps(&path);
-    if chosen != path {
-        crate::files::remove_stale_temps(&chosen);
-    }
-    // Refused now rather than warned about after every change: the folder must take a file.
-    crate::files::probe(&chosen).map_err(|e| {
-        format!(
-            "error: cannot write the autosave {}: {e}\n  help: give --autosave FILE in a folder you can write, or --no-autosave\n",
-            chosen.display()
-        )
-    })?;
-    let note = if chosen == path {
-        String::new()
-    } else {
-        let (last, count) = earlier_autosaves(&path);
-        let last = last.unwrap_or_else(|| path.clone());
-        let others = if count > 1 {
-            format!("{} autosaves of earlier sessions are there", count)
-        } else {
-            "it is the only earlier one".to_string()
-        };
-        format!(
-            "note: {} holds the latest earlier session (`load {}` resumes it; {others}, and `rm {}` removes \
-             them); this one autosaves in {}\n",
-            last.display(),
-            last.display(),
-            autosave_glob(&path),
-            chosen.display()
-        )
-    };
-    Ok((chosen, note))
-}
-
-/// The autosave name for a session of `file` (the encounter's, else the ruleset's): one name per
-/// encounter, `.turnscript-autosave-NAME.tsession` in the current folder, so sessions of different
-/// fights never pile up under one name.
-pub fn autosave_for(file: &Path) -> PathBuf {
-    let stem: String = file
-        .file_stem()
-        .map(|s| s.to_string_lossy())
-        .unwrap_or_default()
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if stem.is_empty() {
-        PathBuf::from(".turnscript-autosave.tsession")
-    } else {
-        PathBuf::from(format!(".turnscript-autosave-{stem}.tsession"))
-    }
-}
-
-/// `path` and the fresh names taken beside it (`NAME.2.EXT`, ...): the most recently written,
-/// and how many there are.
-fn earlier_autosaves(path: &Path) -> (Option<PathBuf>, usize) {
-    let (stem, ext) = stem_ext(path);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return (None, 0);
-    };
-    let mut found: Vec<(std::time::SystemTime, PathBuf)> = entries
-        .flatten()
-        .filter(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            name.strip_suffix(ext.as_str())
-                .and_then(|n| n.strip_prefix(stem.as_str()))
-                .is_some_and(|n| n.is_empty() || n.strip_prefix('.').is_some_and(|k| k.parse::<u32>().is_ok()))
-        })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, path.with_file_name(e.file_name()))))
-        .collect();
-    found.sort();
-    (found.last().map(|(_, p)| p.clone()), found.len())
-}
-
-/// `path` and a shell pattern for the fresh names beside it (`NAME.tsession NAME.*.tsession`),
-/// which match no other encounter's autosaves.
-fn autosave_glob(path: &Path) -> String {
-    let (stem, ext) = stem_ext(path);
-    format!(
-        "{} {}",
-        path.display(),
-        path.with_file_name(format!("{stem}.*{ext}")).display()
-    )
-}
-
-fn stem_ext(path: &Path) -> (String, String) {
-    let stem = path
-        .file_stem()
-        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let ext = path
-        .extension()
-        .map_or_else(String::new, |e| format!(".{}", e.to_string_lossy()));
-    (stem, ext)
 }
 
 /// Replays `log[..cursor]`; where it no longer fits, stops before the command that diverged.
@@ -277,6 +160,7 @@ impl Table {
             session: None,
             opts,
             saved: (None, false),
+            on_disk: None,
             too_long: false,
             unsaved: false,
             errors: String::new(),
@@ -391,75 +275,6 @@ impl Table {
             Cmd::Load(path) => self.load(&path),
         };
         r.unwrap_or_else(|e| e)
-    }
-
-    /// Writes what the autosave lacks, then says where the session is kept (at the end).
-    pub fn autosave_note(&mut self) -> String {
-        let mut out = self.flush_autosave();
-        if let (Some(p), Some(s)) = (&self.opts.autosave, &self.session)
-            && !s.log.is_empty()
-            && !self.unsaved
-        {
-            out.push_str(&format!("the session is autosaved in {}\n", p.display()));
-        }
-        out
-    }
-
-    /// What went wrong since the last call (a failed autosave), for stderr; empty if nothing.
-    /// A front end says it after the reply, and ends with status 1 if it ever was not empty.
-    pub fn take_errors(&mut self) -> String {
-        std::mem::take(&mut self.errors)
-    }
-
-    /// After a change: rewrites the autosave file (an error, [`Table::take_errors`], if it cannot be written). A long
-    /// log takes a while to write, so a change that comes sooner after the last write than ten
-    /// times what that write took waits for the next write: the autosave never costs more than
-    /// a tenth of the time, however long the session. Whatever waits is written before the REPL
-    /// waits for input (at the prompt, or when no whole line of piped input is there yet), and
-    /// when it ends.
-    fn autosave(&mut self) -> String {
-        if let (Some((at, took)), _) = self.saved
-            && at.elapsed() < took * 10
-        {
-            self.saved.1 = true;
-            return String::new();
-        }
-        self.write_autosave()
-    }
-
-    /// Writes the changes the autosave does not have yet, if any.
-    pub fn flush_autosave(&mut self) -> String {
-        if self.saved.1 {
-            self.write_autosave()
-        } else {
-            String::new()
-        }
-    }
-
-    fn write_autosave(&mut self) -> String {
-        let (Some(path), Some(s)) = (&self.opts.autosave, &self.session) else {
-            return String::new();
-        };
-        let start = Instant::now();
-        let text = session_text(s);
-        let written = write_whole(path, &text);
-        self.saved = (Some((Instant::now(), start.elapsed())), false);
-        self.unsaved = written.is_err();
-        match written {
-            // Said once, as the file first passes the limit.
-            Ok(()) if text.len() > MAX_SESSION_BYTES && !self.too_long => {
-                self.too_long = true;
-                too_long_to_load(&text)
-            }
-            Ok(()) => String::new(),
-            Err(e) => {
-                self.errors.push_str(&format!(
-                    "error: cannot write the autosave {}: {e}\n  help: `save FILE` keeps the session in another file\n",
-                    path.display()
-                ));
-                String::new()
-            }
-        }
     }
 
     /// A command that changes the state: the waiting run goes on with it (or, where it cannot,
@@ -579,7 +394,7 @@ impl Table {
             s.cursor = cursor;
             s.state = state;
         }
-        out.push_str(&self.autosave());
+        out.push_str(&self.rewrite_autosave());
         Ok(Reply::ok(out))
     }
 
@@ -621,7 +436,7 @@ impl Table {
             s.cursor = cursor;
             s.state = state;
         }
-        out.push_str(&self.autosave());
+        out.push_str(&self.rewrite_autosave());
         Ok(Reply::ok(out))
     }
 
@@ -633,7 +448,7 @@ impl Table {
         }
     }
 
-    fn save(&self, path: &str) -> Result<Reply, Reply> {
+    fn save(&mut self, path: &str) -> Result<Reply, Reply> {
         self.fenced(Path::new(path))?;
         if self.fence.is_some() {
             replaceable(Path::new(path)).map_err(Reply::err)?;
@@ -645,12 +460,15 @@ impl Table {
             0 => String::new(),
             n => format!(" and {n} undone (`redo` after `load` replays them)"),
         };
-        Ok(Reply::ok(format!(
+        let mut out = format!(
             "saved {} command{}{undone} to {path}\n{}",
             s.cursor,
             if s.cursor == 1 { "" } else { "s" },
-            too_long_to_load(&text)
-        )))
+            too_long_to_load(text.len())
+        );
+        // The autosave is compacted too: written whole, to the disk.
+        out.push_str(&self.write_autosave());
+        Ok(Reply::ok(out))
     }
 
     fn load(&mut self, path: &str) -> Result<Reply, Reply> {
@@ -680,6 +498,13 @@ impl Table {
             seed: saved.seed,
         };
         let mut out = String::new();
+        if let Some(torn) = &saved.torn {
+            out.push_str(&format!(
+                "warning: {path} ends in a command cut short as it was written (the session stopped \
+                 mid-write): {} left out; the commands before it are loaded\n",
+                torn.said()
+            ));
+        }
         let pairs = std::iter::once((&base.ruleset, &saved.ruleset.1))
             .chain(base.encounter.iter().zip(saved.encounter.iter().map(|(_, h)| h)));
         for (f, h) in pairs {
@@ -707,7 +532,7 @@ impl Table {
             cursor,
             state,
         });
-        out.push_str(&self.autosave());
+        out.push_str(&self.rewrite_autosave());
         Ok(Reply::ok(out))
     }
 }
@@ -781,7 +606,6 @@ fn paint(text: &str) -> String {
 }
 
 /// The session file of the log up to the cursor.
-/// Whether a fenced table may write a session to `path`: a new file, or a regular file that holds a
 /// saved session. Not a FIFO or a device (a write there waits for a reader, holding the table),
 /// and not some other file of the folder (`save Cargo.toml` would replace it).
 fn replaceable(path: &Path) -> Result<(), String> {
@@ -805,28 +629,6 @@ fn replaceable(path: &Path) -> Result<(), String> {
             "error: {shown} is there and is not a saved session: save under another name\n"
         ))
     }
-}
-
-fn session_text(s: &Session) -> String {
-    file::write(
-        (&s.base.ruleset.path, &s.base.ruleset.text),
-        s.base.encounter.as_ref().map(|e| (e.path.as_str(), e.text.as_str())),
-        s.base.seed,
-        &s.log,
-        s.cursor,
-    )
-}
-
-/// A warning when a session's text is past what `load` reads.
-fn too_long_to_load(text: &str) -> String {
-    if text.len() <= MAX_SESSION_BYTES {
-        return String::new();
-    }
-    format!(
-        "warning: the session is {} bytes, past the {MAX_SESSION_BYTES} that `load` reads: save the \
-         commands worth keeping in a new session (`undo` back, then `save`)\n",
-        text.len()
-    )
 }
 
 fn no_session() -> Reply {

@@ -1,0 +1,251 @@
+//! The REPL's autosave (issue 31): each command appended to the file as it is made, a command cut
+//! short by a crash mid-write left out on load with a warning, and the file written whole
+//! (compacted) where appending cannot say what happened: undo, redo, reload, load, save.
+
+mod common;
+
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use turnscript::repl::{Repl, script};
+use turnscript::runtime::on_run_stack;
+
+/// A fresh scratch directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("autosave-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A Legends table autosaving to `file`.
+fn table(file: &Path) -> Repl {
+    let mut opts = common::legends_repl();
+    opts.autosave = Some(file.to_path_buf());
+    Repl::new(opts).unwrap_or_else(|e| panic!("{e}")).0
+}
+
+/// Runs `commands` one at a time, as typed at a prompt: each command's reply, then what the REPL
+/// does before the next prompt (writing what the autosave lacks). The transcript, which must end
+/// in `exit 0`.
+fn typed(repl: &mut Repl, commands: &[&str]) -> String {
+    let mut out = String::new();
+    for c in commands {
+        let reply = script(repl, &format!("{c}\n"));
+        assert!(reply.ends_with("exit 0\n"), "`{c}`: {reply}");
+        out.push_str(&reply);
+        out.push_str(&repl.flush_autosave());
+        assert_eq!(repl.take_errors(), "", "`{c}`");
+    }
+    out
+}
+
+/// A REPL with no session that loads `file`: the reply to the load, then `log` and `show`.
+fn loaded(file: &Path) -> (String, String) {
+    let mut opts = common::legends_repl();
+    opts.ruleset = None;
+    opts.encounter = None;
+    let (mut repl, _) = Repl::new(opts).unwrap_or_else(|e| panic!("{e}"));
+    let load = script(&mut repl, &format!("load {}\n", file.display()));
+    let after = script(&mut repl, "log\nshow\ntrace\n");
+    (load, after)
+}
+
+/// The commands of a Legends fight: answers, forced dice, a ruling, policies playing a round.
+const FIGHT: [&str; 6] = [
+    "answer 2",
+    "roll 4",
+    "answer 1",
+    "set Kessa.fatigue = 1",
+    "auto all",
+    "continue until round=2",
+];
+
+#[test]
+fn each_command_is_appended_to_the_autosave_not_rewritten() {
+    let dir = scratch("appended");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        // The first write is whole; the commands after it are appended to the same file.
+        typed(&mut repl, &FIGHT[..1]);
+        let first = std::fs::metadata(&file).expect("the autosave");
+        let mut before = read(&file);
+        for c in &FIGHT[1..] {
+            typed(&mut repl, &[c]);
+            let now = read(&file);
+            let added = now
+                .strip_prefix(before.as_str())
+                .unwrap_or_else(|| panic!("`{c}` rewrote the file:\n{now}"));
+            assert!(
+                added.starts_with(&format!("> {}\n", serde_json::to_string(c).expect("JSON"))),
+                "`{c}` appended {added:?}"
+            );
+            assert!(added.ends_with("\n\n"), "`{c}` appended {added:?}");
+            before = now;
+        }
+        let last = std::fs::metadata(&file).expect("the autosave");
+        // Written in place: a whole rewrite renames a new file over the old one.
+        assert_eq!(first.ino(), last.ino(), "the autosave was replaced, not appended to");
+    });
+}
+
+#[test]
+fn an_autosave_appended_to_loads_as_the_session_saved_whole() {
+    let dir = scratch("appended-equals-whole");
+    let file = dir.join("fight.tsession");
+    let whole = dir.join("whole.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT);
+        // The same lines, less the blank lines that seal each command.
+        let saved = script(&mut repl, &format!("save {}\n", whole.display()));
+        assert!(saved.contains("saved 6 commands"), "{saved}");
+        let (auto, kept) = (read(&file), read(&whole));
+        let unsealed: String = auto
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(unsealed, kept);
+        let (load_auto, after_auto) = loaded(&file);
+        let (load_whole, after_whole) = loaded(&whole);
+        assert!(
+            load_auto.contains("6 commands") && !load_auto.contains("warning"),
+            "{load_auto}"
+        );
+        assert_eq!(
+            load_auto.replace("fight.tsession", "F"),
+            load_whole.replace("whole.tsession", "F")
+        );
+        assert_eq!(after_auto, after_whole);
+        assert!(after_auto.contains("continue until round=2"), "{after_auto}");
+    });
+}
+
+#[test]
+fn a_command_cut_short_as_it_was_written_is_left_out_with_a_warning() {
+    let dir = scratch("torn");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT);
+        let text = read(&file);
+        // The last command (`continue until round=2`, many lines of picks) begins after the
+        // blank line that ends the one before it.
+        let start = text[..text.len() - 2].rfind("\n\n").expect("a sealed command") + 2;
+        let before = dir.join("before.tsession");
+        std::fs::write(&before, &text[..start]).expect("written");
+        let (load_before, after_before) = loaded(&before);
+        assert!(
+            load_before.contains("loaded") && load_before.contains("5 commands"),
+            "{load_before}"
+        );
+        // Cut at every line's end (all but the blank line's), and in the middle of each line.
+        let mut cuts = Vec::new();
+        for (i, _) in text[start..].match_indices('\n') {
+            let at = start + i;
+            let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+            cuts.extend([at, at + 1, line_start + (at - line_start) / 2]);
+        }
+        cuts.retain(|&c| c > start && c < text.len());
+        cuts.sort_unstable();
+        cuts.dedup();
+        assert!(cuts.len() >= 6, "{cuts:?}");
+        let torn = dir.join("torn.tsession");
+        for cut in cuts {
+            std::fs::write(&torn, &text[..cut]).expect("written");
+            let (load, after) = loaded(&torn);
+            assert!(
+                load.contains("warning: ") && load.contains("ends in a command cut short as it was written"),
+                "cut at {cut}: {load}"
+            );
+            assert!(
+                load.contains("left out; the commands before it are loaded"),
+                "cut at {cut}: {load}"
+            );
+            if cut >= start + "> \"continue until round=2\"\n".len() {
+                assert!(
+                    load.contains("`continue until round=2` left out"),
+                    "cut at {cut}: {load}"
+                );
+            }
+            assert!(
+                load.contains("loaded") && load.contains("5 commands"),
+                "cut at {cut}: {load}"
+            );
+            assert_eq!(after, after_before, "cut at {cut}");
+        }
+        // Whole, it loads all six, and says nothing of a cut.
+        let (load, _) = loaded(&file);
+        assert!(load.contains("6 commands") && !load.contains("warning"), "{load}");
+    });
+}
+
+#[test]
+fn a_line_that_does_not_parse_before_the_end_is_still_an_error() {
+    let dir = scratch("broken-middle");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT);
+    });
+    let text = read(&file);
+    let broken = text.replacen("[\"set\",\"Kessa\",\"fatigue\",1]", "[\"set\",\"Kessa\",\"fati", 1);
+    assert_ne!(broken, text);
+    let bad = dir.join("bad.tsession");
+    std::fs::write(&bad, &broken).expect("written");
+    let (load, _) = on_run_stack(|| loaded(&bad));
+    assert!(load.contains("error: ") && load.contains(": line "), "{load}");
+    assert!(!load.contains("loaded"), "{load}");
+}
+
+#[test]
+fn undo_and_redo_compact_the_autosave_and_appending_goes_on_after() {
+    let dir = scratch("compaction");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT[..4]);
+        // Undone commands are kept after a `redo` line, as `save` keeps them.
+        typed(&mut repl, &["undo 2"]);
+        let text = read(&file);
+        let (head, undone) = text.split_once("redo\n").expect("a redo line");
+        assert!(
+            head.contains("> \"roll 4\"") && !head.contains("> \"answer 1\""),
+            "{text}"
+        );
+        assert!(
+            undone.contains("> \"answer 1\"") && undone.contains("> \"set Kessa.fatigue = 1\""),
+            "{text}"
+        );
+        typed(&mut repl, &["redo 1"]);
+        let text = read(&file);
+        let (head, undone) = text.split_once("redo\n").expect("a redo line");
+        assert!(
+            head.contains("> \"answer 1\"") && undone.contains("> \"set Kessa.fatigue"),
+            "{text}"
+        );
+        // A new command replaces the undone one: the file is written whole without it.
+        typed(&mut repl, &["set Kessa.fatigue = 2"]);
+        let text = read(&file);
+        assert!(!text.contains("redo") && !text.contains("fatigue = 1"), "{text}");
+        assert!(
+            text.ends_with("> \"set Kessa.fatigue = 2\"\n[\"set\",\"Kessa\",\"fatigue\",2]\n\n"),
+            "{text}"
+        );
+        // And the commands after it are appended to that file.
+        let ino = std::fs::metadata(&file).expect("the autosave").ino();
+        typed(&mut repl, &FIGHT[4..]);
+        assert_eq!(std::fs::metadata(&file).expect("the autosave").ino(), ino);
+        // Each form loads to what the table shows.
+        let shown = script(&mut repl, "log\nshow\ntrace\n");
+        let ending = format!("the session is autosaved in {}\nexit 0\n", file.display());
+        let shown = shown.strip_suffix(&ending).unwrap_or_else(|| panic!("{shown}"));
+        assert_eq!(loaded(&file).1, format!("{shown}exit 0\n"));
+    });
+}
