@@ -191,7 +191,9 @@ pub const COMMANDS: &[Help] = &[
     Help {
         name: "load",
         usage: "load FILE",
-        about: "Load a saved session (or the autosave) and replay it; notes files changed since.",
+        about: "Load a saved session (or the autosave) and replay it; notes files changed since. \
+                An autosave whose last command was cut short as it was written (a crash, a full \
+                disk) loads without that command, with a warning naming it.",
         example: "load .turnscript-autosave-fight.tsession",
     },
     Help {
