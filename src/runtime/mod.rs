@@ -25,6 +25,7 @@ mod levels;
 mod limits;
 mod moments;
 mod orders;
+mod policy_path;
 mod pools;
 mod presence;
 mod ready;
