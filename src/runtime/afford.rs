@@ -21,6 +21,23 @@ impl Machine<'_> {
     /// What keeps `who` from taking action `a` now, if anything: the first of its `when`, a
     /// negative cost, or a resource its costs would take below its minimum.
     pub(super) fn shortfall(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {
+        // The common shape, worked out without binding the actor: no `when`, one cost, a number
+        // (or a param that is one), which reads nothing.
+        if a.when.is_none()
+            && let [(amount, f)] = &a.costs[..]
+            && let Some(cost) = self.p.constant(amount)
+        {
+            if cost < 0 {
+                return Ok(Some(Shortfall::Negative(cost)));
+            }
+            let field = using.unwrap_or(*f);
+            let has = self.get(who, field);
+            let short = self
+                .bounds(who, field)?
+                .0
+                .is_some_and(|lo| has.saturating_sub(cost) < lo);
+            return Ok(short.then_some(Shortfall::Short { field, cost, has }));
+        }
         let slot = a.actor as usize;
         let saved = self.locals[slot];
         self.locals[slot] = who as i64;

@@ -23,10 +23,17 @@ type Refusal = (Vec<String>, Diag);
 impl Machine<'_> {
     /// A moment: the attempts the decider makes here, each refused or carried out, in turn.
     /// Nothing is asked when no attempt can be made (see `Machine::asks_moments`).
+    #[inline]
     pub(super) fn moment(&mut self, at: Moment, span: Span) -> R<Flow> {
         if !self.asks_moments {
             return Ok(Flow::Next);
         }
+        self.ask_at_moment(at, span)
+    }
+
+    /// [`Machine::moment`] when attempts can be made.
+    #[inline(never)]
+    fn ask_at_moment(&mut self, at: Moment, span: Span) -> R<Flow> {
         for _ in 0..=MAX_REFUSALS {
             let w = World {
                 p: self.p,

@@ -136,9 +136,52 @@ impl Machine<'_> {
         Ok((vals, args.len().min(MAX_TRIGGER_ARGS)))
     }
 
-    /// Evaluates an expression. The longer kinds (arithmetic and comparison, functions,
-    /// quantifiers) have their own methods.
+    /// Evaluates an expression. The kinds a run meets at almost every step (numbers, locals,
+    /// params, fields, operators) are worked out here, in a small function whose operands are
+    /// read in place when they are a number or a local (no call for them); the others, and the
+    /// longer kinds (functions, quantifiers, dice), in [`Machine::eval_rest`].
     pub(super) fn eval(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
+        match e {
+            Ex::Int(i) => Ok(*i),
+            Ex::Local(s) => Ok(self.locals[*s as usize]),
+            Ex::Param(i) => {
+                let p = self.p;
+                self.operand(&p.params[*i as usize].1, ctx)
+            }
+            Ex::Field(base, f, span) => {
+                let v = self.operand(base, ctx)?;
+                self.field_of(v, *f, *span)
+            }
+            Ex::Bin(op, l, r, span) => self.binary(op, l, r, *span, ctx),
+            Ex::Not(x) => Ok((self.operand(x, ctx)? == 0) as i64),
+            _ => self.eval_rest(e, ctx),
+        }
+    }
+
+    /// An operand: a number or a local read in place, anything else evaluated.
+    #[inline(always)]
+    fn operand(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
+        match e {
+            Ex::Int(i) => Ok(*i),
+            Ex::Local(s) => Ok(self.locals[*s as usize]),
+            _ => self.eval(e, ctx),
+        }
+    }
+
+    /// Field `f` of the entity (or side's owner, or the table) `v` names.
+    #[inline(always)]
+    fn field_of(&self, v: i64, f: FieldId, span: Span) -> R<i64> {
+        let id = if v == TABLE as i64 {
+            TABLE
+        } else {
+            self.owner_id(v, span)?
+        };
+        self.read(id, f, span)
+    }
+
+    /// The kinds of expression [`Machine::eval`] leaves: each worked out here.
+    #[inline(never)]
+    fn eval_rest(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
         Ok(match e {
             Ex::Int(i) => *i,
             Ex::Local(s) => self.locals[*s as usize],
@@ -148,12 +191,7 @@ impl Machine<'_> {
             }
             Ex::Field(base, f, span) => {
                 let v = self.eval(base, ctx)?;
-                let id = if v == TABLE as i64 {
-                    TABLE
-                } else {
-                    self.owner_id(v, *span)?
-                };
-                self.read(id, *f, *span)?
+                self.field_of(v, *f, *span)?
             }
             Ex::Is(base, m, span) => {
                 let v = self.eval(base, ctx)?;
@@ -267,14 +305,15 @@ impl Machine<'_> {
 
     /// A binary operator: `and`/`or` short-circuit; arithmetic is checked; division rounds down
     /// (Euclidean) and refuses 0.
+    #[inline]
     fn binary(&mut self, op: &BinOp, l: &Ex, r: &Ex, span: Span, ctx: Ctx) -> R<i64> {
-        let a = self.eval(l, ctx)?;
+        let a = self.operand(l, ctx)?;
         match op {
             BinOp::And if a == 0 => return Ok(0),
             BinOp::Or if a != 0 => return Ok(1),
             _ => {}
         }
-        let b = self.eval(r, ctx)?;
+        let b = self.operand(r, ctx)?;
         Ok(match op {
             BinOp::And | BinOp::Or => (b != 0) as i64,
             BinOp::Eq => (a == b) as i64,
@@ -288,11 +327,7 @@ impl Machine<'_> {
             BinOp::Mul => checked(a.checked_mul(b), span)?,
             BinOp::Div => {
                 if b == 0 {
-                    return Err(Box::new(
-                        Diag::new("run::division_by_zero", "division by zero")
-                            .label(span, "the right-hand side is 0 here")
-                            .help("guard the division with a condition"),
-                    ));
+                    return Err(division_by_zero(span));
                 }
                 checked(a.checked_div_euclid(b), span)?
             }
@@ -414,6 +449,17 @@ impl Machine<'_> {
         }
         Ok(())
     }
+}
+
+/// `run::division_by_zero` at `span`.
+#[cold]
+#[inline(never)]
+fn division_by_zero(span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::new("run::division_by_zero", "division by zero")
+            .label(span, "the right-hand side is 0 here")
+            .help("guard the division with a condition"),
+    )
 }
 
 /// What a quantifier that gives a number or a truth value (`any`, `all`, `count`, `sum`, `max`,

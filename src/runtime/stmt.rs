@@ -37,6 +37,10 @@ impl Flow {
 
 impl Machine<'_> {
     pub(super) fn block(&mut self, stmts: &[St]) -> R<Flow> {
+        // An empty block (an action without a body, an option without one) does nothing.
+        if stmts.is_empty() {
+            return Ok(Flow::Next);
+        }
         self.nesting += 1;
         // The pools rolled in this block end with it.
         let pooled = self.pooled.len();
