@@ -20,6 +20,7 @@ pub(super) enum Shortfall {
 impl Machine<'_> {
     /// What keeps `who` from taking action `a` now, if anything: the first of its `when`, a
     /// negative cost, or a resource its costs would take below its minimum.
+    #[inline]
     pub(super) fn shortfall(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {
         // The common shape, worked out without binding the actor: no `when`, one cost, a number
         // (or a param that is one), which reads nothing.
@@ -38,6 +39,12 @@ impl Machine<'_> {
                 .is_some_and(|lo| has.saturating_sub(cost) < lo);
             return Ok(short.then_some(Shortfall::Short { field, cost, has }));
         }
+        self.shortfall_of(a, who, using)
+    }
+
+    /// [`Machine::shortfall`] of any action: its `when` and costs worked out with the actor bound.
+    #[inline(never)]
+    fn shortfall_of(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {
         let slot = a.actor as usize;
         let saved = self.locals[slot];
         self.locals[slot] = who as i64;

@@ -277,7 +277,17 @@ impl Machine<'_> {
     /// out there and its block ended nothing, so the decision is offered anew (its options worked
     /// out again), else how to go on. More than `MAX_REFUSALS` attempts carried out at one
     /// decision stop the run (`run::refused`), as at a moment.
+    #[inline]
     pub(super) fn offered_anew(&mut self, flow: Flow, tries: usize, span: Span) -> R<Option<Flow>> {
+        if self.attempt_flow.is_none() {
+            return Ok(Some(flow));
+        }
+        self.after_attempt(flow, tries, span)
+    }
+
+    /// [`Machine::offered_anew`] when an attempt was carried out at the decision.
+    #[inline(never)]
+    fn after_attempt(&mut self, flow: Flow, tries: usize, span: Span) -> R<Option<Flow>> {
         match self.attempt_flow.take() {
             None => Ok(Some(flow)),
             Some(Flow::Next) if tries < MAX_REFUSALS => Ok(None),

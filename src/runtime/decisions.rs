@@ -50,6 +50,7 @@ impl Machine<'_> {
         }
     }
 
+    #[inline(never)]
     fn choose_once(
         &mut self,
         decision: DecisionId,
@@ -487,10 +488,17 @@ impl Machine<'_> {
     /// compiled here (some have conditions): the first preference offered whose condition holds
     /// (a `where` preference: the first candidate, in the order offered, that meets it), else
     /// the first option. `None`: the decider picks by itself.
+    #[inline]
     pub(super) fn suggest(&mut self, who: Who, prefs: &[PolicyPrefs], keys: &[OptionKey]) -> R<Option<usize>> {
         if prefs.is_empty() {
             return Ok(None);
         }
+        self.suggest_of(who, prefs, keys)
+    }
+
+    /// [`Machine::suggest`] when the decision has conditional preferences.
+    #[inline(never)]
+    fn suggest_of(&mut self, who: Who, prefs: &[PolicyPrefs], keys: &[OptionKey]) -> R<Option<usize>> {
         let which = match self.control.as_deref() {
             Some(c) => c.policy(who),
             None => self.decider.policy(who),
@@ -788,14 +796,18 @@ impl Machine<'_> {
         using: Option<FieldId>,
         span: Span,
     ) -> R<Flow> {
+        let p = self.p;
         for (amount, f) in &def.costs {
-            let cost = self.eval(
-                amount,
-                Ctx {
-                    label: def.label,
-                    actor: Some(who),
-                },
-            )?;
+            let cost = match p.constant(amount) {
+                Some(cost) => cost,
+                None => self.eval(
+                    amount,
+                    Ctx {
+                        label: def.label,
+                        actor: Some(who),
+                    },
+                )?,
+            };
             self.spend(who, using.unwrap_or(*f), cost, span)?;
         }
         self.around_action(a, who, span, |m| m.block(&def.body))

@@ -11,8 +11,9 @@ use crate::trace::Event;
 
 impl Machine<'_> {
     /// Evaluates an expression giving an entity.
+    #[inline]
     pub(super) fn entity(&mut self, e: &Ex, span: Span) -> R<EntityId> {
-        let v = self.eval(e, NO_CTX)?;
+        let v = self.operand(e, NO_CTX)?;
         self.id(v, span)
     }
 
@@ -158,12 +159,14 @@ impl Machine<'_> {
         }
     }
 
-    /// An operand: a number or a local read in place, anything else evaluated.
+    /// An operand: a number, a local or a local's field (`c.ap`) read in place, anything else
+    /// evaluated.
     #[inline(always)]
     fn operand(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
         match e {
             Ex::Int(i) => Ok(*i),
             Ex::Local(s) => Ok(self.locals[*s as usize]),
+            Ex::Field(base, f, span) if let Ex::Local(s) = **base => self.field_of(self.locals[s as usize], *f, *span),
             _ => self.eval(e, ctx),
         }
     }
@@ -171,6 +174,15 @@ impl Machine<'_> {
     /// Field `f` of the entity (or side's owner, or the table) `v` names.
     #[inline(always)]
     fn field_of(&self, v: i64, f: FieldId, span: Span) -> R<i64> {
+        // An entity (ids below the entities' count: never the table nor a side's owner, which
+        // count down from the top), with every value set: read in place.
+        if v >= 0 && (v as usize) < self.types.len() && self.all_set() {
+            return Ok(self
+                .values
+                .get(v as usize * self.n_fields + f as usize)
+                .copied()
+                .unwrap_or(0));
+        }
         let id = if v == TABLE as i64 {
             TABLE
         } else {
@@ -305,7 +317,7 @@ impl Machine<'_> {
 
     /// A binary operator: `and`/`or` short-circuit; arithmetic is checked; division rounds down
     /// (Euclidean) and refuses 0.
-    #[inline]
+    #[inline(always)]
     fn binary(&mut self, op: &BinOp, l: &Ex, r: &Ex, span: Span, ctx: Ctx) -> R<i64> {
         let a = self.operand(l, ctx)?;
         match op {
@@ -428,7 +440,7 @@ impl Machine<'_> {
             }
             self.locals[var as usize] = id as i64;
             if let Some(f) = filter
-                && self.eval(f, ctx)? == 0
+                && self.operand(f, ctx)? == 0
             {
                 continue;
             }
@@ -440,7 +452,7 @@ impl Machine<'_> {
                 continue;
             }
             let v = match body {
-                Some(b) => self.eval(b, ctx)?,
+                Some(b) => self.operand(b, ctx)?,
                 None => 1,
             };
             if fold.take(v, span)? {

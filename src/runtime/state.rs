@@ -417,19 +417,27 @@ impl Machine<'_> {
     }
 
     /// `run::destroyed` for an entity `destroy` took out for good.
+    #[inline]
     pub(super) fn not_gone(&self, id: EntityId, span: Span) -> R<()> {
         if !self.gone.get(id as usize).copied().unwrap_or(false) {
             return Ok(());
         }
+        Err(self.destroyed_here(id, span))
+    }
+
+    /// `run::destroyed`: `id` was destroyed.
+    #[cold]
+    #[inline(never)]
+    fn destroyed_here(&self, id: EntityId, span: Span) -> Box<Diag> {
         let who = self.world().character_name(id).to_string();
-        Err(Box::new(
+        Box::new(
             Diag::new(
                 "run::destroyed",
                 format!("{who} was destroyed: it is out of play for good"),
             )
             .label(span, "used here")
             .help("test it first, or keep it and take it out of the order instead of destroying it"),
-        ))
+        )
     }
 
     /// The entities of a collection, in its order (those out of play included).
@@ -458,7 +466,7 @@ impl Machine<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn get(&self, e: EntityId, f: FieldId) -> i64 {
         if e == TABLE {
             return self.globals.get(f as usize).copied().unwrap_or(0);
@@ -481,10 +489,17 @@ impl Machine<'_> {
     #[inline]
     pub(super) fn read(&self, e: EntityId, f: FieldId, span: Span) -> R<i64> {
         // Nothing unset anywhere (every run once its start values are worked out): a plain get.
-        if e != TABLE && self.sides_unset.is_empty() && self.pending.is_empty() {
+        if e != TABLE && self.all_set() {
             return Ok(self.get(e, f));
         }
         self.read_checked(e, f, span)
+    }
+
+    /// Whether every entity's and side's value is set (none pending, none unset): what a read
+    /// must otherwise check first. (The table's globals are checked apart.)
+    #[inline(always)]
+    pub(super) fn all_set(&self) -> bool {
+        self.sides_unset.is_empty() && self.pending.is_empty()
     }
 
     /// [`Machine::read`] where some value may still be unset: each is checked.

@@ -72,8 +72,30 @@ impl Machine<'_> {
         if self.unwind.is_some() { self.unwound(r) } else { r }
     }
 
+    /// The kinds of statement met at almost every step, dispatched in a small function; the
+    /// others in [`Machine::stmt_rest`].
     fn stmt_kind(&mut self, s: &St) -> R<Flow> {
         self.steps += 1;
+        match s {
+            St::If { cond, then, otherwise } => self.st_if(cond, then, otherwise),
+            St::Choose {
+                decision,
+                chooser,
+                options,
+                prefs,
+                span,
+                secret,
+                held,
+            } => self.choose(*decision, chooser, (options, prefs, (*secret, *held)), *span),
+            St::Turn { actor, body, span } => self.st_turn(actor, body, *span),
+            St::End { level, reason } => Ok(Flow::End(*level, *reason)),
+            _ => self.stmt_rest(s),
+        }
+    }
+
+    /// Every kind of statement but the step's charge, which [`Machine::stmt_kind`] has made.
+    #[inline(never)]
+    fn stmt_rest(&mut self, s: &St) -> R<Flow> {
         match s {
             St::Level {
                 level,
