@@ -20,7 +20,7 @@ pub(super) enum Shortfall {
 impl Machine<'_> {
     /// What keeps `who` from taking action `a` now, if anything: the first of its `when`, a
     /// negative cost, or a resource its costs would take below its minimum.
-    #[inline]
+    #[inline(always)]
     pub(super) fn shortfall(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {
         // The common shape, worked out without binding the actor: no `when`, one cost, a number
         // (or a param that is one), which reads nothing.
