@@ -26,7 +26,7 @@ impl Machine<'_> {
         // (or a param that is one), which reads nothing.
         if a.when.is_none()
             && let [(amount, f)] = &a.costs[..]
-            && let Some(cost) = self.p.constant(amount)
+            && let Some(cost) = constant(self.p, amount)
         {
             if cost < 0 {
                 return Ok(Some(Shortfall::Negative(cost)));
@@ -127,5 +127,19 @@ impl Machine<'_> {
             .label(span, "while this was being decided")
             .help(format!("{name} is not offered to {who} now; the answer was refused"));
         Ok((vec![text], diag))
+    }
+}
+
+/// The value of an expression that is a number, or a param that is one (params are fixed once
+/// the program is compiled): what the run may use without evaluating it.
+#[inline]
+pub(super) fn constant(p: &Program, e: &Ex) -> Option<i64> {
+    match e {
+        Ex::Int(v) => Some(*v),
+        Ex::Param(i) => match p.params.get(*i as usize) {
+            Some((_, Ex::Int(v))) => Some(*v),
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -798,7 +798,7 @@ impl Machine<'_> {
     ) -> R<Flow> {
         let p = self.p;
         for (amount, f) in &def.costs {
-            let cost = match p.constant(amount) {
+            let cost = match super::afford::constant(p, amount) {
                 Some(cost) => cost,
                 None => self.eval(
                     amount,

@@ -815,20 +815,6 @@ pub enum Ex {
 }
 
 impl Program {
-    /// The value of an expression that is a number, or a param that is one (params are fixed
-    /// once the program is compiled): what the run may use without evaluating it.
-    #[inline]
-    pub fn constant(&self, e: &Ex) -> Option<i64> {
-        match e {
-            Ex::Int(v) => Some(*v),
-            Ex::Param(i) => match self.params.get(*i as usize) {
-                Some((_, Ex::Int(v))) => Some(*v),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
     pub fn option_name(&self, key: OptionKey) -> &str {
         match key {
             OptionKey::Named(i) => self.options.get(i as usize).map(String::as_str).unwrap_or("?"),
