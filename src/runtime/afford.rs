@@ -20,7 +20,31 @@ pub(super) enum Shortfall {
 impl Machine<'_> {
     /// What keeps `who` from taking action `a` now, if anything: the first of its `when`, a
     /// negative cost, or a resource its costs would take below its minimum.
+    #[inline(always)]
     pub(super) fn shortfall(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {
+        // The common shape, worked out without binding the actor: no `when`, one cost, a number
+        // (or a param that is one), which reads nothing.
+        if a.when.is_none()
+            && let [(amount, f)] = &a.costs[..]
+            && let Some(cost) = constant(self.p, amount)
+        {
+            if cost < 0 {
+                return Ok(Some(Shortfall::Negative(cost)));
+            }
+            let field = using.unwrap_or(*f);
+            let has = self.get(who, field);
+            let short = self
+                .bounds(who, field)?
+                .0
+                .is_some_and(|lo| has.saturating_sub(cost) < lo);
+            return Ok(short.then_some(Shortfall::Short { field, cost, has }));
+        }
+        self.shortfall_of(a, who, using)
+    }
+
+    /// [`Machine::shortfall`] of any action: its `when` and costs worked out with the actor bound.
+    #[inline(never)]
+    fn shortfall_of(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {
         let slot = a.actor as usize;
         let saved = self.locals[slot];
         self.locals[slot] = who as i64;
@@ -103,5 +127,19 @@ impl Machine<'_> {
             .label(span, "while this was being decided")
             .help(format!("{name} is not offered to {who} now; the answer was refused"));
         Ok((vec![text], diag))
+    }
+}
+
+/// The value of an expression that is a number, or a param that is one (params are fixed once
+/// the program is compiled): what the run may use without evaluating it.
+#[inline]
+pub(super) fn constant(p: &Program, e: &Ex) -> Option<i64> {
+    match e {
+        Ex::Int(v) => Some(*v),
+        Ex::Param(i) => match p.params.get(*i as usize) {
+            Some((_, Ex::Int(v))) => Some(*v),
+            _ => None,
+        },
+        _ => None,
     }
 }

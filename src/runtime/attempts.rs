@@ -23,10 +23,17 @@ type Refusal = (Vec<String>, Diag);
 impl Machine<'_> {
     /// A moment: the attempts the decider makes here, each refused or carried out, in turn.
     /// Nothing is asked when no attempt can be made (see `Machine::asks_moments`).
+    #[inline]
     pub(super) fn moment(&mut self, at: Moment, span: Span) -> R<Flow> {
         if !self.asks_moments {
             return Ok(Flow::Next);
         }
+        self.ask_at_moment(at, span)
+    }
+
+    /// [`Machine::moment`] when attempts can be made.
+    #[inline(never)]
+    fn ask_at_moment(&mut self, at: Moment, span: Span) -> R<Flow> {
         for _ in 0..=MAX_REFUSALS {
             let w = World {
                 p: self.p,
@@ -270,7 +277,17 @@ impl Machine<'_> {
     /// out there and its block ended nothing, so the decision is offered anew (its options worked
     /// out again), else how to go on. More than `MAX_REFUSALS` attempts carried out at one
     /// decision stop the run (`run::refused`), as at a moment.
+    #[inline]
     pub(super) fn offered_anew(&mut self, flow: Flow, tries: usize, span: Span) -> R<Option<Flow>> {
+        if self.attempt_flow.is_none() {
+            return Ok(Some(flow));
+        }
+        self.after_attempt(flow, tries, span)
+    }
+
+    /// [`Machine::offered_anew`] when an attempt was carried out at the decision.
+    #[inline(never)]
+    fn after_attempt(&mut self, flow: Flow, tries: usize, span: Span) -> R<Option<Flow>> {
         match self.attempt_flow.take() {
             None => Ok(Some(flow)),
             Some(Flow::Next) if tries < MAX_REFUSALS => Ok(None),

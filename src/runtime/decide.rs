@@ -115,6 +115,13 @@ pub trait Decider {
     fn names_options(&self) -> bool {
         false
     }
+
+    /// Whether every decision it is asked from now on is answered by a policy and nothing else
+    /// (no answer that could name an option, refused or not, or an attempt): the runtime may
+    /// then take its fast path for a plain `choose` (`policy_path.rs`).
+    fn policy_only(&self) -> bool {
+        false
+    }
 }
 
 /// A moment the runtime asks about attempts at: before or after a turn, a level's start or end.
@@ -164,6 +171,10 @@ impl Decider for Policy {
 
     fn policy(&self, _: Who) -> Option<PolicyRef> {
         Some(self.which)
+    }
+
+    fn policy_only(&self) -> bool {
+        true
     }
 }
 
@@ -724,6 +735,12 @@ impl Decider for Scripted {
 
     fn names_options(&self) -> bool {
         true
+    }
+
+    /// Once the answers in order have run out, with no addressed answer and no side's or
+    /// role's policy: the policy answers everything.
+    fn policy_only(&self) -> bool {
+        self.next >= self.answers.len() && self.addressed.is_empty() && self.by_side.is_empty()
     }
 
     /// The policy that will answer `chooser`: its side's or role's, or, once the answers in order

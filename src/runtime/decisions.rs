@@ -38,7 +38,11 @@ impl Machine<'_> {
         // A decision at which an attempt was carried out is offered anew, as it was written.
         let mut tries = 0;
         loop {
-            let flow = self.choose_once(decision, chooser, (options, prefs, written), span)?;
+            let flow = if self.policy_path(options, written.0) {
+                self.choose_by_policy(decision, chooser, (options, prefs), span)?
+            } else {
+                self.choose_once(decision, chooser, (options, prefs, written), span)?
+            };
             if let Some(flow) = self.offered_anew(flow, tries, span)? {
                 return Ok(flow);
             }
@@ -46,6 +50,7 @@ impl Machine<'_> {
         }
     }
 
+    #[inline(never)]
     fn choose_once(
         &mut self,
         decision: DecisionId,
@@ -68,18 +73,7 @@ impl Machine<'_> {
         };
         let Offered { keys, sources, refused } = self.offered(options, actor)?;
         if keys.is_empty() {
-            return Err(Box::new(
-                Diag::new(
-                    "run::no_option",
-                    format!(
-                        "{} has no option in the decision `{}`",
-                        p.who_name(who),
-                        p.decisions[decision as usize]
-                    ),
-                )
-                .label(span, "nothing could be chosen here")
-                .help("add an option without `when`, which is always available, or guard the decision with `if`"),
-            ));
+            return Err(Box::new(no_option(p, who, decision, span)));
         }
         let mut refused_keys = self.keys.take();
         refused_keys.extend(refused.iter().map(|r| r.0));
@@ -494,10 +488,17 @@ impl Machine<'_> {
     /// compiled here (some have conditions): the first preference offered whose condition holds
     /// (a `where` preference: the first candidate, in the order offered, that meets it), else
     /// the first option. `None`: the decider picks by itself.
+    #[inline]
     pub(super) fn suggest(&mut self, who: Who, prefs: &[PolicyPrefs], keys: &[OptionKey]) -> R<Option<usize>> {
         if prefs.is_empty() {
             return Ok(None);
         }
+        self.suggest_of(who, prefs, keys)
+    }
+
+    /// [`Machine::suggest`] when the decision has conditional preferences.
+    #[inline(never)]
+    fn suggest_of(&mut self, who: Who, prefs: &[PolicyPrefs], keys: &[OptionKey]) -> R<Option<usize>> {
         let which = match self.control.as_deref() {
             Some(c) => c.policy(who),
             None => self.decider.policy(who),
@@ -765,7 +766,7 @@ impl Machine<'_> {
         Ok(self.shortfall(a, who, using)?.is_none())
     }
 
-    fn perform(&mut self, a: ActionId, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {
+    pub(super) fn perform(&mut self, a: ActionId, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {
         let p = self.p;
         let def = &p.actions[a as usize];
         if self.depth >= MAX_CALL_DEPTH {
@@ -795,16 +796,34 @@ impl Machine<'_> {
         using: Option<FieldId>,
         span: Span,
     ) -> R<Flow> {
+        let p = self.p;
         for (amount, f) in &def.costs {
-            let cost = self.eval(
-                amount,
-                Ctx {
-                    label: def.label,
-                    actor: Some(who),
-                },
-            )?;
+            let cost = match super::afford::constant(p, amount) {
+                Some(cost) => cost,
+                None => self.eval(
+                    amount,
+                    Ctx {
+                        label: def.label,
+                        actor: Some(who),
+                    },
+                )?,
+            };
             self.spend(who, using.unwrap_or(*f), cost, span)?;
         }
         self.around_action(a, who, span, |m| m.block(&def.body))
     }
+}
+
+/// `run::no_option`: `who` has no option in `decision` here.
+pub(super) fn no_option(p: &Program, who: Who, decision: DecisionId, span: Span) -> Diag {
+    Diag::new(
+        "run::no_option",
+        format!(
+            "{} has no option in the decision `{}`",
+            p.who_name(who),
+            p.decisions[decision as usize]
+        ),
+    )
+    .label(span, "nothing could be chosen here")
+    .help("add an option without `when`, which is always available, or guard the decision with `if`")
 }

@@ -139,7 +139,11 @@ impl Machine<'_> {
     }
 
     /// Ticks every effect counted at `anchor`; those that reach zero end now.
+    #[inline]
     pub(super) fn count_down(&mut self, anchor: Anchor) {
+        if self.effects.is_empty() {
+            return;
+        }
         self.count_down_where(|_, at| at == anchor);
     }
 
@@ -155,6 +159,7 @@ impl Machine<'_> {
 
     /// Ticks the effects counted at the place where `a`'s turn begins: the place a walk of a kept
     /// order has reached, or, for a turn outside such a walk, the place `a` holds now.
+    #[inline]
     pub(super) fn count_down_places(&mut self, a: EntityId) {
         if self.effects.is_empty() {
             return;
@@ -168,6 +173,7 @@ impl Machine<'_> {
     }
 
     /// Ticks the effects whose anchor `hit` accepts; those that reach zero end now.
+    #[inline(never)]
     fn count_down_where(&mut self, hit: impl Fn(&Self, Anchor) -> bool) {
         let mut i = 0;
         while i < self.effects.len() {

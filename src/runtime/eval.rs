@@ -11,8 +11,9 @@ use crate::trace::Event;
 
 impl Machine<'_> {
     /// Evaluates an expression giving an entity.
+    #[inline]
     pub(super) fn entity(&mut self, e: &Ex, span: Span) -> R<EntityId> {
-        let v = self.eval(e, NO_CTX)?;
+        let v = self.operand(e, NO_CTX)?;
         self.id(v, span)
     }
 
@@ -136,9 +137,63 @@ impl Machine<'_> {
         Ok((vals, args.len().min(MAX_TRIGGER_ARGS)))
     }
 
-    /// Evaluates an expression. The longer kinds (arithmetic and comparison, functions,
-    /// quantifiers) have their own methods.
+    /// Evaluates an expression. The kinds a run meets at almost every step (numbers, locals,
+    /// params, fields, operators) are worked out here, in a small function whose operands are
+    /// read in place when they are a number or a local (no call for them); the others, and the
+    /// longer kinds (functions, quantifiers, dice), in [`Machine::eval_rest`].
     pub(super) fn eval(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
+        match e {
+            Ex::Int(i) => Ok(*i),
+            Ex::Local(s) => Ok(self.locals[*s as usize]),
+            Ex::Param(i) => {
+                let p = self.p;
+                self.operand(&p.params[*i as usize].1, ctx)
+            }
+            Ex::Field(base, f, span) => {
+                let v = self.operand(base, ctx)?;
+                self.field_of(v, *f, *span)
+            }
+            Ex::Bin(op, l, r, span) => self.binary(op, l, r, *span, ctx),
+            Ex::Not(x) => Ok((self.operand(x, ctx)? == 0) as i64),
+            _ => self.eval_rest(e, ctx),
+        }
+    }
+
+    /// An operand: a number, a local or a local's field (`c.ap`) read in place, anything else
+    /// evaluated.
+    #[inline(always)]
+    fn operand(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
+        match e {
+            Ex::Int(i) => Ok(*i),
+            Ex::Local(s) => Ok(self.locals[*s as usize]),
+            Ex::Field(base, f, span) if let Ex::Local(s) = **base => self.field_of(self.locals[s as usize], *f, *span),
+            _ => self.eval(e, ctx),
+        }
+    }
+
+    /// Field `f` of the entity (or side's owner, or the table) `v` names.
+    #[inline(always)]
+    fn field_of(&self, v: i64, f: FieldId, span: Span) -> R<i64> {
+        // An entity (ids below the entities' count: never the table nor a side's owner, which
+        // count down from the top), with every value set: read in place.
+        if v >= 0 && (v as usize) < self.types.len() && self.all_set() {
+            return Ok(self
+                .values
+                .get(v as usize * self.n_fields + f as usize)
+                .copied()
+                .unwrap_or(0));
+        }
+        let id = if v == TABLE as i64 {
+            TABLE
+        } else {
+            self.owner_id(v, span)?
+        };
+        self.read(id, f, span)
+    }
+
+    /// The kinds of expression [`Machine::eval`] leaves: each worked out here.
+    #[inline(never)]
+    fn eval_rest(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
         Ok(match e {
             Ex::Int(i) => *i,
             Ex::Local(s) => self.locals[*s as usize],
@@ -148,12 +203,7 @@ impl Machine<'_> {
             }
             Ex::Field(base, f, span) => {
                 let v = self.eval(base, ctx)?;
-                let id = if v == TABLE as i64 {
-                    TABLE
-                } else {
-                    self.owner_id(v, *span)?
-                };
-                self.read(id, *f, *span)?
+                self.field_of(v, *f, *span)?
             }
             Ex::Is(base, m, span) => {
                 let v = self.eval(base, ctx)?;
@@ -267,14 +317,15 @@ impl Machine<'_> {
 
     /// A binary operator: `and`/`or` short-circuit; arithmetic is checked; division rounds down
     /// (Euclidean) and refuses 0.
+    #[inline(always)]
     fn binary(&mut self, op: &BinOp, l: &Ex, r: &Ex, span: Span, ctx: Ctx) -> R<i64> {
-        let a = self.eval(l, ctx)?;
+        let a = self.operand(l, ctx)?;
         match op {
             BinOp::And if a == 0 => return Ok(0),
             BinOp::Or if a != 0 => return Ok(1),
             _ => {}
         }
-        let b = self.eval(r, ctx)?;
+        let b = self.operand(r, ctx)?;
         Ok(match op {
             BinOp::And | BinOp::Or => (b != 0) as i64,
             BinOp::Eq => (a == b) as i64,
@@ -288,11 +339,7 @@ impl Machine<'_> {
             BinOp::Mul => checked(a.checked_mul(b), span)?,
             BinOp::Div => {
                 if b == 0 {
-                    return Err(Box::new(
-                        Diag::new("run::division_by_zero", "division by zero")
-                            .label(span, "the right-hand side is 0 here")
-                            .help("guard the division with a condition"),
-                    ));
+                    return Err(division_by_zero(span));
                 }
                 checked(a.checked_div_euclid(b), span)?
             }
@@ -393,7 +440,7 @@ impl Machine<'_> {
             }
             self.locals[var as usize] = id as i64;
             if let Some(f) = filter
-                && self.eval(f, ctx)? == 0
+                && self.operand(f, ctx)? == 0
             {
                 continue;
             }
@@ -405,7 +452,7 @@ impl Machine<'_> {
                 continue;
             }
             let v = match body {
-                Some(b) => self.eval(b, ctx)?,
+                Some(b) => self.operand(b, ctx)?,
                 None => 1,
             };
             if fold.take(v, span)? {
@@ -414,6 +461,17 @@ impl Machine<'_> {
         }
         Ok(())
     }
+}
+
+/// `run::division_by_zero` at `span`.
+#[cold]
+#[inline(never)]
+fn division_by_zero(span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::new("run::division_by_zero", "division by zero")
+            .label(span, "the right-hand side is 0 here")
+            .help("guard the division with a condition"),
+    )
 }
 
 /// What a quantifier that gives a number or a truth value (`any`, `all`, `count`, `sum`, `max`,

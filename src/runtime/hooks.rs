@@ -10,7 +10,17 @@ use crate::trace::Event;
 
 impl Machine<'_> {
     /// The turn hooks answering the turns of `a`'s type of entity.
+    #[inline]
     pub(super) fn turn_hooks(&mut self, ids: &[HookId], a: EntityId, span: Span) -> R<Flow> {
+        if ids.is_empty() {
+            return Ok(Flow::Next);
+        }
+        self.turn_hooks_of(ids, a, span)
+    }
+
+    /// [`Machine::turn_hooks`] when there are some.
+    #[inline(never)]
+    fn turn_hooks_of(&mut self, ids: &[HookId], a: EntityId, span: Span) -> R<Flow> {
         let p = self.p;
         let ty = self.types.get(a as usize).copied();
         for &id in ids {
@@ -28,7 +38,17 @@ impl Machine<'_> {
     /// Runs hooks in order, each with its variables bound to `args`. `span`: what ran them.
     /// Each saves its frame of slots and restores it when it returns (hooks may nest, up to
     /// `MAX_CALL_DEPTH`); a hook whose filter fails is skipped.
+    #[inline]
     pub(super) fn hooks(&mut self, ids: &[HookId], args: &[i64], span: Span) -> R<Flow> {
+        if ids.is_empty() {
+            return Ok(Flow::Next);
+        }
+        self.run_hooks(ids, args, span)
+    }
+
+    /// [`Machine::hooks`] when there are some.
+    #[inline(never)]
+    fn run_hooks(&mut self, ids: &[HookId], args: &[i64], span: Span) -> R<Flow> {
         let p = self.p;
         if !ids.is_empty() && self.depth >= MAX_CALL_DEPTH {
             return Err(Box::new(too_deep(span)));

@@ -236,6 +236,7 @@ impl Machine<'_> {
 
     /// `turn`: count-downs at the actor's place and turn start, the turn-start hooks, the body,
     /// then (however it ended, unless the run is stopping) the turn-end hooks and count-downs.
+    #[inline(never)]
     pub(super) fn st_turn(&mut self, actor: &Ex, body: &[St], span: Span) -> R<Flow> {
         let a = self.alive(actor, span)?;
         // `on before turn(c)`: outside the turn, before it starts.
@@ -450,7 +451,15 @@ impl Numbers {
 
 impl Machine<'_> {
     /// `flag F per any turn`: cleared for everyone as any turn starts (traced when one was set).
+    #[inline]
     fn clear_any_turn(&mut self) {
+        if !self.p.any_turn_clears.is_empty() {
+            self.clear_any_turn_flags();
+        }
+    }
+
+    #[inline(never)]
+    fn clear_any_turn_flags(&mut self) {
         let p = self.p;
         for &f in &p.any_turn_clears {
             let owner = p.fields[f as usize].owner;
@@ -487,7 +496,16 @@ impl Machine<'_> {
 
     /// As a turn ends: the `per turn` flags marked in reactions during it clear (traced when
     /// still set), unless the run is stopping (`clear`: false).
+    #[inline]
     fn clear_react_marks(&mut self, clear: bool) {
+        if self.react_marks.is_empty() {
+            return;
+        }
+        self.clear_marks_of_turn(clear);
+    }
+
+    #[inline(never)]
+    fn clear_marks_of_turn(&mut self, clear: bool) {
         let depth = self.turns.len();
         let start = self
             .react_marks

@@ -10,7 +10,19 @@ use crate::trace::Decimal;
 
 impl Machine<'_> {
     /// The lower and upper limits of field `f` for owner `e`.
+    #[inline]
     pub(super) fn bounds(&mut self, e: EntityId, f: FieldId) -> R<(Option<i64>, Option<i64>)> {
+        match self.p.fields.get(f as usize) {
+            None => Ok((None, None)),
+            // Fixed limits, worked out as the run started.
+            Some(def) if def.owned.is_none() => Ok(self.limits.get(f as usize).copied().unwrap_or((None, None))),
+            Some(_) => self.owned_bounds(e, f),
+        }
+    }
+
+    /// The limits of an owned resource (`resource NAME(c) ...`), worked out for owner `e` now.
+    #[inline(never)]
+    fn owned_bounds(&mut self, e: EntityId, f: FieldId) -> R<(Option<i64>, Option<i64>)> {
         let p = self.p;
         let Some(def) = p.fields.get(f as usize) else {
             return Ok((None, None));

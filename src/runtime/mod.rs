@@ -8,7 +8,8 @@
 //! (expressions), `stmt.rs` (blocks, the statement dispatch, `Flow`), `levels.rs` (levels, turns,
 //! `repeat`), `orders.rs` (kept orders, `for each` walks), `sorting.rs` (sorting by an order's keys), `decisions.rs` (`choose`,
 //! actions), `effects.rs` (effects and their count-downs), `hooks.rs` (hooks, triggers, routines),
-//! `resources.rs` (spending, gaining, transferring), `cards.rs` (decks and their piles).
+//! `resources.rs` (spending, gaining, transferring), `cards.rs` (decks and their piles),
+//! `policy_path.rs` (`choose` when a policy alone decides: the fast path of issue 31).
 
 mod afford;
 mod attempts;
@@ -25,6 +26,7 @@ mod levels;
 mod limits;
 mod moments;
 mod orders;
+mod policy_path;
 mod pools;
 mod presence;
 mod ready;

@@ -139,7 +139,17 @@ impl Machine<'_> {
     /// queued since the drains in progress around this one took theirs (a hook that begins an
     /// effect answers that effect itself, not the moments still waiting in the drain that runs
     /// the hook). Called right after every statement or count-down that begins or ends effects.
+    #[inline]
     pub(super) fn effect_hooks(&mut self, span: Span) -> R<Flow> {
+        if self.readied.fx.len() <= self.readied.floor {
+            return Ok(Flow::Next);
+        }
+        self.drain_effect_hooks(span)
+    }
+
+    /// [`Machine::effect_hooks`] when some are queued.
+    #[inline(never)]
+    fn drain_effect_hooks(&mut self, span: Span) -> R<Flow> {
         let p = self.p;
         let start = self.readied.floor;
         while self.readied.fx.len() > start {
@@ -255,10 +265,17 @@ impl Machine<'_> {
     /// The responses armed on `at` before it began whose condition holds: each disarmed
     /// (`fired`) and run, in the order they were armed, with its captured locals and the
     /// point's arguments bound. Those armed while this runs wait for the next such point.
+    #[inline]
     pub(super) fn fire_ready(&mut self, at: Point, args: &[i64], span: Span) -> R<Flow> {
         if self.readied.armed.is_empty() {
             return Ok(Flow::Next);
         }
+        self.fire_armed(at, args, span)
+    }
+
+    /// [`Machine::fire_ready`] when some responses are armed.
+    #[inline(never)]
+    fn fire_armed(&mut self, at: Point, args: &[i64], span: Span) -> R<Flow> {
         let p = self.p;
         let upto = self.readied.next;
         let mut from = 0u64;
@@ -342,6 +359,7 @@ impl Machine<'_> {
 
     /// The responses whose `until` is `anchor`: disarmed, traced `expired` (one armed while
     /// this edge's hooks ran is spared once: it lasts to the next such edge).
+    #[inline]
     pub(super) fn expire_ready(&mut self, anchor: Anchor) {
         if self.readied.armed.is_empty() {
             return;

@@ -225,6 +225,12 @@ pub(super) struct Secrecy {
 }
 
 impl Secrecy {
+    /// Whether what is traced is being held now (a secret choice is being asked).
+    #[inline]
+    pub(super) fn hides(&self) -> bool {
+        !self.hiding.is_empty()
+    }
+
     /// The outermost secret choice being asked, if one is: all a message may name.
     pub(super) fn asking(&self) -> Option<SecretAt> {
         self.top.filter(|_| !self.hiding.is_empty())

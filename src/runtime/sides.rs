@@ -11,6 +11,7 @@ use crate::source::Span;
 impl Machine<'_> {
     /// The owner of a field read or changed through a value: an entity, or a side's owner id
     /// (which only `Ex::SideOwner` gives). Anything else is `run::none`.
+    #[inline]
     pub(super) fn owner_id(&self, v: i64, span: Span) -> R<EntityId> {
         if let Ok(id) = EntityId::try_from(v)
             && self.p.side_of_owner(id).is_some()

@@ -317,8 +317,9 @@ impl<'a> Machine<'a> {
 
 impl Machine<'_> {
     /// Sends one event to the sink, with the world it names entities in.
+    #[inline]
     pub(super) fn emit(&mut self, e: Event<'_>) {
-        if self.held(&e) {
+        if self.secrecy.hides() && self.held(&e) {
             return;
         }
         let w = World {
@@ -357,11 +358,22 @@ impl Machine<'_> {
     }
 
     /// Charges `n` steps of work (the members a sort keys, ...) against the budget.
+    #[inline]
     pub(super) fn charge(&mut self, n: u64, span: Span) -> R<()> {
         self.steps = self.steps.saturating_add(n);
         if self.steps > self.max_steps {
-            let at = self.loops.last().copied().unwrap_or(span);
-            return Err(Box::new(Diag::new(
+            return Err(self.over_budget(span));
+        }
+        Ok(())
+    }
+
+    /// `run::step_budget`, at the innermost loop still running.
+    #[cold]
+    #[inline(never)]
+    fn over_budget(&self, span: Span) -> Box<Diag> {
+        let at = self.loops.last().copied().unwrap_or(span);
+        Box::new(
+            Diag::new(
                 "run::step_budget",
                 format!("the run took more than {} steps", self.max_steps),
             )
@@ -370,9 +382,8 @@ impl Machine<'_> {
                 "check that the loop's condition can become false, or raise the budget with --max-steps"
             } else {
                 "check that the loop's condition can become false, that the iteration --until names is ever reached (a level's count restarts each time it is entered), or raise the budget with --max-steps"
-            })));
-        }
-        Ok(())
+            }),
+        )
     }
 
     /// Whose field a target names: an entity's, or the table's (a global).
@@ -388,15 +399,12 @@ impl Machine<'_> {
     }
 
     /// A value as an entity: `none` (or anything else no entity has) is an error here.
+    #[inline]
     pub(super) fn id(&self, v: i64, span: Span) -> R<EntityId> {
         if v >= 0 && (v as usize) < self.types.len() {
             return Ok(v as EntityId);
         }
-        Err(Box::new(
-            Diag::new("run::none", "this names no entity: it is `none`")
-                .label(span, "used here")
-                .help("test it first, e.g. `if x != none { ... }`, or filter the loop with `where x != none`"),
-        ))
+        Err(none_here(span))
     }
 
     /// A value as an entity that can still act and be placed: `none` is `run::none`, and one
@@ -409,19 +417,27 @@ impl Machine<'_> {
     }
 
     /// `run::destroyed` for an entity `destroy` took out for good.
+    #[inline]
     pub(super) fn not_gone(&self, id: EntityId, span: Span) -> R<()> {
         if !self.gone.get(id as usize).copied().unwrap_or(false) {
             return Ok(());
         }
+        Err(self.destroyed_here(id, span))
+    }
+
+    /// `run::destroyed`: `id` was destroyed.
+    #[cold]
+    #[inline(never)]
+    fn destroyed_here(&self, id: EntityId, span: Span) -> Box<Diag> {
         let who = self.world().character_name(id).to_string();
-        Err(Box::new(
+        Box::new(
             Diag::new(
                 "run::destroyed",
                 format!("{who} was destroyed: it is out of play for good"),
             )
             .label(span, "used here")
             .help("test it first, or keep it and take it out of the order instead of destroying it"),
-        ))
+        )
     }
 
     /// The entities of a collection, in its order (those out of play included).
@@ -450,6 +466,7 @@ impl Machine<'_> {
         }
     }
 
+    #[inline(always)]
     pub(super) fn get(&self, e: EntityId, f: FieldId) -> i64 {
         if e == TABLE {
             return self.globals.get(f as usize).copied().unwrap_or(0);
@@ -469,7 +486,25 @@ impl Machine<'_> {
 
     /// A field's value as a rule reads it: one a never-joined character will only get when it
     /// joins is `run::not_joined`, never a 0 it does not have.
+    #[inline]
     pub(super) fn read(&self, e: EntityId, f: FieldId, span: Span) -> R<i64> {
+        // Nothing unset anywhere (every run once its start values are worked out): a plain get.
+        if e != TABLE && self.all_set() {
+            return Ok(self.get(e, f));
+        }
+        self.read_checked(e, f, span)
+    }
+
+    /// Whether every entity's and side's value is set (none pending, none unset): what a read
+    /// must otherwise check first. (The table's globals are checked apart.)
+    #[inline(always)]
+    pub(super) fn all_set(&self) -> bool {
+        self.sides_unset.is_empty() && self.pending.is_empty()
+    }
+
+    /// [`Machine::read`] where some value may still be unset: each is checked.
+    #[inline(never)]
+    fn read_checked(&self, e: EntityId, f: FieldId, span: Span) -> R<i64> {
         if e == TABLE && self.globals_unset.get(f as usize).copied().unwrap_or(false) {
             return Err(self.global_unset(f, span));
         }
@@ -773,14 +808,23 @@ pub(super) fn too_deep(span: Span) -> Diag {
     .help("something keeps running itself (a routine, a hook, a reaction): add a condition (a flag, a resource, an argument) that stops it")
 }
 
+#[inline]
 pub(super) fn checked(v: Option<i64>, span: Span) -> R<i64> {
-    v.ok_or_else(|| {
-        Box::new(
-            Diag::new("run::overflow", "arithmetic overflow")
-                .label(span, "the result does not fit in 64 bits")
-                .help("numbers in turnscript are 64-bit integers; check for a runaway value"),
-        )
-    })
+    match v {
+        Some(v) => Ok(v),
+        None => Err(overflow(span)),
+    }
+}
+
+/// `run::overflow` at `span`.
+#[cold]
+#[inline(never)]
+fn overflow(span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::new("run::overflow", "arithmetic overflow")
+            .label(span, "the result does not fit in 64 bits")
+            .help("numbers in turnscript are 64-bit integers; check for a runaway value"),
+    )
 }
 
 impl Machine<'_> {
@@ -800,4 +844,15 @@ impl Machine<'_> {
             *dead = 0;
         }
     }
+}
+
+/// `run::none`: a value used as an entity names none.
+#[cold]
+#[inline(never)]
+fn none_here(span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::new("run::none", "this names no entity: it is `none`")
+            .label(span, "used here")
+            .help("test it first, e.g. `if x != none { ... }`, or filter the loop with `where x != none`"),
+    )
 }

@@ -37,6 +37,10 @@ impl Flow {
 
 impl Machine<'_> {
     pub(super) fn block(&mut self, stmts: &[St]) -> R<Flow> {
+        // An empty block (an action without a body, an option without one) does nothing.
+        if stmts.is_empty() {
+            return Ok(Flow::Next);
+        }
         self.nesting += 1;
         // The pools rolled in this block end with it.
         let pooled = self.pooled.len();
@@ -68,8 +72,30 @@ impl Machine<'_> {
         if self.unwind.is_some() { self.unwound(r) } else { r }
     }
 
+    /// The kinds of statement met at almost every step, dispatched in a small function; the
+    /// others in [`Machine::stmt_rest`].
     fn stmt_kind(&mut self, s: &St) -> R<Flow> {
         self.steps += 1;
+        match s {
+            St::If { cond, then, otherwise } => self.st_if(cond, then, otherwise),
+            St::Choose {
+                decision,
+                chooser,
+                options,
+                prefs,
+                span,
+                secret,
+                held,
+            } => self.choose(*decision, chooser, (options, prefs, (*secret, *held)), *span),
+            St::Turn { actor, body, span } => self.st_turn(actor, body, *span),
+            St::End { level, reason } => Ok(Flow::End(*level, *reason)),
+            _ => self.stmt_rest(s),
+        }
+    }
+
+    /// Every kind of statement but the step's charge, which [`Machine::stmt_kind`] has made.
+    #[inline(never)]
+    fn stmt_rest(&mut self, s: &St) -> R<Flow> {
         match s {
             St::Level {
                 level,

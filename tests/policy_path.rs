@@ -1,0 +1,112 @@
+//! The policy fast path of `choose` (`src/runtime/policy_path.rs`, issue 31) against the general
+//! path: every bundled ruleset with its encounter, under its default policy, `first` and
+//! `random`, over several seeds, run once by a plain policy (the fast path wherever it applies)
+//! and once by the same policy behind a decider that does not say it is one (the general path
+//! everywhere). The traces must be the same bytes, and the runs end alike, at the same step (a
+//! budget of 20,000 steps stops the longer ones).
+
+use turnscript::compile::PolicyRef;
+use turnscript::compile::ir::Who;
+use turnscript::runtime::decide::{Decider, DecisionPoint, Policy};
+use turnscript::trace::DecidedBy;
+use turnscript::trace::{JsonLines, World};
+use turnscript::{Project, RunOptions};
+
+const SEEDS: [u64; 3] = [0, 7, 2024];
+
+/// The step budget of each run.
+const MAX_STEPS: u64 = 20_000;
+
+/// The same policy, without `policy_only`: the runtime takes its general path at every decision.
+struct General(Policy);
+
+impl Decider for General {
+    fn decide(&mut self, w: &World<'_>, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), turnscript::Diag> {
+        self.0.decide(w, d)
+    }
+
+    fn policy(&self, chooser: Who) -> Option<PolicyRef> {
+        self.0.policy(chooser)
+    }
+}
+
+/// Every bundled ruleset with its example encounter: (ruleset path, encounter path).
+fn bundled() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for dir in ["rulesets", "rulesets/library"] {
+        let mut names: Vec<String> = std::fs::read_dir(format!("{}/{dir}/encounters", env!("CARGO_MANIFEST_DIR")))
+            .expect("the encounters folder")
+            .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".turn"))
+            .collect();
+        names.sort();
+        out.extend(
+            names
+                .into_iter()
+                .map(|n| (format!("{dir}/{n}"), format!("{dir}/encounters/{n}"))),
+        );
+    }
+    out
+}
+
+/// The trace (JSON lines) and how the run ended (its outcome, or the error's code and message).
+fn run(ruleset: &str, encounter: &str, policy: PolicyRef, seed: u64, fast: bool) -> (String, String) {
+    let read =
+        |p: &str| std::fs::read_to_string(format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))).expect("a bundled file");
+    let project = Project::load([(ruleset, read(ruleset)), (encounter, read(encounter))]);
+    let program = project.compile().expect("the bundled files compile");
+    let options = RunOptions {
+        seed,
+        until: None,
+        ..RunOptions::default()
+    };
+    let mut config = options.prepare(&program).expect("the default options apply").config;
+    // Long enough for thousands of decisions, short enough for a debug build; a run stopped by
+    // the budget must stop at the same step both ways.
+    config.max_steps = MAX_STEPS;
+    let mut sink = JsonLines::default();
+    let ended = if fast {
+        let mut decider = Policy::new(policy, seed);
+        turnscript::runtime::run(&program, &config, &mut decider, &mut sink)
+    } else {
+        let mut decider = General(Policy::new(policy, seed));
+        turnscript::runtime::run(&program, &config, &mut decider, &mut sink)
+    };
+    let ended = match ended {
+        Ok(outcome) => format!("{outcome:?}"),
+        Err(d) => format!("{}: {}", d.code, d.message),
+    };
+    (sink.out().to_string(), ended)
+}
+
+#[test]
+fn the_fast_path_traces_what_the_general_path_traces() {
+    let cases = bundled();
+    assert!(cases.len() >= 15, "the bundled rulesets are found: {cases:?}");
+    let mut decisions = 0;
+    for (ruleset, encounter) in &cases {
+        let program = Project::load([(
+            ruleset.as_str(),
+            std::fs::read_to_string(format!("{}/{ruleset}", env!("CARGO_MANIFEST_DIR"))).expect("a bundled file"),
+        )])
+        .compile()
+        .expect("the bundled ruleset compiles");
+        let mut policies = vec![PolicyRef::First, PolicyRef::Random];
+        policies.extend(program.default_policy);
+        for policy in policies {
+            for seed in SEEDS {
+                let (fast, fast_end) = run(ruleset, encounter, policy, seed, true);
+                let (general, general_end) = run(ruleset, encounter, policy, seed, false);
+                let what = format!("{encounter} under {policy:?}, seed {seed}");
+                assert_eq!(fast_end, general_end, "{what}: the runs end alike");
+                if fast != general {
+                    let at = fast.lines().zip(general.lines()).position(|(a, b)| a != b);
+                    panic!("{what}: the traces part at line {at:?}");
+                }
+                decisions += fast.matches(r#""event":"decision""#).count();
+            }
+        }
+    }
+    // The comparison is not empty: the runs make decisions, which is where the paths differ.
+    assert!(decisions > 1000, "{decisions} decisions compared");
+}
