@@ -262,6 +262,10 @@ impl Builder {
 /// The length of `text` without trailing whitespace and trailing `#` comments.
 fn trimmed_len(text: &str) -> usize {
     let mut t = text.trim_end();
+    // Most pairs hold no `#` at all, so no comment: one search, not a line's.
+    if !t.as_bytes().contains(&b'#') {
+        return t.len();
+    }
     loop {
         let line_start = t.rfind('\n').map_or(0, |i| i + 1);
         // `"` and `#` are ASCII: the line is read by bytes (and most lines hold neither).
