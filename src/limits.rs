@@ -29,7 +29,8 @@ pub struct Limits {
     pub repl_definition_bytes: usize,
     /// Longest line of REPL input, in bytes.
     pub repl_line_bytes: usize,
-    /// Deepest nesting of `{}` and `()` accepted by the parser.
+    /// Deepest nesting of `{}` and `()` accepted by the parser; apart, of `if`s and quantifiers
+    /// inside one another (`syntax::parser::bounds::check_nesting` counts them).
     pub nesting: usize,
     /// Most binary operators in one expression.
     pub expr_operators: usize,

@@ -212,6 +212,53 @@ fn deep_nesting_and_long_input_are_diagnostics() {
     }
 }
 
+/// `if`s and quantifiers nest without brackets: `else if` chains of statements and of
+/// expressions, quantifiers in quantifiers, and the same inside a message's `{...}`. Deep ones are
+/// a diagnostic, not a stack overflow (an `else if` chain of 3,000 statements overflowed the
+/// stack building its AST, and the parser leaves its own stack probe out).
+#[test]
+fn deep_ifs_and_quantifiers_are_diagnostics() {
+    let play = |body: String| format!("ruleset \"r\"\ncharacter A {{ }}\nplay {{ {body} }}\n");
+    for text in [
+        play(format!("if true {{ }}{}", " else if true { }".repeat(30_000))),
+        format!("ruleset \"r\"\nparam x = {}1\n", "if true then 1 else ".repeat(20_000)),
+        format!("ruleset \"r\"\nparam x = {}true\n", "if ".repeat(100_000)),
+        format!(
+            "ruleset \"r\"\nparam x = {}true\n",
+            "any x in characters: ".repeat(20_000)
+        ),
+        play(format!(
+            "choose d by A from c in characters unless true because \"{{{}c}}\" {{ }}",
+            "if true then c else ".repeat(20_000)
+        )),
+    ] {
+        let (report, clean) = check_texts(&[("deep.turn".into(), text)]);
+        assert!(!clean && report.contains("syntax::too_deep"), "{report}");
+    }
+    // Just under the limit, each is read. (On a thread of 64 MiB: an unoptimised build's frames
+    // are many times a release build's, and the test thread's 2 MiB hold 18 `else if`s of it.)
+    let texts = [
+        play(format!("if true {{ }}{}", " else if true { }".repeat(63))),
+        format!(
+            "ruleset \"r\"\nparam x = {}1\ncharacter A {{ }}\nplay {{ }}\n",
+            "if true then 1 else ".repeat(64)
+        ),
+        format!(
+            "ruleset \"r\"\nparam x = {}true\ncharacter A {{ }}\nplay {{ }}\n",
+            "any x in characters: ".repeat(64)
+        ),
+    ];
+    let reports = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || texts.map(|text| check_texts(&[("deep.turn".into(), text)]).0))
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+    for report in reports {
+        assert!(!report.contains("syntax::"), "{report}");
+    }
+}
+
 /// Parentheses nested just under the limit are each read once. (When a parenthesis could also
 /// begin dice counted by it, `(n)d6`, it was read twice at every level, and this took time
 /// doubling with the depth: minutes at 30. A regression here hangs rather than fails.)

@@ -36,10 +36,21 @@ pub fn unsafe_characters(text: &str, file: FileId) -> Vec<Diag> {
     }
     let mut out = Vec::new();
     let mut state = In::Code;
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        // A printable ASCII character is never refused, and only `"` and `#` change the state:
+        // passed over a byte at a time (most of a file), the rest decoded as characters.
+        let b = bytes[at];
+        if (0x20..0x7f).contains(&b) && b != b'"' && b != b'#' {
+            at += 1;
+            continue;
+        }
+        let Some(c) = text[at..].chars().next() else {
+            break;
+        };
         let span = Span::new(file, at, at + c.len_utf8());
-        let lone_return = c == '\r' && chars.peek().map(|p| p.1) != Some('\n');
+        let lone_return = c == '\r' && bytes.get(at + 1) != Some(&b'\n');
         // A byte-order mark that begins the file is no part of its text (the parser skips it).
         let leading_bom = at == 0 && c == crate::syntax::BOM;
         if (is_unsafe(c) && !leading_bom) || lone_return {
@@ -58,6 +69,7 @@ pub fn unsafe_characters(text: &str, file: FileId) -> Vec<Diag> {
             (In::String, '"') => In::Code,
             (s, _) => s,
         };
+        at += c.len_utf8();
     }
     out
 }

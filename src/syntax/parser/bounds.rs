@@ -1,4 +1,4 @@
-//! Bounds that pest's call limit does not give: nesting depth before parsing, and the length
+//! Bounds that pest does not give: nesting depth before parsing, and the length
 //! of operator chains and prefix runs in an expression.
 
 use pest::iterators::Pairs;
@@ -8,10 +8,50 @@ use crate::diag::Diag;
 use crate::limits::{MAX_EXPR_OPERATORS, MAX_NESTING, MAX_PREFIX_CHAIN};
 use crate::syntax::ast::*;
 
-/// pest's call limit does not bound stack depth: refuse deep nesting before parsing.
+/// What a word does to the nesting counted by [`check_nesting`].
+#[derive(PartialEq)]
+enum Word {
+    /// `if`, or a word a quantifier begins with: what the grammar nests without brackets (`if a
+    /// then 1 else if b then 2 else ...`, `any x in characters: all y in characters: ...`, `if a {
+    /// } else if b { } else ...`).
+    Nests,
+    /// A reserved word that begins an item or a statement: none is read inside an expression or
+    /// between the links of an `if ... else if` chain, so every `if` and quantifier before one has
+    /// ended.
+    Ends,
+    Other,
+}
+
+fn word(w: &[u8]) -> Word {
+    match w {
+        b"if" | b"any" | b"all" | b"count" | b"sum" | b"max" | b"min" | b"first" | b"last" => Word::Nests,
+        b"param" | b"stat" | b"resource" | b"flag" | b"ruleset" | b"setup" | b"policy" | b"order" | b"action"
+        | b"set" | b"spend" | b"gain" | b"reset" | b"mark" | b"clear" | b"forfeit" | b"choose" | b"repeat"
+        | b"option" => Word::Ends,
+        _ => Word::Other,
+    }
+}
+
+/// Refuses, before parsing, what would nest the parser (and the AST built from it) deeper than
+/// [`MAX_NESTING`]: `{}` and `()` (outside strings and comments), and `if`s and quantifiers inside
+/// one another. Each bracket level counts the `if`s and quantifier words written in it since the
+/// last reserved word that begins an item or a statement ([`Word::Ends`]) or the last `}` not followed by `else` (a bracket closed ends what was
+/// opened inside it); more than [`MAX_NESTING`] of them open at once is refused. This counts at
+/// least as many as the parser can be inside of at any point, so the parser's depth is bounded
+/// without its own stack probe (which pest makes on every rule it enters: see docs/performance.md).
 pub(super) fn check_nesting(src: &str, file: FileId) -> Result<(), Diag> {
+    check_nesting_at(src, file, 0)
+}
+
+/// [`check_nesting`] of `src` found at byte `base` of its file (a `{...}` inside a string).
+pub(super) fn check_nesting_at(src: &str, file: FileId, base: usize) -> Result<(), Diag> {
     let bytes = src.as_bytes();
-    let mut depth = 0usize;
+    // The `if`s and quantifiers counted at each bracket level open now (the file's own first), and
+    // their sum.
+    let mut levels: Vec<usize> = vec![0];
+    let mut open = 0usize;
+    // A `}` was the last token: the count of the level it returned to ends unless `else` follows.
+    let mut after_block = false;
     let mut i = 0;
     let mut in_string = false;
     while i < bytes.len() {
@@ -20,29 +60,76 @@ pub(super) fn check_nesting(src: &str, file: FileId) -> Result<(), Diag> {
             if c == b'"' || c == b'\n' {
                 in_string = false;
             }
-        } else {
-            match c {
-                b'#' => {
-                    while i < bytes.len() && bytes[i] != b'\n' {
-                        i += 1;
-                    }
-                    continue;
-                }
-                b'"' => in_string = true,
-                b'(' | b'{' => {
-                    depth += 1;
-                    if depth > MAX_NESTING {
-                        return Err(Diag::new(
-                            "syntax::too_deep",
-                            format!("blocks and parentheses nest more than {MAX_NESTING} deep here"),
-                        )
-                        .label(Span::new(file, i, i + 1), "this one is too deep")
-                        .help("flatten the nesting: split the rule into levels, or name a sub-expression as a param"));
-                    }
-                }
-                b')' | b'}' => depth = depth.saturating_sub(1),
-                _ => {}
+            i += 1;
+            continue;
+        }
+        if c == b'#' {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
             }
+            continue;
+        }
+        if matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
+            i += 1;
+            continue;
+        }
+        let word_end = bytes[i..]
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .map_or(bytes.len(), |n| i + n);
+        let word = &bytes[i..word_end];
+        if std::mem::take(&mut after_block) && word != b"else" {
+            open -= std::mem::take(levels.last_mut().unwrap_or(&mut 0));
+        }
+        if !word.is_empty() {
+            // A word right after a `.` is a field's name, whatever it spells.
+            let kind = if i > 0 && bytes[i - 1] == b'.' {
+                Word::Other
+            } else {
+                self::word(word)
+            };
+            if kind == Word::Nests {
+                if let Some(n) = levels.last_mut() {
+                    *n += 1;
+                }
+                open += 1;
+                if open > MAX_NESTING {
+                    return Err(Diag::new(
+                        "syntax::too_deep",
+                        format!("`if`s and quantifiers nest more than {MAX_NESTING} deep here"),
+                    )
+                    .label(Span::new(file, base + i, base + word_end), "this one is too deep")
+                    .help(
+                        "flatten the nesting: name a part with `param` or a routine, or begin a statement \
+                         for each case",
+                    ));
+                }
+            } else if kind == Word::Ends {
+                open -= std::mem::take(levels.last_mut().unwrap_or(&mut 0));
+            }
+            i = word_end;
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'(' | b'{' => {
+                levels.push(0);
+                if levels.len() - 1 > MAX_NESTING {
+                    return Err(Diag::new(
+                        "syntax::too_deep",
+                        format!("blocks and parentheses nest more than {MAX_NESTING} deep here"),
+                    )
+                    .label(Span::new(file, base + i, base + i + 1), "this one is too deep")
+                    .help("flatten the nesting: split the rule into levels, or name a sub-expression as a param"));
+                }
+            }
+            b')' | b'}' => {
+                if levels.len() > 1 {
+                    open -= levels.pop().unwrap_or(0);
+                }
+                after_block = c == b'}';
+            }
+            _ => {}
         }
         i += 1;
     }

@@ -262,17 +262,22 @@ impl Builder {
 /// The length of `text` without trailing whitespace and trailing `#` comments.
 fn trimmed_len(text: &str) -> usize {
     let mut t = text.trim_end();
+    // Most pairs hold no `#` at all, so no comment: one search, not a line's.
+    if !t.as_bytes().contains(&b'#') {
+        return t.len();
+    }
     loop {
         let line_start = t.rfind('\n').map_or(0, |i| i + 1);
-        let line = &t[line_start..];
+        // `"` and `#` are ASCII: the line is read by bytes (and most lines hold neither).
+        let line = &t.as_bytes()[line_start..];
         let mut in_string = false;
-        let comment = line.char_indices().find_map(|(i, c)| match c {
-            '"' => {
+        let comment = line.iter().position(|&b| match b {
+            b'"' => {
                 in_string = !in_string;
-                None
+                false
             }
-            '#' if !in_string => Some(i),
-            _ => None,
+            b'#' => !in_string,
+            _ => false,
         });
         match comment {
             Some(i) => t = t[..line_start + i].trim_end(),

@@ -239,7 +239,7 @@ pub(super) fn rule_name(r: Rule) -> String {
         Rule::quant => "`any`, `all`, `count`, `sum`, `max`, `min`, `first` or `last`",
         Rule::quant_where => "`where CONDITION`",
         Rule::quant_body => "`: EXPRESSION`",
-        Rule::call => "a function call",
+        Rule::call | Rule::call_head => "a function call",
         Rule::call_args => "`(` and a call's arguments right after its name",
         Rule::path => "a name",
         Rule::string => "a string in double quotes",

@@ -48,6 +48,7 @@ impl Builder {
                 pratt: pratt(),
                 offset: start,
             };
+            super::bounds::check_nesting_at(inner, self.file, start)?;
             let mut pairs = Grammar::parse(Rule::expr, inner).map_err(|_| {
                 Diag::new("syntax::message", format!("`{inner}` is not an expression"))
                     .label(Span::new(self.file, start, start + inner.len()), "inside `{...}`")
