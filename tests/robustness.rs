@@ -227,6 +227,11 @@ fn deep_ifs_and_quantifiers_are_diagnostics() {
             "ruleset \"r\"\nparam x = {}true\n",
             "any x in characters: ".repeat(20_000)
         ),
+        // A comment between a quantifier's words still counts it.
+        format!(
+            "ruleset \"r\"\nparam x = {}true\n",
+            "max #\n x #\n in characters: ".repeat(10_000)
+        ),
         play(format!(
             "choose d by A from c in characters unless true because \"{{{}c}}\" {{ }}",
             "if true then c else ".repeat(20_000)
@@ -256,6 +261,28 @@ fn deep_ifs_and_quantifiers_are_diagnostics() {
         .expect("no panic");
     for report in reports {
         assert!(!report.contains("syntax::"), "{report}");
+    }
+}
+
+/// What does not nest is not counted as nesting (the review of issue 31 found these refused with
+/// `syntax::too_deep`): a field's `min` and `max` bounds, and `max`/`min` called as functions, are
+/// no quantifiers; a `let` begins a statement, so the `if`s of the lets before it have ended.
+#[test]
+fn flat_code_is_not_counted_as_nesting() {
+    let globals: String = (0..100)
+        .map(|i| format!("global g{i} default 5 min 0 max 10\n"))
+        .collect();
+    let lets: String = (0..100)
+        .map(|i| format!("let a{i} = if true then 1 else 0\n"))
+        .collect();
+    let calls = "max(1, 2) + ".repeat(100);
+    for text in [
+        format!("ruleset \"r\"\n{globals}character A {{ }}\nplay {{ }}\n"),
+        format!("ruleset \"r\"\ncharacter A {{ }}\nplay {{\n{lets}}}\n"),
+        format!("ruleset \"r\"\nparam x = {calls}1\ncharacter A {{ }}\nplay {{ }}\n"),
+    ] {
+        let (report, _) = check_texts(&[("flat.turn".into(), text)]);
+        assert!(!report.contains("syntax::too_deep"), "{report}");
     }
 }
 

@@ -32,10 +32,51 @@ fn word(w: &[u8]) -> Word {
     }
 }
 
+/// Where the next word after `at` begins and ends, past blanks and comments.
+fn next_word(bytes: &[u8], mut at: usize) -> (usize, usize) {
+    loop {
+        match bytes.get(at) {
+            Some(b' ' | b'\t' | b'\r' | b'\n') => at += 1,
+            Some(b'#') => {
+                while bytes.get(at).is_some_and(|b| *b != b'\n') {
+                    at += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    let end = bytes[at.min(bytes.len())..]
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        .map_or(bytes.len(), |n| at + n);
+    (at, end)
+}
+
+/// Whether a quantifier word ending at `at` begins a quantifier: `NAME in` follows it.
+fn quantifies(bytes: &[u8], at: usize) -> bool {
+    let (start, end) = next_word(bytes, at);
+    if start == end {
+        return false;
+    }
+    let (start, end) = next_word(bytes, end);
+    &bytes[start..end] == b"in"
+}
+
+/// Whether a `let` ending at `at` binds: `NAME =` (not `==`) follows it.
+fn binds(bytes: &[u8], at: usize) -> bool {
+    let (start, end) = next_word(bytes, at);
+    if start == end {
+        return false;
+    }
+    let (eq, _) = next_word(bytes, end);
+    bytes.get(eq) == Some(&b'=') && bytes.get(eq + 1) != Some(&b'=')
+}
+
 /// Refuses, before parsing, what would nest the parser (and the AST built from it) deeper than
 /// [`MAX_NESTING`]: `{}` and `()` (outside strings and comments), and `if`s and quantifiers inside
-/// one another. Each bracket level counts the `if`s and quantifier words written in it since the
-/// last reserved word that begins an item or a statement ([`Word::Ends`]) or the last `}` not followed by `else` (a bracket closed ends what was
+/// one another. Each bracket level counts the `if`s and quantifiers (a quantifier word followed by
+/// `NAME in`) written in it since the last reserved word that begins an item or a statement, or a
+/// `let NAME =` ([`Word::Ends`]), or the last `}` not followed by `else` (a bracket closed ends what was
 /// opened inside it); more than [`MAX_NESTING`] of them open at once is refused. This counts at
 /// least as many as the parser can be inside of at any point, so the parser's depth is bounded
 /// without its own stack probe (which pest makes on every rule it enters: see docs/performance.md).
@@ -86,7 +127,15 @@ pub(super) fn check_nesting_at(src: &str, file: FileId, base: usize) -> Result<(
             let kind = if i > 0 && bytes[i - 1] == b'.' {
                 Word::Other
             } else {
-                self::word(word)
+                match self::word(word) {
+                    // A quantifier is `WORD NAME in ...`; `min 0` and `max 10` bound a field, and
+                    // `max(a, b)` is a call: neither nests.
+                    Word::Nests if word != b"if" && !quantifies(bytes, word_end) => Word::Other,
+                    // `let NAME = ...` begins a statement: no expression holds a lone `=`, so the
+                    // `if`s and quantifiers before it have ended (or the parse fails here).
+                    Word::Other if word == b"let" && binds(bytes, word_end) => Word::Ends,
+                    kind => kind,
+                }
             };
             if kind == Word::Nests {
                 if let Some(n) = levels.last_mut() {
