@@ -200,8 +200,48 @@ fn a_line_that_does_not_parse_before_the_end_is_still_an_error() {
     let bad = dir.join("bad.tsession");
     std::fs::write(&bad, &broken).expect("written");
     let (load, _) = on_run_stack(|| loaded(&bad));
-    assert!(load.contains("error: ") && load.contains(": line "), "{load}");
+    assert!(
+        load.contains("repl::damaged_session") && load.contains("line 16 of"),
+        "{load}"
+    );
     assert!(!load.contains("loaded"), "{load}");
+}
+
+#[test]
+fn a_damaged_middle_line_is_one_message_with_its_line_a_help_and_the_session_unchanged() {
+    let dir = scratch("damaged-middle");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT);
+    });
+    let text = read(&file);
+    let broken = text.replacen("[\"set\",\"Kessa\",\"fatigue\",1]", "[\"set\",\"", 1);
+    let line = broken
+        .lines()
+        .position(|l| l == "[\"set\",\"")
+        .expect("the damaged line")
+        + 1;
+    let bad = dir.join("bad.tsession");
+    std::fs::write(&bad, &broken).expect("written");
+    let (load, after) = on_run_stack(|| loaded(&bad));
+    // One diagnostic, with a code, at the file's line (not serde's "at line 1 column 8" beside
+    // it), a help that says how to keep the commands before it, and the session unchanged. The
+    // help is wrapped: read with its whitespace as single spaces.
+    let flat = load.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("repl::damaged_session"), "{load}");
+    assert!(flat.contains(&format!("line {line} of ")), "{load}");
+    assert!(
+        flat.contains("not a whole change") && !flat.contains("column"),
+        "{load}"
+    );
+    assert!(
+        flat.contains("help: ") && flat.contains(&format!("head -n {}", line - 1)),
+        "{load}"
+    );
+    assert!(flat.contains("unchanged"), "{load}");
+    assert!(!load.contains("loaded"), "{load}");
+    assert!(after.contains("no session is loaded"), "{after}");
 }
 
 #[test]

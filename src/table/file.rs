@@ -335,14 +335,40 @@ fn split_torn(text: &str) -> (&str, Option<Torn>) {
     )
 }
 
+/// Why a session file does not read: the line (1-based; none when the file as a whole is wrong),
+/// what is wrong there, and how many whole commands come before it.
+pub struct Unreadable {
+    pub line: Option<usize>,
+    pub what: String,
+    pub before: usize,
+}
+
+/// What serde says is wrong with a line's JSON, without its "at line 1 column N" (the line is
+/// one of the file's, named once by the caller).
+fn json_error(e: &serde_json::Error) -> String {
+    let said = e.to_string();
+    let said = said.rsplit_once(" at line ").map_or(said.as_str(), |(s, _)| s);
+    if e.is_eof() {
+        format!("it is cut short ({said})")
+    } else {
+        said.to_string()
+    }
+}
+
 /// Reads a session file; the error names the line. An autosave's last command cut short as it was
 /// written is left out ([`Saved::torn`]); a line before it that does not parse is an error.
-pub fn read(text: &str) -> Result<Saved, String> {
+pub fn read(text: &str) -> Result<Saved, Unreadable> {
     let (text, torn) = split_torn(text);
     let mut lines = text.lines().enumerate();
     match lines.next() {
         Some((_, l)) if l.trim() == MAGIC => {}
-        _ => return Err(format!("line 1: not a session file (expected `{MAGIC}`)")),
+        _ => {
+            return Err(Unreadable {
+                line: Some(1),
+                what: format!("not a session file (expected `{MAGIC}`)"),
+                before: 0,
+            });
+        }
     }
     let mut saved = Saved {
         ruleset: (String::new(), String::new()),
@@ -353,7 +379,13 @@ pub fn read(text: &str) -> Result<Saved, String> {
         torn,
     };
     for (i, line) in lines {
-        let err = |e: String| format!("line {}: {e}", i + 1);
+        // A change's line belongs to the command before it: that command is not whole.
+        let before = saved.log.len() - usize::from(!line.trim_start().starts_with('>') && !saved.log.is_empty());
+        let err = |what: String| Unreadable {
+            line: Some(i + 1),
+            what,
+            before,
+        };
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -372,14 +404,16 @@ pub fn read(text: &str) -> Result<Saved, String> {
         } else if let Some(rest) = line.strip_prefix("seed ") {
             saved.seed = rest.trim().parse().map_err(|_| err("expected a seed".into()))?;
         } else if let Some(rest) = line.strip_prefix("> ") {
-            let cmd: String = serde_json::from_str(rest).map_err(|e| err(e.to_string()))?;
+            let cmd: String = serde_json::from_str(rest)
+                .map_err(|e| err(format!("not a whole command (a JSON string): {}", json_error(&e))))?;
             saved.log.push(Entry {
                 line: cmd,
                 ops: Vec::new(),
                 note: None,
             });
         } else {
-            let v: Value = serde_json::from_str(line).map_err(|e| err(e.to_string()))?;
+            let v: Value = serde_json::from_str(line)
+                .map_err(|e| err(format!("not a whole change (a JSON array): {}", json_error(&e))))?;
             let op = op(&v).map_err(err)?;
             // An attempt's note (`attempt refused`), after who made it.
             let note = match v.get(6).and_then(Value::as_str) {
@@ -397,7 +431,11 @@ pub fn read(text: &str) -> Result<Saved, String> {
         }
     }
     if saved.ruleset.0.is_empty() {
-        return Err("the session names no ruleset".into());
+        return Err(Unreadable {
+            line: None,
+            what: "the session names no ruleset".into(),
+            before: saved.log.len(),
+        });
     }
     saved.cursor = saved.cursor.min(saved.log.len());
     Ok(saved)
