@@ -245,6 +245,53 @@ fn a_damaged_middle_line_is_one_message_with_its_line_a_help_and_the_session_unc
 }
 
 #[test]
+fn a_cut_in_the_redo_line_says_the_undone_commands_are_what_was_left_out() {
+    let dir = scratch("torn-redo");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT[..4]);
+        typed(&mut repl, &["undo 2"]);
+    });
+    let text = read(&file);
+    let at = text.find("redo\n").expect("a redo line");
+    let torn = dir.join("torn.tsession");
+    for cut in [at + 2, at + 5, at + 20] {
+        std::fs::write(&torn, &text[..cut]).expect("written");
+        let (load, _) = on_run_stack(|| loaded(&torn));
+        assert!(!load.contains("bytes of a command's changes"), "cut at {cut}: {load}");
+        assert!(
+            load.contains("the `redo` line and the undone commands after it"),
+            "cut at {cut}: {load}"
+        );
+        assert!(
+            load.contains("loaded") && load.contains("2 commands"),
+            "cut at {cut}: {load}"
+        );
+    }
+}
+
+#[test]
+fn a_last_command_without_its_blank_line_says_a_missing_blank_line_alone_does_that() {
+    let dir = scratch("trimmed");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT[..4]);
+    });
+    let text = read(&file);
+    let trimmed = dir.join("trimmed.tsession");
+    std::fs::write(&trimmed, text.strip_suffix("\n").expect("a blank line at the end")).expect("written");
+    let (load, _) = on_run_stack(|| loaded(&trimmed));
+    let flat = load.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("`set Kessa.fatigue = 1` left out"), "{load}");
+    assert!(flat.contains("final blank line"), "{load}");
+    // With the blank line put back, it loads whole.
+    let (load, _) = on_run_stack(|| loaded(&file));
+    assert!(load.contains("4 commands") && !load.contains("warning"), "{load}");
+}
+
+#[test]
 fn undo_and_redo_compact_the_autosave_and_appending_goes_on_after() {
     let dir = scratch("compaction");
     let file = dir.join("fight.tsession");

@@ -42,12 +42,26 @@ pub struct Saved {
 pub struct Torn {
     pub commands: Vec<String>,
     pub bytes: usize,
+    /// It begins with the `redo` line (whole or cut): what follows it was undone, not in play.
+    pub redo: bool,
+    /// It ends at a line's end: a file whose final blank line alone was removed (an editor trims
+    /// it) looks the same, and its last command may be whole.
+    pub at_line_end: bool,
 }
 
 impl Torn {
-    /// What was left out, for a warning: `` `set Mira.hp = 3` `` (the command, quoted), or the
-    /// bytes of a command cut in its first line.
+    /// What was left out, for a warning: `` `set Mira.hp = 3` `` (the command, quoted), the bytes
+    /// of a command cut in its first line, or the `redo` line and the undone commands after it.
     pub fn said(&self) -> String {
+        if self.redo {
+            return match self.commands.is_empty() {
+                true => "the `redo` line and the undone commands after it (what `redo` would replay)".into(),
+                false => format!(
+                    "the `redo` line and the undone commands after it ({}: what `redo` would replay)",
+                    self.commands.join(", ")
+                ),
+            };
+        }
         if self.commands.is_empty() {
             return format!("{} bytes of a command's changes", self.bytes);
         }
@@ -331,6 +345,12 @@ fn split_torn(text: &str) -> (&str, Option<Torn>) {
         Some(Torn {
             commands,
             bytes: tail.len(),
+            redo: tail
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .is_some_and(|l| "redo".starts_with(l)),
+            at_line_end: tail.ends_with('\n'),
         }),
     )
 }

@@ -499,11 +499,7 @@ impl Table {
         };
         let mut out = String::new();
         if let Some(torn) = &saved.torn {
-            out.push_str(&format!(
-                "warning: {path} ends in a command cut short as it was written (the session stopped \
-                 mid-write): {} left out; the commands before it are loaded\n",
-                torn.said()
-            ));
+            out.push_str(&torn_warning(path, torn));
         }
         let pairs = std::iter::once((&base.ruleset, &saved.ruleset.1))
             .chain(base.encounter.iter().zip(saved.encounter.iter().map(|(_, h)| h)));
@@ -585,6 +581,30 @@ impl Table {
         out.push_str(unchanged);
         out
     }
+}
+
+/// The warning that `load` left out the torn end of `path`, saying what was in it.
+fn torn_warning(path: &str, torn: &file::Torn) -> String {
+    if torn.redo {
+        return format!(
+            "warning: {path} ends cut short in its `redo` line: {} left out; the commands before it \
+             (all those in play) are loaded\n",
+            torn.said()
+        );
+    }
+    let mut out = format!(
+        "warning: {path} ends in a command cut short as it was written (the session stopped \
+         mid-write): {} left out; the commands before it are loaded\n",
+        torn.said()
+    );
+    if torn.at_line_end {
+        out.push_str(&format!(
+            "  help: a file whose final blank line alone was removed (an editor trims it) looks \
+             the same, and then that command is whole: `echo >> {path}` puts the blank line back; \
+             load it again\n"
+        ));
+    }
+    out
 }
 
 /// A warning for each character the last command added during play who is in no kept order that
