@@ -292,6 +292,24 @@ fn a_last_command_without_its_blank_line_says_a_missing_blank_line_alone_does_th
 }
 
 #[test]
+fn a_first_session_says_where_it_autosaves_at_the_start() {
+    let dir = scratch("first");
+    let file = dir.join("fight.tsession");
+    let mut opts = common::legends_repl();
+    opts.autosave = Some(file.clone());
+    let start = on_run_stack(|| Repl::new(opts).unwrap_or_else(|e| panic!("{e}")).1);
+    let said: Vec<&str> = start.lines().filter(|l| l.contains("autosave")).collect();
+    assert_eq!(said.len(), 1, "{start}");
+    assert!(
+        said[0].starts_with(&format!("note: this session autosaves in {} (", file.display())),
+        "{start}"
+    );
+    // With no autosave, nothing is said of one.
+    let start = on_run_stack(|| Repl::new(common::legends_repl()).unwrap_or_else(|e| panic!("{e}")).1);
+    assert!(!start.contains("autosave"), "{start}");
+}
+
+#[test]
 fn undo_and_redo_compact_the_autosave_and_appending_goes_on_after() {
     let dir = scratch("compaction");
     let file = dir.join("fight.tsession");

@@ -38,7 +38,12 @@ pub(super) fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> 
         )
     })?;
     let note = if chosen == path {
-        String::new()
+        // Said at the start, so a crash before the end (which says it again) leaves it known.
+        format!(
+            "note: this session autosaves in {} (after a crash, `load {}` resumes it)\n",
+            path.display(),
+            path.display()
+        )
     } else {
         let (last, count) = earlier_autosaves(&path);
         let last = last.unwrap_or_else(|| path.clone());
