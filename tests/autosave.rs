@@ -200,8 +200,113 @@ fn a_line_that_does_not_parse_before_the_end_is_still_an_error() {
     let bad = dir.join("bad.tsession");
     std::fs::write(&bad, &broken).expect("written");
     let (load, _) = on_run_stack(|| loaded(&bad));
-    assert!(load.contains("error: ") && load.contains(": line "), "{load}");
+    assert!(
+        load.contains("repl::damaged_session") && load.contains("line 16 of"),
+        "{load}"
+    );
     assert!(!load.contains("loaded"), "{load}");
+}
+
+#[test]
+fn a_damaged_middle_line_is_one_message_with_its_line_a_help_and_the_session_unchanged() {
+    let dir = scratch("damaged-middle");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT);
+    });
+    let text = read(&file);
+    let broken = text.replacen("[\"set\",\"Kessa\",\"fatigue\",1]", "[\"set\",\"", 1);
+    let line = broken
+        .lines()
+        .position(|l| l == "[\"set\",\"")
+        .expect("the damaged line")
+        + 1;
+    let bad = dir.join("bad.tsession");
+    std::fs::write(&bad, &broken).expect("written");
+    let (load, after) = on_run_stack(|| loaded(&bad));
+    // One diagnostic, with a code, at the file's line (not serde's "at line 1 column 8" beside
+    // it), a help that says how to keep the commands before it, and the session unchanged. The
+    // help is wrapped: read with its whitespace as single spaces.
+    let flat = load.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("repl::damaged_session"), "{load}");
+    assert!(flat.contains(&format!("line {line} of ")), "{load}");
+    assert!(
+        flat.contains("not a whole change") && !flat.contains("column"),
+        "{load}"
+    );
+    assert!(
+        flat.contains("help: ") && flat.contains(&format!("head -n {}", line - 1)),
+        "{load}"
+    );
+    assert!(flat.contains("unchanged"), "{load}");
+    assert!(!load.contains("loaded"), "{load}");
+    assert!(after.contains("no session is loaded"), "{after}");
+}
+
+#[test]
+fn a_cut_in_the_redo_line_says_the_undone_commands_are_what_was_left_out() {
+    let dir = scratch("torn-redo");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT[..4]);
+        typed(&mut repl, &["undo 2"]);
+    });
+    let text = read(&file);
+    let at = text.find("redo\n").expect("a redo line");
+    let torn = dir.join("torn.tsession");
+    for cut in [at + 2, at + 5, at + 20] {
+        std::fs::write(&torn, &text[..cut]).expect("written");
+        let (load, _) = on_run_stack(|| loaded(&torn));
+        assert!(!load.contains("bytes of a command's changes"), "cut at {cut}: {load}");
+        assert!(
+            load.contains("the `redo` line and the undone commands after it"),
+            "cut at {cut}: {load}"
+        );
+        assert!(
+            load.contains("loaded") && load.contains("2 commands"),
+            "cut at {cut}: {load}"
+        );
+    }
+}
+
+#[test]
+fn a_last_command_without_its_blank_line_says_a_missing_blank_line_alone_does_that() {
+    let dir = scratch("trimmed");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT[..4]);
+    });
+    let text = read(&file);
+    let trimmed = dir.join("trimmed.tsession");
+    std::fs::write(&trimmed, text.strip_suffix("\n").expect("a blank line at the end")).expect("written");
+    let (load, _) = on_run_stack(|| loaded(&trimmed));
+    let flat = load.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("`set Kessa.fatigue = 1` left out"), "{load}");
+    assert!(flat.contains("final blank line"), "{load}");
+    // With the blank line put back, it loads whole.
+    let (load, _) = on_run_stack(|| loaded(&file));
+    assert!(load.contains("4 commands") && !load.contains("warning"), "{load}");
+}
+
+#[test]
+fn a_first_session_says_where_it_autosaves_at_the_start() {
+    let dir = scratch("first");
+    let file = dir.join("fight.tsession");
+    let mut opts = common::legends_repl();
+    opts.autosave = Some(file.clone());
+    let start = on_run_stack(|| Repl::new(opts).unwrap_or_else(|e| panic!("{e}")).1);
+    let said: Vec<&str> = start.lines().filter(|l| l.contains("autosave")).collect();
+    assert_eq!(said.len(), 1, "{start}");
+    assert!(
+        said[0].starts_with(&format!("note: this session autosaves in {} (", file.display())),
+        "{start}"
+    );
+    // With no autosave, nothing is said of one.
+    let start = on_run_stack(|| Repl::new(common::legends_repl()).unwrap_or_else(|e| panic!("{e}")).1);
+    assert!(!start.contains("autosave"), "{start}");
 }
 
 #[test]

@@ -696,3 +696,91 @@ fn the_library_run_that_cannot_start_its_thread_returns_an_error() {
         "{out}{err}"
     );
 }
+
+/// A burst of piped commands mixing changes with undos and redos, then SIGKILL once `after`
+/// commands were echoed: every command whose reply was printed is in the autosave (the kill
+/// gives the REPL no chance to write what it was deferring). No timing is asserted: the commands
+/// answered on stdout are compared with the file, wherever the kill lands.
+#[test]
+fn sigkill_during_a_burst_with_undos_loses_no_answered_command() {
+    use std::io::{BufRead, BufReader};
+    let dir = scratch("sigkill-undo");
+    let (rules, cast) = legends();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .current_dir(&dir)
+        .args(["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("turnscript starts");
+    // Three changes and an undo, over and over (a redo now and then): after each undo the file
+    // must be written whole before the next change is answered.
+    let commands: Vec<String> = (0..20_000)
+        .map(|i| match i % 9 {
+            3 | 7 => "undo".to_string(),
+            8 if i % 27 == 8 => "redo".to_string(),
+            _ => format!("set Kessa.dex = {}", i % 9 + 1),
+        })
+        .collect();
+    let burst: String = commands.iter().map(|c| format!("{c}\n")).collect();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        // The REPL is killed: the rest of the burst has no reader.
+        let _ = stdin.write_all(burst.as_bytes());
+    });
+    let mut echoed = 0;
+    let mut killed = false;
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let Ok(line) = line else { break };
+        if line.starts_with("> ") {
+            echoed += 1;
+        }
+        if echoed == 1500 && !killed {
+            child.kill().expect("SIGKILL sent");
+            killed = true;
+        }
+    }
+    let _ = child.wait();
+    let _ = writer.join();
+    assert!(killed, "the burst ended before the kill ({echoed} echoed)");
+    // A command is echoed before it runs: the last one echoed may not have been answered.
+    let answered = &commands[..echoed - 1];
+    let saved = std::fs::read_to_string(dir.join("fight.tsession")).expect("the autosave");
+    let in_file: Vec<String> = saved
+        .lines()
+        .take_while(|l| *l != "redo")
+        .filter_map(|l| l.strip_prefix("> "))
+        .map(|l| serde_json::from_str(l).expect("a command line"))
+        .collect();
+    // The session those commands make; an undo or a redo answered last may still be waiting to be
+    // written (docs/repl.md says so), never a change.
+    let in_play = |cmds: &[String]| {
+        let (mut log, mut cursor) = (Vec::<String>::new(), 0usize);
+        for c in cmds {
+            match c.as_str() {
+                "undo" => cursor = cursor.saturating_sub(1),
+                "redo" => cursor = (cursor + 1).min(log.len()),
+                _ => {
+                    log.truncate(cursor);
+                    log.push(c.clone());
+                    cursor += 1;
+                }
+            }
+        }
+        log.truncate(cursor);
+        log
+    };
+    let last_change = answered
+        .iter()
+        .rposition(|c| c.starts_with("set "))
+        .expect("a change answered");
+    let fits = (last_change + 1..=answered.len()).any(|n| in_play(&answered[..n]) == in_file);
+    assert!(
+        fits,
+        "answered {} commands ({} in play), the autosave holds {} in play",
+        answered.len(),
+        in_play(answered).len(),
+        in_file.len()
+    );
+}

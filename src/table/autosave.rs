@@ -38,7 +38,12 @@ pub(super) fn autosave_path(path: PathBuf) -> Result<(PathBuf, String), String> 
         )
     })?;
     let note = if chosen == path {
-        String::new()
+        // Said at the start, so a crash before the end (which says it again) leaves it known.
+        format!(
+            "note: this session autosaves in {} (after a crash, `load {}` resumes it)\n",
+            path.display(),
+            path.display()
+        )
     } else {
         let (last, count) = earlier_autosaves(&path);
         let last = last.unwrap_or_else(|| path.clone());
@@ -150,8 +155,9 @@ impl Table {
 
     /// After a change: appends the command the log ends in to the autosave file, when the file
     /// holds the log up to it (one write, the command's lines and the blank line that seals it);
-    /// otherwise rewrites the file whole ([`Table::rewrite_autosave`]). A failure is an error
-    /// ([`Table::take_errors`]).
+    /// otherwise (after an undo, say) writes the file whole at once. Never deferred: the reply to
+    /// a change is printed after the file holds it, so a crash (`kill -9`) loses no command
+    /// answered. A failure is an error ([`Table::take_errors`]).
     pub(super) fn autosave(&mut self) -> String {
         if let (Some(d), Some(s)) = (self.on_disk, &self.session)
             && d.commands + 1 == s.log.len()
@@ -159,15 +165,16 @@ impl Table {
         {
             return self.append_autosave(d);
         }
-        self.rewrite_autosave()
+        self.write_autosave()
     }
 
-    /// Rewrites the autosave whole: after an undo, redo, reload or load, and when an append
-    /// cannot be made. A long log takes a while to write, so a rewrite that comes sooner after the
-    /// last than ten times what that one took waits for the next write: a burst of undos costs
-    /// at most a tenth of the time, however long the session. Whatever waits is written before
-    /// the REPL waits for input (at the prompt, or when no whole line of piped input is there
-    /// yet), and when it ends.
+    /// Rewrites the autosave whole: after an undo, redo, reload or load. A long log takes a while
+    /// to write, so a rewrite that comes sooner after the last than ten times what that one took
+    /// waits for the next write: a burst of undos costs at most a tenth of the time, however long
+    /// the session. Whatever waits is written by the next change (before its reply), before the
+    /// REPL waits for input (at the prompt, or when no whole line of piped input is there yet),
+    /// and when it ends: a crash in a burst can lose the undos and redos answered since the last
+    /// write, never a change.
     pub(super) fn rewrite_autosave(&mut self) -> String {
         // The file may not hold the log any more: no command is appended to it until it is
         // written whole.

@@ -42,12 +42,26 @@ pub struct Saved {
 pub struct Torn {
     pub commands: Vec<String>,
     pub bytes: usize,
+    /// It begins with the `redo` line (whole or cut): what follows it was undone, not in play.
+    pub redo: bool,
+    /// It ends at a line's end: a file whose final blank line alone was removed (an editor trims
+    /// it) looks the same, and its last command may be whole.
+    pub at_line_end: bool,
 }
 
 impl Torn {
-    /// What was left out, for a warning: `` `set Mira.hp = 3` `` (the command, quoted), or the
-    /// bytes of a command cut in its first line.
+    /// What was left out, for a warning: `` `set Mira.hp = 3` `` (the command, quoted), the bytes
+    /// of a command cut in its first line, or the `redo` line and the undone commands after it.
     pub fn said(&self) -> String {
+        if self.redo {
+            return match self.commands.is_empty() {
+                true => "the `redo` line and the undone commands after it (what `redo` would replay)".into(),
+                false => format!(
+                    "the `redo` line and the undone commands after it ({}: what `redo` would replay)",
+                    self.commands.join(", ")
+                ),
+            };
+        }
         if self.commands.is_empty() {
             return format!("{} bytes of a command's changes", self.bytes);
         }
@@ -331,18 +345,50 @@ fn split_torn(text: &str) -> (&str, Option<Torn>) {
         Some(Torn {
             commands,
             bytes: tail.len(),
+            redo: tail
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .is_some_and(|l| "redo".starts_with(l)),
+            at_line_end: tail.ends_with('\n'),
         }),
     )
 }
 
+/// Why a session file does not read: the line (1-based; none when the file as a whole is wrong),
+/// what is wrong there, and how many whole commands come before it.
+pub struct Unreadable {
+    pub line: Option<usize>,
+    pub what: String,
+    pub before: usize,
+}
+
+/// What serde says is wrong with a line's JSON, without its "at line 1 column N" (the line is
+/// one of the file's, named once by the caller).
+fn json_error(e: &serde_json::Error) -> String {
+    let said = e.to_string();
+    let said = said.rsplit_once(" at line ").map_or(said.as_str(), |(s, _)| s);
+    if e.is_eof() {
+        format!("it is cut short ({said})")
+    } else {
+        said.to_string()
+    }
+}
+
 /// Reads a session file; the error names the line. An autosave's last command cut short as it was
 /// written is left out ([`Saved::torn`]); a line before it that does not parse is an error.
-pub fn read(text: &str) -> Result<Saved, String> {
+pub fn read(text: &str) -> Result<Saved, Unreadable> {
     let (text, torn) = split_torn(text);
     let mut lines = text.lines().enumerate();
     match lines.next() {
         Some((_, l)) if l.trim() == MAGIC => {}
-        _ => return Err(format!("line 1: not a session file (expected `{MAGIC}`)")),
+        _ => {
+            return Err(Unreadable {
+                line: Some(1),
+                what: format!("not a session file (expected `{MAGIC}`)"),
+                before: 0,
+            });
+        }
     }
     let mut saved = Saved {
         ruleset: (String::new(), String::new()),
@@ -353,7 +399,13 @@ pub fn read(text: &str) -> Result<Saved, String> {
         torn,
     };
     for (i, line) in lines {
-        let err = |e: String| format!("line {}: {e}", i + 1);
+        // A change's line belongs to the command before it: that command is not whole.
+        let before = saved.log.len() - usize::from(!line.trim_start().starts_with('>') && !saved.log.is_empty());
+        let err = |what: String| Unreadable {
+            line: Some(i + 1),
+            what,
+            before,
+        };
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -372,14 +424,16 @@ pub fn read(text: &str) -> Result<Saved, String> {
         } else if let Some(rest) = line.strip_prefix("seed ") {
             saved.seed = rest.trim().parse().map_err(|_| err("expected a seed".into()))?;
         } else if let Some(rest) = line.strip_prefix("> ") {
-            let cmd: String = serde_json::from_str(rest).map_err(|e| err(e.to_string()))?;
+            let cmd: String = serde_json::from_str(rest)
+                .map_err(|e| err(format!("not a whole command (a JSON string): {}", json_error(&e))))?;
             saved.log.push(Entry {
                 line: cmd,
                 ops: Vec::new(),
                 note: None,
             });
         } else {
-            let v: Value = serde_json::from_str(line).map_err(|e| err(e.to_string()))?;
+            let v: Value = serde_json::from_str(line)
+                .map_err(|e| err(format!("not a whole change (a JSON array): {}", json_error(&e))))?;
             let op = op(&v).map_err(err)?;
             // An attempt's note (`attempt refused`), after who made it.
             let note = match v.get(6).and_then(Value::as_str) {
@@ -397,7 +451,11 @@ pub fn read(text: &str) -> Result<Saved, String> {
         }
     }
     if saved.ruleset.0.is_empty() {
-        return Err("the session names no ruleset".into());
+        return Err(Unreadable {
+            line: None,
+            what: "the session names no ruleset".into(),
+            before: saved.log.len(),
+        });
     }
     saved.cursor = saved.cursor.min(saved.log.len());
     Ok(saved)

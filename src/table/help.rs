@@ -193,7 +193,8 @@ pub const COMMANDS: &[Help] = &[
         usage: "load FILE",
         about: "Load a saved session (or the autosave) and replay it; notes files changed since. \
                 An autosave whose last command was cut short as it was written (a crash, a full \
-                disk) loads without that command, with a warning naming it.",
+                disk, or an editor that trimmed the final blank line) loads without that command, with a \
+                warning naming it; a damaged line before the end is refused (the session unchanged).",
         example: "load .turnscript-autosave-fight.tsession",
     },
     Help {

@@ -475,7 +475,7 @@ impl Table {
         self.fenced(Path::new(path))?;
         let text = crate::source::read_path(Path::new(path), crate::limits::MAX_SESSION_BYTES)
             .map_err(|e| Reply::err(format!("error: cannot read {path}: {e}\n")))?;
-        let saved = file::read(&text).map_err(|e| Reply::err(format!("error: {path}: {e}\n")))?;
+        let saved = file::read(&text).map_err(|e| Reply::err(self.unreadable(path, &text, &e)))?;
         let dir = Path::new(path).parent().unwrap_or(Path::new(""));
         let find = |p: &str| -> Result<SourceFile, Reply> {
             let direct = Path::new(p);
@@ -499,11 +499,7 @@ impl Table {
         };
         let mut out = String::new();
         if let Some(torn) = &saved.torn {
-            out.push_str(&format!(
-                "warning: {path} ends in a command cut short as it was written (the session stopped \
-                 mid-write): {} left out; the commands before it are loaded\n",
-                torn.said()
-            ));
+            out.push_str(&torn_warning(path, torn));
         }
         let pairs = std::iter::once((&base.ruleset, &saved.ruleset.1))
             .chain(base.encounter.iter().zip(saved.encounter.iter().map(|(_, h)| h)));
@@ -535,6 +531,80 @@ impl Table {
         out.push_str(&self.rewrite_autosave());
         Ok(Reply::ok(out))
     }
+}
+
+impl Table {
+    /// Why `load` refused `path` (a session file, `text`, that does not read): a diagnostic at the
+    /// file's line saying what is wrong there and what to do, then that the session is unchanged.
+    fn unreadable(&self, path: &str, text: &str, e: &file::Unreadable) -> String {
+        let unchanged = if self.session.is_some() {
+            "the session is unchanged\n"
+        } else {
+            "the table is unchanged (no session)\n"
+        };
+        let Some(n) = e.line else {
+            return format!(
+                "error: {path}: {}\n  help: `load` reads a file `save` or the autosave wrote\n{unchanged}",
+                e.what
+            );
+        };
+        // The line's bytes, without its newline.
+        let mut at = 0;
+        let mut range = (0, 0);
+        for (i, l) in text.split_inclusive('\n').enumerate() {
+            if i + 1 == n {
+                range = (at, at + l.trim_end().len());
+                break;
+            }
+            at += l.len();
+        }
+        let help = if n == 1 {
+            "`load` reads a file `save` or the autosave wrote".to_string()
+        } else {
+            let kept = match e.before {
+                1 => "the 1 whole command before it".to_string(),
+                k => format!("the {k} whole commands before it"),
+            };
+            format!(
+                "a crash cuts only the end of a session file, so this line was damaged since; {kept} \
+                 load from a copy cut there (`head -n {} {path} > kept.tsession`, then `load \
+                 kept.tsession`), or mend the line",
+                n - 1
+            )
+        };
+        let d = Diag::new("repl::damaged_session", format!("line {n} of {path} does not read"))
+            .label(span(range.0, range.1), e.what.clone())
+            .help(help);
+        let mut s = Sources::new();
+        s.add(path, text);
+        let mut out = s.render(&d, self.width(), self.colour());
+        out.push_str(unchanged);
+        out
+    }
+}
+
+/// The warning that `load` left out the torn end of `path`, saying what was in it.
+fn torn_warning(path: &str, torn: &file::Torn) -> String {
+    if torn.redo {
+        return format!(
+            "warning: {path} ends cut short in its `redo` line: {} left out; the commands before it \
+             (all those in play) are loaded\n",
+            torn.said()
+        );
+    }
+    let mut out = format!(
+        "warning: {path} ends in a command cut short as it was written (the session stopped \
+         mid-write): {} left out; the commands before it are loaded\n",
+        torn.said()
+    );
+    if torn.at_line_end {
+        out.push_str(&format!(
+            "  help: a file whose final blank line alone was removed (an editor trims it) looks \
+             the same, and then that command is whole: `echo >> {path}` puts the blank line back; \
+             load it again\n"
+        ));
+    }
+    out
 }
 
 /// A warning for each character the last command added during play who is in no kept order that
