@@ -100,12 +100,16 @@ impl std::fmt::Display for ReadError {
 /// Reads a file as text, at most `max` bytes. A directory, a FIFO, a socket or a device is
 /// refused by its type, before it is opened (so a FIFO cannot block the read).
 pub fn read_path(path: &std::path::Path, max: usize) -> Result<String, ReadError> {
+    read_stream(opened(path)?, max)
+}
+
+/// The file at `path`, opened; a directory, a FIFO, a socket or a device refused by its type.
+fn opened(path: &std::path::Path) -> Result<std::fs::File, ReadError> {
     let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
     if !meta.is_file() {
         return Err(ReadError::NotAFile(kind_of(&meta.file_type())));
     }
-    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
-    read_stream(file, max)
+    std::fs::File::open(path).map_err(ReadError::Io)
 }
 
 fn kind_of(ty: &std::fs::FileType) -> &'static str {
@@ -131,6 +135,11 @@ fn kind_of(ty: &std::fs::FileType) -> &'static str {
 
 /// Reads a stream as text, stopping with [`ReadError::TooLarge`] past `max` bytes.
 pub fn read_stream(reader: impl std::io::Read, max: usize) -> Result<String, ReadError> {
+    text_of(read_bytes(reader, max)?)
+}
+
+/// At most `max` bytes of a stream, else [`ReadError::TooLarge`].
+fn read_bytes(reader: impl std::io::Read, max: usize) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let mut bytes = Vec::new();
     reader
@@ -139,6 +148,20 @@ pub fn read_stream(reader: impl std::io::Read, max: usize) -> Result<String, Rea
         .map_err(ReadError::Io)?;
     if bytes.len() > max {
         return Err(ReadError::TooLarge(max));
+    }
+    Ok(bytes)
+}
+
+/// [`read_path`] for a file that may have been cut short as it was written (a session's
+/// autosave): the bytes of a character cut at the very end are dropped, so what is cut is only
+/// the last line. Any other byte that is not UTF-8 is refused as [`read_path`] refuses it.
+pub fn read_path_cut_at_end(path: &std::path::Path, max: usize) -> Result<String, ReadError> {
+    let mut bytes = read_bytes(opened(path)?, max)?;
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        // No `error_len`: the bytes end inside a character.
+        if e.error_len().is_none() {
+            bytes.truncate(e.valid_up_to());
+        }
     }
     text_of(bytes)
 }

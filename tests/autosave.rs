@@ -354,3 +354,49 @@ fn undo_and_redo_compact_the_autosave_and_appending_goes_on_after() {
         assert_eq!(loaded(&file).1, format!("{shown}exit 0\n"));
     });
 }
+
+/// A cut inside a character of more than one byte (the review of issue 31's merge): the file's
+/// last bytes are not UTF-8, and the whole session was refused as unreadable. The cut command is
+/// left out with the warning, as a cut on an ASCII byte is.
+#[test]
+fn a_cut_inside_a_multibyte_character_leaves_out_only_that_command() {
+    let dir = scratch("utf8-cut");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT[..3]);
+    });
+    // A fourth command being appended, naming a character whose name is not ASCII (the Legends
+    // cast's are), cut one byte into its `ë`.
+    let mut text = std::fs::read(&file).expect("the autosave");
+    text.extend_from_slice("> \"set Zoë.ap = 2\"\n".as_bytes());
+    let at = text
+        .windows(2)
+        .rposition(|w| w == "ë".as_bytes())
+        .expect("ë in the file");
+    let cut = dir.join("cut.tsession");
+    std::fs::write(&cut, &text[..at + 1]).expect("written");
+    let (load, _) = on_run_stack(|| loaded(&cut));
+    assert!(load.contains("3 commands"), "{load}");
+    assert!(load.contains("left out"), "{load}");
+}
+
+/// A session file laid out by hand (a blank line after the head, none between commands) was
+/// read as three commands cut short, and none was loaded. Only an append leaves a command
+/// unsealed, and an append writes one command: a tail of more than one command is whole.
+#[test]
+fn a_file_without_blank_lines_between_commands_loads_every_command() {
+    let dir = scratch("hand-laid");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT[..4]);
+    });
+    let text = read(&file);
+    let (head, body) = text.split_once("\n\n").expect("a blank line after the head");
+    let hand = format!("{head}\n\n{}", body.replace("\n\n", "\n"));
+    let path = dir.join("hand.tsession");
+    std::fs::write(&path, hand).expect("written");
+    let (load, _) = on_run_stack(|| loaded(&path));
+    assert!(load.contains("4 commands") && !load.contains("warning"), "{load}");
+}

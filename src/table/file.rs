@@ -326,7 +326,10 @@ fn split_torn(text: &str) -> (&str, Option<Torn>) {
         return (text, None);
     };
     let tail = &text[end..];
-    if tail.trim().is_empty() {
+    // An append writes one command: a tail of more than one was written whole (by hand, or by
+    // another tool), not cut short.
+    let commands_in_tail = tail.lines().filter(|l| l.trim_start().starts_with('>')).count();
+    if tail.trim().is_empty() || commands_in_tail > 1 {
         return (text, None);
     }
     let commands = tail

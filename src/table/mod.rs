@@ -473,7 +473,7 @@ impl Table {
 
     fn load(&mut self, path: &str) -> Result<Reply, Reply> {
         self.fenced(Path::new(path))?;
-        let text = crate::source::read_path(Path::new(path), crate::limits::MAX_SESSION_BYTES)
+        let text = crate::source::read_path_cut_at_end(Path::new(path), crate::limits::MAX_SESSION_BYTES)
             .map_err(|e| Reply::err(format!("error: cannot read {path}: {e}\n")))?;
         let saved = file::read(&text).map_err(|e| Reply::err(self.unreadable(path, &text, &e)))?;
         let dir = Path::new(path).parent().unwrap_or(Path::new(""));
