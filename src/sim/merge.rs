@@ -3,7 +3,8 @@
 //!
 //! Each report's `shard` object ([`super::shard`]) carries the program's files, their hash, the
 //! options and the exact tallies. The merge refuses, with a diagnostic pointing into the files,
-//! what would not add up to the whole run: a file that is not a shard's report, shards of another
+//! what would not add up to the whole run: a file that is not a shard's report, tallies that no
+//! longer match their checksum or do not add up ([`super::shard::check_tallies`]), shards of another
 //! program, seed, `-n`, policy, `--until`, `--max-steps` or number of shards, a shard given twice
 //! or missing. The first failure is run again from its seed for its diagnostic.
 
@@ -11,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::shard::{Failure, SHARD_FORMAT, Shard, program_hash, read_tallies};
+use super::shard::{Failure, SHARD_FORMAT, Shard, check_tallies, program_hash, read_tallies, tallies_checksum};
 use super::{SimOptions, Stats, Tally, encounter_seed, run_options};
 use crate::compile::Program;
 use crate::diag::Diag;
@@ -148,6 +149,20 @@ fn header(file: FileId, text: &str, doc: &Value) -> Result<Header, Diag> {
     if program_hash(files.iter().map(|f| f.1.as_str())) != program {
         return Err(bad("program", "the hash of the files the shard carries"));
     }
+    let tallies = shard.get("tallies").cloned().unwrap_or(Value::Null);
+    let Some(checksum) = shard.get("tallies_checksum").and_then(Value::as_str) else {
+        return Err(bad("tallies_checksum", "the checksum of the shard's tallies"));
+    };
+    if tallies_checksum(&tallies) != checksum {
+        return Err(Diag::new(
+            "sim::shard_format",
+            format!("the shard's tallies do not match their checksum ({checksum})"),
+        )
+        .label(at("tallies"), "not the tallies the shard wrote")
+        .help(format!(
+            "the file was changed after the shard wrote it; run shard {shard_of} again (`turnscript sim ... --shard {shard_of} --format json`) and merge its new report"
+        )));
+    }
     Ok(Header {
         file,
         shard: shard_of,
@@ -160,7 +175,7 @@ fn header(file: FileId, text: &str, doc: &Value) -> Result<Header, Diag> {
         max_steps: u("max_steps")?,
         program,
         files,
-        tallies: shard.get("tallies").cloned().unwrap_or(Value::Null),
+        tallies,
     })
 }
 
@@ -327,17 +342,15 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
                 continue;
             }
         };
-        let levels_add_up = s
-            .hist
-            .iter()
-            .all(|h| h.iter().try_fold(0u64, |a, &c| a.checked_add(c)) == Some(s.finished));
-        if s.runs != h.end - h.first || s.finished > s.runs || !levels_add_up {
-            diags.push(refuse(format!(
-                "the shard's tallies count {} encounters ({} finished) where it ran {}",
-                s.runs,
-                s.finished,
-                h.end - h.first
-            )));
+        if let Err((key, e)) = check_tallies(&s, fail.as_ref(), h.first..h.end) {
+            diags.push(
+                Diag::new("sim::shard_format", format!("the shard's tallies do not add up: {e}"))
+                    .label(key_span(h.file, &texts[f].1, key), "here")
+                    .help(format!(
+                        "the file was changed after the shard wrote it; run shard {} again and merge its new report",
+                        h.shard
+                    )),
+            );
             continue;
         }
         if let Some(x) = fail
