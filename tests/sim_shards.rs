@@ -486,3 +486,37 @@ fn tallies_that_do_not_add_up_are_refused_even_with_a_matching_checksum() {
         assert!(err.contains("run shard 2/2 again"), "{says}: {err}");
     }
 }
+
+/// A shard killed mid-write (`... > parts/part-2.json`) leaves an empty file or one cut short:
+/// the merge says so, that the shard did not finish and is to be run again, and which shard it
+/// was (the one the others do not cover, or the one its text names).
+#[test]
+fn a_shard_report_empty_or_cut_short_says_so_and_which_shard_to_run_again() {
+    let texts = crisis_shards(12, 3, 1_000_000);
+    let cut = |text: &str, at: usize| -> Vec<(String, String)> {
+        let mut t = texts.clone();
+        t[1].1 = text[..at].to_string();
+        t
+    };
+    let whole = texts[1].1.clone();
+    // Empty, cut in its report, cut in its `shard` object after `index` and `of`.
+    let after_of = whole.find("\"policy\": null").expect("the shard's policy");
+    for (what, t, says) in [
+        ("empty", cut(&whole, 0), "is empty"),
+        ("in the report", cut(&whole, whole.len() / 3), "is cut short"),
+        ("in the shard object", cut(&whole, after_of), "is cut short"),
+    ] {
+        let err = refused(t);
+        assert!(err.contains("sim::json"), "{what}: {err}");
+        assert!(err.contains(says), "{what}: {err}");
+        assert!(err.contains("the shard that wrote it did not finish"), "{what}: {err}");
+        assert!(err.contains("shard 2/3"), "{what}: {err}");
+        assert!(err.contains("run it again"), "{what}: {err}");
+        assert!(!err.contains("EOF while parsing"), "{what}: {err}");
+    }
+    // With no other shard to tell, it says how to find which.
+    let err = refused(vec![("part-9.json".into(), String::new())]);
+    assert!(err.contains("is empty"), "{err}");
+    assert!(err.contains("\"index\""), "{err}");
+    assert!(err.contains("its name suggests shard 9"), "{err}");
+}

@@ -195,6 +195,87 @@ fn json_error(file: FileId, text: &str, e: &serde_json::Error) -> Diag {
         .help("give `sim merge` the JSON reports of `turnscript sim ... --shard I/K --format json`")
 }
 
+/// A report that is empty or ends before its JSON does: the shard that wrote it did not finish
+/// (killed, its node lost). Names the shard when the text shows it (its `shard` object's `index`
+/// and `of`) or when the reports read leave one shard out, else says how to find which.
+fn cut_short(file: FileId, texts: &[(String, String)], headers: &[Header]) -> Diag {
+    let (name, text) = &texts[file as usize];
+    let number = |key: &str| -> Option<u64> {
+        let from = text.find("\"shard\": {")?;
+        let rest = &text[from..];
+        let at = rest.find(&format!("\"{key}\": "))? + key.len() + 4;
+        let digits: String = rest[at..].chars().take_while(char::is_ascii_digit).collect();
+        // The number is whole only if something follows it.
+        (digits.len() < rest.len() - at).then(|| digits.parse().ok()).flatten()
+    };
+    let named = number("index").zip(number("of")).and_then(|(i, k)| Shard::new(i, k));
+    let k = headers.first().map(|h| h.shard.count());
+    let present: Vec<u64> = headers.iter().map(|h| h.shard.index()).collect();
+    let absent: Vec<String> = k
+        .map(|k| {
+            (1..=k)
+                .filter(|i| !present.contains(i))
+                .take(10)
+                .map(|i| format!("{i}/{k}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    // `part-3.json`: the number the file's name ends in, as the documented commands name them.
+    let stem = std::path::Path::new(name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("");
+    let digits = stem.len() - stem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let by_name = stem[stem.len() - digits..]
+        .parse::<u64>()
+        .ok()
+        .filter(|i| k.is_none_or(|k| absent.contains(&format!("{i}/{k}"))))
+        .map(|i| format!(" (its name suggests shard {i})"))
+        .unwrap_or_default();
+    let which = match (named, k) {
+        (Some(s), _) => {
+            format!("it is shard {s}: run it again (`turnscript sim ... --shard {s} --format json > {name}`)")
+        }
+        (None, Some(_)) if absent.len() == 1 => format!(
+            "it is shard {}, the one the other reports leave out: run it again (`turnscript sim ... --shard {} --format json > {name}`)",
+            absent[0], absent[0]
+        ),
+        (None, Some(k)) => {
+            let mut read: Vec<String> = present.iter().take(10).map(|i| format!("{i}/{k}")).collect();
+            if present.len() > 10 {
+                read.push("...".into());
+            }
+            format!(
+                "run it again: it is one of the shards no report read covers ({}{}){by_name}; the reports read are of shards {}",
+                absent.join(", "),
+                if absent.len() == 10 { ", ..." } else { "" },
+                read.join(", ")
+            )
+        }
+        (None, None) => format!(
+            "run it again{by_name}: the command that wrote it gave its `--shard I/K`, and each complete report names its shard (`\"index\"` and `\"of\"` in its `shard` object)"
+        ),
+    };
+    let diag = if text.trim().is_empty() {
+        Diag::new(
+            "sim::json",
+            format!("{name} is empty: the shard that wrote it did not finish"),
+        )
+    } else {
+        let end = text.len();
+        let start = (0..end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        Diag::new(
+            "sim::json",
+            format!("{name} is cut short: the shard that wrote it did not finish"),
+        )
+        .label(
+            Span::new(file, start, end),
+            "the file ends here, in the middle of its JSON",
+        )
+    };
+    diag.help(which)
+}
+
 /// The options of a header, as the whole run had them.
 fn options(h: &Header) -> SimOptions {
     SimOptions {
@@ -248,8 +329,11 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
     let ids: Vec<FileId> = texts.iter().map(|(n, t)| sources.add(n.clone(), t.clone())).collect();
     let mut diags = Vec::new();
     let mut headers: Vec<Header> = Vec::new();
+    // Reports that end before their JSON does: shards that did not finish writing them.
+    let mut lost: Vec<FileId> = Vec::new();
     for (&id, (_, text)) in ids.iter().zip(&texts) {
         match serde_json::from_str::<Value>(text) {
+            Err(e) if e.is_eof() => lost.push(id),
             Err(e) => diags.push(json_error(id, text, &e)),
             Ok(doc) => match header(id, text, &doc) {
                 Ok(h) => headers.push(h),
@@ -282,7 +366,7 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
                 seen.insert(h.shard.index(), h.file);
             }
         }
-        if diags.is_empty() {
+        if diags.is_empty() && lost.is_empty() {
             let k = first.shard.count();
             let missing: Vec<u64> = (1..=k).filter(|i| !seen.contains_key(i)).take(11).collect();
             if !missing.is_empty() {
@@ -312,6 +396,9 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
                 );
             }
         }
+    }
+    for &id in &lost {
+        diags.push(cut_short(id, &texts, &headers));
     }
     if !diags.is_empty() {
         return Err(MergeError::Reports(sources, diags));
