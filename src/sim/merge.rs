@@ -26,6 +26,8 @@ pub struct Merged {
     pub program: Program,
     pub opts: SimOptions,
     pub stats: Stats,
+    /// The names of the program's files, as the first shard named them.
+    pub files: Vec<String>,
 }
 
 /// Why the reports were not merged.
@@ -469,7 +471,9 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
     if !diags.is_empty() {
         return Err(MergeError::Reports(sources, diags));
     }
+    let files = first.files.iter().map(|f| f.0.clone()).collect();
     Ok(Merged {
+        files,
         project,
         program,
         opts,

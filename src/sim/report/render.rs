@@ -166,7 +166,7 @@ impl Report {
                 .collect();
             table(&mut o, &["error", "count"], &rows, 1);
             if let Some((i, seed, text)) = &self.first_error {
-                let _ = writeln!(o, "\nfirst failure: encounter {i} (turnscript run --seed {seed}):");
+                let _ = writeln!(o, "\nfirst failure: encounter {i} ({}):", self.replay_command(*seed));
                 o.push_str(text);
             }
         }
