@@ -170,6 +170,9 @@ fn a_shard_out_of_range_is_refused() {
         ("1/0", "K, the number of shards, is at least 1"),
         ("2", "is not I/K"),
         ("a/3", "I and K are whole numbers"),
+        // Issue 31's review: a number too large is not "not a whole number".
+        ("1/99999999999999999999", "K is too large"),
+        ("99999999999999999999/3", "I is too large"),
     ] {
         let (out, err, code) = turnscript_in(
             root(),
@@ -204,8 +207,28 @@ fn a_shard_says_which_part_it_is() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("3 encounters, seed 0"), "{out}");
-    assert!(out.contains("shard 2/3: encounters 3..6 of 10"), "{out}");
     assert!(err.contains("3 encounters, "), "{err}");
+    // Issue 31's review: `3..6` read as 4 encounters; numbered from 0, as the docs and the first
+    // failure number them.
+    assert!(
+        out.contains("shard 2/3: encounters 3 to 5 of the 10 (numbered from 0)"),
+        "{out}"
+    );
+    // A shard with none (more shards than encounters) says so.
+    let (out, err, code) = turnscript_in(
+        root(),
+        &[
+            "sim",
+            "rulesets/encounters/crisis-mode.turn",
+            "-n",
+            "2",
+            "--shard",
+            "1/3",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("shard 1/3: none of the 2 encounters"), "{out}");
+    assert!(err.contains("0 encounters, "), "{err}");
 }
 
 /// One case of `tests/sim_merge/`: lines `sim ARGS...` (a shard's JSON report, the k-th such line

@@ -296,6 +296,39 @@ fn shown(o: &Option<String>) -> String {
     o.as_ref().map_or("none".to_string(), |s| format!("`{s}`"))
 }
 
+/// Which of a program's files differ between two shards (by their texts): `its ruleset
+/// (NAME) and its encounter (NAME)`.
+fn files_differ(first: &[(String, String)], other: &[(String, String)]) -> String {
+    let differ: Vec<String> = (0..first.len().max(other.len()))
+        .filter(|&k| first.get(k).map(|f| &f.1) != other.get(k).map(|f| &f.1))
+        .map(|k| {
+            let name = other.get(k).map_or("none", |f| f.0.as_str());
+            format!("its {} ({name})", role(k))
+        })
+        .collect();
+    differ.join(" and ")
+}
+
+/// A program's file by its place: the ruleset, the encounter, or the k-th file.
+fn role(k: usize) -> String {
+    match k {
+        0 => "ruleset".to_string(),
+        1 => "encounter".to_string(),
+        _ => format!("file {}", k + 1),
+    }
+}
+
+/// Each file's hash (FNV-1a of its text alone, as `program` hashes them): `ruleset
+/// fnv1a64:..., encounter fnv1a64:...`.
+fn file_hashes(files: &[(String, String)]) -> String {
+    let each: Vec<String> = files
+        .iter()
+        .enumerate()
+        .map(|(k, f)| format!("{} {}", role(k), program_hash([f.1.as_str()])))
+        .collect();
+    each.join(", ")
+}
+
 /// Checks that `h` is a shard of the same run as `first`.
 fn same_run(texts: &[(String, String)], first: &Header, h: &Header) -> Option<Diag> {
     let differs: [(&str, String, String); 7] = [
@@ -309,7 +342,7 @@ fn same_run(texts: &[(String, String)], first: &Header, h: &Header) -> Option<Di
     ];
     let (key, a, b) = differs.into_iter().find(|(_, a, b)| a != b)?;
     let what = match key {
-        "program" => "another program (its ruleset or encounter text differs)".to_string(),
+        "program" => format!("another program: {} differ", files_differ(&first.files, &h.files)),
         "of" => format!("another split: {} shards, not {}", b, a),
         _ => format!("another `{key}`: {b}, not {a}"),
     };
@@ -319,9 +352,22 @@ fn same_run(texts: &[(String, String)], first: &Header, h: &Header) -> Option<Di
             "sim::mismatch",
             format!("{} is a shard of another simulation than {}: {what}", texts[fb].0, texts[fa].0),
         )
-        .label(key_span(h.file, &texts[fb].1, key), format!("`{key}` here"))
-        .label(key_span(first.file, &texts[fa].1, key), format!("`{key}` in the first report"))
-        .help("merge only the shards of one run: the same files, -n, --seed, --policy, --until, --max-steps and number of shards"),
+        .label(key_span(h.file, &texts[fb].1, key), match key {
+            "program" => format!("here: {}", file_hashes(&h.files)),
+            _ => format!("`{key}` here"),
+        })
+        .label(key_span(first.file, &texts[fa].1, key), match key {
+            "program" => format!("in the first report: {}", file_hashes(&first.files)),
+            _ => format!("`{key}` in the first report"),
+        })
+        .help(format!(
+            "merge only the shards of one run: the same files, -n, --seed, --policy, --until, --max-steps and number of shards{}",
+            if key == "program" {
+                format!(" (in {}: {})", texts[fa].0, file_hashes(&first.files))
+            } else {
+                String::new()
+            }
+        )),
     )
 }
 

@@ -52,9 +52,15 @@ impl Shard {
         let Some((i, k)) = text.split_once('/') else {
             return Err(format!("`{text}` is not I/K\n  {help}"));
         };
-        let (Ok(index), Ok(count)) = (i.trim().parse::<u64>(), k.trim().parse::<u64>()) else {
-            return Err(format!("`{text}`: I and K are whole numbers\n  {help}"));
+        let number = |what: &str, t: &str| match t.trim().parse::<u64>() {
+            Ok(n) => Ok(n),
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(format!(
+                "`{text}`: {what} is too large (at most {})\n  {help}",
+                u64::MAX
+            )),
+            Err(_) => Err(format!("`{text}`: I and K are whole numbers\n  {help}")),
         };
+        let (index, count) = (number("I", i)?, number("K", k)?);
         if count == 0 {
             return Err(format!("`{text}`: K, the number of shards, is at least 1\n  {help}"));
         }
