@@ -430,6 +430,9 @@ fn refused(texts: Vec<(String, String)>) -> String {
     }
 }
 
+/// A change to a shard's `shard` object.
+type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+
 /// Changes shard 2's JSON report with `edit` of its `shard` object.
 fn edited(texts: &[(String, String)], edit: impl Fn(&mut serde_json::Value)) -> Vec<(String, String)> {
     let mut texts = texts.to_vec();
@@ -447,7 +450,7 @@ fn a_shard_whose_tallies_were_changed_by_hand_is_refused() {
     use serde_json::json;
     let texts = crisis_shards(12, 2, 1_000_000);
     assert!(merge(texts.clone()).is_ok(), "as written, the shards merge");
-    let edits: [(&str, Box<dyn Fn(&mut serde_json::Value)>); 4] = [
+    let edits: [(&str, Edit); 4] = [
         ("steps", Box::new(|s| s["tallies"]["steps"] = json!("999999"))),
         (
             "actions",
@@ -476,7 +479,7 @@ fn a_shard_whose_tallies_were_changed_by_hand_is_refused() {
 fn tallies_that_do_not_add_up_are_refused_even_with_a_matching_checksum() {
     use serde_json::json;
     let texts = crisis_shards(12, 2, 1_000_000);
-    let edits: [(&str, Box<dyn Fn(&mut serde_json::Value)>); 5] = [
+    let edits: [(&str, Edit); 5] = [
         (
             "`steps` (999999) is not between 6 encounters",
             Box::new(|s| s["tallies"]["steps"] = json!("999999")),
