@@ -622,3 +622,58 @@ fn a_measure_whose_values_rarely_repeat_keeps_a_bounded_histogram() {
     // Exact where few values came up: no bins.
     assert_eq!(run(20, 1).1.measures[0].bin, 1);
 }
+
+/// Issue 31's review: the first failure's hint (`turnscript run --seed N`) left out the files and
+/// the options, so it ran without failing. It is a whole command: run, it fails the same way.
+#[test]
+fn the_first_failure_hint_is_a_command_that_fails_the_same_way() {
+    for args in [
+        vec![
+            "sim",
+            "rulesets/encounters/crisis-mode.turn",
+            "-n",
+            "3",
+            "--max-steps",
+            "1500",
+        ],
+        vec![
+            "sim",
+            "rulesets/crisis-mode.turn",
+            "--encounter",
+            "rulesets/encounters/crisis-mode.turn",
+            "-n",
+            "3",
+            "--seed",
+            "7",
+            "--policy",
+            "first",
+            "--until",
+            "turn=9",
+            "--max-steps",
+            "1200",
+        ],
+    ] {
+        let (out, err, code) = cli(&args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("first failure: encounter"))
+            .unwrap_or_else(|| panic!("no first failure in {out}"));
+        let command = line
+            .split_once('(')
+            .and_then(|(_, c)| c.strip_suffix("):"))
+            .unwrap_or_else(|| panic!("no command in {line}"));
+        let words: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(words[..2], ["turnscript", "run"], "{line}");
+        let (_, run_err, run_code) = cli(&words[1..]);
+        assert_eq!(run_code, 1, "{line}: {run_err}");
+        let code_of = |text: &str| {
+            text.split(|c: char| c.is_whitespace() || c == '×')
+                .find(|w| w.starts_with("run::"))
+                .map(str::to_string)
+        };
+        let failure = out.split_once(line).map(|(_, rest)| rest).unwrap_or("");
+        assert!(code_of(failure).is_some(), "{out}");
+        assert_eq!(code_of(&run_err), code_of(failure), "{line}\n{run_err}");
+    }
+}

@@ -170,6 +170,9 @@ fn a_shard_out_of_range_is_refused() {
         ("1/0", "K, the number of shards, is at least 1"),
         ("2", "is not I/K"),
         ("a/3", "I and K are whole numbers"),
+        // Issue 31's review: a number too large is not "not a whole number".
+        ("1/99999999999999999999", "K is too large"),
+        ("99999999999999999999/3", "I is too large"),
     ] {
         let (out, err, code) = turnscript_in(
             root(),
@@ -204,8 +207,28 @@ fn a_shard_says_which_part_it_is() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("3 encounters, seed 0"), "{out}");
-    assert!(out.contains("shard 2/3: encounters 3..6 of 10"), "{out}");
     assert!(err.contains("3 encounters, "), "{err}");
+    // Issue 31's review: `3..6` read as 4 encounters; numbered from 0, as the docs and the first
+    // failure number them.
+    assert!(
+        out.contains("shard 2/3: encounters 3 to 5 of the 10 (numbered from 0)"),
+        "{out}"
+    );
+    // A shard with none (more shards than encounters) says so.
+    let (out, err, code) = turnscript_in(
+        root(),
+        &[
+            "sim",
+            "rulesets/encounters/crisis-mode.turn",
+            "-n",
+            "2",
+            "--shard",
+            "1/3",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("shard 1/3: none of the 2 encounters"), "{out}");
+    assert!(err.contains("0 encounters, "), "{err}");
 }
 
 /// One case of `tests/sim_merge/`: lines `sim ARGS...` (a shard's JSON report, the k-th such line
@@ -264,7 +287,13 @@ fn merge_refuses_what_does_not_add_up_to_one_run() {
     });
 }
 
-/// Totals read back from files changed by hand may be anything: adding them up saturates, never
+/// Writes the checksum of a `shard` object's tallies anew, as a shard whose tallies say so would
+/// have: what a merge reads may still be anything.
+fn reseal(shard: &mut serde_json::Value) {
+    shard["tallies_checksum"] = serde_json::json!(shard::tallies_checksum(&shard["tallies"]));
+}
+
+/// Totals read back from files changed by hand (and their checksum written anew) may be anything: adding them up saturates, never
 /// panics (two shards claiming u64::MAX lapsed changes each).
 #[test]
 fn merging_totals_changed_by_hand_to_the_largest_numbers_does_not_panic() {
@@ -286,7 +315,11 @@ fn merging_totals_changed_by_hand_to_the_largest_numbers_does_not_panic() {
             ],
         );
         assert_eq!(code, 0, "{err}");
-        let json = json.replacen("\"lapsed\": 0", &format!("\"lapsed\": {}", u64::MAX), 1);
+        // Changed, and its checksum written anew to match.
+        let mut doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        doc["shard"]["tallies"]["sum"]["lapsed"] = serde_json::json!(u64::MAX);
+        reseal(&mut doc["shard"]);
+        let json = serde_json::to_string_pretty(&doc).expect("JSON");
         let file = dir.join(format!("{i}.json"));
         std::fs::write(&file, json).expect("written");
         files.push(file.display().to_string());
@@ -334,6 +367,15 @@ fn a_first_failure_that_does_not_recur_is_refused() {
     // Its failure's code changed: refused.
     let mut doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     doc["shard"]["tallies"]["first_error"][2] = serde_json::json!("run::overflow");
+    // Changed by hand, its tallies no longer match their checksum.
+    let changed = serde_json::to_string_pretty(&doc).expect("JSON");
+    let err = match merge(vec![("1.json".into(), changed)]) {
+        Ok(_) => panic!("tallies changed by hand were merged"),
+        Err(e) => e.render(Style::default()),
+    };
+    assert!(err.contains("do not match their checksum"), "{err}");
+    // As another build would have written it (the checksum its own): the replay refuses it.
+    reseal(&mut doc["shard"]);
     let changed = serde_json::to_string_pretty(&doc).expect("JSON");
     let err = match merge(vec![("1.json".into(), changed)]) {
         Ok(_) => panic!("a failure that does not recur was merged"),
@@ -342,4 +384,165 @@ fn a_first_failure_that_does_not_recur_is_refused() {
     assert!(err.contains("sim::replay"), "{err}");
     // (The message wraps at the diagnostic's width.)
     assert!(err.contains("failed with run::overflow in its"), "{err}");
+}
+
+/// The JSON reports of the `k` shards of `-n n` of the crisis example (`--max-steps max_steps`),
+/// written by the library as `sim --shard I/K --format json` writes them.
+fn crisis_shards(n: u64, k: u64, max_steps: u64) -> Vec<(String, String)> {
+    let files: Vec<(String, String)> = ["rulesets/crisis-mode.turn", "rulesets/encounters/crisis-mode.turn"]
+        .iter()
+        .map(|p| {
+            (
+                p.to_string(),
+                std::fs::read_to_string(root().join(p)).expect("the example"),
+            )
+        })
+        .collect();
+    let project = Project::load(files.clone());
+    let program = project
+        .compile()
+        .unwrap_or_else(|d| panic!("{}", project.render(&d, Style::default())));
+    (1..=k)
+        .map(|i| {
+            let opts = SimOptions {
+                n,
+                max_steps,
+                threads: 1,
+                shard: Shard::new(i, k),
+                ..SimOptions::default()
+            };
+            let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
+            let mut report = Report::new(&program, &opts, &stats, |_| String::new());
+            report.shard_json = Some(shard::document(&files, &opts, &stats));
+            (format!("part-{i}.json"), report.render(Format::Json))
+        })
+        .collect()
+}
+
+/// Merges `texts`, which must be refused: the rendered diagnostics (wide: no line wraps).
+fn refused(texts: Vec<(String, String)>) -> String {
+    match merge(texts) {
+        Ok(m) => panic!("merged into a report of {} encounters", m.stats.runs),
+        Err(e) => e.render(Style {
+            width: 400,
+            colour: false,
+        }),
+    }
+}
+
+/// A change to a shard's `shard` object.
+type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+
+/// Changes shard 2's JSON report with `edit` of its `shard` object.
+fn edited(texts: &[(String, String)], edit: impl Fn(&mut serde_json::Value)) -> Vec<(String, String)> {
+    let mut texts = texts.to_vec();
+    let mut doc: serde_json::Value = serde_json::from_str(&texts[1].1).expect("JSON");
+    edit(&mut doc["shard"]);
+    texts[1].1 = serde_json::to_string_pretty(&doc).expect("JSON");
+    texts
+}
+
+/// A new user's hand edits of a shard's tallies (issue 31's review): each merged silently into a
+/// wrong report. The tallies carry their checksum, and a shard whose tallies no longer match it
+/// is refused.
+#[test]
+fn a_shard_whose_tallies_were_changed_by_hand_is_refused() {
+    use serde_json::json;
+    let texts = crisis_shards(12, 2, 1_000_000);
+    assert!(merge(texts.clone()).is_ok(), "as written, the shards merge");
+    let edits: [(&str, Edit); 4] = [
+        ("steps", Box::new(|s| s["tallies"]["steps"] = json!("999999"))),
+        (
+            "actions",
+            Box::new(|s| s["tallies"]["sum"]["actions"][0] = json!(99999)),
+        ),
+        ("place", Box::new(|s| s["tallies"]["place"][0] = json!(100))),
+        (
+            "steps_max",
+            Box::new(|s| {
+                let min = s["tallies"]["steps_min"].as_u64().expect("steps_min");
+                s["tallies"]["steps_max"] = json!(min - 1);
+            }),
+        ),
+    ];
+    for (what, edit) in &edits {
+        let err = refused(edited(&texts, edit));
+        assert!(err.contains("sim::shard_format"), "{what}: {err}");
+        assert!(err.contains("do not match their checksum"), "{what}: {err}");
+        assert!(err.contains("run shard 2/2 again"), "{what}: {err}");
+    }
+}
+
+/// Tallies changed by hand with their checksum written anew still have to add up to the
+/// encounters the shard ran: the cheap checks of docs/sim.md refuse them, naming the count.
+#[test]
+fn tallies_that_do_not_add_up_are_refused_even_with_a_matching_checksum() {
+    use serde_json::json;
+    let texts = crisis_shards(12, 2, 1_000_000);
+    let edits: [(&str, Edit); 5] = [
+        (
+            "`steps` (999999) is not between 6 encounters",
+            Box::new(|s| s["tallies"]["steps"] = json!("999999")),
+        ),
+        (
+            "`place` of order 0",
+            Box::new(|s| s["tallies"]["place"][0] = json!(100)),
+        ),
+        (
+            "is below `steps_min`",
+            Box::new(|s| {
+                let min = s["tallies"]["steps_min"].as_u64().expect("steps_min");
+                s["tallies"]["steps_max"] = json!(min - 1);
+            }),
+        ),
+        (
+            "`runs` counts 7 encounters where the shard ran 6 (encounters 6 to 11)",
+            Box::new(|s| s["tallies"]["runs"] = json!(7)),
+        ),
+        ("`ends` counts", Box::new(|s| s["tallies"]["ends"][0][1] = json!(5))),
+    ];
+    for (says, edit) in &edits {
+        let err = refused(edited(&texts, |s| {
+            edit(s);
+            reseal(s);
+        }));
+        assert!(err.contains("sim::shard_format"), "{says}: {err}");
+        assert!(err.contains("do not add up"), "{says}: {err}");
+        assert!(err.contains(says), "{says}: {err}");
+        assert!(err.contains("run shard 2/2 again"), "{says}: {err}");
+    }
+}
+
+/// A shard killed mid-write (`... > parts/part-2.json`) leaves an empty file or one cut short:
+/// the merge says so, that the shard did not finish and is to be run again, and which shard it
+/// was (the one the others do not cover, or the one its text names).
+#[test]
+fn a_shard_report_empty_or_cut_short_says_so_and_which_shard_to_run_again() {
+    let texts = crisis_shards(12, 3, 1_000_000);
+    let cut = |text: &str, at: usize| -> Vec<(String, String)> {
+        let mut t = texts.clone();
+        t[1].1 = text[..at].to_string();
+        t
+    };
+    let whole = texts[1].1.clone();
+    // Empty, cut in its report, cut in its `shard` object after `index` and `of`.
+    let after_of = whole.find("\"policy\": null").expect("the shard's policy");
+    for (what, t, says) in [
+        ("empty", cut(&whole, 0), "is empty"),
+        ("in the report", cut(&whole, whole.len() / 3), "is cut short"),
+        ("in the shard object", cut(&whole, after_of), "is cut short"),
+    ] {
+        let err = refused(t);
+        assert!(err.contains("sim::json"), "{what}: {err}");
+        assert!(err.contains(says), "{what}: {err}");
+        assert!(err.contains("the shard that wrote it did not finish"), "{what}: {err}");
+        assert!(err.contains("shard 2/3"), "{what}: {err}");
+        assert!(err.contains("run it again"), "{what}: {err}");
+        assert!(!err.contains("EOF while parsing"), "{what}: {err}");
+    }
+    // With no other shard to tell, it says how to find which.
+    let err = refused(vec![("part-9.json".into(), String::new())]);
+    assert!(err.contains("is empty"), "{err}");
+    assert!(err.contains("\"index\""), "{err}");
+    assert!(err.contains("its name suggests shard 9"), "{err}");
 }

@@ -158,6 +158,7 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
     let mut report = Report::new(&program, &opts, &outcome.stats, |d| {
         project.render(std::slice::from_ref(d), Style::default())
     });
+    report.files = texts.iter().map(|t| t.0.clone()).collect();
     if opts.shard.is_some() {
         report.shard_json = Some(crate::sim::shard::document(&texts, &opts, &outcome.stats));
     }
@@ -232,9 +233,11 @@ fn merge(args: MergeArgs, colour: bool) -> i32 {
             return 1;
         }
     };
-    let report = Report::new(&merged.program, &merged.opts, &merged.stats, |d| {
+    let mut report = Report::new(&merged.program, &merged.opts, &merged.stats, |d| {
         merged.project.render(std::slice::from_ref(d), Style::default())
     });
+    // The files as shard 1 named them.
+    report.files = merged.files.clone();
     if let Some(code) = print(&report, args.format, args.plot.as_deref()) {
         return code;
     }

@@ -3,7 +3,8 @@
 //!
 //! Each report's `shard` object ([`super::shard`]) carries the program's files, their hash, the
 //! options and the exact tallies. The merge refuses, with a diagnostic pointing into the files,
-//! what would not add up to the whole run: a file that is not a shard's report, shards of another
+//! what would not add up to the whole run: a file that is not a shard's report, tallies that no
+//! longer match their checksum or do not add up ([`super::shard::check_tallies`]), shards of another
 //! program, seed, `-n`, policy, `--until`, `--max-steps` or number of shards, a shard given twice
 //! or missing. The first failure is run again from its seed for its diagnostic.
 
@@ -11,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::shard::{Failure, SHARD_FORMAT, Shard, program_hash, read_tallies};
+use super::shard::{Failure, SHARD_FORMAT, Shard, check_tallies, program_hash, read_tallies, tallies_checksum};
 use super::{SimOptions, Stats, Tally, encounter_seed, run_options};
 use crate::compile::Program;
 use crate::diag::Diag;
@@ -25,6 +26,8 @@ pub struct Merged {
     pub program: Program,
     pub opts: SimOptions,
     pub stats: Stats,
+    /// The names of the program's files, as the first shard named them.
+    pub files: Vec<String>,
 }
 
 /// Why the reports were not merged.
@@ -148,6 +151,20 @@ fn header(file: FileId, text: &str, doc: &Value) -> Result<Header, Diag> {
     if program_hash(files.iter().map(|f| f.1.as_str())) != program {
         return Err(bad("program", "the hash of the files the shard carries"));
     }
+    let tallies = shard.get("tallies").cloned().unwrap_or(Value::Null);
+    let Some(checksum) = shard.get("tallies_checksum").and_then(Value::as_str) else {
+        return Err(bad("tallies_checksum", "the checksum of the shard's tallies"));
+    };
+    if tallies_checksum(&tallies) != checksum {
+        return Err(Diag::new(
+            "sim::shard_format",
+            format!("the shard's tallies do not match their checksum ({checksum})"),
+        )
+        .label(at("tallies"), "not the tallies the shard wrote")
+        .help(format!(
+            "the file was changed after the shard wrote it; run shard {shard_of} again (`turnscript sim ... --shard {shard_of} --format json`) and merge its new report"
+        )));
+    }
     Ok(Header {
         file,
         shard: shard_of,
@@ -160,7 +177,7 @@ fn header(file: FileId, text: &str, doc: &Value) -> Result<Header, Diag> {
         max_steps: u("max_steps")?,
         program,
         files,
-        tallies: shard.get("tallies").cloned().unwrap_or(Value::Null),
+        tallies,
     })
 }
 
@@ -178,6 +195,87 @@ fn json_error(file: FileId, text: &str, e: &serde_json::Error) -> Diag {
     Diag::new("sim::json", format!("this file is not a JSON report: {e}"))
         .label(Span::new(file, start, end), "here")
         .help("give `sim merge` the JSON reports of `turnscript sim ... --shard I/K --format json`")
+}
+
+/// A report that is empty or ends before its JSON does: the shard that wrote it did not finish
+/// (killed, its node lost). Names the shard when the text shows it (its `shard` object's `index`
+/// and `of`) or when the reports read leave one shard out, else says how to find which.
+fn cut_short(file: FileId, texts: &[(String, String)], headers: &[Header]) -> Diag {
+    let (name, text) = &texts[file as usize];
+    let number = |key: &str| -> Option<u64> {
+        let from = text.find("\"shard\": {")?;
+        let rest = &text[from..];
+        let at = rest.find(&format!("\"{key}\": "))? + key.len() + 4;
+        let digits: String = rest[at..].chars().take_while(char::is_ascii_digit).collect();
+        // The number is whole only if something follows it.
+        (digits.len() < rest.len() - at).then(|| digits.parse().ok()).flatten()
+    };
+    let named = number("index").zip(number("of")).and_then(|(i, k)| Shard::new(i, k));
+    let k = headers.first().map(|h| h.shard.count());
+    let present: Vec<u64> = headers.iter().map(|h| h.shard.index()).collect();
+    let absent: Vec<String> = k
+        .map(|k| {
+            (1..=k)
+                .filter(|i| !present.contains(i))
+                .take(10)
+                .map(|i| format!("{i}/{k}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    // `part-3.json`: the number the file's name ends in, as the documented commands name them.
+    let stem = std::path::Path::new(name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("");
+    let digits = stem.len() - stem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let by_name = stem[stem.len() - digits..]
+        .parse::<u64>()
+        .ok()
+        .filter(|i| k.is_none_or(|k| absent.contains(&format!("{i}/{k}"))))
+        .map(|i| format!(" (its name suggests shard {i})"))
+        .unwrap_or_default();
+    let which = match (named, k) {
+        (Some(s), _) => {
+            format!("it is shard {s}: run it again (`turnscript sim ... --shard {s} --format json > {name}`)")
+        }
+        (None, Some(_)) if absent.len() == 1 => format!(
+            "it is shard {}, the one the other reports leave out: run it again (`turnscript sim ... --shard {} --format json > {name}`)",
+            absent[0], absent[0]
+        ),
+        (None, Some(k)) => {
+            let mut read: Vec<String> = present.iter().take(10).map(|i| format!("{i}/{k}")).collect();
+            if present.len() > 10 {
+                read.push("...".into());
+            }
+            format!(
+                "run it again: it is one of the shards no report read covers ({}{}){by_name}; the reports read are of shards {}",
+                absent.join(", "),
+                if absent.len() == 10 { ", ..." } else { "" },
+                read.join(", ")
+            )
+        }
+        (None, None) => format!(
+            "run it again{by_name}: the command that wrote it gave its `--shard I/K`, and each complete report names its shard (`\"index\"` and `\"of\"` in its `shard` object)"
+        ),
+    };
+    let diag = if text.trim().is_empty() {
+        Diag::new(
+            "sim::json",
+            format!("{name} is empty: the shard that wrote it did not finish"),
+        )
+    } else {
+        let end = text.len();
+        let start = (0..end).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+        Diag::new(
+            "sim::json",
+            format!("{name} is cut short: the shard that wrote it did not finish"),
+        )
+        .label(
+            Span::new(file, start, end),
+            "the file ends here, in the middle of its JSON",
+        )
+    };
+    diag.help(which)
 }
 
 /// The options of a header, as the whole run had them.
@@ -198,6 +296,39 @@ fn shown(o: &Option<String>) -> String {
     o.as_ref().map_or("none".to_string(), |s| format!("`{s}`"))
 }
 
+/// Which of a program's files differ between two shards (by their texts): `its ruleset
+/// (NAME) and its encounter (NAME)`.
+fn files_differ(first: &[(String, String)], other: &[(String, String)]) -> String {
+    let differ: Vec<String> = (0..first.len().max(other.len()))
+        .filter(|&k| first.get(k).map(|f| &f.1) != other.get(k).map(|f| &f.1))
+        .map(|k| {
+            let name = other.get(k).map_or("none", |f| f.0.as_str());
+            format!("its {} ({name})", role(k))
+        })
+        .collect();
+    differ.join(" and ")
+}
+
+/// A program's file by its place: the ruleset, the encounter, or the k-th file.
+fn role(k: usize) -> String {
+    match k {
+        0 => "ruleset".to_string(),
+        1 => "encounter".to_string(),
+        _ => format!("file {}", k + 1),
+    }
+}
+
+/// Each file's hash (FNV-1a of its text alone, as `program` hashes them): `ruleset
+/// fnv1a64:..., encounter fnv1a64:...`.
+fn file_hashes(files: &[(String, String)]) -> String {
+    let each: Vec<String> = files
+        .iter()
+        .enumerate()
+        .map(|(k, f)| format!("{} {}", role(k), program_hash([f.1.as_str()])))
+        .collect();
+    each.join(", ")
+}
+
 /// Checks that `h` is a shard of the same run as `first`.
 fn same_run(texts: &[(String, String)], first: &Header, h: &Header) -> Option<Diag> {
     let differs: [(&str, String, String); 7] = [
@@ -211,7 +342,7 @@ fn same_run(texts: &[(String, String)], first: &Header, h: &Header) -> Option<Di
     ];
     let (key, a, b) = differs.into_iter().find(|(_, a, b)| a != b)?;
     let what = match key {
-        "program" => "another program (its ruleset or encounter text differs)".to_string(),
+        "program" => format!("another program: {} differ", files_differ(&first.files, &h.files)),
         "of" => format!("another split: {} shards, not {}", b, a),
         _ => format!("another `{key}`: {b}, not {a}"),
     };
@@ -221,9 +352,22 @@ fn same_run(texts: &[(String, String)], first: &Header, h: &Header) -> Option<Di
             "sim::mismatch",
             format!("{} is a shard of another simulation than {}: {what}", texts[fb].0, texts[fa].0),
         )
-        .label(key_span(h.file, &texts[fb].1, key), format!("`{key}` here"))
-        .label(key_span(first.file, &texts[fa].1, key), format!("`{key}` in the first report"))
-        .help("merge only the shards of one run: the same files, -n, --seed, --policy, --until, --max-steps and number of shards"),
+        .label(key_span(h.file, &texts[fb].1, key), match key {
+            "program" => format!("here: {}", file_hashes(&h.files)),
+            _ => format!("`{key}` here"),
+        })
+        .label(key_span(first.file, &texts[fa].1, key), match key {
+            "program" => format!("in the first report: {}", file_hashes(&first.files)),
+            _ => format!("`{key}` in the first report"),
+        })
+        .help(format!(
+            "merge only the shards of one run: the same files, -n, --seed, --policy, --until, --max-steps and number of shards{}",
+            if key == "program" {
+                format!(" (in {}: {})", texts[fa].0, file_hashes(&first.files))
+            } else {
+                String::new()
+            }
+        )),
     )
 }
 
@@ -233,8 +377,11 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
     let ids: Vec<FileId> = texts.iter().map(|(n, t)| sources.add(n.clone(), t.clone())).collect();
     let mut diags = Vec::new();
     let mut headers: Vec<Header> = Vec::new();
+    // Reports that end before their JSON does: shards that did not finish writing them.
+    let mut lost: Vec<FileId> = Vec::new();
     for (&id, (_, text)) in ids.iter().zip(&texts) {
         match serde_json::from_str::<Value>(text) {
+            Err(e) if e.is_eof() => lost.push(id),
             Err(e) => diags.push(json_error(id, text, &e)),
             Ok(doc) => match header(id, text, &doc) {
                 Ok(h) => headers.push(h),
@@ -267,7 +414,7 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
                 seen.insert(h.shard.index(), h.file);
             }
         }
-        if diags.is_empty() {
+        if diags.is_empty() && lost.is_empty() {
             let k = first.shard.count();
             let missing: Vec<u64> = (1..=k).filter(|i| !seen.contains_key(i)).take(11).collect();
             if !missing.is_empty() {
@@ -298,6 +445,9 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
             }
         }
     }
+    for &id in &lost {
+        diags.push(cut_short(id, &texts, &headers));
+    }
     if !diags.is_empty() {
         return Err(MergeError::Reports(sources, diags));
     }
@@ -327,17 +477,15 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
                 continue;
             }
         };
-        let levels_add_up = s
-            .hist
-            .iter()
-            .all(|h| h.iter().try_fold(0u64, |a, &c| a.checked_add(c)) == Some(s.finished));
-        if s.runs != h.end - h.first || s.finished > s.runs || !levels_add_up {
-            diags.push(refuse(format!(
-                "the shard's tallies count {} encounters ({} finished) where it ran {}",
-                s.runs,
-                s.finished,
-                h.end - h.first
-            )));
+        if let Err((key, e)) = check_tallies(&s, fail.as_ref(), h.first..h.end) {
+            diags.push(
+                Diag::new("sim::shard_format", format!("the shard's tallies do not add up: {e}"))
+                    .label(key_span(h.file, &texts[f].1, key), "here")
+                    .help(format!(
+                        "the file was changed after the shard wrote it; run shard {} again and merge its new report",
+                        h.shard
+                    )),
+            );
             continue;
         }
         if let Some(x) = fail
@@ -369,7 +517,9 @@ pub fn merge(texts: Vec<(String, String)>) -> Result<Merged, MergeError> {
     if !diags.is_empty() {
         return Err(MergeError::Reports(sources, diags));
     }
+    let files = first.files.iter().map(|f| f.0.clone()).collect();
     Ok(Merged {
+        files,
         project,
         program,
         opts,

@@ -19,7 +19,8 @@ use crate::compile::Program;
 use crate::trace::EndReason;
 
 /// The version of the `shard` object: a merge refuses another.
-pub const SHARD_FORMAT: u64 = 1;
+/// 2: the tallies carry their checksum (`tallies_checksum`).
+pub const SHARD_FORMAT: u64 = 2;
 
 /// Which part of the encounters a process runs: the `index`-th (from 1) of `count`, always
 /// `1 ≤ index ≤ count` ([`Shard::new`], [`Shard::parse`]).
@@ -51,9 +52,15 @@ impl Shard {
         let Some((i, k)) = text.split_once('/') else {
             return Err(format!("`{text}` is not I/K\n  {help}"));
         };
-        let (Ok(index), Ok(count)) = (i.trim().parse::<u64>(), k.trim().parse::<u64>()) else {
-            return Err(format!("`{text}`: I and K are whole numbers\n  {help}"));
+        let number = |what: &str, t: &str| match t.trim().parse::<u64>() {
+            Ok(n) => Ok(n),
+            Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(format!(
+                "`{text}`: {what} is too large (at most {})\n  {help}",
+                u64::MAX
+            )),
+            Err(_) => Err(format!("`{text}`: I and K are whole numbers\n  {help}")),
         };
+        let (index, count) = (number("I", i)?, number("K", k)?);
         if count == 0 {
             return Err(format!("`{text}`: K, the number of shards, is at least 1\n  {help}"));
         }
@@ -82,18 +89,42 @@ impl fmt::Display for Shard {
 /// order, written `fnv1a64:` and 16 hex digits. The file names are not part of it (a shard may
 /// read the same files under another path).
 pub fn program_hash<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
+    let mut h = Fnv::new();
     for t in texts {
-        eat(&(t.len() as u64).to_le_bytes());
-        eat(t.as_bytes());
+        h.eat(&(t.len() as u64).to_le_bytes());
+        h.eat(t.as_bytes());
     }
-    format!("fnv1a64:{h:016x}")
+    h.hex()
+}
+
+/// The checksum of a shard's tallies: FNV-1a (64 bits) over the tallies object written as
+/// compact JSON (no spaces, its keys in the order the file has them), written `fnv1a64:` and 16
+/// hex digits. A merge refuses tallies that do not match it: they were changed after the shard
+/// wrote them (re-indenting the file changes nothing).
+pub fn tallies_checksum(tallies: &Value) -> String {
+    let mut h = Fnv::new();
+    h.eat(serde_json::to_string(tallies).unwrap_or_default().as_bytes());
+    h.hex()
+}
+
+/// FNV-1a, 64 bits.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn eat(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    fn hex(&self) -> String {
+        format!("fnv1a64:{:016x}", self.0)
+    }
 }
 
 /// The `shard` object of a shard's JSON report: the shard, the options, the program's files
@@ -101,6 +132,7 @@ pub fn program_hash<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
 pub fn document(files: &[(String, String)], opts: &SimOptions, stats: &Stats) -> Value {
     let shard = opts.shard.unwrap_or(Shard { index: 1, count: 1 });
     let range = opts.encounters();
+    let tallies = tallies(stats);
     json!({
         "format": SHARD_FORMAT,
         "turnscript": env!("CARGO_PKG_VERSION"),
@@ -115,7 +147,8 @@ pub fn document(files: &[(String, String)], opts: &SimOptions, stats: &Stats) ->
         "max_steps": opts.max_steps,
         "program": program_hash(files.iter().map(|f| f.1.as_str())),
         "files": files.iter().map(|(n, t)| json!({"name": n, "text": t})).collect::<Vec<_>>(),
-        "tallies": tallies(stats),
+        "tallies_checksum": tallies_checksum(&tallies),
+        "tallies": tallies,
     })
 }
 
@@ -458,6 +491,108 @@ pub fn read_tallies(v: &Value, p: &Program) -> Result<(Stats, Option<Failure>), 
         s.held.insert((holder, field as _, held), a[3].u64()?);
     }
     Ok((s, failure))
+}
+
+/// The cheap checks that a shard's tallies add up to the encounters `ran` it ran: every
+/// encounter counted once, as finished or failed; the ends, each level's histogram and each
+/// order's places no more than the encounters that finished; the least steps no more than the
+/// most, and the total between. On a mismatch, the key of the tallies that is off and what.
+pub fn check_tallies(s: &Stats, failure: Option<&Failure>, ran: Range<u64>) -> Result<(), (&'static str, String)> {
+    let total = |v: &mut dyn Iterator<Item = u64>| v.map(u128::from).sum::<u128>();
+    let n = ran.end - ran.start;
+    let which = if n == 0 {
+        "none".to_string()
+    } else {
+        // Numbered from 0, as the report's first failure and docs/sim.md number them.
+        format!("encounters {} to {}", ran.start, ran.end - 1)
+    };
+    if s.runs != n {
+        return Err((
+            "runs",
+            format!("`runs` counts {} encounters where the shard ran {n} ({which})", s.runs),
+        ));
+    }
+    if s.finished > s.runs {
+        return Err((
+            "finished",
+            format!("`finished` counts {} encounters of the {n} it ran", s.finished),
+        ));
+    }
+    let failed = total(&mut s.errors.iter().map(|e| e.1));
+    if failed != u128::from(s.runs - s.finished) {
+        return Err((
+            "errors",
+            format!(
+                "`errors` counts {failed} failed runs where {} of {} did not finish",
+                s.runs - s.finished,
+                s.runs
+            ),
+        ));
+    }
+    if failure.is_some() != (failed > 0) || failure.is_some_and(|f| !ran.contains(&f.index)) {
+        return Err((
+            "first_error",
+            format!("`first_error` is not a failed encounter of {which}"),
+        ));
+    }
+    let fin = u128::from(s.finished);
+    let ended = total(&mut s.ends.iter().map(|e| e.1));
+    if ended != fin {
+        return Err((
+            "ends",
+            format!("`ends` counts {ended} ends where {fin} encounters finished"),
+        ));
+    }
+    if let Some(l) = s.hist.iter().position(|h| total(&mut h.iter().copied()) != fin) {
+        return Err((
+            "hist",
+            format!("`hist[{l}]` does not count the {fin} encounters that finished"),
+        ));
+    }
+    if s.finished == 0 {
+        if s.steps != 0 {
+            return Err((
+                "steps",
+                format!("`steps` counts {} steps where no encounter finished", s.steps),
+            ));
+        }
+    } else if s.steps_min > s.steps_max {
+        return Err((
+            "steps_max",
+            format!("`steps_max` ({}) is below `steps_min` ({})", s.steps_max, s.steps_min),
+        ));
+    } else if s.steps < fin * u128::from(s.steps_min) || s.steps > fin * u128::from(s.steps_max) {
+        return Err((
+            "steps",
+            format!(
+                "`steps` ({}) is not between {fin} encounters of {} steps (`steps_min`) and of {} (`steps_max`)",
+                s.steps, s.steps_min, s.steps_max
+            ),
+        ));
+    }
+    let c = s.place.len().checked_div(s.made.len()).map_or(0, |cc| cc.isqrt());
+    for (o, &made) in s.made.iter().enumerate() {
+        if made > s.finished {
+            return Err((
+                "made",
+                format!("`made[{o}]` counts {made} encounters where {fin} finished"),
+            ));
+        }
+        let at = |e: usize, k: usize| s.place.get((o * c + e) * c + k).copied().unwrap_or(0);
+        for e in 0..c {
+            let by_character = total(&mut (0..c).map(|k| at(e, k)));
+            let by_place = total(&mut (0..c).map(|k| at(k, e)));
+            if by_character > u128::from(made) || by_place > u128::from(made) {
+                return Err((
+                    "place",
+                    format!(
+                        "`place` of order {o} puts a character in more places, or more characters in a place, than the {made} encounters in which the order was made"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

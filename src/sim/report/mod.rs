@@ -190,12 +190,44 @@ pub struct Report {
     pub errors: Vec<(String, u64)>,
     /// The failure of the lowest-numbered encounter: (index, seed, rendered diagnostic).
     pub first_error: Option<(u64, u64, String)>,
+    /// The files the program was read from, as the command named them (the ruleset, then the
+    /// encounter), for the command that replays the first failure; set by the front end.
+    pub files: Vec<String>,
+    /// The options of `turnscript run` that play an encounter as the simulation did: `--policy`,
+    /// `--until` when given, `--max-steps` when not the default.
+    pub run_options: String,
     /// `--shard I/K`: the shard, its encounters and the `-n` of the whole run; the report is of
     /// its encounters alone.
     pub shard: Option<(super::Shard, std::ops::Range<u64>, u64)>,
     /// A shard's `shard` object for `sim merge` ([`super::shard::document`]), put in the JSON
     /// report when set.
     pub shard_json: Option<serde_json::Value>,
+}
+
+/// `--policy P --until U --max-steps M`, each when it changes a run (with a space before each).
+fn replay_options(opts: &SimOptions) -> String {
+    let mut o = String::new();
+    if let Some(p) = &opts.policy {
+        o.push_str(&format!(" --policy {}", shell_word(p)));
+    }
+    if let Some(u) = &opts.until {
+        o.push_str(&format!(" --until {}", shell_word(u)));
+    }
+    if opts.max_steps != crate::limits::DEFAULT_MAX_STEPS {
+        o.push_str(&format!(" --max-steps {}", opts.max_steps));
+    }
+    o
+}
+
+/// A word as a POSIX shell reads it back: as it is when it holds nothing the shell would read
+/// otherwise, else in single quotes.
+fn shell_word(w: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./=,:+@%".contains(c);
+    if !w.is_empty() && w.chars().all(plain) {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
 }
 
 /// A sort key for end reasons: complete, the `because` texts in declaration order, then stops.
@@ -392,7 +424,21 @@ impl Report {
             first_error: stats.first_error.as_ref().map(|(i, s, d)| (*i, *s, render(d))),
             shard: opts.shard.map(|s| (s, opts.encounters(), opts.n)),
             shard_json: None,
+            files: Vec::new(),
+            run_options: replay_options(opts),
         }
+    }
+
+    /// The command that replays encounter `seed` as the simulation ran it: `turnscript run
+    /// RULESET --encounter ENCOUNTER --seed S` and the options that change a run.
+    pub fn replay_command(&self, seed: u64) -> String {
+        let mut c = "turnscript run".to_string();
+        for (k, f) in self.files.iter().enumerate() {
+            c.push_str(if k == 0 { " " } else { " --encounter " });
+            c.push_str(&shell_word(f));
+        }
+        c.push_str(&format!(" --seed {seed}{}", self.run_options));
+        c
     }
 
     pub fn failed(&self) -> u64 {

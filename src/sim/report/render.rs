@@ -28,10 +28,19 @@ impl Report {
             self.failed()
         );
         if let Some((shard, range, n)) = &self.shard {
+            // Numbered from 0, as docs/sim.md and the first failure number them; both ends in.
+            let which = if range.is_empty() {
+                format!("none of the {n} encounters")
+            } else {
+                format!(
+                    "encounters {} to {} of the {n} (numbered from 0)",
+                    range.start,
+                    range.end - 1
+                )
+            };
             let _ = writeln!(
                 o,
-                "shard {shard}: encounters {}..{} of {n} (`turnscript sim merge` adds up the shards' JSON reports)",
-                range.start, range.end
+                "shard {shard}: {which} (`turnscript sim merge` adds up the shards' JSON reports)"
             );
         }
         let _ = writeln!(
@@ -166,7 +175,7 @@ impl Report {
                 .collect();
             table(&mut o, &["error", "count"], &rows, 1);
             if let Some((i, seed, text)) = &self.first_error {
-                let _ = writeln!(o, "\nfirst failure: encounter {i} (turnscript run --seed {seed}):");
+                let _ = writeln!(o, "\nfirst failure: encounter {i} ({}):", self.replay_command(*seed));
                 o.push_str(text);
             }
         }
