@@ -21,7 +21,7 @@ pub struct Hist {
 impl Hist {
     /// Counts `n` more of value `v`.
     pub fn add(&mut self, v: i64, n: u64) {
-        *self.bins.entry(bin(v, self.shift)).or_insert(0) += n;
+        count(&mut self.bins, bin(v, self.shift), n);
         self.fit();
     }
 
@@ -31,7 +31,7 @@ impl Hist {
             self.widen(o.shift);
         }
         for (&b, &n) in &o.bins {
-            *self.bins.entry(bin(b, self.shift - o.shift)).or_insert(0) += n;
+            count(&mut self.bins, bin(b, self.shift - o.shift), n);
         }
         self.fit();
     }
@@ -70,7 +70,8 @@ impl Hist {
     /// 2^shift`); `None` when they cannot be one that counting made: more than [`MAX_SIM_BINS`]
     /// bins, a count of 0, a bin twice or out of range.
     pub fn from_raw(shift: u32, bins: impl IntoIterator<Item = (i64, u64)>) -> Option<Hist> {
-        if shift > 64 {
+        // Bins of width 2^63 already hold every i64 in two.
+        if shift > 63 {
             return None;
         }
         let (lo, hi) = (bin(i64::MIN, shift), bin(i64::MAX, shift));
@@ -93,11 +94,17 @@ impl Hist {
         let by = shift - self.shift;
         let mut wider = BTreeMap::new();
         for (b, n) in std::mem::take(&mut self.bins) {
-            *wider.entry(bin(b, by)).or_insert(0) += n;
+            count(&mut wider, bin(b, by), n);
         }
         self.bins = wider;
         self.shift = shift;
     }
+}
+
+/// Adds `n` to bin `b`'s count, saturating: counts read back from a shard's file may be anything.
+fn count(bins: &mut BTreeMap<i64, u64>, b: i64, n: u64) {
+    let c = bins.entry(b).or_insert(0);
+    *c = c.saturating_add(n);
 }
 
 /// The bin of `v` at width `2^shift` (rounding down, so negative values too).
@@ -142,5 +149,27 @@ mod tests {
             got,
             vec![(i64::MIN, i64::MIN, 1), (-3, -3, 1), (3, 3, 2), (i64::MAX, i64::MAX, 1)]
         );
+    }
+}
+
+#[cfg(test)]
+mod edge_tests {
+    use super::*;
+
+    /// Counts read back from an edited shard can be anything: merging adds up saturating, and a
+    /// width past 2^63 is not one (the review of issue 31's merge: an overflow panic, and a width
+    /// of `1 << 64`).
+    #[test]
+    fn merging_huge_counts_saturates_and_a_width_past_2_63_is_refused() {
+        let a = Hist::from_raw(0, [(5, u64::MAX)]).expect("a histogram");
+        let mut m = a.clone();
+        m.merge(&a);
+        assert_eq!(m.raw().collect::<Vec<_>>(), vec![(5, u64::MAX)]);
+        let mut wide = Hist::from_raw(3, [(0, u64::MAX)]).expect("a histogram");
+        wide.merge(&a);
+        assert_eq!(wide.raw().collect::<Vec<_>>(), vec![(0, u64::MAX)]);
+        assert!(Hist::from_raw(64, [(0, 1)]).is_none());
+        let top = Hist::from_raw(63, [(-1, 1), (0, 1)]).expect("the widest histogram");
+        assert_eq!(top.width(), 1 << 63);
     }
 }
