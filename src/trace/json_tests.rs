@@ -1,0 +1,54 @@
+//! Tests of the JSON view's writing: escaping and integers.
+
+use super::*;
+
+fn quoted(s: &str) -> String {
+    let mut w = Vec::new();
+    write_json_str(&mut w, s).expect("into memory");
+    String::from_utf8(w).expect("UTF-8")
+}
+
+/// Every byte escaped as serde_json escapes it, wherever it stands in the string (the fast
+/// path writes a run with no escape whole; the slow path starts at the first escape).
+#[test]
+fn strings_are_escaped_as_serde_json_escapes_them() {
+    for b in 0u8..128 {
+        let c = char::from(b);
+        for s in [
+            c.to_string(),
+            format!("ab{c}"),
+            format!("{c}cd"),
+            format!("a{c}b{c}{c}é"),
+        ] {
+            let want = serde_json::to_string(&s).expect("serde_json");
+            assert_eq!(quoted(&s), want, "byte {b:#04x}");
+        }
+    }
+    for s in ["", "Kobold 1", "Ünïcødé ✓", "tab\there", "\u{7f}\u{80}"] {
+        assert_eq!(quoted(s), serde_json::to_string(s).expect("serde_json"));
+    }
+}
+
+/// Integers at the edges of both halves of the digit loop: 64-bit and 128-bit division.
+#[test]
+fn integers_are_written_as_rust_displays_them() {
+    let edges: [i128; 12] = [
+        0,
+        -1,
+        9,
+        10,
+        i64::MIN as i128,
+        i64::MAX as i128,
+        u64::MAX as i128,
+        u64::MAX as i128 + 1,
+        -(u64::MAX as i128) - 1,
+        i128::MAX,
+        i128::MIN,
+        1_000_000_000_000_000_000_000,
+    ];
+    for v in edges {
+        let mut w = Vec::new();
+        int(&mut w, v).expect("into memory");
+        assert_eq!(String::from_utf8(w).expect("UTF-8"), v.to_string());
+    }
+}
