@@ -601,11 +601,7 @@ impl Machine<'_> {
             return Ok(Err(picked - keys.len()));
         }
         if picked >= keys.len() {
-            return Err(Box::new(
-                Diag::new("run::bad_answer", "the decider picked an option that does not exist")
-                    .label(span, "this decision")
-                    .help("this is a bug in the decider"),
-            ));
+            return Err(no_such_option(span));
         }
         // (A secret choice's decision is held for its reveal.)
         self.emit(Event::Decision {
@@ -826,4 +822,13 @@ pub(super) fn no_option(p: &Program, who: Who, decision: DecisionId, span: Span)
     )
     .label(span, "nothing could be chosen here")
     .help("add an option without `when`, which is always available, or guard the decision with `if`")
+}
+
+/// `run::bad_answer`: a decider picked past the options it was offered (a bug in the decider).
+pub(super) fn no_such_option(span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::new("run::bad_answer", "the decider picked an option that does not exist")
+            .label(span, "this decision")
+            .help("this is a bug in the decider"),
+    )
 }

@@ -7,10 +7,10 @@
 //! `tests/policy_path.rs` runs every bundled ruleset both ways and compares the traces.
 
 use super::decide::DecisionPoint;
+use super::decisions::no_such_option;
 use super::state::{Ctx, Machine, NO_LABEL, R};
 use super::stmt::Flow;
 use crate::compile::ir::*;
-use crate::diag::Diag;
 use crate::source::Span;
 use crate::trace::{Event, World};
 
@@ -141,11 +141,7 @@ impl Machine<'_> {
         let (picked, by) = self.decider.decide(&w, &point).map_err(Box::new)?;
         self.secrecy.answered(picked < keys.len());
         if picked >= keys.len() {
-            return Err(Box::new(
-                Diag::new("run::bad_answer", "the decider picked an option that does not exist")
-                    .label(span, "this decision")
-                    .help("this is a bug in the decider"),
-            ));
+            return Err(no_such_option(span));
         }
         self.emit(Event::Decision {
             decision,
