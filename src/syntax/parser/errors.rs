@@ -332,15 +332,37 @@ fn unbalanced(src: &str, pos: usize, file: FileId) -> Option<Diag> {
         ),
         None => (here.open.last()?.0, "add the `}` that closes it".to_string()),
     };
-    let (failed, failed_at) = if at_end {
-        (
-            "the file ends after this, still inside the block".to_string(),
-            last_char(src, pos),
-        )
-    } else {
-        let end = token_at(src, pos);
-        (format!("so `{}` is read inside it", &src[pos..end]), (pos, end))
-    };
+    let (failed, failed_at) = (failed_text(src, pos, at_end), failed_at(src, pos, at_end));
+    // Blocks opened on the same line share its indentation: which of them is never closed, the
+    // indentation cannot tell, and a `}` added where it points may change what the rules mean.
+    let line_start = src[..open].rfind('\n').map_or(0, |n| n + 1);
+    let line_end = src[open..].find('\n').map_or(src.len(), |n| open + n);
+    let opened_here = braces(src, line_end)
+        .open
+        .iter()
+        .filter(|(at, _)| (line_start..line_end).contains(at))
+        .count();
+    if opened_here > 1 {
+        return Some(
+            Diag::new(
+                "syntax::unclosed",
+                format!("a block opened on line {} is never closed", line(open)),
+            )
+            .label(
+                Span::new(file, open, open + 1),
+                format!(
+                    "line {} opens {opened_here} blocks; one of them is never closed",
+                    line(open)
+                ),
+            )
+            .label(Span::new(file, failed_at.0, failed_at.1), failed)
+            .help(format!(
+                "line {} opens more than one block, so the indentation cannot tell which one is never closed: \
+                 find the `{{` without its `}}` (opened one to a line, blocks show it by their indentation)",
+                line(open)
+            )),
+        );
+    }
     Some(
         Diag::new(
             "syntax::unclosed",
@@ -350,6 +372,25 @@ fn unbalanced(src: &str, pos: usize, file: FileId) -> Option<Diag> {
         .label(Span::new(file, failed_at.0, failed_at.1), failed)
         .help(help),
     )
+}
+
+/// Where the parse of a file with a block never closed failed: its last character when the file
+/// ended inside the block, else the token it failed at.
+fn failed_at(src: &str, pos: usize, at_end: bool) -> (usize, usize) {
+    if at_end {
+        last_char(src, pos)
+    } else {
+        (pos, token_at(src, pos))
+    }
+}
+
+/// What [`failed_at`] shows: the file ended inside the block, or the token is read inside it.
+fn failed_text(src: &str, pos: usize, at_end: bool) -> String {
+    if at_end {
+        "the file ends after this, still inside the block".to_string()
+    } else {
+        format!("so `{}` is read inside it", &src[pos..token_at(src, pos)])
+    }
 }
 
 /// The text a syntax error was met in: `src[offset..]`, parsed by `rule`, in `file`.
