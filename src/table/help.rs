@@ -70,8 +70,8 @@ pub const COMMANDS: &[Help] = &[
     Help {
         name: "attempt",
         usage: "attempt WHO NAME [MOMENT] | attempt cancel [WHO NAME]",
-        about: "WHO (any character or role, not only the chooser) makes the attempt NAME now, at \
-                the pending decision: refused with every reason the rules give, or carried out \
+        about: "Make an attempt now, or at a moment. WHO (any character or role, not only the \
+                chooser) makes the attempt NAME at the pending decision: refused with every reason the rules give, or carried out \
                 (its block runs); the decision is then asked again. With a MOMENT (`before X`, \
                 `after X`, `start of LEVEL [N]`, `end of LEVEL [N]`, as an answers file writes \
                 it) it waits for that moment and is made there; `show` lists those waiting, \
