@@ -159,7 +159,7 @@ impl Machine<'_> {
         }
     }
 
-    /// An operand: a number, a local or a local's field (`c.ap`) read in place, anything else
+    /// An operand: a number, a local or a local's field (`c.speed`) read in place, anything else
     /// evaluated.
     #[inline(always)]
     fn operand(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {

@@ -252,7 +252,7 @@ impl Machine<'_> {
         Ok(Some(n.min(MAX_TIE_ROLLS as i64) as u32))
     }
 
-    /// One member's value of a value key. A field of the member itself (`c.ap`) is read straight
+    /// One member's value of a value key. A field of the member itself (`c.speed`) is read straight
     /// from the state, as `eval` would read it; any other expression is evaluated.
     fn key_value(&mut self, order: &OrderDef, key: &KeyDef, id: EntityId) -> R<i64> {
         self.locals[order.var as usize] = id as i64;
@@ -292,7 +292,7 @@ impl Machine<'_> {
         keyed.clear();
         keyed.reserve(group.len());
         match &key.value {
-            // The member's own field (`c.ap`), the usual key: read as `key_value` reads it, with
+            // The member's own field (`c.speed`), the usual key: read as `key_value` reads it, with
             // the expression looked at once for the group.
             Ex::Field(base, f, span) if matches!(**base, Ex::Local(s) if s == order.var) => {
                 for &id in group.iter() {
