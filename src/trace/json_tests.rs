@@ -1,4 +1,4 @@
-//! Tests of the JSON view's writing: escaping and integers.
+//! Tests of the JSON view's writing: strings and integers.
 
 use super::*;
 
@@ -8,10 +8,11 @@ fn quoted(s: &str) -> String {
     String::from_utf8(w).expect("UTF-8")
 }
 
-/// Every byte escaped as serde_json escapes it, wherever it stands in the string (the fast
-/// path writes a run with no escape whole; the slow path starts at the first escape).
+/// Every byte written as serde_json writes it, wherever it stands in the string (the fast path
+/// copies a string that needs no backslash whole; the slow path starts at the first byte that
+/// does).
 #[test]
-fn strings_are_escaped_as_serde_json_escapes_them() {
+fn strings_are_written_as_serde_json_writes_them() {
     for b in 0u8..128 {
         let c = char::from(b);
         for s in [
