@@ -400,3 +400,25 @@ fn a_file_without_blank_lines_between_commands_loads_every_command() {
     let (load, _) = on_run_stack(|| loaded(&path));
     assert!(load.contains("4 commands") && !load.contains("warning"), "{load}");
 }
+
+/// The warning for a command cut short names it, but never what an `answer` named: the answer
+/// may have been given in secret, and `log` keeps it hidden until the reveal too.
+#[test]
+fn a_cut_answer_is_named_without_what_it_answered() {
+    let dir = scratch("cut-answer");
+    let file = dir.join("fight.tsession");
+    on_run_stack(|| {
+        let mut repl = table(&file);
+        typed(&mut repl, &FIGHT[..2]);
+    });
+    // Cut after its line, and inside it.
+    for tail in ["> \"answer 3\"\n", "> \"answer 3"] {
+        let text = read(&file) + tail;
+        let cut = dir.join("cut.tsession");
+        std::fs::write(&cut, text).expect("written");
+        let (load, _) = on_run_stack(|| loaded(&cut));
+        assert!(load.contains("left out"), "{load}");
+        assert!(!load.contains("answer 3"), "{load}");
+        assert!(load.contains("`answer` (what it named is not shown"), "{load}");
+    }
+}

@@ -335,12 +335,18 @@ fn split_torn(text: &str) -> (&str, Option<Torn>) {
     let commands = tail
         .lines()
         .filter_map(|l| l.trim().strip_prefix('>'))
-        .map(|rest| match serde_json::from_str::<String>(rest.trim()) {
-            Ok(cmd) => format!("`{}`", crate::limits::clip(&cmd)),
-            Err(_) => format!(
-                "`{}` (cut in its line)",
-                crate::limits::clip(rest.trim().trim_start_matches('"'))
-            ),
+        .map(|rest| {
+            let whole = serde_json::from_str::<String>(rest.trim());
+            let shown = whole.as_deref().unwrap_or(rest.trim().trim_start_matches('"'));
+            // What an answer named may have been asked in secret: `log` hides it until the
+            // reveal, and so does this warning (its changes, cut short too, cannot tell).
+            if shown.split_whitespace().next() == Some("answer") {
+                "`answer` (what it named is not shown: it may have been asked in secret)".to_string()
+            } else if whole.is_ok() {
+                format!("`{}`", crate::limits::clip(shown))
+            } else {
+                format!("`{}` (cut in its line)", crate::limits::clip(shown))
+            }
         })
         .collect();
     (
