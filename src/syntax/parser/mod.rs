@@ -8,6 +8,7 @@ mod expr;
 mod functions;
 mod hints;
 mod items;
+mod lean;
 mod names;
 pub(super) mod pools;
 mod stmt;
@@ -50,7 +51,18 @@ pub fn parse(src: &str, file: FileId) -> Result<File, Vec<Diag>> {
 /// Parses a file one item at a time, handing each to `f` in order, which may stop the parse early
 /// (`ControlFlow::Break`). pest's tokens are held for one item only, so parsing costs no memory
 /// beyond the items `f` keeps. A syntax error stops the parse.
-pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow<()>) -> Result<(), Vec<Diag>> {
+pub fn each_item(src: &str, file: FileId, f: impl FnMut(Item) -> ControlFlow<()>) -> Result<(), Vec<Diag>> {
+    each_item_read(src, file, true, f)
+}
+
+/// [`each_item`], reading each item by the lean read first when `lean` (always but in the test
+/// that compares the two reads: `lean::tests`).
+fn each_item_read(
+    src: &str,
+    file: FileId,
+    lean: bool,
+    mut f: impl FnMut(Item) -> ControlFlow<()>,
+) -> Result<(), Vec<Diag>> {
     #[cfg(test)]
     PARSES.with(|n| n.set(n.get() + 1));
     if src.len() > MAX_SOURCE_BYTES {
@@ -78,9 +90,15 @@ pub fn each_item(src: &str, file: FileId, mut f: impl FnMut(Item) -> ControlFlow
     let mut cards = 0usize;
     loop {
         let rest = &src[b.offset..];
-        // Read fast; what the fast read refuses is read again plainly, for its syntax error (the
-        // plain read is the grammar's definition; the two read the same pairs).
-        let parsed = Grammar::parse(Rule::next_item_fast, rest).or_else(|_| Grammar::parse(Rule::next_item, rest));
+        // Read fast, and lean (pest's generated parser on a state that keeps no record of what it
+        // tried); what the lean read refuses is read again plainly by pest, for its syntax error
+        // (the plain read is the grammar's definition; the reads give the same pairs).
+        let parsed = if lean {
+            lean::Lean::parse(Rule::next_item_fast, rest)
+        } else {
+            Grammar::parse(Rule::next_item_fast, rest)
+        };
+        let parsed = parsed.or_else(|_| Grammar::parse(Rule::next_item, rest));
         let mut pairs = match parsed {
             Ok(pairs) => pairs,
             Err(e) => return Err(vec![error_at(src, file, previous, b.offset, e)]),

@@ -1,0 +1,475 @@
+//! The lean read: the parser pest_derive generates from `grammar/turnscript.pest` (by build.rs,
+//! with pest's own generator), run on [`State`], a parser state that does what pest's
+//! `ParserState` does to the text and the pairs, and nothing else: no record of the rules and
+//! tokens tried (pest keeps it at every rule for the message of a syntax error), no call counter
+//! (pest's limit is not set here), no stack snapshots (the grammar only pushes, once, at the
+//! start of a fast read: a failed sequence truncates the stack instead). A text the lean read
+//! refuses is read again by pest (`next_item`), whose error is the one reported; a text it reads
+//! gives the pairs pest gives (`the_lean_read_reads_what_pest_reads`, in `parser`'s tests).
+//!
+//! The grammar stays the language's definition: the rules, their order and what each matches
+//! are pest's generated code; only the state under them is this file.
+
+use pest::error::{Error, ErrorVariant};
+use pest::iterators::{Pairs, PairsBuilder};
+use pest::{Atomicity, Lookahead, MatchDir, ParseResult, Position};
+
+use super::Rule;
+
+/// The generated parser, `Lean`, of the grammar's rules; `Lean::parse(rule, text)` as pest's.
+pub(super) struct Lean;
+
+include!(concat!(env!("OUT_DIR"), "/lean.rs"));
+
+/// One end of a pair being read, as pest queues them: a `Start` knows where its `End` is.
+#[derive(Clone, Copy)]
+enum Token<R> {
+    Start { end: usize, pos: usize },
+    End { rule: R, pos: usize },
+}
+
+/// The parser state under the generated code: its position in the text, the pairs read so far (as
+/// pest queues them), whether inside a lookahead or an atomic rule, and the stack of `PUSH`.
+pub struct State<'i, R> {
+    input: &'i str,
+    pos: usize,
+    queue: Vec<Token<R>>,
+    lookahead: Lookahead,
+    atomicity: Atomicity,
+    stack: Vec<&'i str>,
+}
+
+/// What the generated `parse` calls, in place of `pest::state`: runs `f` from the start of
+/// `input`, and gives the pairs it read, or an error that says no more than that it failed (the
+/// plain read says why).
+pub fn state<'i, R: pest::RuleType, F>(input: &'i str, f: F) -> Result<Pairs<'i, R>, Error<R>>
+where
+    F: FnOnce(Box<State<'i, R>>) -> ParseResult<Box<State<'i, R>>>,
+{
+    let start = Box::new(State {
+        input,
+        pos: 0,
+        queue: Vec::new(),
+        lookahead: Lookahead::None,
+        atomicity: Atomicity::NonAtomic,
+        stack: Vec::new(),
+    });
+    match f(start) {
+        Ok(s) => {
+            // The pairs hold the text up to the end of the last one read, and no more: pest's
+            // line index of the text is built over it.
+            let end = match s.queue.last() {
+                Some(Token::End { pos, .. }) => *pos,
+                _ => 0,
+            };
+            let text = input.get(..end).unwrap_or(input);
+            Ok(build(PairsBuilder::new(text), &s.queue, 0, s.queue.len()).build())
+        }
+        Err(_) => Err(Error::new_from_pos(
+            ErrorVariant::CustomError {
+                message: "the lean read refused this text".to_string(),
+            },
+            Position::from_start(input),
+        )),
+    }
+}
+
+/// The pairs of `queue[from..to]`, and of their children, added to `b` in order.
+fn build<'i, R: pest::RuleType>(
+    mut b: PairsBuilder<'i, R>,
+    queue: &[Token<R>],
+    from: usize,
+    to: usize,
+) -> PairsBuilder<'i, R> {
+    let mut i = from;
+    while i < to {
+        let (Some(&Token::Start { end, pos: start }), Some(&Token::End { rule, pos })) =
+            (queue.get(i), queue.get(end_of(queue, i)))
+        else {
+            // Every `Start` is closed by its `End` (`State::rule`): nothing else is queued.
+            break;
+        };
+        b = if end == i + 1 {
+            b.rule(rule, start, pos)
+        } else {
+            b.rule_with(rule, start, pos, |inner| build(inner, queue, i + 1, end))
+        };
+        i = end + 1;
+    }
+    b
+}
+
+fn end_of<R>(queue: &[Token<R>], i: usize) -> usize {
+    match queue.get(i) {
+        Some(Token::Start { end, .. }) => *end,
+        _ => i,
+    }
+}
+
+/// The combinators pest's generated code calls, each doing to the position, the pairs and the
+/// stack what `pest::ParserState`'s method of that name does.
+impl<'i, R: Copy> State<'i, R> {
+    pub fn atomicity(&self) -> Atomicity {
+        self.atomicity
+    }
+
+    /// pest checks the native stack here, with its `std` feature (off in this crate, whose parser
+    /// bounds its own nesting: `bounds::check_nesting`).
+    #[inline]
+    pub fn check_stack_limit(self: Box<Self>) -> ParseResult<Box<Self>> {
+        Ok(self)
+    }
+
+    #[inline]
+    pub fn rule<F>(mut self: Box<Self>, rule: R, f: F) -> ParseResult<Box<Self>>
+    where
+        F: FnOnce(Box<Self>) -> ParseResult<Box<Self>>,
+    {
+        let index = self.queue.len();
+        let queued = self.lookahead == Lookahead::None && self.atomicity != Atomicity::Atomic;
+        if queued {
+            self.queue.push(Token::Start { end: 0, pos: self.pos });
+        }
+        match f(self) {
+            Ok(mut s) => {
+                if queued {
+                    let end = s.queue.len();
+                    if let Some(Token::Start { end: e, .. }) = s.queue.get_mut(index) {
+                        *e = end;
+                    }
+                    let pos = s.pos;
+                    s.queue.push(Token::End { rule, pos });
+                }
+                Ok(s)
+            }
+            Err(mut s) => {
+                if queued {
+                    s.queue.truncate(index);
+                }
+                Err(s)
+            }
+        }
+    }
+
+    #[inline]
+    pub fn sequence<F>(self: Box<Self>, f: F) -> ParseResult<Box<Self>>
+    where
+        F: FnOnce(Box<Self>) -> ParseResult<Box<Self>>,
+    {
+        let (pos, queued, pushed) = (self.pos, self.queue.len(), self.stack.len());
+        f(self).map_err(|mut s| {
+            s.pos = pos;
+            s.queue.truncate(queued);
+            s.stack.truncate(pushed);
+            s
+        })
+    }
+
+    #[inline]
+    pub fn repeat<F>(self: Box<Self>, mut f: F) -> ParseResult<Box<Self>>
+    where
+        F: FnMut(Box<Self>) -> ParseResult<Box<Self>>,
+    {
+        let mut result = f(self);
+        loop {
+            match result {
+                Ok(s) => result = f(s),
+                Err(s) => return Ok(s),
+            }
+        }
+    }
+
+    #[inline]
+    pub fn optional<F>(self: Box<Self>, f: F) -> ParseResult<Box<Self>>
+    where
+        F: FnOnce(Box<Self>) -> ParseResult<Box<Self>>,
+    {
+        match f(self) {
+            Ok(s) | Err(s) => Ok(s),
+        }
+    }
+
+    #[inline]
+    pub fn atomic<F>(mut self: Box<Self>, atomicity: Atomicity, f: F) -> ParseResult<Box<Self>>
+    where
+        F: FnOnce(Box<Self>) -> ParseResult<Box<Self>>,
+    {
+        let before = self.atomicity;
+        self.atomicity = atomicity;
+        match f(self) {
+            Ok(mut s) => {
+                s.atomicity = before;
+                Ok(s)
+            }
+            Err(mut s) => {
+                s.atomicity = before;
+                Err(s)
+            }
+        }
+    }
+
+    #[inline]
+    pub fn lookahead<F>(mut self: Box<Self>, is_positive: bool, f: F) -> ParseResult<Box<Self>>
+    where
+        F: FnOnce(Box<Self>) -> ParseResult<Box<Self>>,
+    {
+        let before = self.lookahead;
+        self.lookahead = match (is_positive, before) {
+            (true, Lookahead::Negative) | (false, Lookahead::None | Lookahead::Positive) => Lookahead::Negative,
+            _ => Lookahead::Positive,
+        };
+        let (pos, pushed) = (self.pos, self.stack.len());
+        let (matched, mut s) = match f(self) {
+            Ok(s) => (true, s),
+            Err(s) => (false, s),
+        };
+        s.pos = pos;
+        s.lookahead = before;
+        s.stack.truncate(pushed);
+        if matched == is_positive { Ok(s) } else { Err(s) }
+    }
+
+    #[inline]
+    pub fn match_string(mut self: Box<Self>, string: &str) -> ParseResult<Box<Self>> {
+        let to = self.pos + string.len();
+        if self.input.as_bytes().get(self.pos..to) == Some(string.as_bytes()) {
+            self.pos = to;
+            Ok(self)
+        } else {
+            Err(self)
+        }
+    }
+
+    /// A character from `range.start` to `range.end`, both included (as pest reads a range).
+    #[inline]
+    pub fn match_range(mut self: Box<Self>, range: std::ops::Range<char>) -> ParseResult<Box<Self>> {
+        let next = match self.input.as_bytes().get(self.pos) {
+            Some(&b) if b.is_ascii() => Some(b as char),
+            Some(_) => self.input.get(self.pos..).and_then(|t| t.chars().next()),
+            None => None,
+        };
+        match next {
+            Some(c) if range.start <= c && c <= range.end => {
+                self.pos += c.len_utf8();
+                Ok(self)
+            }
+            _ => Err(self),
+        }
+    }
+
+    /// `n` characters (`ANY` is one).
+    #[inline]
+    pub fn skip(mut self: Box<Self>, n: usize) -> ParseResult<Box<Self>> {
+        let mut chars = self.input.get(self.pos..).unwrap_or("").chars();
+        let mut len = 0;
+        for _ in 0..n {
+            match chars.next() {
+                Some(c) => len += c.len_utf8(),
+                None => return Err(self),
+            }
+        }
+        self.pos += len;
+        Ok(self)
+    }
+
+    /// To the first of `strings` found, or to the end of the text.
+    #[inline]
+    pub fn skip_until(mut self: Box<Self>, strings: &[&str]) -> ParseResult<Box<Self>> {
+        let rest = self.input.get(self.pos..).unwrap_or("");
+        let found = match strings {
+            [one] => rest.find(one),
+            _ => strings.iter().filter_map(|s| rest.find(s)).min(),
+        };
+        self.pos += found.unwrap_or(rest.len());
+        Ok(self)
+    }
+
+    #[inline]
+    pub fn start_of_input(self: Box<Self>) -> ParseResult<Box<Self>> {
+        if self.pos == 0 { Ok(self) } else { Err(self) }
+    }
+
+    #[inline]
+    pub fn end_of_input(self: Box<Self>) -> ParseResult<Box<Self>> {
+        if self.pos == self.input.len() {
+            Ok(self)
+        } else {
+            Err(self)
+        }
+    }
+
+    /// `PUSH(X)`: the text X matched goes on the stack.
+    #[inline]
+    pub fn stack_push<F>(self: Box<Self>, f: F) -> ParseResult<Box<Self>>
+    where
+        F: FnOnce(Box<Self>) -> ParseResult<Box<Self>>,
+    {
+        let start = self.pos;
+        let mut s = f(self)?;
+        let text = s.input.get(start..s.pos).unwrap_or("");
+        s.stack.push(text);
+        Ok(s)
+    }
+
+    /// `PEEK[start..end]`: the texts on the stack from `start` to `end`, matched in turn.
+    #[inline]
+    pub fn stack_match_peek_slice(
+        mut self: Box<Self>,
+        start: i32,
+        end: Option<i32>,
+        dir: MatchDir,
+    ) -> ParseResult<Box<Self>> {
+        let len = self.stack.len();
+        let range = match (index(start, len), end.map_or(Some(len), |e| index(e, len))) {
+            (Some(a), Some(b)) => a..b,
+            _ => return Err(self),
+        };
+        if range.end <= range.start {
+            return Ok(self);
+        }
+        let mut pos = self.pos;
+        let bytes = self.input.as_bytes();
+        let mut one = |text: &&str| {
+            let to = pos + text.len();
+            let hit = bytes.get(pos..to) == Some(text.as_bytes());
+            if hit {
+                pos = to;
+            }
+            hit
+        };
+        let all = match (dir, self.stack.get(range)) {
+            (_, None) => false,
+            (MatchDir::BottomToTop, Some(texts)) => texts.iter().all(&mut one),
+            (MatchDir::TopToBottom, Some(texts)) => texts.iter().rev().all(&mut one),
+        };
+        if all {
+            self.pos = pos;
+            Ok(self)
+        } else {
+            Err(self)
+        }
+    }
+}
+
+/// A stack index as pest reads one: negative from the top, `None` beyond the stack.
+fn index(i: i32, len: usize) -> Option<usize> {
+    let len = i32::try_from(len).ok()?;
+    if i > len {
+        None
+    } else if i >= 0 {
+        usize::try_from(i).ok()
+    } else {
+        usize::try_from(len + i).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::parser::{Grammar, each_item_read};
+    use pest::Parser as _;
+    use std::ops::ControlFlow;
+    use std::path::Path;
+
+    /// Every `.turn` file of `rulesets/` and `tests/`, and each cut short, with a byte taken out
+    /// and with a word taken out, every 499 bytes.
+    fn texts() -> Vec<String> {
+        fn walk(dir: &Path, out: &mut Vec<String>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "turn")
+                    && let Ok(text) = std::fs::read_to_string(&path)
+                {
+                    out.push(text);
+                }
+            }
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        walk(&root.join("rulesets"), &mut files);
+        walk(&root.join("tests"), &mut files);
+        let mut texts = Vec::new();
+        for text in files {
+            for at in (0..text.len()).step_by(499).filter(|i| text.is_char_boundary(*i)) {
+                texts.push(text[..at].to_string());
+                let next = (at + 1..=text.len())
+                    .find(|i| text.is_char_boundary(*i))
+                    .unwrap_or(text.len());
+                texts.push(format!("{}{}", &text[..at], &text[next..]));
+                let word = text[at..]
+                    .find(|c: char| c.is_whitespace())
+                    .map_or(text.len(), |i| at + i);
+                texts.push(format!("{}{}", &text[..at], &text[word..]));
+            }
+            texts.push(text);
+        }
+        texts
+    }
+
+    /// Every pair of a read: its rule and span, in order.
+    fn shape(pairs: Pairs<Rule>) -> Vec<(Rule, usize, usize)> {
+        pairs
+            .flatten()
+            .map(|p| (p.as_rule(), p.as_span().start(), p.as_span().end()))
+            .collect()
+    }
+
+    /// The lean read gives the pairs pest gives, or refuses what pest refuses: the whole file
+    /// (`file`), and item by item as `parse` reads (`next_item_fast`), over every `.turn`
+    /// file of the crate and the same broken; and `parse` builds the same tree (spans included)
+    /// and the same syntax errors with it and without it.
+    #[test]
+    fn the_lean_read_reads_what_pest_reads() {
+        let texts = texts();
+        assert!(texts.len() > 1000, "{} texts", texts.len());
+        let (mut items, mut refused, mut trees) = (0, 0, 0);
+        for text in &texts {
+            for rule in [Rule::file, Rule::next_item_fast] {
+                let mut at = 0;
+                loop {
+                    let rest = &text[at..];
+                    let (lean, pest) = match (Lean::parse(rule, rest), Grammar::parse(rule, rest)) {
+                        (Ok(lean), Ok(pest)) => (shape(lean), shape(pest)),
+                        (Err(_), Err(_)) => {
+                            refused += 1;
+                            break;
+                        }
+                        (lean, pest) => panic!(
+                            "{rule:?}: lean read {}, pest {}, at byte {at} of:\n{text}",
+                            lean.is_ok(),
+                            pest.is_ok()
+                        ),
+                    };
+                    assert_eq!(lean, pest, "{rule:?} at byte {at} of:\n{text}");
+                    items += 1;
+                    // The item read (the child of `next_item`), or the end.
+                    match lean.get(1) {
+                        Some(&(r, _, end)) if rule != Rule::file && r != Rule::EOI && end > 0 => {
+                            at += lean.first().map_or(end, |p| p.2)
+                        }
+                        _ => break,
+                    }
+                }
+            }
+            let read = |lean: bool| {
+                let mut items = Vec::new();
+                let result = each_item_read(text, 0, lean, |item| {
+                    items.push(item);
+                    ControlFlow::Continue(())
+                });
+                format!("{items:?} {result:?}")
+            };
+            assert_eq!(read(true), read(false), "for:\n{text}");
+            trees += 1;
+        }
+        assert!(
+            items > 20_000 && refused > 1000 && trees == texts.len(),
+            "{items} {refused} {trees}"
+        );
+    }
+}
