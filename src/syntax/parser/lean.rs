@@ -42,19 +42,20 @@ pub struct State<'i, R> {
 /// What the generated `parse` calls, in place of `pest::state`: runs `f` from the start of
 /// `input`, and gives the pairs it read, or an error that says no more than that it failed (the
 /// plain read says why).
-pub fn state<'i, R: pest::RuleType, F>(input: &'i str, f: F) -> Result<Pairs<'i, R>, Error<R>>
+pub fn state<'i, F>(input: &'i str, f: F) -> Result<Pairs<'i, Rule>, Error<Rule>>
 where
-    F: FnOnce(Box<State<'i, R>>) -> ParseResult<Box<State<'i, R>>>,
+    F: FnOnce(Box<State<'i, Rule>>) -> ParseResult<Box<State<'i, Rule>>>,
 {
     let start = Box::new(State {
         input,
         pos: 0,
-        queue: Vec::new(),
+        // The queue of the item before, emptied: a file's items are read one after another.
+        queue: QUEUE.take(),
         lookahead: Lookahead::None,
         atomicity: Atomicity::NonAtomic,
         stack: Vec::new(),
     });
-    match f(start) {
+    let (pairs, mut queue) = match f(start) {
         Ok(s) => {
             // The pairs hold the text up to the end of the last one read, and no more: pest's
             // line index of the text is built over it.
@@ -63,15 +64,35 @@ where
                 _ => 0,
             };
             let text = input.get(..end).unwrap_or(input);
-            Ok(build(PairsBuilder::new(text), &s.queue, 0, s.queue.len()).build())
+            (
+                Ok(build(PairsBuilder::new(text), &s.queue, 0, s.queue.len()).build()),
+                s.queue,
+            )
         }
-        Err(_) => Err(Error::new_from_pos(
-            ErrorVariant::CustomError {
-                message: "the lean read refused this text".to_string(),
-            },
-            Position::from_start(input),
-        )),
+        Err(s) => {
+            let refused = Error::new_from_pos(
+                ErrorVariant::CustomError {
+                    message: "the lean read refused this text".to_string(),
+                },
+                Position::from_start(input),
+            );
+            (Err(refused), s.queue)
+        }
+    };
+    // Kept when it holds a usual item's pairs (a few hundred), not an outsized one's.
+    if queue.capacity() <= KEPT_QUEUE {
+        queue.clear();
+        QUEUE.set(queue);
     }
+    pairs
+}
+
+/// The most pairs' ends a kept queue holds room for (96 KiB).
+const KEPT_QUEUE: usize = 4096;
+
+thread_local! {
+    /// The queue of the last read, kept for the next (it grew to an item's size once).
+    static QUEUE: std::cell::Cell<Vec<Token<Rule>>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// The pairs of `queue[from..to]`, and of their children, added to `b` in order.
