@@ -30,7 +30,8 @@ pub struct DecisionPoint<'a> {
     /// [`super::control::Control`], which shows them beside the options; empty for a decider.
     pub reasons: &'a [String],
     /// What the active policy picks here, worked out by the runtime where its preferences have
-    /// conditions (read in the decision's scope); `None` elsewhere.
+    /// conditions (read in the decision's scope), or on the policy fast path from its rank table
+    /// as the options were offered (`policy_path.rs`); `None` elsewhere.
     pub suggested: Option<usize>,
     /// Each level's current iteration, and whether it is running (for addressed answers).
     pub counters: &'a [u64],
@@ -650,6 +651,10 @@ fn split_unquoted(text: &str, sep: char) -> Vec<&str> {
 
 impl Decider for Scripted {
     fn decide(&mut self, p: &World<'_>, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
+        // No answer left to look for: the policy decides.
+        if self.policy_only() {
+            return self.policy.decide(p, d);
+        }
         let answer = match self.addressed_for(d) {
             // An attempt by someone other than the chooser, at this decision.
             Some(i) if let Some(by) = self.addressed[i].0.attempter => {
