@@ -30,8 +30,7 @@ pub struct DecisionPoint<'a> {
     /// [`super::control::Control`], which shows them beside the options; empty for a decider.
     pub reasons: &'a [String],
     /// What the active policy picks here, worked out by the runtime where its preferences have
-    /// conditions (read in the decision's scope), or on the policy fast path from its rank table
-    /// as the options were offered (`policy_path.rs`); `None` elsewhere.
+    /// conditions (read in the decision's scope); `None` elsewhere.
     pub suggested: Option<usize>,
     /// Each level's current iteration, and whether it is running (for addressed answers).
     pub counters: &'a [u64],

@@ -40,24 +40,9 @@ impl Machine<'_> {
             Who::Character(e) => Some(e),
             Who::Role(_) => None,
         };
-        // The rank table of the declared policy that picks here (`Fixed::ranks`), if it has one:
-        // its pick is found as the options are offered.
-        let p = self.p;
-        let ranks = match self.decider.policy(who) {
-            Some(PolicyRef::Declared(i)) => p
-                .fixed
-                .ranks
-                .get(i as usize)
-                .and_then(|r| r.get(decision as usize))
-                .and_then(Option::as_deref),
-            _ => None,
-        };
         let (mut keys, mut sources) = (self.keys.take(), self.indices.take());
-        let offered = self.offer_plain(options, (actor, ranks), &mut keys, &mut sources);
-        let picked = offered.and_then(|best| {
-            let ranked = ranks.map(|_| best);
-            self.pick_by_policy(decision, who, (&keys, ranked), prefs, span)
-        });
+        let offered = self.offer_plain(options, actor, &mut keys, &mut sources);
+        let picked = offered.and_then(|()| self.pick_by_policy(decision, who, &keys, prefs, span));
         let picked = match picked {
             Ok(i) => i,
             Err(e) => {
@@ -79,19 +64,17 @@ impl Machine<'_> {
     }
 
     /// The options offered now, as `offered` in `decisions.rs` finds them when no option has
-    /// an `unless` and no action need be listed as unaffordable; and the first offered of the
-    /// lowest rank in `ranks` (0 when none is ranked): what `Policy::pick` finds with them.
+    /// an `unless` and no action need be listed as unaffordable.
     fn offer_plain(
         &mut self,
         options: &[OptionDef],
-        (actor, ranks): (Option<EntityId>, Option<&[u16]>),
+        actor: Option<EntityId>,
         keys: &mut Vec<OptionKey>,
         sources: &mut Vec<usize>,
-    ) -> R<usize> {
+    ) -> R<()> {
         let p = self.p;
         self.unaffordable.clear();
         let ctx = Ctx { label: NO_LABEL, actor };
-        let mut best = Best { rank: u16::MAX, at: 0 };
         for (i, o) in options.iter().enumerate() {
             if let Some(w) = &o.when
                 && self.eval(w, ctx)? == 0
@@ -100,9 +83,6 @@ impl Machine<'_> {
             }
             match (o.name, actor) {
                 (Some(n), _) => {
-                    if let Some(r) = ranks {
-                        best.offer(r, n as usize, keys.len());
-                    }
                     keys.push(OptionKey::Named(n));
                     sources.push(i);
                 }
@@ -118,9 +98,6 @@ impl Machine<'_> {
                             None => self.shortfall(a, e, o.using)?.is_none(),
                         };
                         if open {
-                            if let Some(r) = ranks {
-                                best.offer(r, p.fixed.options + ai, keys.len());
-                            }
                             keys.push(OptionKey::Action(ai as ActionId));
                             sources.push(i);
                         }
@@ -129,16 +106,16 @@ impl Machine<'_> {
                 (None, None) => {}
             }
         }
-        Ok(best.at)
+        Ok(())
     }
 
-    /// The policy's pick among `keys` (its conditional preferences worked out first, else the
-    /// pick its rank table gave as they were offered), traced as the `decision` event.
+    /// The policy's pick among `keys` (its conditional preferences worked out first), traced as
+    /// the `decision` event.
     fn pick_by_policy(
         &mut self,
         decision: DecisionId,
         who: Who,
-        (keys, ranked): (&[OptionKey], Option<usize>),
+        keys: &[OptionKey],
         prefs: &[PolicyPrefs],
         span: Span,
     ) -> R<usize> {
@@ -146,7 +123,7 @@ impl Machine<'_> {
         if keys.is_empty() {
             return Err(Box::new(super::decisions::no_option(p, who, decision, span)));
         }
-        let suggested = self.suggest(who, prefs, keys)?.or(ranked);
+        let suggested = self.suggest(who, prefs, keys)?;
         // As `ask_until_accepted` leaves it: an attempt made here could be carried out.
         self.reoffer = true;
         let point = DecisionPoint {
@@ -182,22 +159,5 @@ impl Machine<'_> {
             by,
         });
         Ok(picked)
-    }
-}
-
-/// The first offered option of the lowest rank so far, as options are offered.
-struct Best {
-    rank: u16,
-    at: usize,
-}
-
-impl Best {
-    /// The option at `at` among those offered, at `index` in the rank table.
-    #[inline(always)]
-    fn offer(&mut self, ranks: &[u16], index: usize, at: usize) {
-        let rank = ranks.get(index).copied().unwrap_or(u16::MAX);
-        if rank < self.rank {
-            *self = Best { rank, at };
-        }
     }
 }
