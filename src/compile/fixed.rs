@@ -45,7 +45,7 @@ impl Fixed {
             })
             .collect();
         let costs = p.actions.iter().map(|a| fixed_cost(p, a)).collect();
-        let readied_actions = p.moments.readies.iter().any(|r| matches!(r.on, ReadyOn::Action(..)));
+        let readied_actions = p.moments.readies.iter().any(|r| matches!(r.on, ReadyOn::Action(_, _)));
         let hooked = |table: &Vec<Vec<HookId>>, a: usize| table.get(a).is_some_and(|h| !h.is_empty());
         let edges = (0..p.actions.len())
             .map(|a| readied_actions || hooked(&p.moments.before, a) || hooked(&p.moments.after, a))

@@ -50,10 +50,10 @@ impl Machine<'_> {
             return Ok(false);
         }
         let has = self.get(who, field);
-        Ok(!self
+        Ok(self
             .bounds(who, field)?
             .0
-            .is_some_and(|lo| has.saturating_sub(cost) < lo))
+            .is_none_or(|lo| has.saturating_sub(cost) >= lo))
     }
 
     /// [`Machine::shortfall`] of any action: its `when` and costs worked out with the actor bound.
