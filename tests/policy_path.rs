@@ -4,9 +4,14 @@
 //! and once by the same policy behind a decider that does not say it is one (the general path
 //! everywhere). The traces must be the same bytes, and the runs end alike, at the same step (a
 //! budget of 20,000 steps stops the longer ones).
+//!
+//! The general runs also set aside what the compiler fixed for the run loop
+//! (`src/compile/fixed.rs`): no rank table (the policy walks its preferences), no fixed cost, an
+//! action's moments and a turn's edges visited as if they could have work. So the fast runs
+//! prove the tables too.
 
-use turnscript::compile::PolicyRef;
 use turnscript::compile::ir::Who;
+use turnscript::compile::{Fixed, PolicyRef};
 use turnscript::runtime::decide::{Decider, DecisionPoint, Policy};
 use turnscript::trace::DecidedBy;
 use turnscript::trace::{JsonLines, World};
@@ -54,7 +59,10 @@ fn run(ruleset: &str, encounter: &str, policy: PolicyRef, seed: u64, fast: bool)
     let read =
         |p: &str| std::fs::read_to_string(format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))).expect("a bundled file");
     let project = Project::load([(ruleset, read(ruleset)), (encounter, read(encounter))]);
-    let program = project.compile().expect("the bundled files compile");
+    let mut program = project.compile().expect("the bundled files compile");
+    if !fast {
+        program.fixed = unfixed(&program);
+    }
     let options = RunOptions {
         seed,
         until: None,
@@ -77,6 +85,16 @@ fn run(ruleset: &str, encounter: &str, policy: PolicyRef, seed: u64, fast: bool)
         Err(d) => format!("{}: {}", d.code, d.message),
     };
     (sink.out().to_string(), ended)
+}
+
+/// Nothing fixed: every policy walks its preferences, every cost is worked out, every action's
+/// moments and every turn's edges are visited.
+fn unfixed(program: &turnscript::compile::Program) -> Fixed {
+    Fixed {
+        edges: vec![true; program.actions.len()],
+        turn_edges: true,
+        ..Fixed::default()
+    }
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! program's types are in [`ir`].
 
 mod expr;
+pub mod fixed;
 mod functions;
 pub mod ir;
 mod items;
@@ -17,6 +18,7 @@ use std::collections::HashMap;
 
 use crate::check::{Checked, Decls};
 use crate::syntax::ast::{self, Expr};
+pub use fixed::Fixed;
 pub use ir::*;
 pub use moments::{ActionMatch, Moments, Point, ReadyDef, ReadyOn};
 
@@ -68,6 +70,7 @@ pub fn compile(checked: &Checked) -> Program {
     c.p.deck_index = DeckIndex::new(&c.p);
     c.p.moments.resolve(&c.p.actions);
     c.p.default_policy = c.default_policy.as_deref().and_then(|n| c.p.policy(n));
+    c.p.fixed = Fixed::new(&c.p);
     c.p
 }
 
@@ -159,6 +162,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
         attempt_defs: Vec::new(),
         faces: Vec::new(),
         moments: Moments::default(),
+        fixed: Fixed::default(),
     }
 }
 

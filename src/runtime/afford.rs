@@ -42,6 +42,20 @@ impl Machine<'_> {
         self.shortfall_of(a, who, using)
     }
 
+    /// Whether `who` can pay a fixed `cost` of `field` now (`Fixed::costs`): what
+    /// [`Machine::shortfall`] finds for an action whose only cost it is.
+    #[inline(always)]
+    pub(super) fn covers(&mut self, who: EntityId, field: FieldId, cost: i64) -> R<bool> {
+        if cost < 0 {
+            return Ok(false);
+        }
+        let has = self.get(who, field);
+        Ok(self
+            .bounds(who, field)?
+            .0
+            .is_none_or(|lo| has.saturating_sub(cost) >= lo))
+    }
+
     /// [`Machine::shortfall`] of any action: its `when` and costs worked out with the actor bound.
     #[inline(never)]
     fn shortfall_of(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<Option<Shortfall>> {

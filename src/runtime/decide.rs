@@ -151,17 +151,48 @@ impl Policy {
             PolicyRef::First => 0,
             PolicyRef::Random => (roll_die(&mut self.rng, d.options.len().max(1) as u32) - 1) as usize,
             PolicyRef::Declared(_) if d.suggested.is_some() => d.suggested.unwrap_or(0),
-            PolicyRef::Declared(i) => {
-                let prefs = p
-                    .policies
-                    .get(i as usize)
-                    .and_then(|pol| pol.prefs.get(d.decision as usize));
-                prefs
-                    .and_then(|prefs| prefs.iter().find_map(|want| d.options.iter().position(|o| o == want)))
-                    .unwrap_or(0)
+            PolicyRef::Declared(i) => match p.fixed.ranks.get(i as usize).and_then(|r| r.get(d.decision as usize)) {
+                // The rank table the compiler made of its preferences: the lowest rank offered.
+                Some(Some(ranks)) => lowest_rank(p, ranks, d.options),
+                _ => walk_prefs(p, i, d),
+            },
+        }
+    }
+}
+
+/// The first of `options` with the lowest rank in `ranks` (0 when none is ranked): the option a
+/// walk of the preferences, best first, finds offered first.
+#[inline]
+fn lowest_rank(p: &Program, ranks: &[u16], options: &[OptionKey]) -> usize {
+    let (mut best, mut picked) = (u16::MAX, 0);
+    for (at, key) in options.iter().enumerate() {
+        let i = match *key {
+            OptionKey::Named(n) => n as usize,
+            OptionKey::Action(a) => p.fixed.options + a as usize,
+            OptionKey::Character(_) => continue,
+        };
+        let rank = ranks.get(i).copied().unwrap_or(u16::MAX);
+        if rank < best {
+            (best, picked) = (rank, at);
+            // The best preference is offered: nothing offered after it ranks higher.
+            if rank == 0 {
+                break;
             }
         }
     }
+    picked
+}
+
+/// Policy `i`'s preferences for the decision, walked best first: the first one offered (0 when
+/// none is). What [`lowest_rank`] finds where the compiler made a rank table.
+pub fn walk_prefs(p: &Program, i: u16, d: &DecisionPoint<'_>) -> usize {
+    let prefs = p
+        .policies
+        .get(i as usize)
+        .and_then(|pol| pol.prefs.get(d.decision as usize));
+    prefs
+        .and_then(|prefs| prefs.iter().find_map(|want| d.options.iter().position(|o| o == want)))
+        .unwrap_or(0)
 }
 
 impl Decider for Policy {
@@ -619,6 +650,10 @@ fn split_unquoted(text: &str, sep: char) -> Vec<&str> {
 
 impl Decider for Scripted {
     fn decide(&mut self, p: &World<'_>, d: &DecisionPoint<'_>) -> Result<(usize, DecidedBy), Diag> {
+        // No answer left to look for: the policy decides.
+        if self.policy_only() {
+            return self.policy.decide(p, d);
+        }
         let answer = match self.addressed_for(d) {
             // An attempt by someone other than the chooser, at this decision.
             Some(i) if let Some(by) = self.addressed[i].0.attempter => {

@@ -238,6 +238,9 @@ impl Machine<'_> {
     /// then (however it ended, unless the run is stopping) the turn-end hooks and count-downs.
     #[inline(never)]
     pub(super) fn st_turn(&mut self, actor: &Ex, body: &[St], span: Span) -> R<Flow> {
+        if !self.p.fixed.turn_edges && !self.asks_moments {
+            return self.plain_turn(actor, body, span);
+        }
         let a = self.alive(actor, span)?;
         // `on before turn(c)`: outside the turn, before it starts.
         if let Some(flow) = self.before_turn(a, span)? {
@@ -309,6 +312,27 @@ impl Machine<'_> {
             flow = self.turn_hooks(&p.turn_after, a, span)?;
         }
         // Attempts made once the turn is over.
+        if matches!(flow, Flow::Next) {
+            flow = self.moment(Moment::AfterTurn(a), span)?;
+        }
+        Ok(flow)
+    }
+}
+
+impl Machine<'_> {
+    /// A turn in a program whose turns' edges can have no work (`Fixed::turn_edges`), with no
+    /// attempt asked at moments: what [`Machine::st_turn`] does when every list it visits is
+    /// empty (the turn traced, its body run), without visiting them.
+    fn plain_turn(&mut self, actor: &Ex, body: &[St], span: Span) -> R<Flow> {
+        let a = self.alive(actor, span)?;
+        self.emit(Event::TurnStart { actor: a });
+        self.acting.push(a);
+        self.turns.push(a);
+        let mut flow = self.block(body)?;
+        self.turns.pop();
+        self.acting.pop();
+        self.emit(Event::TurnEnd { actor: a });
+        // A ruling made in the turn may have queued an attempt for the moment after it.
         if matches!(flow, Flow::Next) {
             flow = self.moment(Moment::AfterTurn(a), span)?;
         }

@@ -231,7 +231,18 @@ impl Machine<'_> {
     /// Makes the changes waiting for `until`, in order; those its changes defer to it again (a
     /// `join` hook's) are made after them. When the encounter is ending (`end encounter`,
     /// `--until`, the default stop) they are dropped, untraced: nothing takes effect after the end.
-    fn settle(&mut self, until: Until, mut flow: Flow, span: Span) -> R<Flow> {
+    #[inline]
+    fn settle(&mut self, until: Until, flow: Flow, span: Span) -> R<Flow> {
+        // Nothing waits (no change was deferred, or all have been made): nothing to do.
+        if self.moments.queue.is_empty() {
+            return Ok(flow);
+        }
+        self.settle_waiting(until, flow, span)
+    }
+
+    /// [`Machine::settle`] when some changes wait.
+    #[inline(never)]
+    fn settle_waiting(&mut self, until: Until, mut flow: Flow, span: Span) -> R<Flow> {
         loop {
             let mut due = std::mem::take(&mut self.moments.due);
             due.clear();

@@ -89,7 +89,15 @@ impl Machine<'_> {
                 (None, Some(e)) => {
                     for (ai, a) in p.actions.iter().enumerate() {
                         let of_kind = o.kinds.is_empty() || a.kinds.iter().any(|k| o.kinds.contains(k));
-                        if of_kind && self.shortfall(a, e, o.using)?.is_none() {
+                        if !of_kind {
+                            continue;
+                        }
+                        // A cost the compiler fixed is tested as it is (`Fixed::costs`).
+                        let open = match p.fixed.costs.get(ai).copied().flatten() {
+                            Some((f, cost)) => self.covers(e, o.using.unwrap_or(f), cost)?,
+                            None => self.shortfall(a, e, o.using)?.is_none(),
+                        };
+                        if open {
                             keys.push(OptionKey::Action(ai as ActionId));
                             sources.push(i);
                         }

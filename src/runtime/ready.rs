@@ -359,11 +359,17 @@ impl Machine<'_> {
 
     /// The responses whose `until` is `anchor`: disarmed, traced `expired` (one armed while
     /// this edge's hooks ran is spared once: it lasts to the next such edge).
-    #[inline]
+    #[inline(always)]
     pub(super) fn expire_ready(&mut self, anchor: Anchor) {
         if self.readied.armed.is_empty() {
             return;
         }
+        self.expire_armed(anchor);
+    }
+
+    /// [`Machine::expire_ready`] when some responses are armed.
+    #[inline(never)]
+    fn expire_armed(&mut self, anchor: Anchor) {
         self.disarm_where(Disarmed::Expired, |x| {
             let due = x.until == Some(anchor);
             if due && x.spared {

@@ -117,6 +117,8 @@ pub struct Program {
     /// `attempt`: for each of `attempts`, what carries it out, if an `attempt` declares it (a
     /// name only `forbid` names is always refused).
     pub attempt_defs: Vec<Option<AttemptDef>>,
+    /// What the compiler fixed for the run loop: rank tables, constant costs, edges with work.
+    pub fixed: super::Fixed,
 }
 
 /// `attempt NAME [(c)] [at MOMENT, ...] [when C] { ... }`: the hook running its body (binding who
