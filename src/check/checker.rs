@@ -11,6 +11,22 @@ use crate::syntax::ast::*;
 /// reveal, and the option whose block runs then (see `Checker::revealed`).
 pub(super) type Revealed = ((usize, usize), (usize, usize), Span);
 
+/// What a checked part is, for the message when it is wrong ("the left of `and`"): text, or
+/// `format_args!`, or [`Lazy`], written only when an error is reported, never on a check that
+/// passes (formatting each one eagerly was a tenth of checking a ruleset).
+pub(super) trait What: std::fmt::Display + Copy {}
+impl<T: std::fmt::Display + Copy> What for T {}
+
+/// A message part written by a function, only when it is shown (see [`What`]).
+#[derive(Clone, Copy)]
+pub(super) struct Lazy<F>(pub(super) F);
+
+impl<F: Fn(&mut std::fmt::Formatter<'_>) -> std::fmt::Result> std::fmt::Display for Lazy<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (self.0)(f)
+    }
+}
+
 pub(super) struct Checker<'a> {
     pub(super) decls: &'a Decls<'a>,
     pub(super) diags: &'a mut Vec<Diag>,
@@ -123,7 +139,7 @@ impl Checker<'_> {
     }
 
     /// A number (of any decimals): its decimals, or 0 after reporting what it is instead.
-    pub(super) fn number(&mut self, e: &Expr, what: &str) -> u8 {
+    pub(super) fn number(&mut self, e: &Expr, what: impl What) -> u8 {
         let t = self.expr(e);
         match t.scale() {
             Some(s) => s,
@@ -143,7 +159,7 @@ impl Checker<'_> {
 
     /// Numbers used together (added, compared, the arguments of `max`): each widened to the most
     /// decimals among them, which it gives.
-    pub(super) fn common(&mut self, es: &[&Expr], what: &str) -> u8 {
+    pub(super) fn common(&mut self, es: &[&Expr], what: impl What) -> u8 {
         let scales: Vec<u8> = es.iter().map(|e| self.number(e, what)).collect();
         let top = scales.iter().copied().max().unwrap_or(0);
         for (e, s) in es.iter().zip(scales) {
