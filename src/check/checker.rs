@@ -1,8 +1,6 @@
 //! The second pass's walker: the `Checker`, its scopes of variables and levels, and the helpers
 //! every part of the checker shares (reporting, type names, params' types).
 
-use std::collections::HashMap;
-
 use super::{ANY, CHARACTER, Decls, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
@@ -67,22 +65,22 @@ pub(super) struct Checker<'a> {
     /// [`super::SIDE`] (whom `resource NAME(c)` names).
     pub(super) field_owner: u16,
     /// Choosers that are expressions giving a role (`Checked::role_choosers`).
-    pub(super) role_choosers: std::collections::HashSet<Span>,
+    pub(super) role_choosers: super::Found<Span, ()>,
     pub(super) reveals: Vec<Ident>,
     pub(super) held_names: std::collections::HashSet<String>,
     /// Inside an ordering key's `when`: the type of the tied group `tied` names.
     pub(super) tied: Option<Ty>,
-    pub(super) fields_at: HashMap<Span, u16>,
+    pub(super) fields_at: super::Found<Span, u16>,
     /// Refusal text parts that are numbers (see [`super::Checked::numbers_at`]).
-    pub(super) numbers_at: std::collections::HashSet<Span>,
+    pub(super) numbers_at: super::Found<Span, ()>,
     /// Numbers widened to more decimals (see [`super::Checked::widen_at`]).
-    pub(super) widen_at: HashMap<(Span, Span), i64>,
+    pub(super) widen_at: super::Found<(Span, Span), i64>,
     /// Where the expressions being checked are compiled, when one expression is compiled at
     /// several places (a policy's condition at each `choose` of its decision): the span of that
     /// place, else the default span.
     pub(super) site: Span,
     /// Numbers shown with decimals (see [`super::Checked::decimals_at`]).
-    pub(super) decimals_at: HashMap<Span, u8>,
+    pub(super) decimals_at: super::Found<Span, u8>,
     /// The moments enclosing the statement being checked (see `moments.rs`).
     pub(super) moments: super::moments::Scope,
     /// Changes a held option's block defers, and the `reveal`s that run such blocks.
