@@ -118,7 +118,7 @@ impl Checker<'_> {
 
     fn policy_conditions_here(&mut self, name: &Ident, candidates: Option<Ty>) {
         let decls = self.decls;
-        for (decision, options) in decls.policy_prefs.iter().flatten() {
+        for (decision, options) in decls.policy_prefs.iter().copied().flatten() {
             if decision.node != name.node {
                 continue;
             }
