@@ -7,7 +7,8 @@
 //! (`checker.rs`): top-level items in `items.rs`, declared entities in `entities.rs`, statements
 //! in `stmt.rs`, decisions in `decisions.rs`, statements that change a field and their targets in
 //! `targets.rs`, expressions and their types in `expr.rs`. `suggest.rs` words "unknown X" errors
-//! with their did-you-mean.
+//! with their did-you-mean. `at.rs` holds what the walk found at each place (the field an
+//! `x.FIELD` names, ...), sorted once for the compiler to read back.
 
 mod at;
 mod attempts;
