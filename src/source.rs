@@ -5,8 +5,9 @@
 /// Which loaded source file a span points into (an index into the [`Sources`]).
 pub type FileId = u16;
 
-/// A byte range in one source file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// A byte range in one source file. Ordered by file, start, end (tables of what was found at
+/// each place are sorted by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Span {
     pub file: FileId,
     pub start: u32,

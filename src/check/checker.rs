@@ -1,8 +1,6 @@
 //! The second pass's walker: the `Checker`, its scopes of variables and levels, and the helpers
 //! every part of the checker shares (reporting, type names, params' types).
 
-use std::collections::HashMap;
-
 use super::{ANY, CHARACTER, Decls, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
@@ -10,6 +8,22 @@ use crate::syntax::ast::*;
 /// The levels (`lo..hi` of the enclosing ones) and `repeat` loops (`lo..hi` deep) over by a
 /// reveal, and the option whose block runs then (see `Checker::revealed`).
 pub(super) type Revealed = ((usize, usize), (usize, usize), Span);
+
+/// What a checked part is, for the message when it is wrong ("the left of `and`"): text, or
+/// `format_args!`, or [`Lazy`], written only when an error is reported, never on a check that
+/// passes (formatting each one eagerly was a tenth of checking a ruleset).
+pub(super) trait What: std::fmt::Display + Copy {}
+impl<T: std::fmt::Display + Copy> What for T {}
+
+/// A message part written by a function, only when it is shown (see [`What`]).
+#[derive(Clone, Copy)]
+pub(super) struct Lazy<F>(pub(super) F);
+
+impl<F: Fn(&mut std::fmt::Formatter<'_>) -> std::fmt::Result> std::fmt::Display for Lazy<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (self.0)(f)
+    }
+}
 
 pub(super) struct Checker<'a> {
     pub(super) decls: &'a Decls<'a>,
@@ -51,22 +65,22 @@ pub(super) struct Checker<'a> {
     /// [`super::SIDE`] (whom `resource NAME(c)` names).
     pub(super) field_owner: u16,
     /// Choosers that are expressions giving a role (`Checked::role_choosers`).
-    pub(super) role_choosers: std::collections::HashSet<Span>,
+    pub(super) role_choosers: super::Found<Span, ()>,
     pub(super) reveals: Vec<Ident>,
     pub(super) held_names: std::collections::HashSet<String>,
     /// Inside an ordering key's `when`: the type of the tied group `tied` names.
     pub(super) tied: Option<Ty>,
-    pub(super) fields_at: HashMap<Span, u16>,
+    pub(super) fields_at: super::Found<Span, u16>,
     /// Refusal text parts that are numbers (see [`super::Checked::numbers_at`]).
-    pub(super) numbers_at: std::collections::HashSet<Span>,
+    pub(super) numbers_at: super::Found<Span, ()>,
     /// Numbers widened to more decimals (see [`super::Checked::widen_at`]).
-    pub(super) widen_at: HashMap<(Span, Span), i64>,
+    pub(super) widen_at: super::Found<(Span, Span), i64>,
     /// Where the expressions being checked are compiled, when one expression is compiled at
     /// several places (a policy's condition at each `choose` of its decision): the span of that
     /// place, else the default span.
     pub(super) site: Span,
     /// Numbers shown with decimals (see [`super::Checked::decimals_at`]).
-    pub(super) decimals_at: HashMap<Span, u8>,
+    pub(super) decimals_at: super::Found<Span, u8>,
     /// The moments enclosing the statement being checked (see `moments.rs`).
     pub(super) moments: super::moments::Scope,
     /// Changes a held option's block defers, and the `reveal`s that run such blocks.
@@ -123,7 +137,7 @@ impl Checker<'_> {
     }
 
     /// A number (of any decimals): its decimals, or 0 after reporting what it is instead.
-    pub(super) fn number(&mut self, e: &Expr, what: &str) -> u8 {
+    pub(super) fn number(&mut self, e: &Expr, what: impl What) -> u8 {
         let t = self.expr(e);
         match t.scale() {
             Some(s) => s,
@@ -143,7 +157,7 @@ impl Checker<'_> {
 
     /// Numbers used together (added, compared, the arguments of `max`): each widened to the most
     /// decimals among them, which it gives.
-    pub(super) fn common(&mut self, es: &[&Expr], what: &str) -> u8 {
+    pub(super) fn common(&mut self, es: &[&Expr], what: impl What) -> u8 {
         let scales: Vec<u8> = es.iter().map(|e| self.number(e, what)).collect();
         let top = scales.iter().copied().max().unwrap_or(0);
         for (e, s) in es.iter().zip(scales) {

@@ -14,6 +14,9 @@ use crate::syntax::ast::*;
 pub fn collect<'f>(files: &'f [File], diags: &mut Vec<Diag>, capped: &mut Capped) -> Decls<'f> {
     let mut d = Decls::default();
     d.things.push(("character".into(), "characters".into()));
+    let items = files.iter().flat_map(|f| &f.items);
+    let characters = items.clone().filter(|i| matches!(i, Item::Character(_))).count();
+    d.reserve(items.count(), characters);
     // Types first, so any declaration may name a thing declared after it.
     for item in files.iter().flat_map(|f| &f.items) {
         if let Item::Thing { name, plural, .. } = item {
@@ -157,7 +160,7 @@ impl<'f> Decls<'f> {
             Item::Order(o) => self.declare_order(o, diags),
             Item::Policy { name, prefs } => {
                 self.declare_policy(name, diags);
-                self.policy_prefs.push(prefs.clone());
+                self.policy_prefs.push(prefs);
             }
             Item::Setup(b) | Item::Play(b) => walk_block(b, self),
             Item::Deck {

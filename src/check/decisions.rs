@@ -118,7 +118,7 @@ impl Checker<'_> {
 
     fn policy_conditions_here(&mut self, name: &Ident, candidates: Option<Ty>) {
         let decls = self.decls;
-        for (decision, options) in decls.policy_prefs.iter().flatten() {
+        for (decision, options) in decls.policy_prefs.iter().copied().flatten() {
             if decision.node != name.node {
                 continue;
             }
@@ -297,7 +297,7 @@ impl Checker<'_> {
         }
         let t = self.expr(e);
         if t == Ty::Role {
-            self.role_choosers.insert(e.span);
+            self.role_choosers.insert(e.span, ());
             return t;
         }
         if !t.is_entity() {
@@ -334,10 +334,10 @@ impl Checker<'_> {
                     // An entity is written by name; a number or truth value as a number.
                     match self.expr(e) {
                         Ty::Int | Ty::Bool => {
-                            self.numbers_at.insert(e.span);
+                            self.numbers_at.insert(e.span, ());
                         }
                         Ty::Dec(s) => {
-                            self.numbers_at.insert(e.span);
+                            self.numbers_at.insert(e.span, ());
                             self.decimals_at.insert(e.span, s);
                         }
                         Ty::Entity(_) | Ty::Error => {}

@@ -74,8 +74,9 @@ pub struct Decls<'f> {
     globals: HashMap<String, (Sym, Span)>,
     pub params: Vec<String>,
     /// Every policy's preferences, in declaration order (its index is its id): conditions are
-    /// checked, and compiled, at each `choose` of the decision they are for.
-    pub policy_prefs: Vec<Vec<(Ident, Vec<Pref>)>>,
+    /// checked, and compiled, at each `choose` of the decision they are for (borrowed from the
+    /// files checked, never copied).
+    pub policy_prefs: Vec<&'f [(Ident, Vec<Pref>)]>,
     /// Entities declared with an unknown type (reported once): whatever they are used as is
     /// not reported again.
     pub untyped: std::collections::HashSet<String>,
@@ -112,8 +113,9 @@ pub struct Decls<'f> {
     pub deck_defs: Vec<super::DeckDef>,
     /// The makes with `decks per TYPE`: the make's type and the owners' type.
     pub deck_owners: Vec<(u16, u16)>,
-    /// The fields of each declared thing, by (type, name): a separate namespace per thing.
-    pub thing_fields: HashMap<(u16, String), u16>,
+    /// The fields of each declared thing by name, a separate namespace per thing: sides' fields
+    /// first, then each thing's by its type (see [`Decls::thing_fields`]).
+    thing_fields: Vec<HashMap<String, u16>>,
     /// Each order's type of entity.
     pub order_types: Vec<u16>,
     /// Orders with a key that rolls dice, with the key's span.
@@ -167,6 +169,13 @@ pub struct Decls<'f> {
 }
 
 impl Decls<'_> {
+    /// Room for the names `items` items declare (about one each) and `entities` entities, so the
+    /// tables are not grown, each growth hashing every name again.
+    pub(super) fn reserve(&mut self, items: usize, entities: usize) {
+        self.globals.reserve(items);
+        self.entity_index.reserve(entities);
+    }
+
     /// The id of the entity (character or thing) declared with this name.
     pub fn entity(&self, name: &str) -> Option<usize> {
         self.entity_index.get(name).map(|&i| i as usize)
@@ -202,8 +211,17 @@ impl Decls<'_> {
         if ty == CHARACTER {
             return self.field(name).filter(|(_, k)| *k != FieldKind::Global);
         }
-        let i = *self.thing_fields.get(&(ty, name.to_string()))?;
+        let i = *self.thing_fields.get(fields_slot(ty))?.get(name)?;
         Some((i, self.fields[i as usize].1))
+    }
+
+    /// The fields of type `owner` (a thing, or [`SIDE`]) by name, made when first asked for.
+    fn thing_fields(&mut self, owner: u16) -> &mut HashMap<String, u16> {
+        let slot = fields_slot(owner);
+        if self.thing_fields.len() <= slot {
+            self.thing_fields.resize_with(slot + 1, HashMap::new);
+        }
+        &mut self.thing_fields[slot]
     }
 
     /// The names of the fields of type `ty`, for suggestions.
@@ -377,8 +395,7 @@ impl Decls<'_> {
             }
             return;
         }
-        let key = (owner, name.node.clone());
-        if self.thing_fields.contains_key(&key) {
+        if self.thing_fields(owner).contains_key(&name.node) {
             diags.push(
                 Diag::new(
                     "check::duplicate",
@@ -393,7 +410,7 @@ impl Decls<'_> {
             );
             return;
         }
-        self.thing_fields.insert(key, id);
+        self.thing_fields(owner).insert(name.node.clone(), id);
         self.push_field(&name.node, kind, owner, refers);
         if let Some(last) = self.field_scale.last_mut() {
             *last = scale;
@@ -503,4 +520,10 @@ pub(super) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         }
         _ => {}
     }
+}
+
+/// Where the fields of type `owner` are in `Decls::thing_fields`: sides' first, then each
+/// thing's by its type.
+fn fields_slot(owner: u16) -> usize {
+    if owner == SIDE { 0 } else { usize::from(owner) + 1 }
 }

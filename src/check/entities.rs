@@ -1,7 +1,7 @@
 //! Checking declared entities: characters (side, tags, every stat given) and things declared in an
 //! encounter, and the `field = value` lines that give an entity's fields.
 
-use super::checker::Checker;
+use super::checker::{Checker, Lazy, What};
 use super::suggest::unknown;
 use super::{CHARACTER, FieldKind, Sym, Ty};
 use crate::diag::Diag;
@@ -192,7 +192,8 @@ impl Checker<'_> {
 
     /// `field = value` lines for an entity of type `owner`: known fields of the right kind, each
     /// once, values of the field's type. Gives the names given.
-    pub(super) fn given_fields<'f>(&mut self, owner: u16, who: &str, fields: &'f [(Ident, Expr)]) -> Vec<&'f str> {
+    pub(super) fn given_fields<'f>(&mut self, owner: u16, who: impl What, fields: &'f [(Ident, Expr)]) -> Vec<&'f str> {
+        let decls = self.decls;
         let mut given: Vec<&str> = Vec::new();
         for (f, e) in fields {
             if given.contains(&f.node.as_str()) {
@@ -207,11 +208,19 @@ impl Checker<'_> {
                 Some((i, FieldKind::Stat | FieldKind::Resource)) => {
                     self.fields_at.insert(f.span, i);
                     let want = self.decls.field_ty(i);
-                    self.expect(e, want, &format!("{}'s stat", self.decls.a_thing(owner)));
+                    self.expect(
+                        e,
+                        want,
+                        Lazy(|f: &mut std::fmt::Formatter<'_>| write!(f, "{}'s stat", decls.a_thing(owner))),
+                    );
                 }
                 Some((i, FieldKind::Flag)) => {
                     self.fields_at.insert(f.span, i);
-                    self.expect(e, Ty::Bool, &format!("{}'s flag", self.decls.a_thing(owner)));
+                    self.expect(
+                        e,
+                        Ty::Bool,
+                        Lazy(|f: &mut std::fmt::Formatter<'_>| write!(f, "{}'s flag", decls.a_thing(owner))),
+                    );
                 }
                 Some((_, FieldKind::Effect)) => {
                     self.err(

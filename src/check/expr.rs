@@ -1,13 +1,13 @@
 //! Checking expressions: the type of each, what an expression must be, collections and orders.
 
-use super::checker::Checker;
+use super::checker::{Checker, What};
 use super::suggest::unknown;
 use super::{ANY, CHAR, CHARACTER, FieldKind, Sym, Ty};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 impl Checker<'_> {
-    pub(super) fn expect(&mut self, e: &Expr, want: Ty, what: &str) -> Ty {
+    pub(super) fn expect(&mut self, e: &Expr, want: Ty, what: impl What) -> Ty {
         let got = self.expr(e);
         // A number with fewer decimals than wanted is widened.
         if let (Some(g), Ty::Dec(w)) = (got.scale(), want) {
@@ -69,7 +69,7 @@ impl Checker<'_> {
     }
 
     /// An expression that must give an entity of any type; gives its type.
-    pub(super) fn entity(&mut self, e: &Expr, what: &str) -> Ty {
+    pub(super) fn entity(&mut self, e: &Expr, what: impl What) -> Ty {
         let t = self.expr(e);
         if !t.is_entity() {
             self.err(
@@ -355,8 +355,8 @@ impl Checker<'_> {
     fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr) -> Ty {
         match op {
             BinOp::And | BinOp::Or => {
-                self.expect(l, Ty::Bool, &format!("the left of `{}`", op.symbol()));
-                self.expect(r, Ty::Bool, &format!("the right of `{}`", op.symbol()));
+                self.expect(l, Ty::Bool, format_args!("the left of `{}`", op.symbol()));
+                self.expect(r, Ty::Bool, format_args!("the right of `{}`", op.symbol()));
                 Ty::Bool
             }
             BinOp::Eq | BinOp::Ne => {
@@ -384,8 +384,7 @@ impl Checker<'_> {
                 Ty::Bool
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Add | BinOp::Sub => {
-                let what = format!("each side of `{}`", op.symbol());
-                let s = self.common(&[l, r], &what);
+                let s = self.common(&[l, r], format_args!("each side of `{}`", op.symbol()));
                 if matches!(op, BinOp::Add | BinOp::Sub) {
                     Ty::of_scale(s)
                 } else {
@@ -437,7 +436,7 @@ impl Checker<'_> {
             return Ty::Error;
         };
         if let Some(a) = args.first() {
-            self.expect(a, t, &format!("the first argument of `{f}`"));
+            self.expect(a, t, format_args!("the first argument of `{f}`"));
         }
         if f == "position" { Ty::Int } else { t }
     }
@@ -461,7 +460,7 @@ impl Checker<'_> {
             );
         }
         for (a, kind) in args.iter().zip(kinds.iter().chain(std::iter::repeat(&Ty::Int))) {
-            self.expect(a, *kind, &format!("an argument of `{}`", name.node));
+            self.expect(a, *kind, format_args!("an argument of `{}`", name.node));
         }
         self.param_type(index)
     }
@@ -505,7 +504,7 @@ impl Checker<'_> {
             );
         }
         let args: Vec<&Expr> = args.iter().collect();
-        Ty::of_scale(self.common(&args, &format!("an argument of `{}`", name.node)))
+        Ty::of_scale(self.common(&args, format_args!("an argument of `{}`", name.node)))
     }
 
     /// `if C then A else B`: both branches of one kind.

@@ -214,7 +214,7 @@ impl Checker<'_> {
                     .help("a readied response and a secret option's block run later with a copy of the locals, so the change would be lost; keep the value in a global or a field"),
             );
         } else {
-            self.expect(value, t, &format!("the new value of `{n}`"));
+            self.expect(value, t, format_args!("the new value of `{n}`"));
         }
     }
 

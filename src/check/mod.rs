@@ -7,8 +7,10 @@
 //! (`checker.rs`): top-level items in `items.rs`, declared entities in `entities.rs`, statements
 //! in `stmt.rs`, decisions in `decisions.rs`, statements that change a field and their targets in
 //! `targets.rs`, expressions and their types in `expr.rs`. `suggest.rs` words "unknown X" errors
-//! with their did-you-mean.
+//! with their did-you-mean. `at.rs` holds what the walk found at each place (the field an
+//! `x.FIELD` names, ...), sorted once for the compiler to read back.
 
+mod at;
 mod attempts;
 mod checker;
 mod collect;
@@ -35,14 +37,13 @@ mod truth;
 
 use crate::diag::Diag;
 use crate::syntax::ast::*;
+pub use at::{At, Found};
 use checker::Checker;
 pub use decks::DeckDef;
 pub use decls::{CHARACTER, Decls, FieldKind, ROLE, SIDE, Sym};
 pub use expr::ORDER_QUERIES;
 pub use items::is_builtin_policy;
 pub use suggest::unknown;
-
-use std::collections::HashMap;
 
 /// Parsed files that passed the checker, with their symbol table.
 #[derive(Debug)]
@@ -52,25 +53,25 @@ pub struct Checked<'a> {
     pub decls: Decls<'a>,
     /// The field each `x.FIELD` and target names, by the span of the field's name: a thing's
     /// fields are found through the type of `x`, which only the checker knows.
-    pub fields_at: HashMap<Span, u16>,
+    pub fields_at: At<Span, u16>,
     /// The `{...}` parts of refusal texts that are numbers (or truth values), by span: written as
     /// numbers, where the others are entities written by name.
-    pub numbers_at: std::collections::HashSet<Span>,
+    pub numbers_at: At<Span, ()>,
     /// Numbers used where more decimals are kept (`1 + 0.5`, a whole number set into a field of
     /// 2 decimals), by span: the compiler multiplies each by the power of ten given.
     /// Keyed by (the place it is compiled at, see `Checker::site`; the expression's span).
-    pub widen_at: HashMap<(Span, Span), i64>,
+    pub widen_at: At<(Span, Span), i64>,
     /// The decimals of numbers the trace shows (refusal text parts, measures), by span.
-    pub decimals_at: HashMap<Span, u8>,
+    pub decimals_at: At<Span, u8>,
     /// The secret `choose ... from`s whose `where` or `unless` reads an earlier secret pick
     /// (`as NAME`), by span: their `secret` event is traced even when nothing could be chosen.
-    pub reads_picks: std::collections::HashSet<Span>,
+    pub reads_picks: At<Span, ()>,
     /// The names that read a dice pool (`count f in p`, `for each f in p`, `remove 6 from p`,
     /// `p.size`), by span.
-    pub pools_at: std::collections::HashSet<Span>,
+    pub pools_at: At<Span, ()>,
     /// The choosers written as an expression that gives a role (`by c.side.controller`), by
     /// the expression's span: the compiler asks the role it gives, not an entity.
-    pub role_choosers: std::collections::HashSet<Span>,
+    pub role_choosers: At<Span, ()>,
 }
 
 /// `none`'s type: an entity of any type.
@@ -158,11 +159,11 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
         field_owner: CHARACTER,
         reveals: Vec::new(),
         held_names: Default::default(),
-        fields_at: HashMap::new(),
+        fields_at: Found::default(),
         numbers_at: Default::default(),
-        widen_at: HashMap::new(),
+        widen_at: Found::default(),
         site: Span::default(),
-        decimals_at: HashMap::new(),
+        decimals_at: Found::default(),
         moments: Default::default(),
         held_moments: Default::default(),
         pools: Default::default(),
@@ -183,13 +184,17 @@ pub fn check(files: &[File]) -> Result<Checked<'_>, Vec<Diag>> {
     c.characters(files);
     c.reveals_held();
     c.held_deferrals();
-    let reads_picks = std::mem::take(&mut c.reads);
-    let role_choosers = std::mem::take(&mut c.role_choosers);
-    let fields_at = std::mem::take(&mut c.fields_at);
-    let numbers_at = std::mem::take(&mut c.numbers_at);
-    let widen_at = std::mem::take(&mut c.widen_at);
-    let decimals_at = std::mem::take(&mut c.decimals_at);
-    let pools_at = std::mem::take(&mut c.pools.at);
+    let mut reads = Found::default();
+    std::mem::take(&mut c.reads)
+        .into_iter()
+        .for_each(|s| reads.insert(s, ()));
+    let reads_picks = reads.seal();
+    let role_choosers = std::mem::take(&mut c.role_choosers).seal();
+    let fields_at = std::mem::take(&mut c.fields_at).seal();
+    let numbers_at = std::mem::take(&mut c.numbers_at).seal();
+    let widen_at = std::mem::take(&mut c.widen_at).seal();
+    let decimals_at = std::mem::take(&mut c.decimals_at).seal();
+    let pools_at = std::mem::take(&mut c.pools.at).seal();
     if diags.is_empty() {
         Ok(Checked {
             files,

@@ -2,8 +2,6 @@
 //! (`roll DICE as p`): read through their faces and size only, in the block they are rolled in,
 //! never by a block that runs later (a readied response, a secret option revealed later).
 
-use std::collections::HashSet;
-
 use super::Ty;
 use super::checker::Checker;
 use crate::diag::Diag;
@@ -19,7 +17,7 @@ pub(crate) struct PoolState {
     /// The places in `scopes` of the pools a `for each` is walking: none is changed meanwhile.
     walked: Vec<usize>,
     /// The names that read a pool, by span (`Checked::pools_at`).
-    pub(super) at: HashSet<Span>,
+    pub(super) at: super::Found<Span, ()>,
 }
 
 impl Checker<'_> {
@@ -141,7 +139,7 @@ impl Checker<'_> {
                             .help("a readied response or an option chosen in secret runs later, when the pool's block may be over: work out the number now (`let hits = count f in p where f >= 5`) and read that"),
                     );
                 }
-                self.pools.at.insert(name.span);
+                self.pools.at.insert(name.span, ());
                 Some(i)
             }
             _ => {

@@ -319,7 +319,7 @@ impl Checker<'_> {
                         .help("declare characters in an encounter; `create` makes things declared with `thing`"),
                 );
             }
-            self.given_fields(t, &format!("the new {}", thing.node), fields);
+            self.given_fields(t, format_args!("the new {}", thing.node), fields);
             if let Some(b) = bind {
                 self.bind(b, Ty::Entity(t));
             }
@@ -345,7 +345,7 @@ impl Checker<'_> {
                 let mut diags = Vec::new();
                 let want = self.decls.arg_type(Some(ty), Ty::Error, &mut diags);
                 diags.into_iter().for_each(|d| self.err(d));
-                self.expect(value, want, &format!("the value of `{}`", name.node));
+                self.expect(value, want, format_args!("the value of `{}`", name.node));
                 want
             }
             None => self.expr(value),

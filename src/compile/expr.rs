@@ -83,11 +83,11 @@ impl Lower<'_> {
             return Ex::SideOf(b, e.span);
         }
         // The checker resolved every declared field it found here: none means `x.in_play`.
-        if f.node == "in_play" && !self.fields_at.contains_key(&f.span) {
+        if f.node == "in_play" && !self.fields_at.contains(&f.span) {
             return Ex::InPlay(b, e.span);
         }
         // Likewise `c.group`: the first of its group in play.
-        if f.node == "group" && !self.fields_at.contains_key(&f.span) {
+        if f.node == "group" && !self.fields_at.contains(&f.span) {
             return Ex::GroupOf(b, e.span);
         }
         let id = self.field_at(f);

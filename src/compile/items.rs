@@ -364,7 +364,7 @@ impl Lower<'_> {
         let d = self.d;
         let mut out = Vec::new();
         for (pi, policy) in d.policy_prefs.iter().enumerate() {
-            for (dn, options) in policy {
+            for (dn, options) in policy.iter() {
                 if dn.node != decision || options.iter().all(|o| o.cond.is_none()) {
                     continue;
                 }

@@ -16,7 +16,7 @@ mod stmt;
 
 use std::collections::HashMap;
 
-use crate::check::{Checked, Decls};
+use crate::check::{At, Checked, Decls};
 use crate::syntax::ast::{self, Expr};
 pub use fixed::Fixed;
 pub use ir::*;
@@ -178,21 +178,21 @@ fn head(stmt: ast::Span, chooser: ast::Span) -> ast::Span {
 struct Lower<'a> {
     d: &'a Decls<'a>,
     /// The field each `x.FIELD` names, by the span of its name (see [`Checked::fields_at`]).
-    fields_at: &'a HashMap<ast::Span, u16>,
+    fields_at: &'a At<ast::Span, u16>,
     /// Refusal text parts that are numbers (see [`Checked::numbers_at`]).
-    numbers_at: &'a std::collections::HashSet<ast::Span>,
+    numbers_at: &'a At<ast::Span, ()>,
     /// Numbers widened to more decimals (see [`Checked::widen_at`]).
-    widen_at: &'a HashMap<(ast::Span, ast::Span), i64>,
+    widen_at: &'a At<(ast::Span, ast::Span), i64>,
     /// Where the expressions being lowered are compiled (see `Checker::site`).
     site: ast::Span,
     /// The decimals of numbers the trace shows (see [`Checked::decimals_at`]).
-    decimals_at: &'a HashMap<ast::Span, u8>,
+    decimals_at: &'a At<ast::Span, u8>,
     /// Secret choices that read an earlier secret pick (see [`Checked::reads_picks`]).
-    reads_picks: &'a std::collections::HashSet<ast::Span>,
+    reads_picks: &'a At<ast::Span, ()>,
     /// The names that read a dice pool (see [`Checked::pools_at`]).
-    pools_at: &'a std::collections::HashSet<ast::Span>,
+    pools_at: &'a At<ast::Span, ()>,
     /// Choosers that are computed roles (see [`Checked::role_choosers`]).
-    role_choosers: &'a std::collections::HashSet<ast::Span>,
+    role_choosers: &'a At<ast::Span, ()>,
     /// The slots of `for each s in sides` walks: they hold a side's index, not an entity.
     side_slots: std::collections::HashSet<Slot>,
     scopes: Vec<(String, Slot)>,
