@@ -2,6 +2,7 @@
 //!
 //! Events carry slots, never strings; the views look names up in the [`Program`].
 
+mod escape;
 mod json;
 mod text;
 
@@ -11,7 +12,8 @@ use std::io;
 use crate::compile::ir::*;
 use crate::syntax::ast::Dice;
 
-pub use json::{JsonLines, write_json_str};
+pub use escape::write_json_str;
+pub use json::JsonLines;
 pub use text::{Text, units_text};
 
 /// Why an encounter ended.
