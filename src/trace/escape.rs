@@ -96,8 +96,19 @@ pub(super) fn q_with<W: Write>(w: &mut W, f: impl FnOnce(&mut Escaper<'_, W>) ->
 }
 
 /// An integer in decimal, written without `core::fmt` (it is most of what a trace writes).
+#[inline]
 pub(super) fn int<W: Write>(w: &mut W, v: impl Into<i128>) -> io::Result<()> {
     let v: i128 = v.into();
+    // Most numbers a trace holds are small: one or two digits, written without the digit loop.
+    match u8::try_from(v) {
+        Ok(d) if d < 10 => w.write_all(&[b'0' + d]),
+        Ok(d) if d < 100 => w.write_all(&[b'0' + d / 10, b'0' + d % 10]),
+        _ => long_int(w, v),
+    }
+}
+
+/// [`int`] of a number of three digits or more, or below zero.
+fn long_int<W: Write>(w: &mut W, v: i128) -> io::Result<()> {
     let mut buf = [0u8; 40];
     let mut at = buf.len();
     let mut n = v.unsigned_abs();

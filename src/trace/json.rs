@@ -7,19 +7,25 @@
 use std::io::{self, Write};
 
 use super::escape::{int, q, q_with};
+use super::line::Line;
+use super::names::{List, Quoted};
 use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
 use crate::syntax::ast::{Dice, Keep, LevelKind};
 
 /// The JSON lines view: one object per event, keys in a fixed order, written into `W` as each
 /// event happens. `JsonLines::default()` writes into memory (read it back with
-/// [`JsonLines::out`]); [`JsonLines::new`] writes into any writer, a `BufWriter` on stdout for
-/// `turnscript run`. A failed write stops the view (see [`JsonLines::error`]), never the run.
+/// [`JsonLines::out`]); [`JsonLines::new`] writes into any writer; [`JsonLines::buffered`] hands
+/// the writer many events at once, as `turnscript run` does to stdout. A failed write stops the
+/// view (see [`JsonLines::error`]), never the run.
 pub struct JsonLines<W: Write = Vec<u8>> {
     out: Out<W>,
-    /// The event being written: each event is written here first (small writes into a `Vec`
-    /// are inlined copies), then handed to `out` in one write. Reused from event to event.
-    line: Vec<u8>,
+    /// The events not yet handed to `out`: each is written here, piece by piece, then handed to
+    /// `out` once `batch` bytes are waiting (at once, with a `batch` of 0). Reused throughout.
+    line: Line,
+    batch: usize,
+    /// The names of the run under way, written once as JSON strings.
+    names: Quoted,
 }
 
 impl Default for JsonLines {
@@ -29,11 +35,20 @@ impl Default for JsonLines {
 }
 
 impl<W: Write> JsonLines<W> {
-    /// A view that writes each event into `w`.
+    /// A view that writes each event into `w` as it happens.
     pub fn new(w: W) -> Self {
+        JsonLines::buffered(w, 0)
+    }
+
+    /// A view that writes events into `w` `batch` bytes or more at once (whole lines): what
+    /// a `BufWriter` of that size would do, without copying each line into it. What is still
+    /// held goes out with [`JsonLines::flush`]: flush before giving up the view.
+    pub fn buffered(w: W, batch: usize) -> Self {
         JsonLines {
             out: Out::new(w),
-            line: Vec::with_capacity(256),
+            line: Line::with_capacity(batch.saturating_add(1024)),
+            batch,
+            names: Quoted::default(),
         }
     }
 
@@ -42,12 +57,23 @@ impl<W: Write> JsonLines<W> {
         self.out.error.as_ref()
     }
 
-    /// Flushes the writer; after a failed write, gives back that error instead.
+    /// Writes out what the view holds and flushes the writer; after a failed write, gives back
+    /// that error instead.
     pub fn flush(&mut self) -> io::Result<()> {
+        self.hand_over();
         self.out.flush()
     }
 
-    /// The writer.
+    /// Hands the events held to the writer.
+    fn hand_over(&mut self) {
+        let line = &mut self.line;
+        if !line.is_empty() {
+            self.out.emit(|o| o.write_all(line.as_bytes()));
+            line.clear();
+        }
+    }
+
+    /// The writer (without what a [`JsonLines::buffered`] view holds until it is flushed).
     pub fn get_ref(&self) -> &W {
         &self.out.w
     }
@@ -65,9 +91,67 @@ impl JsonLines {
     }
 }
 
+/// What an event's names are found in: the world it comes with, and the names written once for
+/// its run ([`Quoted::of`]: none when the event is not of that run). Reads as the world.
+struct P<'w, 'p> {
+    w: &'w World<'p>,
+    q: &'w Quoted,
+}
+
+impl<'p> std::ops::Deref for P<'_, 'p> {
+    type Target = World<'p>;
+    fn deref(&self) -> &World<'p> {
+        self.w
+    }
+}
+
+/// Name `i` of `list` as the run's names have it, else `name()` written as a JSON string: the
+/// same bytes.
+#[inline]
+fn quoted_or<'a>(w: &mut Line, list: &List, i: usize, name: impl FnOnce() -> &'a str) -> io::Result<()> {
+    if list.put(i, w) { Ok(()) } else { q(w, name()) }
+}
+
 /// A character's name as a JSON string.
-fn name<W: Write>(w: &mut W, p: &World<'_>, id: EntityId) -> io::Result<()> {
-    q(w, p.character_name(id))
+fn name(w: &mut Line, p: &P<'_, '_>, id: EntityId) -> io::Result<()> {
+    quoted_or(w, &p.q.entities, id as usize, || p.w.character_name(id))
+}
+
+/// Who chose (a character or a role), as a JSON string.
+fn who_name(w: &mut Line, p: &P<'_, '_>, who: Who) -> io::Result<()> {
+    match who {
+        Who::Character(e) => name(w, p, e),
+        _ => q(w, p.w.who_name(who)),
+    }
+}
+
+/// An option of a decision (an action, a named option, a character), as a JSON string.
+fn option_name(w: &mut Line, p: &P<'_, '_>, key: OptionKey) -> io::Result<()> {
+    let (list, i) = match key {
+        OptionKey::Named(i) => (&p.q.options, i as usize),
+        OptionKey::Action(i) => (&p.q.actions, i as usize),
+        OptionKey::Character(e) => (&p.q.entities, e as usize),
+    };
+    quoted_or(w, list, i, || p.w.option_name(key))
+}
+
+fn decision_name(w: &mut Line, p: &P<'_, '_>, d: DecisionId) -> io::Result<()> {
+    quoted_or(w, &p.q.decisions, d as usize, || &p.decisions[d as usize])
+}
+
+fn field_name(w: &mut Line, p: &P<'_, '_>, f: FieldId) -> io::Result<()> {
+    quoted_or(w, &p.q.fields, f as usize, || &p.fields[f as usize].name)
+}
+
+fn action_name(w: &mut Line, p: &P<'_, '_>, a: ActionId) -> io::Result<()> {
+    quoted_or(w, &p.q.actions, a as usize, || &p.actions[a as usize].name)
+}
+
+/// What a roll was for (its label), as a JSON string.
+fn label_name(w: &mut Line, p: &P<'_, '_>, l: LabelId) -> io::Result<()> {
+    quoted_or(w, &p.q.labels, l as usize, || {
+        p.labels.get(l as usize).map(String::as_str).unwrap_or("roll")
+    })
 }
 
 /// Items as a JSON list's inside, comma-separated, each written by `item`.
@@ -94,36 +178,44 @@ fn level_kind(k: LevelKind) -> &'static str {
 }
 
 /// A field's value as JSON: a number, or a name (or `null`).
-fn value<W: Write>(w: &mut W, p: &World<'_>, field: FieldId, v: i64) -> io::Result<()> {
+fn value(w: &mut Line, p: &P<'_, '_>, field: FieldId, v: i64) -> io::Result<()> {
+    let Some(f) = p.p.fields.get(field as usize) else {
+        return int(w, v);
+    };
     // A truth global: `true` or `false`.
-    if p.p.fields.get(field as usize).is_some_and(|f| f.truth) {
+    if f.truth {
         return w.write_all(if v != 0 { b"true" } else { b"false" });
     }
-    match p.p.fields.get(field as usize).and_then(|f| f.refers) {
+    match f.refers {
         Some(_) if v < 0 => w.write_all(b"null"),
         Some(t @ (crate::check::SIDE | crate::check::ROLE)) => q(w, p.held_name(t, v)),
         Some(_) => name(w, p, v as EntityId),
-        None => match p.decimals(field) {
-            0 => int(w, v),
-            d => write!(w, "{}", super::Decimal(v, d)),
-        },
+        None if f.decimals == 0 => int(w, v),
+        None => write!(w, "{}", super::Decimal(v, f.decimals)),
     }
 }
 
 impl<W: Write> Sink for JsonLines<W> {
     /// One line per event. The dispatch is long only because it has one short arm per kind
     /// of event; each kind's object is written by its own function below.
-    fn event(&mut self, p: &World<'_>, e: &Event<'_>) {
+    fn event(&mut self, w: &World<'_>, e: &Event<'_>) {
+        if let Event::EncounterStart { .. } = e {
+            self.names.start(w);
+        }
         let line = &mut self.line;
-        line.clear();
-        // Writing into a `Vec` cannot fail.
-        let _ = event(line, p, e);
-        line.push(b'\n');
-        self.out.emit(|o| o.write_all(line));
+        // Writing into a `Line` cannot fail.
+        let _ = event(line, &P { w, q: self.names.of(w) }, e);
+        line.byte(b'\n');
+        if line.len() >= self.batch {
+            self.hand_over();
+        }
+        if let Event::Final { .. } = e {
+            self.names.end();
+        }
     }
 }
 
-fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
+fn event(o: &mut Line, p: &P<'_, '_>, e: &Event<'_>) -> io::Result<()> {
     match e {
         Event::EncounterStart { seed } => encounter_start(o, p, *seed),
         Event::EncounterEnd { reason } => encounter_end(o, p, reason),
@@ -174,7 +266,7 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             o.write_all(br#"{"event":"effect_tick","actor":"#)?;
             name(o, p, *target)?;
             o.write_all(br#","effect":"#)?;
-            q(o, &p.fields[*effect as usize].name)?;
+            field_name(o, p, *effect)?;
             o.write_all(br#","left":"#)?;
             int(o, *left)?;
             o.write_all(b"}")
@@ -192,7 +284,7 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
                 o.write_all(b",")?;
             }
             o.write_all(br#""flag":"#)?;
-            q(o, &p.fields[*flag as usize].name)?;
+            field_name(o, p, *flag)?;
             o.write_all(b"}")
         }
         Event::ReactionEnd { actor } => actor_event(o, p, "reaction_end", *actor),
@@ -268,13 +360,13 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             refused,
         } => {
             o.write_all(br#"{"event":"no_choice","actor":"#)?;
-            q(o, p.who_name(*chooser))?;
+            who_name(o, p, *chooser)?;
             o.write_all(br#","decision":"#)?;
-            q(o, &p.decisions[*decision as usize])?;
+            decision_name(o, p, *decision)?;
             o.write_all(br#","refused":["#)?;
             list(o, refused.iter(), |o, (option, reasons)| {
                 o.write_all(br#"{"option":"#)?;
-                q(o, p.option_name(*option))?;
+                option_name(o, p, *option)?;
                 o.write_all(br#","reasons":["#)?;
                 list(o, reasons.iter(), |o, r| q(o, r))?;
                 o.write_all(b"]}")
@@ -287,22 +379,21 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             option,
             reasons,
         } => {
-            let who = p.who_name(*chooser);
             o.write_all(br#"{"event":"refused","actor":"#)?;
-            q(o, who)?;
+            who_name(o, p, *chooser)?;
             o.write_all(br#","decision":"#)?;
-            q(o, &p.decisions[*decision as usize])?;
+            decision_name(o, p, *decision)?;
             o.write_all(br#","option":"#)?;
-            q(o, p.option_name(*option))?;
+            option_name(o, p, *option)?;
             o.write_all(br#","reasons":["#)?;
             list(o, reasons.iter(), |o, r| q(o, r))?;
             o.write_all(b"]}")
         }
         Event::Attempt { actor, attempt } => {
             o.write_all(br#"{"event":"attempt","actor":"#)?;
-            q(o, p.who_name(*actor))?;
+            who_name(o, p, *actor)?;
             o.write_all(br#","attempt":"#)?;
-            q(o, p.option_name(*attempt))?;
+            option_name(o, p, *attempt)?;
             o.write_all(b"}")
         }
         Event::AttemptRefused {
@@ -311,9 +402,9 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             reasons,
         } => {
             o.write_all(br#"{"event":"attempt_refused","actor":"#)?;
-            q(o, p.who_name(*actor))?;
+            who_name(o, p, *actor)?;
             o.write_all(br#","attempt":"#)?;
-            q(o, p.option_name(*attempt))?;
+            option_name(o, p, *attempt)?;
             o.write_all(br#","reasons":["#)?;
             list(o, reasons.iter(), |o, r| q(o, r))?;
             o.write_all(b"]}")
@@ -331,16 +422,16 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             q(o, change)?;
             o.write_all(br#","field":"#)?;
             match field {
-                Some(f) => q(o, &p.fields[*f as usize].name)?,
+                Some(f) => field_name(o, p, *f)?,
                 None => o.write_all(b"null")?,
             }
             o.write_all(b"}")
         }
         Event::Secret { decision, chooser } => {
             o.write_all(br#"{"event":"secret","actor":"#)?;
-            q(o, p.who_name(*chooser))?;
+            who_name(o, p, *chooser)?;
             o.write_all(br#","decision":"#)?;
-            q(o, &p.decisions[*decision as usize])?;
+            decision_name(o, p, *decision)?;
             o.write_all(b"}")
         }
         Event::Measure { measure, about, value } => {
@@ -391,9 +482,9 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
 }
 
 /// The fields of one entity or of the table, as a JSON object's inside.
-fn fields<W: Write>(o: &mut W, p: &World<'_>, fields: impl Iterator<Item = (FieldId, i64)>) -> io::Result<()> {
+fn fields(o: &mut Line, p: &P<'_, '_>, fields: impl Iterator<Item = (FieldId, i64)>) -> io::Result<()> {
     list(o, fields, |o, (f, v)| {
-        q(o, &p.fields[f as usize].name)?;
+        field_name(o, p, f)?;
         o.write_all(b":")?;
         value(o, p, f, v)
     })
@@ -401,7 +492,7 @@ fn fields<W: Write>(o: &mut W, p: &World<'_>, fields: impl Iterator<Item = (Fiel
 
 /// `final`: the clock, the globals, and every entity shown with its type, whether it is in
 /// play, and its fields.
-fn final_state<W: Write>(o: &mut W, p: &World<'_>, s: &FinalState<'_>) -> io::Result<()> {
+fn final_state(o: &mut Line, p: &P<'_, '_>, s: &FinalState<'_>) -> io::Result<()> {
     write!(o, r#"{{"event":"final","clock":{},"globals":{{"#, s.clock)?;
     fields(o, p, s.globals(p.p))?;
     // The sides' fields, only when sides have fields (`side NAME, ... { FIELDS }`).
@@ -431,7 +522,7 @@ fn final_state<W: Write>(o: &mut W, p: &World<'_>, s: &FinalState<'_>) -> io::Re
     o.write_all(b"]}")
 }
 
-fn encounter_start<W: Write>(o: &mut W, p: &World<'_>, seed: u64) -> io::Result<()> {
+fn encounter_start(o: &mut Line, p: &P<'_, '_>, seed: u64) -> io::Result<()> {
     o.write_all(br#"{"event":"encounter_start","ruleset":"#)?;
     q(o, &p.ruleset_name)?;
     o.write_all(br#","encounter":"#)?;
@@ -439,14 +530,14 @@ fn encounter_start<W: Write>(o: &mut W, p: &World<'_>, seed: u64) -> io::Result<
     write!(o, r#","seed":{seed}}}"#)
 }
 
-fn encounter_end<W: Write>(o: &mut W, p: &World<'_>, reason: &EndReason) -> io::Result<()> {
+fn encounter_end(o: &mut Line, p: &P<'_, '_>, reason: &EndReason) -> io::Result<()> {
     o.write_all(br#"{"event":"encounter_end","reason":"#)?;
     q_with(o, |e| write_reason(e, p, reason))?;
     o.write_all(b"}")
 }
 
 /// `{"event":KIND,"actor":NAME}`: the events that carry only who they are about.
-fn actor_event<W: Write>(o: &mut W, p: &World<'_>, kind: &str, actor: EntityId) -> io::Result<()> {
+fn actor_event(o: &mut Line, p: &P<'_, '_>, kind: &str, actor: EntityId) -> io::Result<()> {
     o.write_all(br#"{"event":""#)?;
     o.write_all(kind.as_bytes())?;
     o.write_all(br#"","actor":"#)?;
@@ -456,9 +547,9 @@ fn actor_event<W: Write>(o: &mut W, p: &World<'_>, kind: &str, actor: EntityId) 
 
 /// A level's `start` or `end` edge (`level_*`, `phase_*` or `round_*`), with the reason
 /// an `end` statement gave.
-fn level_edge<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn level_edge(
+    o: &mut Line,
+    p: &P<'_, '_>,
     (level, n): (LevelId, u64),
     edge: &str,
     reason: Option<Option<u16>>,
@@ -495,7 +586,7 @@ fn level_edge<W: Write>(
     o.write_all(b"}")
 }
 
-fn order_event<W: Write>(o: &mut W, p: &World<'_>, order: OrderId, ids: &[EntityId]) -> io::Result<()> {
+fn order_event(o: &mut Line, p: &P<'_, '_>, order: OrderId, ids: &[EntityId]) -> io::Result<()> {
     o.write_all(br#"{"event":"order","by":"#)?;
     q(o, &p.orders[order as usize].name)?;
     o.write_all(br#","order":["#)?;
@@ -511,17 +602,17 @@ fn order_event<W: Write>(o: &mut W, p: &World<'_>, order: OrderId, ids: &[Entity
     o.write_all(b"]}")
 }
 
-fn action_event<W: Write>(o: &mut W, p: &World<'_>, actor: EntityId, action: ActionId) -> io::Result<()> {
+fn action_event(o: &mut Line, p: &P<'_, '_>, actor: EntityId, action: ActionId) -> io::Result<()> {
     o.write_all(br#"{"event":"action","actor":"#)?;
     name(o, p, actor)?;
     o.write_all(br#","action":"#)?;
-    q(o, &p.actions[action as usize].name)?;
+    action_name(o, p, action)?;
     o.write_all(b"}")
 }
 
-fn roll<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn roll(
+    o: &mut Line,
+    p: &P<'_, '_>,
     actor: Option<EntityId>,
     label: LabelId,
     d: Dice,
@@ -535,7 +626,7 @@ fn roll<W: Write>(
         name(o, p, a)?;
     }
     o.write_all(br#","for":"#)?;
-    q(o, p.labels.get(label as usize).map(String::as_str).unwrap_or("roll"))?;
+    label_name(o, p, label)?;
     o.write_all(br#","dice":""#)?;
     if d.count != 1 {
         int(o, d.count)?;
@@ -572,37 +663,39 @@ fn roll<W: Write>(
     o.write_all(b"}")
 }
 
-fn decision_event<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn decision_event(
+    o: &mut Line,
+    p: &P<'_, '_>,
     decision: DecisionId,
     chooser: Who,
     options: &[OptionKey],
     picked: usize,
     by: DecidedBy,
 ) -> io::Result<()> {
-    let picked = options.get(picked).map(|k| p.option_name(*k)).unwrap_or("?");
-    let by = if by == DecidedBy::Answer { "answer" } else { "policy" };
-    let who = p.who_name(chooser);
     o.write_all(br#"{"event":"decision","actor":"#)?;
-    q(o, who)?;
+    who_name(o, p, chooser)?;
     o.write_all(br#","decision":"#)?;
-    q(o, &p.decisions[decision as usize])?;
+    decision_name(o, p, decision)?;
     o.write_all(br#","chooser":"#)?;
-    q(o, who)?;
+    who_name(o, p, chooser)?;
     o.write_all(br#","options":["#)?;
-    list(o, options, |o, k| q(o, p.option_name(*k)))?;
+    list(o, options, |o, k| option_name(o, p, *k))?;
     o.write_all(br#"],"picked":"#)?;
-    q(o, picked)?;
-    o.write_all(br#","by":""#)?;
-    o.write_all(by.as_bytes())?;
-    o.write_all(br#""}"#)
+    match options.get(picked) {
+        Some(k) => option_name(o, p, *k)?,
+        None => q(o, "?")?,
+    }
+    o.write_all(if by == DecidedBy::Answer {
+        br#","by":"answer"}"#
+    } else {
+        br#","by":"policy"}"#
+    })
 }
 
 /// `spend`, `gain`, `reset`, `forfeit` or `set` of one field; `(amount, left)`.
-fn resource<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn resource(
+    o: &mut Line,
+    p: &P<'_, '_>,
     change: Change,
     actor: EntityId,
     field: FieldId,
@@ -621,7 +714,7 @@ fn resource<W: Write>(
     o.write_all(b"\"")?;
     o.write_all(key.as_bytes())?;
     o.write_all(br#"":"#)?;
-    q(o, &p.fields[field as usize].name)?;
+    field_name(o, p, field)?;
     o.write_all(br#","amount":"#)?;
     value(o, p, field, amount)?;
     o.write_all(br#","left":"#)?;
@@ -630,9 +723,9 @@ fn resource<W: Write>(
 }
 
 /// `transfer`; `(amount, left, total)`.
-fn transfer<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn transfer(
+    o: &mut Line,
+    p: &P<'_, '_>,
     from: (EntityId, FieldId),
     to: (EntityId, FieldId),
     (amount, left, total): (i64, i64, i64),
@@ -640,7 +733,7 @@ fn transfer<W: Write>(
     o.write_all(br#"{"event":"transfer","actor":"#)?;
     name(o, p, from.0)?;
     o.write_all(br#","resource":"#)?;
-    q(o, &p.fields[from.1 as usize].name)?;
+    field_name(o, p, from.1)?;
     let d = p.decimals(from.1);
     let (amount, left, total) = (
         super::Decimal(amount, d),
@@ -650,11 +743,11 @@ fn transfer<W: Write>(
     write!(o, r#","amount":{amount},"left":{left},"to":"#)?;
     name(o, p, to.0)?;
     o.write_all(br#","to_resource":"#)?;
-    q(o, &p.fields[to.1 as usize].name)?;
+    field_name(o, p, to.1)?;
     write!(o, r#","to_left":{total}}}"#)
 }
 
-fn trigger_event<W: Write>(o: &mut W, p: &World<'_>, trigger: TriggerId, args: &[i64]) -> io::Result<()> {
+fn trigger_event(o: &mut Line, p: &P<'_, '_>, trigger: TriggerId, args: &[i64]) -> io::Result<()> {
     o.write_all(br#"{"event":"trigger","trigger":"#)?;
     q(o, &p.triggers[trigger as usize].name)?;
     o.write_all(br#","args":["#)?;
@@ -676,9 +769,9 @@ fn trigger_event<W: Write>(o: &mut W, p: &World<'_>, trigger: TriggerId, args: &
     o.write_all(b"]}")
 }
 
-fn effect_start<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn effect_start(
+    o: &mut Line,
+    p: &P<'_, '_>,
     effect: FieldId,
     target: EntityId,
     count: i64,
@@ -687,21 +780,21 @@ fn effect_start<W: Write>(
     o.write_all(br#"{"event":"effect_start","actor":"#)?;
     name(o, p, target)?;
     o.write_all(br#","effect":"#)?;
-    q(o, &p.fields[effect as usize].name)?;
+    field_name(o, p, effect)?;
     write!(o, r#","for":{count},"counted_at":"#)?;
     q_with(o, |e| write_anchor(e, p, at))?;
     o.write_all(b"}")
 }
 
-fn effect_end<W: Write>(o: &mut W, p: &World<'_>, effect: FieldId, target: EntityId) -> io::Result<()> {
+fn effect_end(o: &mut Line, p: &P<'_, '_>, effect: FieldId, target: EntityId) -> io::Result<()> {
     o.write_all(br#"{"event":"effect_end","actor":"#)?;
     name(o, p, target)?;
     o.write_all(br#","effect":"#)?;
-    q(o, &p.fields[effect as usize].name)?;
+    field_name(o, p, effect)?;
     o.write_all(b"}")
 }
 
-fn time<W: Write>(o: &mut W, p: &World<'_>, amount: i64, unit: UnitId, clock: i64) -> io::Result<()> {
+fn time(o: &mut Line, p: &P<'_, '_>, amount: i64, unit: UnitId, clock: i64) -> io::Result<()> {
     write!(o, r#"{{"event":"time","amount":{amount},"unit":"#)?;
     q(o, unit_name(p, unit))?;
     write!(o, r#","clock":{clock},"clock_unit":"#)?;
@@ -709,7 +802,7 @@ fn time<W: Write>(o: &mut W, p: &World<'_>, amount: i64, unit: UnitId, clock: i6
     o.write_all(b"}")
 }
 
-fn manual<W: Write>(o: &mut W, p: &World<'_>, actor: EntityId, field: FieldId, value: i64) -> io::Result<()> {
+fn manual(o: &mut Line, p: &P<'_, '_>, actor: EntityId, field: FieldId, value: i64) -> io::Result<()> {
     o.write_all(br#"{"event":"manual","#)?;
     if actor != TABLE {
         o.write_all(br#""actor":"#)?;
@@ -717,11 +810,11 @@ fn manual<W: Write>(o: &mut W, p: &World<'_>, actor: EntityId, field: FieldId, v
         o.write_all(b",")?;
     }
     o.write_all(br#""field":"#)?;
-    q(o, &p.fields[field as usize].name)?;
+    field_name(o, p, field)?;
     write!(o, r#","value":{}}}"#, super::Decimal(value, p.decimals(field)))
 }
 
-fn create<W: Write>(o: &mut W, p: &World<'_>, id: EntityId, ty: TypeId, values: &[(FieldId, i64)]) -> io::Result<()> {
+fn create(o: &mut Line, p: &P<'_, '_>, id: EntityId, ty: TypeId, values: &[(FieldId, i64)]) -> io::Result<()> {
     o.write_all(br#"{"event":"create","thing":"#)?;
     q(o, p.type_name(ty))?;
     o.write_all(br#","name":"#)?;

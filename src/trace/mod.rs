@@ -4,6 +4,8 @@
 
 mod escape;
 mod json;
+mod line;
+mod names;
 mod text;
 
 use std::fmt;
