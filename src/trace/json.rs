@@ -24,8 +24,8 @@ pub struct JsonLines<W: Write = Vec<u8>> {
     /// `out` once `batch` bytes are waiting (at once, with a `batch` of 0). Reused throughout.
     line: Line,
     batch: usize,
-    /// The names of the run under way, written once as JSON strings.
-    names: Quoted,
+    /// The names of the run under way, written once as JSON strings (boxed: six lists).
+    names: Box<Quoted>,
 }
 
 impl Default for JsonLines {
@@ -48,7 +48,7 @@ impl<W: Write> JsonLines<W> {
             out: Out::new(w),
             line: Line::with_capacity(batch.saturating_add(1024)),
             batch,
-            names: Quoted::default(),
+            names: Box::default(),
         }
     }
 
