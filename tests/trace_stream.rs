@@ -208,7 +208,7 @@ fn a_long_streamed_run_is_the_in_memory_trace() {
     );
 }
 
-/// Names that JSON escapes, that are not ASCII, and that are long: around the 32 bytes a short
+/// Names that JSON writes with a backslash, that are not ASCII, and that are long: around the 32 bytes a short
 /// name is copied in at once (30 and 31 bytes, 32 and 33 quoted), and far past them.
 const ODD_NAMES: [&str; 6] = [
     r"Back\slash",

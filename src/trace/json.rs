@@ -1,14 +1,16 @@
 //! The JSON lines view ([`JsonLines`]): the stable machine interface, one object per event.
 //!
-//! Each event is written as it happens: into a line buffer reused from event to event (names
-//! escaped into it by [`write_json_str`], lists item by item), then into the view's writer in
-//! one write. Nothing is allocated per event once the buffer holds the longest line.
+//! Each event is written as it happens into a [`Line`] (names copied from the run's names
+//! written once, [`Quoted`], or else written from the program by
+//! [`write_json_str`](super::write_json_str); lists item by item), then handed to the view's
+//! writer, at once or a batch at a time. Nothing is allocated per event once the buffer holds the
+//! longest line.
 
 use std::io::{self, Write};
 
-use super::escape::{int, q, q_with};
 use super::line::Line;
 use super::names::{List, Quoted};
+use super::quote::{int, q, q_with};
 use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
 use crate::syntax::ast::{Dice, Keep, LevelKind};

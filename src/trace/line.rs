@@ -93,7 +93,7 @@ impl Line {
 /// How many bytes [`Line::put_wide`] copies at once.
 pub(super) const WIDE: usize = 32;
 
-/// A `Line` is a writer that never fails, so the generic writing code (strings escaped, numbers,
+/// A `Line` is a writer that never fails, so the generic writing code (JSON strings, numbers,
 /// `write!`) writes into it too.
 impl io::Write for Line {
     #[inline(always)]

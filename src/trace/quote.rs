@@ -140,5 +140,5 @@ pub(super) fn q<W: Write>(w: &mut W, s: &str) -> io::Result<()> {
 }
 
 #[cfg(test)]
-#[path = "escape_tests.rs"]
+#[path = "quote_tests.rs"]
 mod tests;
