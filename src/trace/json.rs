@@ -44,11 +44,12 @@ impl<W: Write> JsonLines<W> {
 
     /// A view that writes events into `w` `batch` bytes or more at once (whole lines): what
     /// a `BufWriter` of that size would do, without copying each line into it. What is still
-    /// held goes out with [`JsonLines::flush`]: flush before giving up the view.
+    /// held goes out with [`JsonLines::flush`]: flush before giving up the view. (Room for up to
+    /// 1 MiB of it is made at once; a larger batch grows into it.)
     pub fn buffered(w: W, batch: usize) -> Self {
         JsonLines {
             out: Out::new(w),
-            line: Line::with_capacity(batch.saturating_add(1024)),
+            line: Line::with_capacity(batch.min(1 << 20) + 1024),
             batch,
             names: Box::default(),
         }
