@@ -15,9 +15,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::limits::{MAX_ANSWER_LINES, MAX_ANSWERS_BYTES, MAX_SOURCE_BYTES};
 use crate::output::{stderr, stderrln};
-use crate::project::{FileKey, RunOptions, Style, View, check_set, parse_answers, play};
+use crate::project::{FileKey, RunOptions, Style, check_set, parse_answers, play};
 use crate::source::{read_path, read_stream};
-use crate::trace::{Event, Sink, World};
+use crate::trace::{Event, JsonLines, Sink, Text, World};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -597,17 +597,23 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
             }
         }
     }
-    let stdout = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout());
     // Without an encounter, a ruleset that declares no one is warned of as its run starts.
     let alone = encounter.is_none().then(|| shown(&ruleset));
     let (view, result) = play(&texts, &opts.run, |p| {
         if let Some(ruleset) = &alone {
             stderr!("{}", no_cast_warning(ruleset, p));
         }
-        Streamed(View::with_writer(opts.jsonl, p, stdout))
+        if opts.jsonl {
+            Streamed::Json(JsonLines::buffered(std::io::stdout(), OUT_BUFFER))
+        } else {
+            Streamed::Text(Text::with_writer(
+                p,
+                BufWriter::with_capacity(OUT_BUFFER, std::io::stdout()),
+            ))
+        }
     });
     // The trace so far goes out before any error about the run.
-    let written = view.map_or(Ok(()), |mut v| v.0.flush());
+    let written = view.map_or(Ok(()), |mut v| v.flush());
     if let Err(e) = written {
         return write_failed("the trace", &e);
     }
@@ -642,16 +648,40 @@ pub(crate) fn no_cast_warning(ruleset: &str, program: &crate::Program) -> String
 /// The buffer of the trace on stdout: what a killed run may not have printed.
 const OUT_BUFFER: usize = 64 * 1024;
 
-/// The view `run` streams to stdout. The first failed write ends the process at once (the run
-/// would go on with nowhere to write): quietly, as `0`, when the reader is gone (`run ... | head`),
-/// else with the error, as `1`. It holds `Stdout`, not a `StdoutLock`: the view goes to the run's
-/// thread and back, which a lock guard cannot; the `BufWriter` takes the lock once per buffer.
-struct Streamed(View<BufWriter<Stdout>>);
+/// The view `run` streams to stdout, [`OUT_BUFFER`] bytes at a time: JSON lines gathered by the
+/// view itself (a line is not copied again into a `BufWriter`), or the GM's text through a
+/// `BufWriter`. The first failed write ends the process at once (the run would go on with nowhere
+/// to write): quietly, as `0`, when the reader is gone (`run ... | head`), else with the error,
+/// as `1`. It holds `Stdout`, not a `StdoutLock`: the view goes to the run's thread and back,
+/// which a lock guard cannot; the lock is taken once per buffer.
+enum Streamed {
+    Json(JsonLines<Stdout>),
+    Text(Text<BufWriter<Stdout>>),
+}
+
+impl Streamed {
+    /// Writes out what the view holds and flushes stdout; after a failed write, that error.
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Streamed::Json(v) => v.flush(),
+            Streamed::Text(v) => v.flush(),
+        }
+    }
+}
 
 impl Sink for Streamed {
     fn event(&mut self, world: &World<'_>, event: &Event<'_>) {
-        self.0.event(world, event);
-        if let Some(e) = self.0.error() {
+        let error = match self {
+            Streamed::Json(v) => {
+                v.event(world, event);
+                v.error()
+            }
+            Streamed::Text(v) => {
+                v.event(world, event);
+                v.error()
+            }
+        };
+        if let Some(e) = error {
             std::process::exit(crate::output::exit_code(write_failed("the trace", e)));
         }
     }

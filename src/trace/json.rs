@@ -1,25 +1,33 @@
 //! The JSON lines view ([`JsonLines`]): the stable machine interface, one object per event.
 //!
-//! Each event is written as it happens: into a line buffer reused from event to event (names
-//! escaped into it by [`write_json_str`], lists item by item), then into the view's writer in
-//! one write. Nothing is allocated per event once the buffer holds the longest line.
+//! Each event is written as it happens into a [`Line`] (names copied from the run's names
+//! written once, [`Quoted`], or else written from the program by
+//! [`write_json_str`](super::write_json_str); lists item by item), then handed to the view's
+//! writer, at once or a batch at a time. Nothing is allocated per event once the buffer holds the
+//! longest line.
 
-use std::fmt;
 use std::io::{self, Write};
 
+use super::line::Line;
+use super::names::{List, Quoted};
+use super::quote::{int, q, q_with};
 use super::{Change, DecidedBy, EndReason, Event, FinalState, Out, Sink, World, unit_name, write_anchor, write_reason};
 use crate::compile::ir::*;
 use crate::syntax::ast::{Dice, Keep, LevelKind};
 
 /// The JSON lines view: one object per event, keys in a fixed order, written into `W` as each
 /// event happens. `JsonLines::default()` writes into memory (read it back with
-/// [`JsonLines::out`]); [`JsonLines::new`] writes into any writer, a `BufWriter` on stdout for
-/// `turnscript run`. A failed write stops the view (see [`JsonLines::error`]), never the run.
+/// [`JsonLines::out`]); [`JsonLines::new`] writes into any writer; [`JsonLines::buffered`] hands
+/// the writer many events at once, as `turnscript run` does to stdout. A failed write stops the
+/// view (see [`JsonLines::error`]), never the run.
 pub struct JsonLines<W: Write = Vec<u8>> {
     out: Out<W>,
-    /// The event being written: each event is written here first (small writes into a `Vec`
-    /// are inlined copies), then handed to `out` in one write. Reused from event to event.
-    line: Vec<u8>,
+    /// The events not yet handed to `out`: each is written here, piece by piece, then handed to
+    /// `out` once `batch` bytes are waiting (at once, with a `batch` of 0). Reused throughout.
+    line: Line,
+    batch: usize,
+    /// The names of the run under way, written once as JSON strings (boxed: six lists).
+    names: Box<Quoted>,
 }
 
 impl Default for JsonLines {
@@ -29,11 +37,21 @@ impl Default for JsonLines {
 }
 
 impl<W: Write> JsonLines<W> {
-    /// A view that writes each event into `w`.
+    /// A view that writes each event into `w` as it happens.
     pub fn new(w: W) -> Self {
+        JsonLines::buffered(w, 0)
+    }
+
+    /// A view that writes events into `w` `batch` bytes or more at once (whole lines): what
+    /// a `BufWriter` of that size would do, without copying each line into it. What is still
+    /// held goes out with [`JsonLines::flush`]: flush before giving up the view. (Room for up to
+    /// 1 MiB of it is made at once; a larger batch grows into it.)
+    pub fn buffered(w: W, batch: usize) -> Self {
         JsonLines {
             out: Out::new(w),
-            line: Vec::with_capacity(256),
+            line: Line::with_capacity(batch.min(1 << 20) + 1024),
+            batch,
+            names: Box::default(),
         }
     }
 
@@ -42,12 +60,23 @@ impl<W: Write> JsonLines<W> {
         self.out.error.as_ref()
     }
 
-    /// Flushes the writer; after a failed write, gives back that error instead.
+    /// Writes out what the view holds and flushes the writer; after a failed write, gives back
+    /// that error instead.
     pub fn flush(&mut self) -> io::Result<()> {
+        self.hand_over();
         self.out.flush()
     }
 
-    /// The writer.
+    /// Hands the events held to the writer.
+    fn hand_over(&mut self) {
+        let line = &mut self.line;
+        if !line.is_empty() {
+            self.out.emit(|o| o.write_all(line.as_bytes()));
+            line.clear();
+        }
+    }
+
+    /// The writer (without what a [`JsonLines::buffered`] view holds until it is flushed).
     pub fn get_ref(&self) -> &W {
         &self.out.w
     }
@@ -65,133 +94,67 @@ impl JsonLines {
     }
 }
 
-/// Writes `s` as a JSON string, quotes included, escaped byte for byte as `serde_json` does:
-/// `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u00XX` (lower-case
-/// hex); everything else, non-ASCII included, as it is.
+/// What an event's names are found in: the world it comes with, and the names written once for
+/// its run ([`Quoted::of`]: none when the event is not of that run). Reads as the world.
+struct P<'w, 'p> {
+    w: &'w World<'p>,
+    q: &'w Quoted,
+}
+
+impl<'p> std::ops::Deref for P<'_, 'p> {
+    type Target = World<'p>;
+    fn deref(&self) -> &World<'p> {
+        self.w
+    }
+}
+
+/// Name `i` of `list` as the run's names have it, else `name()` written as a JSON string: the
+/// same bytes.
 #[inline]
-pub fn write_json_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
-    w.write_all(b"\"")?;
-    escape(w, s)?;
-    w.write_all(b"\"")
-}
-
-/// Writes the inside of a JSON string: `s` escaped, without quotes.
-#[inline]
-fn escape<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
-    let bytes = s.as_bytes();
-    // Names seldom hold a byte to escape: find the first one, if any, by table.
-    match bytes.iter().position(|&b| ESCAPED[b as usize]) {
-        None => w.write_all(bytes),
-        Some(first) => escape_from(w, bytes, first),
-    }
-}
-
-/// [`escape`] from the first byte to escape on.
-#[cold]
-fn escape_from<W: Write + ?Sized>(w: &mut W, bytes: &[u8], first: usize) -> io::Result<()> {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    w.write_all(&bytes[..first])?;
-    let mut start = first;
-    for (i, &b) in bytes.iter().enumerate().skip(first) {
-        let short: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x00..=0x1f => &[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xf) as usize]],
-            _ => continue,
-        };
-        // Every replacement above is ASCII, so `start..i` ends on a character boundary.
-        w.write_all(&bytes[start..i])?;
-        w.write_all(short)?;
-        start = i + 1;
-    }
-    w.write_all(&bytes[start..])
-}
-
-/// The bytes that JSON strings escape: `"`, `\\` and the control characters.
-const ESCAPED: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        t[b] = true;
-        b += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
-
-/// Writes what is formatted into it as the inside of a JSON string (a `fmt::Write` over an
-/// `io::Write`), keeping the first I/O error.
-struct Escaper<'a, W: ?Sized> {
-    w: &'a mut W,
-    error: Option<io::Error>,
-}
-
-impl<W: Write + ?Sized> fmt::Write for Escaper<'_, W> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        escape(self.w, s).map_err(|e| {
-            self.error = Some(e);
-            fmt::Error
-        })
-    }
-}
-
-/// Writes, as a JSON string, what `f` formats (dice, a reason, an anchor), without a `String`.
-fn q_with<W: Write>(w: &mut W, f: impl FnOnce(&mut Escaper<'_, W>) -> fmt::Result) -> io::Result<()> {
-    w.write_all(b"\"")?;
-    let mut e = Escaper {
-        w: &mut *w,
-        error: None,
-    };
-    if f(&mut e).is_err() {
-        return Err(e
-            .error
-            .unwrap_or_else(|| io::Error::other("formatting the trace failed")));
-    }
-    w.write_all(b"\"")
-}
-
-/// An integer in decimal, written without `core::fmt` (it is most of what a trace writes).
-fn int<W: Write>(w: &mut W, v: impl Into<i128>) -> io::Result<()> {
-    let v: i128 = v.into();
-    let mut buf = [0u8; 40];
-    let mut at = buf.len();
-    let mut n = v.unsigned_abs();
-    // Digits by 128-bit division (a library call) only while they do not fit in 64 bits.
-    while n > u128::from(u64::MAX) {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-    let mut n = n as u64;
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    if v < 0 {
-        at -= 1;
-        buf[at] = b'-';
-    }
-    w.write_all(&buf[at..])
-}
-
-/// A string as JSON.
-fn q<W: Write>(w: &mut W, s: &str) -> io::Result<()> {
-    write_json_str(w, s)
+fn quoted_or<'a>(w: &mut Line, list: &List, i: usize, name: impl FnOnce() -> &'a str) -> io::Result<()> {
+    if list.put(i, w) { Ok(()) } else { q(w, name()) }
 }
 
 /// A character's name as a JSON string.
-fn name<W: Write>(w: &mut W, p: &World<'_>, id: EntityId) -> io::Result<()> {
-    q(w, p.character_name(id))
+fn name(w: &mut Line, p: &P<'_, '_>, id: EntityId) -> io::Result<()> {
+    quoted_or(w, &p.q.entities, id as usize, || p.w.character_name(id))
+}
+
+/// Who chose (a character or a role), as a JSON string.
+fn who_name(w: &mut Line, p: &P<'_, '_>, who: Who) -> io::Result<()> {
+    match who {
+        Who::Character(e) => name(w, p, e),
+        _ => q(w, p.w.who_name(who)),
+    }
+}
+
+/// An option of a decision (an action, a named option, a character), as a JSON string.
+fn option_name(w: &mut Line, p: &P<'_, '_>, key: OptionKey) -> io::Result<()> {
+    let (list, i) = match key {
+        OptionKey::Named(i) => (&p.q.options, i as usize),
+        OptionKey::Action(i) => (&p.q.actions, i as usize),
+        OptionKey::Character(e) => (&p.q.entities, e as usize),
+    };
+    quoted_or(w, list, i, || p.w.option_name(key))
+}
+
+fn decision_name(w: &mut Line, p: &P<'_, '_>, d: DecisionId) -> io::Result<()> {
+    quoted_or(w, &p.q.decisions, d as usize, || &p.decisions[d as usize])
+}
+
+fn field_name(w: &mut Line, p: &P<'_, '_>, f: FieldId) -> io::Result<()> {
+    quoted_or(w, &p.q.fields, f as usize, || &p.fields[f as usize].name)
+}
+
+fn action_name(w: &mut Line, p: &P<'_, '_>, a: ActionId) -> io::Result<()> {
+    quoted_or(w, &p.q.actions, a as usize, || &p.actions[a as usize].name)
+}
+
+/// What a roll was for (its label), as a JSON string.
+fn label_name(w: &mut Line, p: &P<'_, '_>, l: LabelId) -> io::Result<()> {
+    quoted_or(w, &p.q.labels, l as usize, || {
+        p.labels.get(l as usize).map(String::as_str).unwrap_or("roll")
+    })
 }
 
 /// Items as a JSON list's inside, comma-separated, each written by `item`.
@@ -218,36 +181,44 @@ fn level_kind(k: LevelKind) -> &'static str {
 }
 
 /// A field's value as JSON: a number, or a name (or `null`).
-fn value<W: Write>(w: &mut W, p: &World<'_>, field: FieldId, v: i64) -> io::Result<()> {
+fn value(w: &mut Line, p: &P<'_, '_>, field: FieldId, v: i64) -> io::Result<()> {
+    let Some(f) = p.p.fields.get(field as usize) else {
+        return int(w, v);
+    };
     // A truth global: `true` or `false`.
-    if p.p.fields.get(field as usize).is_some_and(|f| f.truth) {
+    if f.truth {
         return w.write_all(if v != 0 { b"true" } else { b"false" });
     }
-    match p.p.fields.get(field as usize).and_then(|f| f.refers) {
+    match f.refers {
         Some(_) if v < 0 => w.write_all(b"null"),
         Some(t @ (crate::check::SIDE | crate::check::ROLE)) => q(w, p.held_name(t, v)),
         Some(_) => name(w, p, v as EntityId),
-        None => match p.decimals(field) {
-            0 => int(w, v),
-            d => write!(w, "{}", super::Decimal(v, d)),
-        },
+        None if f.decimals == 0 => int(w, v),
+        None => write!(w, "{}", super::Decimal(v, f.decimals)),
     }
 }
 
 impl<W: Write> Sink for JsonLines<W> {
     /// One line per event. The dispatch is long only because it has one short arm per kind
     /// of event; each kind's object is written by its own function below.
-    fn event(&mut self, p: &World<'_>, e: &Event<'_>) {
+    fn event(&mut self, w: &World<'_>, e: &Event<'_>) {
+        if let Event::EncounterStart { .. } = e {
+            self.names.start(w);
+        }
         let line = &mut self.line;
-        line.clear();
-        // Writing into a `Vec` cannot fail.
-        let _ = event(line, p, e);
-        line.push(b'\n');
-        self.out.emit(|o| o.write_all(line));
+        // Writing into a `Line` cannot fail.
+        let _ = event(line, &P { w, q: self.names.of(w) }, e);
+        line.byte(b'\n');
+        if line.len() >= self.batch {
+            self.hand_over();
+        }
+        if let Event::Final { .. } = e {
+            self.names.end();
+        }
     }
 }
 
-fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
+fn event(o: &mut Line, p: &P<'_, '_>, e: &Event<'_>) -> io::Result<()> {
     match e {
         Event::EncounterStart { seed } => encounter_start(o, p, *seed),
         Event::EncounterEnd { reason } => encounter_end(o, p, reason),
@@ -298,7 +269,7 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             o.write_all(br#"{"event":"effect_tick","actor":"#)?;
             name(o, p, *target)?;
             o.write_all(br#","effect":"#)?;
-            q(o, &p.fields[*effect as usize].name)?;
+            field_name(o, p, *effect)?;
             o.write_all(br#","left":"#)?;
             int(o, *left)?;
             o.write_all(b"}")
@@ -316,7 +287,7 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
                 o.write_all(b",")?;
             }
             o.write_all(br#""flag":"#)?;
-            q(o, &p.fields[*flag as usize].name)?;
+            field_name(o, p, *flag)?;
             o.write_all(b"}")
         }
         Event::ReactionEnd { actor } => actor_event(o, p, "reaction_end", *actor),
@@ -392,13 +363,13 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             refused,
         } => {
             o.write_all(br#"{"event":"no_choice","actor":"#)?;
-            q(o, p.who_name(*chooser))?;
+            who_name(o, p, *chooser)?;
             o.write_all(br#","decision":"#)?;
-            q(o, &p.decisions[*decision as usize])?;
+            decision_name(o, p, *decision)?;
             o.write_all(br#","refused":["#)?;
             list(o, refused.iter(), |o, (option, reasons)| {
                 o.write_all(br#"{"option":"#)?;
-                q(o, p.option_name(*option))?;
+                option_name(o, p, *option)?;
                 o.write_all(br#","reasons":["#)?;
                 list(o, reasons.iter(), |o, r| q(o, r))?;
                 o.write_all(b"]}")
@@ -411,22 +382,21 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             option,
             reasons,
         } => {
-            let who = p.who_name(*chooser);
             o.write_all(br#"{"event":"refused","actor":"#)?;
-            q(o, who)?;
+            who_name(o, p, *chooser)?;
             o.write_all(br#","decision":"#)?;
-            q(o, &p.decisions[*decision as usize])?;
+            decision_name(o, p, *decision)?;
             o.write_all(br#","option":"#)?;
-            q(o, p.option_name(*option))?;
+            option_name(o, p, *option)?;
             o.write_all(br#","reasons":["#)?;
             list(o, reasons.iter(), |o, r| q(o, r))?;
             o.write_all(b"]}")
         }
         Event::Attempt { actor, attempt } => {
             o.write_all(br#"{"event":"attempt","actor":"#)?;
-            q(o, p.who_name(*actor))?;
+            who_name(o, p, *actor)?;
             o.write_all(br#","attempt":"#)?;
-            q(o, p.option_name(*attempt))?;
+            option_name(o, p, *attempt)?;
             o.write_all(b"}")
         }
         Event::AttemptRefused {
@@ -435,9 +405,9 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             reasons,
         } => {
             o.write_all(br#"{"event":"attempt_refused","actor":"#)?;
-            q(o, p.who_name(*actor))?;
+            who_name(o, p, *actor)?;
             o.write_all(br#","attempt":"#)?;
-            q(o, p.option_name(*attempt))?;
+            option_name(o, p, *attempt)?;
             o.write_all(br#","reasons":["#)?;
             list(o, reasons.iter(), |o, r| q(o, r))?;
             o.write_all(b"]}")
@@ -455,16 +425,16 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
             q(o, change)?;
             o.write_all(br#","field":"#)?;
             match field {
-                Some(f) => q(o, &p.fields[*f as usize].name)?,
+                Some(f) => field_name(o, p, *f)?,
                 None => o.write_all(b"null")?,
             }
             o.write_all(b"}")
         }
         Event::Secret { decision, chooser } => {
             o.write_all(br#"{"event":"secret","actor":"#)?;
-            q(o, p.who_name(*chooser))?;
+            who_name(o, p, *chooser)?;
             o.write_all(br#","decision":"#)?;
-            q(o, &p.decisions[*decision as usize])?;
+            decision_name(o, p, *decision)?;
             o.write_all(b"}")
         }
         Event::Measure { measure, about, value } => {
@@ -515,9 +485,9 @@ fn event<W: Write>(o: &mut W, p: &World<'_>, e: &Event<'_>) -> io::Result<()> {
 }
 
 /// The fields of one entity or of the table, as a JSON object's inside.
-fn fields<W: Write>(o: &mut W, p: &World<'_>, fields: impl Iterator<Item = (FieldId, i64)>) -> io::Result<()> {
+fn fields(o: &mut Line, p: &P<'_, '_>, fields: impl Iterator<Item = (FieldId, i64)>) -> io::Result<()> {
     list(o, fields, |o, (f, v)| {
-        q(o, &p.fields[f as usize].name)?;
+        field_name(o, p, f)?;
         o.write_all(b":")?;
         value(o, p, f, v)
     })
@@ -525,7 +495,7 @@ fn fields<W: Write>(o: &mut W, p: &World<'_>, fields: impl Iterator<Item = (Fiel
 
 /// `final`: the clock, the globals, and every entity shown with its type, whether it is in
 /// play, and its fields.
-fn final_state<W: Write>(o: &mut W, p: &World<'_>, s: &FinalState<'_>) -> io::Result<()> {
+fn final_state(o: &mut Line, p: &P<'_, '_>, s: &FinalState<'_>) -> io::Result<()> {
     write!(o, r#"{{"event":"final","clock":{},"globals":{{"#, s.clock)?;
     fields(o, p, s.globals(p.p))?;
     // The sides' fields, only when sides have fields (`side NAME, ... { FIELDS }`).
@@ -555,7 +525,7 @@ fn final_state<W: Write>(o: &mut W, p: &World<'_>, s: &FinalState<'_>) -> io::Re
     o.write_all(b"]}")
 }
 
-fn encounter_start<W: Write>(o: &mut W, p: &World<'_>, seed: u64) -> io::Result<()> {
+fn encounter_start(o: &mut Line, p: &P<'_, '_>, seed: u64) -> io::Result<()> {
     o.write_all(br#"{"event":"encounter_start","ruleset":"#)?;
     q(o, &p.ruleset_name)?;
     o.write_all(br#","encounter":"#)?;
@@ -563,14 +533,14 @@ fn encounter_start<W: Write>(o: &mut W, p: &World<'_>, seed: u64) -> io::Result<
     write!(o, r#","seed":{seed}}}"#)
 }
 
-fn encounter_end<W: Write>(o: &mut W, p: &World<'_>, reason: &EndReason) -> io::Result<()> {
+fn encounter_end(o: &mut Line, p: &P<'_, '_>, reason: &EndReason) -> io::Result<()> {
     o.write_all(br#"{"event":"encounter_end","reason":"#)?;
     q_with(o, |e| write_reason(e, p, reason))?;
     o.write_all(b"}")
 }
 
 /// `{"event":KIND,"actor":NAME}`: the events that carry only who they are about.
-fn actor_event<W: Write>(o: &mut W, p: &World<'_>, kind: &str, actor: EntityId) -> io::Result<()> {
+fn actor_event(o: &mut Line, p: &P<'_, '_>, kind: &str, actor: EntityId) -> io::Result<()> {
     o.write_all(br#"{"event":""#)?;
     o.write_all(kind.as_bytes())?;
     o.write_all(br#"","actor":"#)?;
@@ -580,9 +550,9 @@ fn actor_event<W: Write>(o: &mut W, p: &World<'_>, kind: &str, actor: EntityId) 
 
 /// A level's `start` or `end` edge (`level_*`, `phase_*` or `round_*`), with the reason
 /// an `end` statement gave.
-fn level_edge<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn level_edge(
+    o: &mut Line,
+    p: &P<'_, '_>,
     (level, n): (LevelId, u64),
     edge: &str,
     reason: Option<Option<u16>>,
@@ -619,7 +589,7 @@ fn level_edge<W: Write>(
     o.write_all(b"}")
 }
 
-fn order_event<W: Write>(o: &mut W, p: &World<'_>, order: OrderId, ids: &[EntityId]) -> io::Result<()> {
+fn order_event(o: &mut Line, p: &P<'_, '_>, order: OrderId, ids: &[EntityId]) -> io::Result<()> {
     o.write_all(br#"{"event":"order","by":"#)?;
     q(o, &p.orders[order as usize].name)?;
     o.write_all(br#","order":["#)?;
@@ -635,17 +605,17 @@ fn order_event<W: Write>(o: &mut W, p: &World<'_>, order: OrderId, ids: &[Entity
     o.write_all(b"]}")
 }
 
-fn action_event<W: Write>(o: &mut W, p: &World<'_>, actor: EntityId, action: ActionId) -> io::Result<()> {
+fn action_event(o: &mut Line, p: &P<'_, '_>, actor: EntityId, action: ActionId) -> io::Result<()> {
     o.write_all(br#"{"event":"action","actor":"#)?;
     name(o, p, actor)?;
     o.write_all(br#","action":"#)?;
-    q(o, &p.actions[action as usize].name)?;
+    action_name(o, p, action)?;
     o.write_all(b"}")
 }
 
-fn roll<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn roll(
+    o: &mut Line,
+    p: &P<'_, '_>,
     actor: Option<EntityId>,
     label: LabelId,
     d: Dice,
@@ -659,7 +629,7 @@ fn roll<W: Write>(
         name(o, p, a)?;
     }
     o.write_all(br#","for":"#)?;
-    q(o, p.labels.get(label as usize).map(String::as_str).unwrap_or("roll"))?;
+    label_name(o, p, label)?;
     o.write_all(br#","dice":""#)?;
     if d.count != 1 {
         int(o, d.count)?;
@@ -696,37 +666,39 @@ fn roll<W: Write>(
     o.write_all(b"}")
 }
 
-fn decision_event<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn decision_event(
+    o: &mut Line,
+    p: &P<'_, '_>,
     decision: DecisionId,
     chooser: Who,
     options: &[OptionKey],
     picked: usize,
     by: DecidedBy,
 ) -> io::Result<()> {
-    let picked = options.get(picked).map(|k| p.option_name(*k)).unwrap_or("?");
-    let by = if by == DecidedBy::Answer { "answer" } else { "policy" };
-    let who = p.who_name(chooser);
     o.write_all(br#"{"event":"decision","actor":"#)?;
-    q(o, who)?;
+    who_name(o, p, chooser)?;
     o.write_all(br#","decision":"#)?;
-    q(o, &p.decisions[decision as usize])?;
+    decision_name(o, p, decision)?;
     o.write_all(br#","chooser":"#)?;
-    q(o, who)?;
+    who_name(o, p, chooser)?;
     o.write_all(br#","options":["#)?;
-    list(o, options, |o, k| q(o, p.option_name(*k)))?;
+    list(o, options, |o, k| option_name(o, p, *k))?;
     o.write_all(br#"],"picked":"#)?;
-    q(o, picked)?;
-    o.write_all(br#","by":""#)?;
-    o.write_all(by.as_bytes())?;
-    o.write_all(br#""}"#)
+    match options.get(picked) {
+        Some(k) => option_name(o, p, *k)?,
+        None => q(o, "?")?,
+    }
+    o.write_all(if by == DecidedBy::Answer {
+        br#","by":"answer"}"#
+    } else {
+        br#","by":"policy"}"#
+    })
 }
 
 /// `spend`, `gain`, `reset`, `forfeit` or `set` of one field; `(amount, left)`.
-fn resource<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn resource(
+    o: &mut Line,
+    p: &P<'_, '_>,
     change: Change,
     actor: EntityId,
     field: FieldId,
@@ -745,7 +717,7 @@ fn resource<W: Write>(
     o.write_all(b"\"")?;
     o.write_all(key.as_bytes())?;
     o.write_all(br#"":"#)?;
-    q(o, &p.fields[field as usize].name)?;
+    field_name(o, p, field)?;
     o.write_all(br#","amount":"#)?;
     value(o, p, field, amount)?;
     o.write_all(br#","left":"#)?;
@@ -754,9 +726,9 @@ fn resource<W: Write>(
 }
 
 /// `transfer`; `(amount, left, total)`.
-fn transfer<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn transfer(
+    o: &mut Line,
+    p: &P<'_, '_>,
     from: (EntityId, FieldId),
     to: (EntityId, FieldId),
     (amount, left, total): (i64, i64, i64),
@@ -764,7 +736,7 @@ fn transfer<W: Write>(
     o.write_all(br#"{"event":"transfer","actor":"#)?;
     name(o, p, from.0)?;
     o.write_all(br#","resource":"#)?;
-    q(o, &p.fields[from.1 as usize].name)?;
+    field_name(o, p, from.1)?;
     let d = p.decimals(from.1);
     let (amount, left, total) = (
         super::Decimal(amount, d),
@@ -774,11 +746,11 @@ fn transfer<W: Write>(
     write!(o, r#","amount":{amount},"left":{left},"to":"#)?;
     name(o, p, to.0)?;
     o.write_all(br#","to_resource":"#)?;
-    q(o, &p.fields[to.1 as usize].name)?;
+    field_name(o, p, to.1)?;
     write!(o, r#","to_left":{total}}}"#)
 }
 
-fn trigger_event<W: Write>(o: &mut W, p: &World<'_>, trigger: TriggerId, args: &[i64]) -> io::Result<()> {
+fn trigger_event(o: &mut Line, p: &P<'_, '_>, trigger: TriggerId, args: &[i64]) -> io::Result<()> {
     o.write_all(br#"{"event":"trigger","trigger":"#)?;
     q(o, &p.triggers[trigger as usize].name)?;
     o.write_all(br#","args":["#)?;
@@ -800,9 +772,9 @@ fn trigger_event<W: Write>(o: &mut W, p: &World<'_>, trigger: TriggerId, args: &
     o.write_all(b"]}")
 }
 
-fn effect_start<W: Write>(
-    o: &mut W,
-    p: &World<'_>,
+fn effect_start(
+    o: &mut Line,
+    p: &P<'_, '_>,
     effect: FieldId,
     target: EntityId,
     count: i64,
@@ -811,21 +783,21 @@ fn effect_start<W: Write>(
     o.write_all(br#"{"event":"effect_start","actor":"#)?;
     name(o, p, target)?;
     o.write_all(br#","effect":"#)?;
-    q(o, &p.fields[effect as usize].name)?;
+    field_name(o, p, effect)?;
     write!(o, r#","for":{count},"counted_at":"#)?;
     q_with(o, |e| write_anchor(e, p, at))?;
     o.write_all(b"}")
 }
 
-fn effect_end<W: Write>(o: &mut W, p: &World<'_>, effect: FieldId, target: EntityId) -> io::Result<()> {
+fn effect_end(o: &mut Line, p: &P<'_, '_>, effect: FieldId, target: EntityId) -> io::Result<()> {
     o.write_all(br#"{"event":"effect_end","actor":"#)?;
     name(o, p, target)?;
     o.write_all(br#","effect":"#)?;
-    q(o, &p.fields[effect as usize].name)?;
+    field_name(o, p, effect)?;
     o.write_all(b"}")
 }
 
-fn time<W: Write>(o: &mut W, p: &World<'_>, amount: i64, unit: UnitId, clock: i64) -> io::Result<()> {
+fn time(o: &mut Line, p: &P<'_, '_>, amount: i64, unit: UnitId, clock: i64) -> io::Result<()> {
     write!(o, r#"{{"event":"time","amount":{amount},"unit":"#)?;
     q(o, unit_name(p, unit))?;
     write!(o, r#","clock":{clock},"clock_unit":"#)?;
@@ -833,7 +805,7 @@ fn time<W: Write>(o: &mut W, p: &World<'_>, amount: i64, unit: UnitId, clock: i6
     o.write_all(b"}")
 }
 
-fn manual<W: Write>(o: &mut W, p: &World<'_>, actor: EntityId, field: FieldId, value: i64) -> io::Result<()> {
+fn manual(o: &mut Line, p: &P<'_, '_>, actor: EntityId, field: FieldId, value: i64) -> io::Result<()> {
     o.write_all(br#"{"event":"manual","#)?;
     if actor != TABLE {
         o.write_all(br#""actor":"#)?;
@@ -841,11 +813,11 @@ fn manual<W: Write>(o: &mut W, p: &World<'_>, actor: EntityId, field: FieldId, v
         o.write_all(b",")?;
     }
     o.write_all(br#""field":"#)?;
-    q(o, &p.fields[field as usize].name)?;
+    field_name(o, p, field)?;
     write!(o, r#","value":{}}}"#, super::Decimal(value, p.decimals(field)))
 }
 
-fn create<W: Write>(o: &mut W, p: &World<'_>, id: EntityId, ty: TypeId, values: &[(FieldId, i64)]) -> io::Result<()> {
+fn create(o: &mut Line, p: &P<'_, '_>, id: EntityId, ty: TypeId, values: &[(FieldId, i64)]) -> io::Result<()> {
     o.write_all(br#"{"event":"create","thing":"#)?;
     q(o, p.type_name(ty))?;
     o.write_all(br#","name":"#)?;
@@ -854,7 +826,3 @@ fn create<W: Write>(o: &mut W, p: &World<'_>, id: EntityId, ty: TypeId, values: 
     fields(o, p, values.iter().copied())?;
     o.write_all(b"}}")
 }
-
-#[cfg(test)]
-#[path = "json_tests.rs"]
-mod tests;

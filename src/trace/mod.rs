@@ -3,6 +3,9 @@
 //! Events carry slots, never strings; the views look names up in the [`Program`].
 
 mod json;
+mod line;
+mod names;
+mod quote;
 mod text;
 
 use std::fmt;
@@ -11,7 +14,8 @@ use std::io;
 use crate::compile::ir::*;
 use crate::syntax::ast::Dice;
 
-pub use json::{JsonLines, write_json_str};
+pub use json::JsonLines;
+pub use quote::write_json_str;
 pub use text::{Text, units_text};
 
 /// Why an encounter ended.

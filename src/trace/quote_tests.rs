@@ -30,7 +30,8 @@ fn strings_are_written_as_serde_json_writes_them() {
     }
 }
 
-/// Integers at the edges of both halves of the digit loop: 64-bit and 128-bit division.
+/// Integers at the edges of both halves of the digit loop (64-bit and 128-bit division), and
+/// around the one and two digits written without it.
 #[test]
 fn integers_are_written_as_rust_displays_them() {
     let edges: [i128; 12] = [
@@ -47,7 +48,7 @@ fn integers_are_written_as_rust_displays_them() {
         i128::MIN,
         1_000_000_000_000_000_000_000,
     ];
-    for v in edges {
+    for v in edges.into_iter().chain(-101..=1001) {
         let mut w = Vec::new();
         int(&mut w, v).expect("into memory");
         assert_eq!(String::from_utf8(w).expect("UTF-8"), v.to_string());
