@@ -36,6 +36,43 @@ pub const NONE: i64 = -1;
 pub const TABLE: EntityId = EntityId::MAX;
 /// A local variable's slot in the run's frame.
 pub type Slot = u16;
+/// A block's number in the program, by which the runtime finds its compiled code.
+pub type BlockId = u32;
+/// The number of a block the compiler did not number (an empty block left where a secret
+/// choice's body was taken aside): it has no compiled code and is walked.
+pub const NO_BLOCK: BlockId = BlockId::MAX;
+
+/// A block of statements and its number ([`Program::n_blocks`] of them are numbered, from 0):
+/// read as the slice of its statements.
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub id: BlockId,
+    pub stmts: Vec<St>,
+}
+
+impl Default for Block {
+    fn default() -> Self {
+        Block {
+            id: NO_BLOCK,
+            stmts: Vec::new(),
+        }
+    }
+}
+
+impl std::ops::Deref for Block {
+    type Target = [St];
+    fn deref(&self) -> &[St] {
+        &self.stmts
+    }
+}
+
+impl<'b> IntoIterator for &'b Block {
+    type Item = &'b St;
+    type IntoIter = std::slice::Iter<'b, St>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.stmts.iter()
+    }
+}
 
 /// A compiled ruleset plus encounter, ready to run.
 #[derive(Debug, Clone)]
@@ -64,8 +101,10 @@ pub struct Program {
     pub dice: Vec<(Dice, Span)>,
     /// `because` texts of `end` statements.
     pub reasons: Vec<String>,
-    pub setup: Vec<St>,
-    pub play: Vec<St>,
+    pub setup: Block,
+    pub play: Block,
+    /// How many blocks are numbered (`Block::id` from 0 to this).
+    pub n_blocks: u32,
     pub n_locals: usize,
     pub roles: Vec<String>,
     pub triggers: Vec<TriggerDef>,
@@ -97,7 +136,7 @@ pub struct Program {
     /// The faces of dice with listed faces (`d[-1,0,1]`), by `Dice::faces`.
     pub faces: Vec<Vec<i64>>,
     /// The bodies of secret choices' options, run when the choices are revealed.
-    pub bodies: Vec<Vec<St>>,
+    pub bodies: Vec<Block>,
     /// `forbid`: what an answer may attempt that no decision offers now, and why it is refused;
     /// `attempts[k]` is the option `forbids[k]` stands for (what deciders match answers against).
     pub forbids: Vec<ForbidDef>,
@@ -178,7 +217,7 @@ pub enum ArgKind {
 pub struct HookDef {
     pub vars: Vec<Slot>,
     pub filter: Option<Ex>,
-    pub body: Vec<St>,
+    pub body: Block,
     /// Every slot the hook binds, saved and restored around it so hooks may nest.
     pub frame: (Slot, Slot),
     /// For a turn hook: the type of entity whose turns it answers.
@@ -215,7 +254,7 @@ pub struct ActionDef {
     pub kinds: Vec<KindId>,
     pub costs: Vec<(Ex, FieldId)>,
     pub when: Option<Ex>,
-    pub body: Vec<St>,
+    pub body: Block,
     pub label: LabelId,
     /// Every slot the action binds, saved and restored around it so actions may nest.
     pub frame: (Slot, Slot),
@@ -354,7 +393,7 @@ pub struct ForbidDef {
 pub struct Decline {
     pub option: OptionId,
     pub refusals: Vec<RefusalDef>,
-    pub block: Vec<St>,
+    pub block: Block,
 }
 
 /// `unless C because "..."`: the condition, and the message's parts (text, or a character's name).
@@ -470,12 +509,12 @@ pub enum St {
         repeat: Repeat,
         /// The game's own numbers (`counting from ...`); `None`: 1, 2, 3, ...
         counting: Option<Box<CountingEx>>,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     Turn {
         actor: Ex,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     ForEach {
@@ -497,13 +536,13 @@ pub enum St {
         from: Option<Ex>,
         filter: Option<Ex>,
         order: Option<OrderId>,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     If {
         cond: Ex,
-        then: Vec<St>,
-        otherwise: Vec<St>,
+        then: Block,
+        otherwise: Block,
     },
     Choose {
         /// `in secret`: revealed, and its option run, when the enclosing `together` walk ends.
@@ -533,7 +572,7 @@ pub enum St {
         presence: crate::syntax::ast::Presence,
         filter: Option<Ex>,
         order: Option<OrderId>,
-        body: Vec<St>,
+        body: Block,
         decline: Option<Decline>,
         refusals: Vec<RefusalDef>,
         prefs: Vec<PolicyPrefs>,
@@ -543,7 +582,7 @@ pub enum St {
     },
     Repeat {
         repeat: Repeat,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     EndRepeat,
@@ -586,7 +625,7 @@ pub enum St {
     },
     React {
         actor: Ex,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     /// `disarm OWNER [on POINT]`: the owner's responses (on that point only, if set) disarmed.
@@ -638,7 +677,7 @@ pub enum St {
         from: Ex,
         to: Ex,
         down: bool,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     /// `give EXPR`: the value of the routine running; it returns here.
@@ -697,7 +736,7 @@ pub enum St {
     },
     /// `together { ... }`: a moment with no walk.
     Moment {
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     /// `CHANGE at end of moment|LEVEL`: the change's target and amount worked out now, the change
@@ -733,7 +772,7 @@ pub struct OptionDef {
     pub using: Option<FieldId>,
     pub when: Option<Ex>,
     pub refusals: Vec<RefusalDef>,
-    pub body: Vec<St>,
+    pub body: Block,
     /// In a secret choice: the body is `Program::bodies[id]`, run when the choice is revealed.
     pub deferred: Option<u32>,
 }
