@@ -131,6 +131,7 @@ fn empty_program(d: &Decls<'_>) -> Program {
         setup: Block::default(),
         play: Block::default(),
         n_blocks: 0,
+        code: CodeCell::default(),
         n_locals: 0,
         roles: d.roles.clone(),
         triggers: d

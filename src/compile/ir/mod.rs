@@ -1,8 +1,10 @@
 //! The compiled form: every name resolved to a slot. The runtime reads only this.
 
+mod block;
 mod decks;
 mod dice;
 
+pub use block::{Block, BlockId, CodeCell, NO_BLOCK};
 pub use decks::DeckIndex;
 pub use dice::{CountingEx, DynDiceEx, FacesEx, PoolSt};
 
@@ -36,44 +38,6 @@ pub const NONE: i64 = -1;
 pub const TABLE: EntityId = EntityId::MAX;
 /// A local variable's slot in the run's frame.
 pub type Slot = u16;
-/// A block's number in the program, by which the runtime finds its compiled code.
-pub type BlockId = u32;
-/// The number of a block the compiler did not number (an empty block left where a secret
-/// choice's body was taken aside): it has no compiled code and is walked.
-pub const NO_BLOCK: BlockId = BlockId::MAX;
-
-/// A block of statements and its number ([`Program::n_blocks`] of them are numbered, from 0):
-/// read as the slice of its statements.
-#[derive(Debug, Clone)]
-pub struct Block {
-    pub id: BlockId,
-    pub stmts: Vec<St>,
-}
-
-impl Default for Block {
-    fn default() -> Self {
-        Block {
-            id: NO_BLOCK,
-            stmts: Vec::new(),
-        }
-    }
-}
-
-impl std::ops::Deref for Block {
-    type Target = [St];
-    fn deref(&self) -> &[St] {
-        &self.stmts
-    }
-}
-
-impl<'b> IntoIterator for &'b Block {
-    type Item = &'b St;
-    type IntoIter = std::slice::Iter<'b, St>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.stmts.iter()
-    }
-}
-
 /// A compiled ruleset plus encounter, ready to run.
 #[derive(Debug, Clone)]
 pub struct Program {
@@ -105,6 +69,9 @@ pub struct Program {
     pub play: Block,
     /// How many blocks are numbered (`Block::id` from 0 to this).
     pub n_blocks: u32,
+    /// The runtime's compiled form of the blocks (`runtime::code`), made at the program's first
+    /// run and shared by every run after it.
+    pub code: CodeCell,
     pub n_locals: usize,
     pub roles: Vec<String>,
     pub triggers: Vec<TriggerDef>,
