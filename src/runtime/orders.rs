@@ -494,6 +494,7 @@ impl Machine<'_> {
     }
 
     /// Whether `e` is drawn (in play, or out of it as the walk says) and passes `filter`, with `var` bound to it (and left bound).
+    #[inline(always)]
     fn eligible(&mut self, e: EntityId, var: Slot, filter: Option<Filter<'_>>) -> R<bool> {
         if !self.present(e, self.drawing) {
             return Ok(false);

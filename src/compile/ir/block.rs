@@ -11,9 +11,16 @@ pub const NO_BLOCK: BlockId = BlockId::MAX;
 
 /// Where the runtime keeps the compiled form of a program's blocks (`runtime::code::Code`,
 /// a type this stage does not know): made once, at the first run, and shared by every run and
-/// thread after it; a clone of the program shares it (the clone's blocks are the same).
-#[derive(Default, Clone)]
+/// thread after it. A clone of the program starts with an empty cell and makes its own at its
+/// first run, so that code never outlives the blocks it was made from.
+#[derive(Default)]
 pub struct CodeCell(pub std::sync::OnceLock<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
+
+impl Clone for CodeCell {
+    fn clone(&self) -> Self {
+        CodeCell::default()
+    }
+}
 
 impl std::fmt::Debug for CodeCell {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
