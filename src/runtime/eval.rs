@@ -408,7 +408,12 @@ impl Machine<'_> {
             Quant::Last => found.last().map_or(NONE, |e| *e as i64),
             _ => fold.value(),
         };
-        self.ids.put(found);
+        // Only a list taken is given back: an empty one put on the spares would be the next
+        // walk's list, which then allocates anew (each `any` put one, so a `for each` after it
+        // grew its list at every round).
+        if matches!(quant, Quant::First | Quant::Last) {
+            self.ids.put(found);
+        }
         sorted.map(|()| value)
     }
 
