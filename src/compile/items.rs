@@ -76,11 +76,11 @@ impl Lower<'_> {
             Item::DefaultPolicy(name) => self.default_policy = Some(name.node.clone()),
             Item::Setup(b) => {
                 let body = self.block(b);
-                self.p.setup.extend(body);
+                self.p.setup.stmts.extend(body.stmts);
             }
             Item::Play(b) => {
                 let body = self.block(b);
-                self.p.play.extend(body);
+                self.p.play.stmts.extend(body.stmts);
             }
             Item::Character(ch) => self.character(ch),
             Item::Forbid { name, who, rule } => self.forbid(name, who.as_ref(), rule),

@@ -56,7 +56,7 @@ pub fn compile(checked: &Checked) -> Program {
         c.p.hooks.push(HookDef {
             vars: Vec::new(),
             filter: None,
-            body: Vec::new(),
+            body: Block::default(),
             frame: (0, 0),
             ty: CHARACTER,
         });
@@ -67,6 +67,9 @@ pub fn compile(checked: &Checked) -> Program {
         }
     }
     c.p.n_locals = c.max_locals;
+    // `setup` and `play` are each one block, however many items wrote them.
+    c.p.setup.id = c.next_block();
+    c.p.play.id = c.next_block();
     c.p.deck_index = DeckIndex::new(&c.p);
     c.p.moments.resolve(&c.p.actions);
     c.p.default_policy = c.default_policy.as_deref().and_then(|n| c.p.policy(n));
@@ -128,8 +131,10 @@ fn empty_program(d: &Decls<'_>) -> Program {
         labels: Vec::new(),
         dice: Vec::new(),
         reasons: Vec::new(),
-        setup: Vec::new(),
-        play: Vec::new(),
+        setup: Block::default(),
+        play: Block::default(),
+        n_blocks: 0,
+        code: CodeCell::default(),
         n_locals: 0,
         roles: d.roles.clone(),
         triggers: d

@@ -57,7 +57,7 @@ pub struct ReadyDef {
     pub filter: Option<Ex>,
     /// Where the condition is written (the REPL shows its text).
     pub filter_span: Option<Span>,
-    pub body: Vec<St>,
+    pub body: Block,
     /// The slots the condition and block bind (the point's variables, their `let`s): saved and
     /// restored around a firing.
     pub frame: (Slot, Slot),

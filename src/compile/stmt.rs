@@ -8,11 +8,22 @@ use crate::syntax::ast::{self, Collection, CountAt, Expr, ExprKind, Loop, PlaceT
 
 impl Lower<'_> {
     /// A block; the names its `let` and `create ... as` bind end with it.
-    pub(super) fn block(&mut self, b: &ast::Block) -> Vec<St> {
+    /// Each block is numbered as it is made, for the runtime's compiled code (`Block::id`).
+    pub(super) fn block(&mut self, b: &ast::Block) -> Block {
         let depth = self.scopes.len();
-        let out = b.stmts.iter().map(|s| self.stmt(s)).collect();
+        let stmts = b.stmts.iter().map(|s| self.stmt(s)).collect();
         self.scopes.truncate(depth);
-        out
+        Block {
+            id: self.next_block(),
+            stmts,
+        }
+    }
+
+    /// The next block's number.
+    pub(super) fn next_block(&mut self) -> BlockId {
+        let id = self.p.n_blocks;
+        self.p.n_blocks += 1;
+        id
     }
 
     pub(super) fn target(&mut self, t: &ast::Target) -> Target {
@@ -353,7 +364,7 @@ impl Lower<'_> {
     }
 
     /// Keeps a secret choice's body in the program, to be run when the choice is revealed.
-    fn defer(&mut self, body: Vec<St>) -> u32 {
+    fn defer(&mut self, body: Block) -> u32 {
         self.p.bodies.push(body);
         (self.p.bodies.len() - 1) as u32
     }

@@ -173,7 +173,7 @@ impl Machine<'_> {
 
     /// Field `f` of the entity (or side's owner, or the table) `v` names.
     #[inline(always)]
-    fn field_of(&self, v: i64, f: FieldId, span: Span) -> R<i64> {
+    pub(super) fn field_of(&self, v: i64, f: FieldId, span: Span) -> R<i64> {
         // An entity (ids below the entities' count: never the table nor a side's owner, which
         // count down from the top), with every value set: read in place.
         if v >= 0 && (v as usize) < self.types.len() && self.all_set() {
@@ -408,7 +408,12 @@ impl Machine<'_> {
             Quant::Last => found.last().map_or(NONE, |e| *e as i64),
             _ => fold.value(),
         };
-        self.ids.put(found);
+        // Only a list taken is given back: an empty one put on the spares would be the next
+        // walk's list, which then allocates anew (each `any` put one, so a `for each` after it
+        // grew its list at every round).
+        if matches!(quant, Quant::First | Quant::Last) {
+            self.ids.put(found);
+        }
         sorted.map(|()| value)
     }
 
@@ -466,7 +471,7 @@ impl Machine<'_> {
 /// `run::division_by_zero` at `span`.
 #[cold]
 #[inline(never)]
-fn division_by_zero(span: Span) -> Box<Diag> {
+pub(super) fn division_by_zero(span: Span) -> Box<Diag> {
     Box::new(
         Diag::new("run::division_by_zero", "division by zero")
             .label(span, "the right-hand side is 0 here")

@@ -16,7 +16,7 @@ impl Machine<'_> {
         &mut self,
         var: Slot,
         (from, to, down): (&Ex, &Ex, bool),
-        body: &[St],
+        body: &Block,
         span: Span,
     ) -> R<Flow> {
         let (i, last) = (self.eval(from, NO_CTX)?, self.eval(to, NO_CTX)?);
@@ -27,7 +27,7 @@ impl Machine<'_> {
         result
     }
 
-    fn count_passes(&mut self, var: Slot, (mut i, last, down): (i64, i64, bool), body: &[St], span: Span) -> R<Flow> {
+    fn count_passes(&mut self, var: Slot, (mut i, last, down): (i64, i64, bool), body: &Block, span: Span) -> R<Flow> {
         Ok(loop {
             if (down && i < last) || (!down && i > last) {
                 break Flow::Next;

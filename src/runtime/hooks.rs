@@ -108,7 +108,7 @@ impl Machine<'_> {
 
     /// A reaction: the actor's block, between its start and end events; an actor that is `none`
     /// is reported where it is written.
-    pub(super) fn st_react(&mut self, actor: &Ex, body: &[St], span: Span) -> R<Flow> {
+    pub(super) fn st_react(&mut self, actor: &Ex, body: &Block, span: Span) -> R<Flow> {
         let a = self.alive(actor, span)?;
         self.emit(Event::ReactionStart { actor: a });
         self.acting.push(a);

@@ -17,7 +17,7 @@ impl Machine<'_> {
         &mut self,
         level: LevelId,
         (repeat, counting): (&Repeat, Option<&CountingEx>),
-        body: &[St],
+        body: &Block,
         span: Span,
     ) -> R<Flow> {
         // Entered again inside itself (through a routine, an action or a hook: the checker
@@ -203,7 +203,7 @@ impl Machine<'_> {
         }
     }
 
-    pub(super) fn repeat(&mut self, repeat: &Repeat, body: &[St], span: Span) -> R<Flow> {
+    pub(super) fn repeat(&mut self, repeat: &Repeat, body: &Block, span: Span) -> R<Flow> {
         // Popped on every path: a routine called in the condition may end the encounter, an
         // `Err` that the statement turns back into a flow (`Machine::unwound`), after which the
         // end hooks run.
@@ -213,7 +213,7 @@ impl Machine<'_> {
         result
     }
 
-    fn repeat_passes(&mut self, repeat: &Repeat, body: &[St], span: Span) -> R<Flow> {
+    fn repeat_passes(&mut self, repeat: &Repeat, body: &Block, span: Span) -> R<Flow> {
         Ok(loop {
             if let Repeat::While(c) = repeat
                 && self.eval(c, NO_CTX)? == 0
@@ -237,7 +237,7 @@ impl Machine<'_> {
     /// `turn`: count-downs at the actor's place and turn start, the turn-start hooks, the body,
     /// then (however it ended, unless the run is stopping) the turn-end hooks and count-downs.
     #[inline(never)]
-    pub(super) fn st_turn(&mut self, actor: &Ex, body: &[St], span: Span) -> R<Flow> {
+    pub(super) fn st_turn(&mut self, actor: &Ex, body: &Block, span: Span) -> R<Flow> {
         if !self.p.fixed.turn_edges && !self.asks_moments {
             return self.plain_turn(actor, body, span);
         }
@@ -323,7 +323,7 @@ impl Machine<'_> {
     /// A turn in a program whose turns' edges can have no work (`Fixed::turn_edges`), with no
     /// attempt asked at moments: what [`Machine::st_turn`] does when every list it visits is
     /// empty (the turn traced, its body run), without visiting them.
-    fn plain_turn(&mut self, actor: &Ex, body: &[St], span: Span) -> R<Flow> {
+    fn plain_turn(&mut self, actor: &Ex, body: &Block, span: Span) -> R<Flow> {
         let a = self.alive(actor, span)?;
         self.emit(Event::TurnStart { actor: a });
         self.acting.push(a);

@@ -14,6 +14,7 @@
 mod afford;
 mod attempts;
 mod cards;
+mod code;
 pub mod control;
 pub mod decide;
 mod decisions;
@@ -123,6 +124,20 @@ pub struct Outcome {
 /// the events before it have been emitted.
 pub fn run(p: &Program, cfg: &RunConfig, decider: &mut dyn Decider, sink: &mut dyn Sink) -> Result<Outcome, Diag> {
     run_with(p, cfg, decider, sink, None, Vec::new())
+}
+
+/// [`run`] by walking the program's tree, without its compiled code (`code/`): the reference
+/// the compiled run loop is compared with (`tests/compiled.rs`), with the same trace, outcome
+/// and errors.
+pub fn run_walked(
+    p: &Program,
+    cfg: &RunConfig,
+    decider: &mut dyn Decider,
+    sink: &mut dyn Sink,
+) -> Result<Outcome, Diag> {
+    let mut m = Machine::new(p, cfg, decider, sink, None, Vec::new());
+    m.code = None;
+    play(&mut m, cfg.seed).map_err(|e| *e)
 }
 
 /// [`run`] with a [`control::Control`] consulted at each decision instead of `decider`, and the

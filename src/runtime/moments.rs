@@ -114,7 +114,7 @@ impl Machine<'_> {
 
     /// `together { ... }`: a moment with no walk, traced as a `together` group of no one; secret
     /// choices made in it are revealed, and then its deferred changes made, as it ends.
-    pub(super) fn st_moment(&mut self, body: &[St], span: Span) -> R<Flow> {
+    pub(super) fn st_moment(&mut self, body: &Block, span: Span) -> R<Flow> {
         self.emit(Event::TogetherStart { actors: &[] });
         self.open_moment();
         self.open_secrets();

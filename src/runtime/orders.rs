@@ -1,6 +1,7 @@
 //! Orders and walks: `rank` and `place` on kept orders (sorting is in `sorting.rs`), gathering the
 //! members of a collection that pass a filter, and `for each` walks (of kept orders, place by place).
 
+use super::code::Filter;
 use super::moments::TieMemo;
 use super::state::{Ctx, Machine, NO_LABEL, R};
 use super::stmt::Flow;
@@ -34,9 +35,9 @@ impl Machine<'_> {
         coll: Coll,
         (backwards, together, anew, ties, again): (bool, bool, bool, bool, bool),
         from: Option<&Ex>,
-        filter: Option<&Ex>,
+        filter: Option<Filter<'_>>,
         order: Option<OrderId>,
-        body: &[St],
+        body: &Block,
         span: Span,
     ) -> R<Flow> {
         let start = match from {
@@ -84,7 +85,7 @@ impl Machine<'_> {
                     .iter()
                     .filter(|e| !self.absent[**e as usize]),
             ),
-            Some((slot, cond)) => self.gather((*slot, Coll::All(ty)), Some(cond), &mut ids, span)?,
+            Some((slot, cond)) => self.gather((*slot, Coll::All(ty)), Some(Filter::Tree(cond)), &mut ids, span)?,
         }
         // Every member looked at is a step (`gather` charges its own).
         if filter.is_none() {
@@ -164,7 +165,7 @@ impl Machine<'_> {
         Ok(Flow::Next)
     }
 
-    fn for_each(&mut self, w: &Walk, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+    fn for_each(&mut self, w: &Walk, filter: Option<Filter<'_>>, body: &Block, span: Span) -> R<Flow> {
         let Walk {
             together,
             ties,
@@ -288,7 +289,7 @@ impl Machine<'_> {
     /// `together_start` and `together_end`; none is re-checked against the filter (what an
     /// earlier member does cannot stop a later one acting); the secret choices made in the walk
     /// are revealed, in the order they were made, once every member has had its moment.
-    fn together(&mut self, ids: &[EntityId], var: Slot, body: &[St], span: Span) -> R<Flow> {
+    fn together(&mut self, ids: &[EntityId], var: Slot, body: &Block, span: Span) -> R<Flow> {
         // A walk over nobody is no moment: nothing is traced, as for `for each` over nothing.
         if ids.is_empty() {
             return Ok(Flow::Next);
@@ -323,9 +324,9 @@ impl Machine<'_> {
     fn walk_anew(
         &mut self,
         (var, coll): (Slot, Coll),
-        filter: Option<&Ex>,
+        filter: Option<Filter<'_>>,
         (order, ties): (OrderId, bool),
-        body: &[St],
+        body: &Block,
         span: Span,
     ) -> R<Flow> {
         let mut walked = self.ids.take();
@@ -376,9 +377,9 @@ impl Machine<'_> {
     fn walk_again(
         &mut self,
         (var, coll): (Slot, Coll),
-        filter: Option<&Ex>,
+        filter: Option<Filter<'_>>,
         order: OrderId,
-        body: &[St],
+        body: &Block,
         span: Span,
     ) -> R<Flow> {
         let mut memo = TieMemo::default();
@@ -423,8 +424,8 @@ impl Machine<'_> {
         ids: &[EntityId],
         runs: &[(usize, usize)],
         var: Slot,
-        filter: Option<&Ex>,
-        body: &[St],
+        filter: Option<Filter<'_>>,
+        body: &Block,
         span: Span,
     ) -> R<Flow> {
         for &(s, e) in runs {
@@ -443,7 +444,7 @@ impl Machine<'_> {
     /// A member tied with no one in a `ties together` walk: visited as in a plain walk, in a
     /// moment of its own (its secret choices revealed, then its deferred changes made, as its
     /// body ends; no `together` events).
-    fn alone(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+    fn alone(&mut self, e: EntityId, var: Slot, filter: Option<Filter<'_>>, body: &Block, span: Span) -> R<Flow> {
         self.open_moment();
         self.open_secrets();
         let flow = self.visit(e, var, filter, body, span)?;
@@ -451,7 +452,7 @@ impl Machine<'_> {
         self.close_moment(flow, span)
     }
 
-    fn walk(&mut self, ids: &[EntityId], var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+    fn walk(&mut self, ids: &[EntityId], var: Slot, filter: Option<Filter<'_>>, body: &Block, span: Span) -> R<Flow> {
         for &e in ids {
             match self.visit(e, var, filter, body, span)? {
                 Flow::Next => {}
@@ -470,8 +471,8 @@ impl Machine<'_> {
         snapshot: &[EntityId],
         ids: &[EntityId],
         var: Slot,
-        filter: Option<&Ex>,
-        body: &[St],
+        filter: Option<Filter<'_>>,
+        body: &Block,
         span: Span,
     ) -> R<Flow> {
         // `ids` is the part of `snapshot` in play and passing the filter, in the same order.
@@ -493,13 +494,14 @@ impl Machine<'_> {
     }
 
     /// Whether `e` is drawn (in play, or out of it as the walk says) and passes `filter`, with `var` bound to it (and left bound).
-    fn eligible(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>) -> R<bool> {
+    #[inline(always)]
+    fn eligible(&mut self, e: EntityId, var: Slot, filter: Option<Filter<'_>>) -> R<bool> {
         if !self.present(e, self.drawing) {
             return Ok(false);
         }
         self.locals[var as usize] = e as i64;
         match filter {
-            Some(f) => Ok(self.eval(
+            Some(f) => Ok(self.test(
                 f,
                 Ctx {
                     label: NO_LABEL,
@@ -511,7 +513,7 @@ impl Machine<'_> {
     }
 
     /// One character's moment in a `for each`: eligibility is checked again, then the body runs.
-    fn visit(&mut self, e: EntityId, var: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+    fn visit(&mut self, e: EntityId, var: Slot, filter: Option<Filter<'_>>, body: &Block, span: Span) -> R<Flow> {
         self.tick(span)?;
         // Checked again: the character may have left play, or stopped passing, since the list was made.
         if !self.eligible(e, var, filter)? {
@@ -524,7 +526,7 @@ impl Machine<'_> {
     pub(super) fn gather(
         &mut self,
         (var, coll): (Slot, Coll),
-        filter: Option<&Ex>,
+        filter: Option<Filter<'_>>,
         out: &mut Vec<EntityId>,
         span: Span,
     ) -> R<()> {

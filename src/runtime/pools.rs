@@ -263,7 +263,7 @@ impl Machine<'_> {
 
     /// Each face of the pool in `pool`, in rolled order (the checker keeps the pool unchanged
     /// meanwhile), each a step.
-    fn walk_pool(&mut self, var: Slot, pool: Slot, filter: Option<&Ex>, body: &[St], span: Span) -> R<Flow> {
+    fn walk_pool(&mut self, var: Slot, pool: Slot, filter: Option<&Ex>, body: &Block, span: Span) -> R<Flow> {
         let (start, len) = unpack(self.locals[pool as usize]);
         for i in start..start + len {
             self.tick(span)?;

@@ -4,6 +4,7 @@
 //! out of play (or in it, or destroyed): an answer naming one is refused with why, and the
 //! decision asked again.
 
+use super::code::Filter;
 use super::state::{Machine, R};
 use crate::compile::ir::*;
 use crate::diag::Diag;
@@ -43,7 +44,7 @@ impl Machine<'_> {
         out: &mut Vec<EntityId>,
         span: Span,
     ) -> R<()> {
-        self.drawing_from(presence, |m| m.gather((var, coll), filter, out, span))
+        self.drawing_from(presence, |m| m.gather((var, coll), filter.map(Filter::Tree), out, span))
     }
 
     /// The members of the collection a `choose ... from` cannot offer for where they are: out of

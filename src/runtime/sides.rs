@@ -2,6 +2,7 @@
 //! [`Program::side_owner`], stored in `Machine::side_values`), their start values, and a chooser
 //! computed as a role.
 
+use super::code::Filter;
 use super::state::{Machine, NO_CTX, R};
 use crate::check::{FieldKind, SIDE};
 use crate::compile::ir::*;
@@ -119,8 +120,8 @@ impl Machine<'_> {
         &mut self,
         (var, order): (Slot, Option<OrderId>),
         backwards: bool,
-        filter: Option<&Ex>,
-        body: &[St],
+        filter: Option<Filter<'_>>,
+        body: &Block,
         span: Span,
     ) -> R<super::stmt::Flow> {
         let saved = self.locals[var as usize];
@@ -136,14 +137,14 @@ impl Machine<'_> {
         ids: &mut Vec<EntityId>,
         (var, order): (Slot, Option<OrderId>),
         backwards: bool,
-        filter: Option<&Ex>,
-        body: &[St],
+        filter: Option<Filter<'_>>,
+        body: &Block,
         span: Span,
     ) -> R<super::stmt::Flow> {
         for s in 0..self.p.sides.len() {
             self.tick(span)?;
             self.locals[var as usize] = s as i64;
-            if filter.map(|f| self.eval(f, NO_CTX)).transpose()?.is_none_or(|v| v != 0) {
+            if filter.map(|f| self.test(f, NO_CTX)).transpose()?.is_none_or(|v| v != 0) {
                 ids.push(s as EntityId);
             }
         }
@@ -176,14 +177,14 @@ impl Machine<'_> {
         &mut self,
         s: usize,
         var: Slot,
-        filter: Option<&Ex>,
-        body: &[St],
+        filter: Option<Filter<'_>>,
+        body: &Block,
         span: Span,
     ) -> R<super::stmt::Flow> {
         self.tick(span)?;
         self.locals[var as usize] = s as i64;
         if let Some(f) = filter
-            && self.eval(f, NO_CTX)? == 0
+            && self.test(f, NO_CTX)? == 0
         {
             return Ok(super::stmt::Flow::Next);
         }

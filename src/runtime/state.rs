@@ -36,6 +36,8 @@ pub(super) type R<T> = Result<T, Box<Diag>>;
 /// one concern each (see the module doc in `mod.rs`).
 pub(super) struct Machine<'a> {
     pub(super) p: &'a Program,
+    /// The program's compiled blocks (`code/`); `None`: every block is walked.
+    pub(super) code: Option<&'a super::code::Code>,
     pub(super) n_fields: usize,
     /// Every character's fields, character-major.
     pub(super) values: Vec<i64>,
@@ -238,6 +240,7 @@ impl<'a> Machine<'a> {
         };
         Machine {
             p,
+            code: super::code::of(p),
             n_fields,
             values: vec![0; n_fields * p.characters.len()],
             globals: vec![0; n_fields],

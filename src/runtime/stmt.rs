@@ -1,6 +1,7 @@
 //! Statements: blocks, the dispatch over statement kinds, the `Flow` by which `end`, `end repeat`
 //! and `--until` unwind, and the general statements (`let`, `if`, `elapse`, `create`, `destroy`).
 
+use super::code::{Filter, StFn};
 use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R, checked, too_deep};
 use crate::check::FieldKind;
 use crate::compile::ir::*;
@@ -36,7 +37,10 @@ impl Flow {
 }
 
 impl Machine<'_> {
-    pub(super) fn block(&mut self, stmts: &[St]) -> R<Flow> {
+    /// Runs a block: by its compiled code (`code/`) when it is a numbered block that has some
+    /// and the run is compiled, else by walking its statements.
+    pub(super) fn block<B: Stmts + ?Sized>(&mut self, b: &B) -> R<Flow> {
+        let (stmts, id) = b.parts();
         // An empty block (an action without a body, an option without one) does nothing.
         if stmts.is_empty() {
             return Ok(Flow::Next);
@@ -44,7 +48,10 @@ impl Machine<'_> {
         self.nesting += 1;
         // The pools rolled in this block end with it.
         let pooled = self.pooled.len();
-        let flow = self.block_inner(stmts);
+        let flow = match self.code.and_then(|c| c.block(id)) {
+            Some(ops) => self.block_compiled(ops, stmts),
+            None => self.block_inner(stmts),
+        };
         self.pooled.truncate(pooled);
         self.nesting -= 1;
         flow
@@ -58,6 +65,30 @@ impl Machine<'_> {
                 return Err(Box::new(too_deep(span)));
             }
             match self.stmt(s)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    /// [`Machine::block_inner`] by the block's compiled statements (`ops[i]` for `stmts[i]`,
+    /// `None` for one walked): the same nesting check, step and unwinding for each.
+    fn block_compiled(&mut self, ops: &[Option<StFn>], stmts: &[St]) -> R<Flow> {
+        for (op, s) in ops.iter().zip(stmts) {
+            if self.nesting > MAX_RUN_NESTING
+                && let Some(span) = stmt_span(s)
+            {
+                return Err(Box::new(too_deep(span)));
+            }
+            let r = match op {
+                Some(f) => {
+                    self.steps += 1;
+                    f(self, s)
+                }
+                None => self.stmt_kind(s),
+            };
+            match if self.unwind.is_some() { self.unwound(r) } else { r }? {
                 Flow::Next => {}
                 other => return Ok(other),
             }
@@ -95,7 +126,7 @@ impl Machine<'_> {
 
     /// Every kind of statement but the step's charge, which [`Machine::stmt_kind`] has made.
     #[inline(never)]
-    fn stmt_rest(&mut self, s: &St) -> R<Flow> {
+    pub(super) fn stmt_rest(&mut self, s: &St) -> R<Flow> {
         match s {
             St::Level {
                 level,
@@ -125,7 +156,7 @@ impl Machine<'_> {
                     *coll,
                     (*backwards, *together, *anew, *ties, *again),
                     from.as_ref(),
-                    filter.as_ref(),
+                    filter.as_ref().map(Filter::Tree),
                     *order,
                     body,
                     *span,
@@ -273,7 +304,7 @@ impl Machine<'_> {
         Ok(Flow::Next)
     }
 
-    fn st_if(&mut self, cond: &Ex, then: &[St], otherwise: &[St]) -> R<Flow> {
+    fn st_if(&mut self, cond: &Ex, then: &Block, otherwise: &Block) -> R<Flow> {
         if self.eval(
             cond,
             Ctx {
@@ -352,6 +383,26 @@ impl Machine<'_> {
                 list.retain(|x| *x != e);
             }
         }
+    }
+}
+
+/// What a block is run from: a numbered [`Block`] (which may have compiled code), or a slice of
+/// one's statements (walked: the statements of a secret choice's body after its leading ones).
+pub(super) trait Stmts {
+    fn parts(&self) -> (&[St], BlockId);
+}
+
+impl Stmts for Block {
+    #[inline(always)]
+    fn parts(&self) -> (&[St], BlockId) {
+        (&self.stmts, self.id)
+    }
+}
+
+impl Stmts for [St] {
+    #[inline(always)]
+    fn parts(&self) -> (&[St], BlockId) {
+        (self, NO_BLOCK)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The compiled form of the dice and counts that are worked out as they run: a level's
 //! numbering, dice with computed parts, dice pools and quantifiers over a roll's faces.
 
-use super::{Ex, Slot, St};
+use super::{Block, Ex, Slot};
 use crate::source::Span;
 use crate::syntax::ast::{Keep, Quant};
 
@@ -39,7 +39,7 @@ pub enum PoolSt {
         var: Slot,
         pool: Slot,
         filter: Option<Ex>,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
 }

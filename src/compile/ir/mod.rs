@@ -1,8 +1,10 @@
 //! The compiled form: every name resolved to a slot. The runtime reads only this.
 
+mod block;
 mod decks;
 mod dice;
 
+pub use block::{Block, BlockId, CodeCell, NO_BLOCK};
 pub use decks::DeckIndex;
 pub use dice::{CountingEx, DynDiceEx, FacesEx, PoolSt};
 
@@ -36,7 +38,6 @@ pub const NONE: i64 = -1;
 pub const TABLE: EntityId = EntityId::MAX;
 /// A local variable's slot in the run's frame.
 pub type Slot = u16;
-
 /// A compiled ruleset plus encounter, ready to run.
 #[derive(Debug, Clone)]
 pub struct Program {
@@ -64,8 +65,12 @@ pub struct Program {
     pub dice: Vec<(Dice, Span)>,
     /// `because` texts of `end` statements.
     pub reasons: Vec<String>,
-    pub setup: Vec<St>,
-    pub play: Vec<St>,
+    pub setup: Block,
+    pub play: Block,
+    /// How many blocks are numbered (`Block::id` from 0 to this).
+    pub n_blocks: u32,
+    /// The blocks' compiled form (`runtime::code`), made at the first run and shared after it.
+    pub code: CodeCell,
     pub n_locals: usize,
     pub roles: Vec<String>,
     pub triggers: Vec<TriggerDef>,
@@ -97,7 +102,7 @@ pub struct Program {
     /// The faces of dice with listed faces (`d[-1,0,1]`), by `Dice::faces`.
     pub faces: Vec<Vec<i64>>,
     /// The bodies of secret choices' options, run when the choices are revealed.
-    pub bodies: Vec<Vec<St>>,
+    pub bodies: Vec<Block>,
     /// `forbid`: what an answer may attempt that no decision offers now, and why it is refused;
     /// `attempts[k]` is the option `forbids[k]` stands for (what deciders match answers against).
     pub forbids: Vec<ForbidDef>,
@@ -114,8 +119,7 @@ pub struct Program {
     pub attempts: Vec<OptionKey>,
     /// The moments before turns and actions, effects' hooks, readied responses.
     pub moments: super::moments::Moments,
-    /// `attempt`: for each of `attempts`, what carries it out, if an `attempt` declares it (a
-    /// name only `forbid` names is always refused).
+    /// For each of `attempts`, what carries it out, if declared (only forbidden: always refused).
     pub attempt_defs: Vec<Option<AttemptDef>>,
     /// What the compiler fixed for the run loop: rank tables, constant costs, edges with work.
     pub fixed: super::Fixed,
@@ -180,7 +184,7 @@ pub enum ArgKind {
 pub struct HookDef {
     pub vars: Vec<Slot>,
     pub filter: Option<Ex>,
-    pub body: Vec<St>,
+    pub body: Block,
     /// Every slot the hook binds, saved and restored around it so hooks may nest.
     pub frame: (Slot, Slot),
     /// For a turn hook: the type of entity whose turns it answers.
@@ -217,7 +221,7 @@ pub struct ActionDef {
     pub kinds: Vec<KindId>,
     pub costs: Vec<(Ex, FieldId)>,
     pub when: Option<Ex>,
-    pub body: Vec<St>,
+    pub body: Block,
     pub label: LabelId,
     /// Every slot the action binds, saved and restored around it so actions may nest.
     pub frame: (Slot, Slot),
@@ -356,7 +360,7 @@ pub struct ForbidDef {
 pub struct Decline {
     pub option: OptionId,
     pub refusals: Vec<RefusalDef>,
-    pub block: Vec<St>,
+    pub block: Block,
 }
 
 /// `unless C because "..."`: the condition, and the message's parts (text, or a character's name).
@@ -472,12 +476,12 @@ pub enum St {
         repeat: Repeat,
         /// The game's own numbers (`counting from ...`); `None`: 1, 2, 3, ...
         counting: Option<Box<CountingEx>>,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     Turn {
         actor: Ex,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     ForEach {
@@ -499,13 +503,13 @@ pub enum St {
         from: Option<Ex>,
         filter: Option<Ex>,
         order: Option<OrderId>,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     If {
         cond: Ex,
-        then: Vec<St>,
-        otherwise: Vec<St>,
+        then: Block,
+        otherwise: Block,
     },
     Choose {
         /// `in secret`: revealed, and its option run, when the enclosing `together` walk ends.
@@ -535,7 +539,7 @@ pub enum St {
         presence: crate::syntax::ast::Presence,
         filter: Option<Ex>,
         order: Option<OrderId>,
-        body: Vec<St>,
+        body: Block,
         decline: Option<Decline>,
         refusals: Vec<RefusalDef>,
         prefs: Vec<PolicyPrefs>,
@@ -545,7 +549,7 @@ pub enum St {
     },
     Repeat {
         repeat: Repeat,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     EndRepeat,
@@ -588,7 +592,7 @@ pub enum St {
     },
     React {
         actor: Ex,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     /// `disarm OWNER [on POINT]`: the owner's responses (on that point only, if set) disarmed.
@@ -640,7 +644,7 @@ pub enum St {
         from: Ex,
         to: Ex,
         down: bool,
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     /// `give EXPR`: the value of the routine running; it returns here.
@@ -699,7 +703,7 @@ pub enum St {
     },
     /// `together { ... }`: a moment with no walk.
     Moment {
-        body: Vec<St>,
+        body: Block,
         span: Span,
     },
     /// `CHANGE at end of moment|LEVEL`: the change's target and amount worked out now, the change
@@ -735,7 +739,7 @@ pub struct OptionDef {
     pub using: Option<FieldId>,
     pub when: Option<Ex>,
     pub refusals: Vec<RefusalDef>,
-    pub body: Vec<St>,
+    pub body: Block,
     /// In a secret choice: the body is `Program::bodies[id]`, run when the choice is revealed.
     pub deferred: Option<u32>,
 }

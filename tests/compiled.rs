@@ -1,0 +1,156 @@
+//! The compiled run loop (`src/runtime/code/`, issue 31) against the tree walk it replaces
+//! (`runtime::run_walked`): every bundled ruleset with its encounter, under its default policy,
+//! `first` and `random`, over several seeds, and rulesets that fail at run time (division by
+//! zero, `none`, overflow, the step budget) in the statements and expressions that are compiled.
+//! The traces must be the same bytes, and the runs end alike: the same outcome (steps included),
+//! or the same diagnostic (code, message, labels and help).
+
+use turnscript::compile::PolicyRef;
+use turnscript::runtime::decide::Policy;
+use turnscript::trace::JsonLines;
+use turnscript::{Program, Project, RunOptions};
+
+const SEEDS: [u64; 4] = [0, 1, 7, 2024];
+
+/// The step budget of each bundled run: long enough for thousands of decisions, short enough
+/// for a debug build; a run stopped by it must stop at the same step both ways.
+const MAX_STEPS: u64 = 20_000;
+
+/// Every bundled ruleset with its example encounter: (ruleset path, encounter path).
+fn bundled() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for dir in ["rulesets", "rulesets/library"] {
+        let mut names: Vec<String> = std::fs::read_dir(format!("{}/{dir}/encounters", env!("CARGO_MANIFEST_DIR")))
+            .expect("the encounters folder")
+            .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".turn"))
+            .collect();
+        names.sort();
+        out.extend(
+            names
+                .into_iter()
+                .map(|n| (format!("{dir}/{n}"), format!("{dir}/encounters/{n}"))),
+        );
+    }
+    out
+}
+
+/// The trace (JSON lines) and how the run ended (its outcome, or the whole diagnostic), run
+/// compiled or walked.
+fn run(program: &Program, policy: PolicyRef, seed: u64, max_steps: u64, compiled: bool) -> (String, String) {
+    let options = RunOptions {
+        seed,
+        until: None,
+        ..RunOptions::default()
+    };
+    let mut config = options.prepare(program).expect("the default options apply").config;
+    config.max_steps = max_steps;
+    let mut sink = JsonLines::default();
+    let mut decider = Policy::new(policy, seed);
+    let ended = if compiled {
+        turnscript::runtime::run(program, &config, &mut decider, &mut sink)
+    } else {
+        turnscript::runtime::run_walked(program, &config, &mut decider, &mut sink)
+    };
+    let ended = match ended {
+        Ok(outcome) => format!("{outcome:?}"),
+        Err(d) => format!("{d:?}"),
+    };
+    (sink.out().to_string(), ended)
+}
+
+/// Runs `program` both ways and says where they part, if they do; gives the compiled run.
+fn compare(program: &Program, what: &str, policy: PolicyRef, seed: u64, max_steps: u64) -> (String, String) {
+    let (compiled, compiled_end) = run(program, policy, seed, max_steps, true);
+    let (walked, walked_end) = run(program, policy, seed, max_steps, false);
+    assert_eq!(compiled_end, walked_end, "{what}: the runs end alike");
+    if compiled != walked {
+        let at = compiled.lines().zip(walked.lines()).position(|(a, b)| a != b);
+        panic!("{what}: the traces part at line {at:?}");
+    }
+    (compiled, compiled_end)
+}
+
+#[test]
+fn the_compiled_run_loop_traces_what_the_walk_traces() {
+    let cases = bundled();
+    assert!(cases.len() >= 15, "the bundled rulesets are found: {cases:?}");
+    let read =
+        |p: &str| std::fs::read_to_string(format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))).expect("a bundled file");
+    let mut events = 0;
+    for (ruleset, encounter) in &cases {
+        let program = Project::load([(ruleset.as_str(), read(ruleset)), (encounter.as_str(), read(encounter))])
+            .compile()
+            .expect("the bundled files compile");
+        let mut policies = vec![PolicyRef::First, PolicyRef::Random];
+        policies.extend(program.default_policy);
+        for policy in policies {
+            for seed in SEEDS {
+                let what = format!("{encounter} under {policy:?}, seed {seed}");
+                let (trace, _) = compare(&program, &what, policy, seed, MAX_STEPS);
+                events += trace.lines().count();
+            }
+        }
+    }
+    // The comparison is not empty.
+    assert!(events > 50_000, "{events} events compared");
+}
+
+/// A ruleset written here, run both ways to its end; gives the compiled run's end.
+fn ends(src: &str, max_steps: u64) -> String {
+    let program = Project::load([("t.turn", src.to_string())])
+        .compile()
+        .expect("the ruleset compiles");
+    compare(&program, src, PolicyRef::First, 3, max_steps).1
+}
+
+#[test]
+fn a_run_that_fails_in_compiled_code_fails_with_the_walks_diagnostic() {
+    let cases = [
+        // Division by zero in an `if`'s condition, and in a `let`.
+        (
+            "global k default 0\nplay { for each c in characters { if c.hp / k > 0 { end encounter } } }\nresource hp\ncharacter Ana { hp = 2 }\n",
+            "run::division_by_zero",
+        ),
+        (
+            "global k default 0\nplay { let x = 3 / k  set k = x }\ncharacter Ana { }\n",
+            "run::division_by_zero",
+        ),
+        // A field of `none`, read in a compiled condition.
+        (
+            "stat foe: character\nresource hp\nplay { for each c in characters { if c.foe.hp > 0 { end encounter } } }\ncharacter Ana { foe = none }\n",
+            "run::none",
+        ),
+        // Past 64 bits, in a `let`.
+        (
+            "global k default 4611686018427387904\nplay { let x = k + k  set k = x }\ncharacter Ana { }\n",
+            "run::overflow",
+        ),
+        // The step budget, spent inside a quantifier in a condition.
+        (
+            "global k default 0\nplay { repeat { if any c in characters where c.hp >= 0: c.hp < 5 and k >= 0 { set k = k + 1 } } }\nresource hp\ncharacter Ana { }\ncharacter Bo { }\n",
+            "run::step_budget",
+        ),
+    ];
+    for (src, code) in cases {
+        let end = ends(src, 500);
+        assert!(end.contains(code), "{src}: {end}");
+    }
+}
+
+#[test]
+fn compiled_conditions_and_lets_give_the_walks_values() {
+    // Every operator, `not`, `if ... then ... else`, params that are numbers and those that roll,
+    // and the folding quantifiers with filters and bodies, each written into the trace.
+    let src = "param two = 2\nparam die = d6\nresource hp\nstat speed\nglobal k default 0\n\
+               play {\n  for each c in characters {\n\
+               let a = c.hp * two - c.speed\n  let b = if a > 3 then a / two else a - die\n\
+               if not (a == b) and (a != 1 or b <= 0) and a < 100 and b >= -100 { gain 1 c.hp }\n\
+               let n = count x in characters where x.speed > c.speed\n\
+               let s = sum x in characters where x != c: x.hp + x.speed\n\
+               let h = max x in characters: x.hp\n  let l = min x in characters: x.speed\n\
+               if all x in characters: x.hp >= 0 { set k = k + n + s + h + l + a + b }\n  }\n}\n\
+               character Ana { hp = 3  speed = 2 }\ncharacter Bo { hp = 5  speed = 1 }\ncharacter Cy { hp = 1  speed = 4 }\n";
+    let end = ends(src, 10_000);
+    assert!(end.contains("Complete"), "{end}");
+}
