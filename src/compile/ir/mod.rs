@@ -38,7 +38,7 @@ pub const NONE: i64 = -1;
 pub const TABLE: EntityId = EntityId::MAX;
 /// A local variable's slot in the run's frame.
 pub type Slot = u16;
-/// A compiled ruleset plus encounter, ready to run.
+/// A compiled ruleset plus encounter, ready to run; not changed after (`fixed`, `code` follow it).
 #[derive(Debug, Clone)]
 pub struct Program {
     pub ruleset_name: String,
