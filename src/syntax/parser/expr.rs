@@ -118,7 +118,7 @@ impl Builder {
                 ExprKind::If(Box::new(c), Box::new(a), Box::new(b))
             }
             Rule::dice => {
-                let after = super::pools::after(&pair);
+                let after = self.after(&pair);
                 super::pools::explode_and_keep(pair.as_str().contains('k') && pair.as_str().contains('!'), span)?;
                 let kind = ExprKind::Dice(parse_dice(pair.as_str()).ok_or_else(|| {
                     Diag::new(
@@ -135,13 +135,13 @@ impl Builder {
                 kind
             }
             Rule::dyn_dice => {
-                let after = super::pools::after(&pair);
+                let after = self.after(&pair);
                 let kind = self.dyn_dice(pair, span)?;
                 super::pools::explode_then_compare(&kind, after, span)?;
                 kind
             }
             Rule::face_dice => {
-                let after = super::pools::after(&pair);
+                let after = self.after(&pair);
                 let explodes = pair.as_str().contains('!');
                 let kind = self.face_dice(pair, span)?.ok_or_else(|| {
                     Diag::new("syntax::dice", "these dice cannot be rolled")
@@ -155,7 +155,7 @@ impl Builder {
                 kind
             }
             Rule::paren => {
-                let after = super::pools::after(&pair);
+                let after = self.after(&pair);
                 let e = self.paren(pair, span)?;
                 super::pools::explode_then_compare(&e.node, after, span)?;
                 return Ok(e);

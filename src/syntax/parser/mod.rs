@@ -81,6 +81,7 @@ fn each_item_read(
         pratt: pratt(),
         // A byte-order mark, as some editors begin a UTF-8 file with, is no part of the text.
         offset: if src.starts_with(BOM) { BOM.len_utf8() } else { 0 },
+        beyond: None,
     };
     // Where the item before this one started.
     let mut previous: Option<usize> = None;
@@ -108,6 +109,9 @@ fn each_item_read(
         };
         let end = pair.as_span().end();
         let start = b.offset + pair.as_span().start();
+        b.beyond = src
+            .get(b.offset + pair.as_span().get_input().len()..)
+            .and_then(|t| t.chars().next());
         if pair.as_rule() == Rule::kind_decl
             && let Some(action_end) = bodiless_action
             && !src[action_end..start].contains('\n')
@@ -186,6 +190,10 @@ struct Builder {
     pratt: PrattParser<Rule>,
     /// Where the text being built starts in its file (non-zero for `{...}` inside a string).
     offset: usize,
+    /// The character right after the text the item's pairs hold, if any: the lean read's pairs
+    /// hold the text up to the item's end only, and what follows it still counts where the
+    /// builder looks past a pair ([`Builder::after`]).
+    beyond: Option<char>,
 }
 
 impl Builder {
@@ -365,6 +373,7 @@ mod tests {
             file: 0,
             pratt: pratt(),
             offset: 0,
+            beyond: None,
         };
         top.into_inner().find_map(|pair| match pair.as_rule() {
             Rule::EOI => None,

@@ -8,10 +8,17 @@ use crate::diag::Diag;
 use crate::source::Span;
 use crate::syntax::ast::*;
 
-/// The text right after a pair (to tell `d10!>=9` from `d10! >= 9`).
-pub(super) fn after<'i>(pair: &Pair<'i, Rule>) -> &'i str {
-    let s = pair.as_span();
-    s.get_input().get(s.end()..).unwrap_or("")
+impl Builder {
+    /// The character right after a pair (to tell `d10!>=9` from `d10! >= 9`), read past the end
+    /// of the text the pairs hold when the pair ends it (the lean read's pairs end with their
+    /// item: what follows the item is still right after the pair).
+    pub(super) fn after(&self, pair: &Pair<'_, Rule>) -> Option<char> {
+        let s = pair.as_span();
+        match s.get_input().get(s.end()..).and_then(|t| t.chars().next()) {
+            Some(c) => Some(c),
+            None => self.beyond,
+        }
+    }
 }
 
 fn explodes(kind: &ExprKind) -> bool {
@@ -25,8 +32,8 @@ fn explodes(kind: &ExprKind) -> bool {
 
 /// `d10!>=9` reads two ways (Roll20's "explode on 9 or more", or exploding dice compared with 9):
 /// refused, with both ways to say it.
-pub(super) fn explode_then_compare(kind: &ExprKind, after: &str, span: Span) -> R<()> {
-    if explodes(kind) && (after.starts_with('>') || after.starts_with('<')) {
+pub(super) fn explode_then_compare(kind: &ExprKind, after: Option<char>, span: Span) -> R<()> {
+    if explodes(kind) && matches!(after, Some('>' | '<')) {
         return Err(Diag::new("syntax::explode", "a comparison right after `!` reads two ways")
             .label(span, "exploding dice, then a comparison with no space")
             .help("write `d10!9` for a die rolled again on 9 or more, or `d10! >= 9` (with a space) to compare the exploding die's total"));

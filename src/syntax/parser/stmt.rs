@@ -47,6 +47,8 @@ impl Builder {
                 file: self.file,
                 pratt: pratt(),
                 offset: start,
+                // The expression's pairs hold the text up to the closing brace, and no more.
+                beyond: None,
             };
             super::bounds::check_nesting_at(inner, self.file, start)?;
             let mut pairs = Grammar::parse(Rule::expr, inner).map_err(|_| {
