@@ -8,8 +8,10 @@ use super::ReadyOn;
 use super::ir::*;
 use crate::check::FieldKind;
 
-/// What is fixed for the whole program (see the module doc).
-#[derive(Debug, Clone, Default)]
+/// What is fixed for the whole program (see the module doc). Its default is the table of a
+/// program nothing was worked out for: every general path taken (no ranks, no fixed costs, every
+/// action's and turn's edges visited).
+#[derive(Debug, Clone)]
 pub struct Fixed {
     /// For each declared policy, for each decision: the rank of each option and action it
     /// prefers (named options by id, then actions after `options`; `u16::MAX`: not preferred),
@@ -28,6 +30,18 @@ pub struct Fixed {
     /// a turn; `per turn` or `per any turn` flags; effects (their count-downs and hooks); readied
     /// responses (their expiry). Attempts at the moments around a turn are the run's to know.
     pub turn_edges: bool,
+}
+
+impl Default for Fixed {
+    fn default() -> Self {
+        Fixed {
+            ranks: Vec::new(),
+            options: 0,
+            costs: Vec::new(),
+            edges: Vec::new(),
+            turn_edges: true,
+        }
+    }
 }
 
 impl Fixed {
@@ -68,12 +82,22 @@ impl Fixed {
     }
 }
 
+/// A rank table is made only when it holds at most this many entries ...
+const TABLE_BASE: usize = 64;
+/// ... plus this many for each preference: the tables grow with the preferences written, not
+/// with policies × options (a short preference list is walked as cheaply as a table is read).
+const TABLE_PER_PREFERENCE: usize = 16;
+
 /// A decision's preferences as ranks: the first place each option or action is preferred at.
 fn rank_table(prefs: &[OptionKey], options: usize, actions: usize) -> Option<Vec<u16>> {
-    if prefs.is_empty() || prefs.len() >= u16::MAX as usize {
+    let size = options.saturating_add(actions);
+    if prefs.is_empty()
+        || prefs.len() >= u16::MAX as usize
+        || size > TABLE_BASE.saturating_add(prefs.len().saturating_mul(TABLE_PER_PREFERENCE))
+    {
         return None;
     }
-    let mut ranks = vec![u16::MAX; options + actions];
+    let mut ranks = vec![u16::MAX; size];
     for (rank, key) in prefs.iter().enumerate() {
         let at = match *key {
             OptionKey::Named(n) => n as usize,
@@ -105,4 +129,33 @@ fn fixed_cost(p: &Program, a: &ActionDef) -> Option<(FieldId, i64)> {
         _ => return None,
     };
     Some((*f, cost))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table as large as every option and action the program has, for a short preference
+    /// list, would make the tables grow as policies × options (a small file could ask for
+    /// hundreds of MB): none is made, and the preferences are walked as written.
+    #[test]
+    fn a_rank_table_is_made_only_in_proportion_to_its_preferences() {
+        let prefs = [OptionKey::Named(0)];
+        assert_eq!(
+            rank_table(&prefs, 2, 3),
+            Some(vec![0, u16::MAX, u16::MAX, u16::MAX, u16::MAX])
+        );
+        assert_eq!(rank_table(&prefs, 19_000, 4), None);
+        let long: Vec<OptionKey> = (0..2_000).map(OptionKey::Named).collect();
+        assert!(rank_table(&long, 19_000, 4).is_some_and(|t| t.len() == 19_004 && t[1_999] == 1_999));
+    }
+
+    /// A program whose table was never worked out takes every general path: its turns' edges
+    /// are visited, not skipped.
+    #[test]
+    fn the_default_table_visits_every_turn_edge() {
+        let f = Fixed::default();
+        assert!(f.turn_edges);
+        assert!(f.ranks.is_empty() && f.costs.is_empty() && f.edges.is_empty());
+    }
 }
