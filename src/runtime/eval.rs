@@ -163,7 +163,7 @@ impl Machine<'_> {
     /// An operand: a number, a local or a local's field (`c.speed`) read in place, anything else
     /// evaluated.
     #[inline(always)]
-    pub(in crate::runtime) fn operand(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
+    fn operand(&mut self, e: &Ex, ctx: Ctx) -> R<i64> {
         match e {
             Ex::Int(i) => Ok(*i),
             Ex::Local(s) => Ok(self.locals[*s as usize]),

@@ -46,7 +46,7 @@ impl Machine<'_> {
     #[inline(always)]
     pub(in crate::runtime) fn test(&mut self, f: Filter<'_>, ctx: Ctx) -> R<i64> {
         match f {
-            Filter::Tree(e) => self.operand(e, ctx),
+            Filter::Tree(e) => self.eval(e, ctx),
             Filter::Code(o) => o.get(self, ctx),
         }
     }
