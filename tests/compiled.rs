@@ -5,10 +5,12 @@
 //! The traces must be the same bytes, and the runs end alike: the same outcome (steps included),
 //! or the same diagnostic (code, message, labels and help).
 
+mod common;
+
+use common::{bundled, read_bundled, run_traced};
 use turnscript::compile::PolicyRef;
 use turnscript::runtime::decide::Policy;
-use turnscript::trace::JsonLines;
-use turnscript::{Program, Project, RunOptions};
+use turnscript::{Program, Project};
 
 const SEEDS: [u64; 4] = [0, 1, 7, 2024];
 
@@ -16,47 +18,22 @@ const SEEDS: [u64; 4] = [0, 1, 7, 2024];
 /// for a debug build; a run stopped by it must stop at the same step both ways.
 const MAX_STEPS: u64 = 20_000;
 
-/// Every bundled ruleset with its example encounter: (ruleset path, encounter path).
-fn bundled() -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for dir in ["rulesets", "rulesets/library"] {
-        let mut names: Vec<String> = std::fs::read_dir(format!("{}/{dir}/encounters", env!("CARGO_MANIFEST_DIR")))
-            .expect("the encounters folder")
-            .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".turn"))
-            .collect();
-        names.sort();
-        out.extend(
-            names
-                .into_iter()
-                .map(|n| (format!("{dir}/{n}"), format!("{dir}/encounters/{n}"))),
-        );
-    }
-    out
-}
-
 /// The trace (JSON lines) and how the run ended (its outcome, or the whole diagnostic), run
 /// compiled or walked.
 fn run(program: &Program, policy: PolicyRef, seed: u64, max_steps: u64, compiled: bool) -> (String, String) {
-    let options = RunOptions {
-        seed,
-        until: None,
-        ..RunOptions::default()
-    };
-    let mut config = options.prepare(program).expect("the default options apply").config;
-    config.max_steps = max_steps;
-    let mut sink = JsonLines::default();
     let mut decider = Policy::new(policy, seed);
-    let ended = if compiled {
-        turnscript::runtime::run(program, &config, &mut decider, &mut sink)
-    } else {
-        turnscript::runtime::run_walked(program, &config, &mut decider, &mut sink)
-    };
+    let (trace, ended) = run_traced(program, seed, max_steps, |config, sink| {
+        if compiled {
+            turnscript::runtime::run(program, config, &mut decider, sink)
+        } else {
+            turnscript::runtime::run_walked(program, config, &mut decider, sink)
+        }
+    });
     let ended = match ended {
         Ok(outcome) => format!("{outcome:?}"),
         Err(d) => format!("{d:?}"),
     };
-    (sink.out().to_string(), ended)
+    (trace, ended)
 }
 
 /// Runs `program` both ways and says where they part, if they do; gives the compiled run.
@@ -75,13 +52,14 @@ fn compare(program: &Program, what: &str, policy: PolicyRef, seed: u64, max_step
 fn the_compiled_run_loop_traces_what_the_walk_traces() {
     let cases = bundled();
     assert!(cases.len() >= 15, "the bundled rulesets are found: {cases:?}");
-    let read =
-        |p: &str| std::fs::read_to_string(format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))).expect("a bundled file");
     let mut events = 0;
     for (ruleset, encounter) in &cases {
-        let program = Project::load([(ruleset.as_str(), read(ruleset)), (encounter.as_str(), read(encounter))])
-            .compile()
-            .expect("the bundled files compile");
+        let program = Project::load([
+            (ruleset.as_str(), read_bundled(ruleset)),
+            (encounter.as_str(), read_bundled(encounter)),
+        ])
+        .compile()
+        .expect("the bundled files compile");
         let mut policies = vec![PolicyRef::First, PolicyRef::Random];
         policies.extend(program.default_policy);
         for policy in policies {

@@ -10,12 +10,14 @@
 //! action's moments and a turn's edges visited as if they could have work. So the fast runs
 //! prove the tables too.
 
+mod common;
+
+use common::{bundled, read_bundled, run_traced};
+use turnscript::Project;
 use turnscript::compile::ir::Who;
 use turnscript::compile::{Fixed, PolicyRef};
 use turnscript::runtime::decide::{Decider, DecisionPoint, Policy};
-use turnscript::trace::DecidedBy;
-use turnscript::trace::{JsonLines, World};
-use turnscript::{Project, RunOptions};
+use turnscript::trace::{DecidedBy, World};
 
 const SEEDS: [u64; 3] = [0, 7, 2024];
 
@@ -35,56 +37,29 @@ impl Decider for General {
     }
 }
 
-/// Every bundled ruleset with its example encounter: (ruleset path, encounter path).
-fn bundled() -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for dir in ["rulesets", "rulesets/library"] {
-        let mut names: Vec<String> = std::fs::read_dir(format!("{}/{dir}/encounters", env!("CARGO_MANIFEST_DIR")))
-            .expect("the encounters folder")
-            .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".turn"))
-            .collect();
-        names.sort();
-        out.extend(
-            names
-                .into_iter()
-                .map(|n| (format!("{dir}/{n}"), format!("{dir}/encounters/{n}"))),
-        );
-    }
-    out
-}
-
 /// The trace (JSON lines) and how the run ended (its outcome, or the error's code and message).
 fn run(ruleset: &str, encounter: &str, policy: PolicyRef, seed: u64, fast: bool) -> (String, String) {
-    let read =
-        |p: &str| std::fs::read_to_string(format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))).expect("a bundled file");
-    let project = Project::load([(ruleset, read(ruleset)), (encounter, read(encounter))]);
+    let project = Project::load([(ruleset, read_bundled(ruleset)), (encounter, read_bundled(encounter))]);
     let mut program = project.compile().expect("the bundled files compile");
     if !fast {
         program.fixed = unfixed(&program);
     }
-    let options = RunOptions {
-        seed,
-        until: None,
-        ..RunOptions::default()
-    };
-    let mut config = options.prepare(&program).expect("the default options apply").config;
     // Long enough for thousands of decisions, short enough for a debug build; a run stopped by
     // the budget must stop at the same step both ways.
-    config.max_steps = MAX_STEPS;
-    let mut sink = JsonLines::default();
-    let ended = if fast {
-        let mut decider = Policy::new(policy, seed);
-        turnscript::runtime::run(&program, &config, &mut decider, &mut sink)
-    } else {
-        let mut decider = General(Policy::new(policy, seed));
-        turnscript::runtime::run(&program, &config, &mut decider, &mut sink)
-    };
+    let (trace, ended) = run_traced(&program, seed, MAX_STEPS, |config, sink| {
+        if fast {
+            let mut decider = Policy::new(policy, seed);
+            turnscript::runtime::run(&program, config, &mut decider, sink)
+        } else {
+            let mut decider = General(Policy::new(policy, seed));
+            turnscript::runtime::run(&program, config, &mut decider, sink)
+        }
+    });
     let ended = match ended {
         Ok(outcome) => format!("{outcome:?}"),
         Err(d) => format!("{}: {}", d.code, d.message),
     };
-    (sink.out().to_string(), ended)
+    (trace, ended)
 }
 
 /// Nothing fixed: every policy walks its preferences, every cost is worked out, every action's
@@ -103,12 +78,9 @@ fn the_fast_path_traces_what_the_general_path_traces() {
     assert!(cases.len() >= 15, "the bundled rulesets are found: {cases:?}");
     let mut decisions = 0;
     for (ruleset, encounter) in &cases {
-        let program = Project::load([(
-            ruleset.as_str(),
-            std::fs::read_to_string(format!("{}/{ruleset}", env!("CARGO_MANIFEST_DIR"))).expect("a bundled file"),
-        )])
-        .compile()
-        .expect("the bundled ruleset compiles");
+        let program = Project::load([(ruleset.as_str(), read_bundled(ruleset))])
+            .compile()
+            .expect("the bundled ruleset compiles");
         let mut policies = vec![PolicyRef::First, PolicyRef::Random];
         policies.extend(program.default_policy);
         for policy in policies {

@@ -32,18 +32,17 @@ impl Machine<'_> {
                 return Ok(Some(Shortfall::Negative(cost)));
             }
             let field = using.unwrap_or(*f);
+            if self.covers(who, field, cost)? {
+                return Ok(None);
+            }
             let has = self.get(who, field);
-            let short = self
-                .bounds(who, field)?
-                .0
-                .is_some_and(|lo| has.saturating_sub(cost) < lo);
-            return Ok(short.then_some(Shortfall::Short { field, cost, has }));
+            return Ok(Some(Shortfall::Short { field, cost, has }));
         }
         self.shortfall_of(a, who, using)
     }
 
     /// Whether `who` can pay a fixed `cost` of `field` now (`Fixed::costs`): what
-    /// [`Machine::shortfall`] finds for an action whose only cost it is.
+    /// [`Machine::shortfall`] finds for an action whose only cost it is (its fast path asks this).
     #[inline(always)]
     pub(super) fn covers(&mut self, who: EntityId, field: FieldId, cost: i64) -> R<bool> {
         if cost < 0 {

@@ -1,6 +1,7 @@
 //! Expression evaluation: `eval` and its longer kinds (arithmetic and comparison, functions,
 //! quantifiers), dice rolls, and the arguments of triggers, routines and params.
 
+use super::code::Filter;
 use super::state::{Ctx, Machine, NO_CTX, R, checked};
 use crate::compile::ir::*;
 use crate::diag::Diag;
@@ -391,8 +392,8 @@ impl Machine<'_> {
             (*quant, by.is_some()),
             *var,
             (*coll, presence, n),
-            filter,
-            body,
+            filter.as_deref().map(Filter::Tree),
+            body.as_deref().map(Filter::Tree),
             &mut fold,
             &mut found,
             ctx,
@@ -418,15 +419,18 @@ impl Machine<'_> {
     }
 
     /// The members a quantifier visits, each a step: `found` keeps them for `first` and `last`,
-    /// `fold` folds the others' values.
+    /// `fold` folds the others' values. The one loop of the walk's quantifiers and the compiled
+    /// ones (`code::expr`'s `Quantifier`), their filter and body as written or compiled; inlined
+    /// into each, so that the compiled one's `Filter::Code` is known there and costs no test.
     #[allow(clippy::too_many_arguments)]
-    fn quant_walk(
+    #[inline(always)]
+    pub(in crate::runtime) fn quant_walk(
         &mut self,
         (quant, sorted): (Quant, bool),
         var: Slot,
         (coll, presence, n): (Coll, Presence, usize),
-        filter: &Option<Box<Ex>>,
-        body: &Option<Box<Ex>>,
+        filter: Option<Filter<'_>>,
+        body: Option<Filter<'_>>,
         fold: &mut Fold,
         found: &mut Vec<EntityId>,
         ctx: Ctx,
@@ -445,7 +449,7 @@ impl Machine<'_> {
             }
             self.locals[var as usize] = id as i64;
             if let Some(f) = filter
-                && self.operand(f, ctx)? == 0
+                && self.test(f, ctx)? == 0
             {
                 continue;
             }
@@ -457,7 +461,7 @@ impl Machine<'_> {
                 continue;
             }
             let v = match body {
-                Some(b) => self.operand(b, ctx)?,
+                Some(b) => self.test(b, ctx)?,
                 None => 1,
             };
             if fold.take(v, span)? {

@@ -279,3 +279,52 @@ pub fn sim_report(src: &str, n: u64, threads: usize) -> turnscript::sim::Report 
     let stats = simulate(&program, &opts, None).unwrap_or_else(|e| panic!("{e}")).stats;
     Report::new(&program, &opts, &stats, |_| String::new())
 }
+
+/// Every bundled ruleset with its example encounter: (ruleset path, encounter path), for the
+/// tests that run them all two ways (`tests/compiled.rs`, `tests/policy_path.rs`).
+pub fn bundled() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for dir in ["rulesets", "rulesets/library"] {
+        let mut names: Vec<String> = std::fs::read_dir(format!("{}/{dir}/encounters", env!("CARGO_MANIFEST_DIR")))
+            .expect("the encounters folder")
+            .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".turn"))
+            .collect();
+        names.sort();
+        out.extend(
+            names
+                .into_iter()
+                .map(|n| (format!("{dir}/{n}"), format!("{dir}/encounters/{n}"))),
+        );
+    }
+    out
+}
+
+/// A bundled file's text, its path from the crate's root.
+pub fn read_bundled(path: &str) -> String {
+    std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).expect("a bundled file")
+}
+
+/// `program` run with `seed`, the default options and a budget of `max_steps` steps by `go` (a
+/// run function with its decider, given the run's configuration and the sink): the trace (JSON
+/// lines) and how the run ended.
+pub fn run_traced(
+    program: &turnscript::Program,
+    seed: u64,
+    max_steps: u64,
+    go: impl FnOnce(
+        &turnscript::RunConfig,
+        &mut turnscript::trace::JsonLines,
+    ) -> Result<turnscript::Outcome, turnscript::Diag>,
+) -> (String, Result<turnscript::Outcome, turnscript::Diag>) {
+    let options = RunOptions {
+        seed,
+        until: None,
+        ..RunOptions::default()
+    };
+    let mut config = options.prepare(program).expect("the default options apply").config;
+    config.max_steps = max_steps;
+    let mut sink = turnscript::trace::JsonLines::default();
+    let ended = go(&config, &mut sink);
+    (sink.out().to_string(), ended)
+}

@@ -33,7 +33,8 @@ impl Opd {
     }
 }
 
-/// A walk's filter (`for each ... where C`): as written, or compiled.
+/// An expression asked of each member a walk visits (`for each ... where C`, a quantifier's
+/// filter and body): as written, or compiled.
 #[derive(Clone, Copy)]
 pub(in crate::runtime) enum Filter<'f> {
     Tree(&'f Ex),
@@ -41,7 +42,7 @@ pub(in crate::runtime) enum Filter<'f> {
 }
 
 impl Machine<'_> {
-    /// A filter's value for the member bound.
+    /// A filter's (or a quantifier body's) value for the member bound.
     #[inline(always)]
     pub(in crate::runtime) fn test(&mut self, f: Filter<'_>, ctx: Ctx) -> R<i64> {
         match f {
@@ -191,7 +192,7 @@ fn field_cmp(
 }
 
 /// A quantifier that folds (`any`, `all`, `count`, `sum`, `max`, `min`) with no order, its
-/// filter and body compiled: the walk's `quant` and `quant_walk`, step for step.
+/// filter and body compiled: the walk's `quant`, its loop the walk's `quant_walk`.
 struct Quantifier {
     quant: Quant,
     var: Slot,
@@ -204,40 +205,24 @@ struct Quantifier {
 
 impl Quantifier {
     fn value(&self, m: &mut Machine<'_>, ctx: Ctx) -> R<i64> {
+        let n = m.members(self.coll).len();
         let saved = m.locals[self.var as usize];
         let mut fold = Fold::new(self.quant);
+        // A folding quantifier keeps no member: the list stays empty and allocates nothing.
+        let mut found = Vec::new();
         // The variable is given back on every path, as the walk does.
-        let walked = self.walk(m, &mut fold, ctx);
+        let walked = m.quant_walk(
+            (self.quant, false),
+            self.var,
+            (self.coll, self.presence, n),
+            self.filter.as_ref().map(Filter::Code),
+            self.body.as_ref().map(Filter::Code),
+            &mut fold,
+            &mut found,
+            ctx,
+            self.span,
+        );
         m.locals[self.var as usize] = saved;
         walked.map(|()| fold.value())
-    }
-
-    fn walk(&self, m: &mut Machine<'_>, fold: &mut Fold, ctx: Ctx) -> R<()> {
-        let n = m.members(self.coll).len();
-        for i in 0..n {
-            // Expressions make and destroy nothing, so the lists keep their length meanwhile.
-            let Some(id) = m.member(self.coll, i) else {
-                break;
-            };
-            // Every element visited is a step.
-            m.tick(self.span)?;
-            if self.coll != Coll::Sides && !m.present(id, self.presence) {
-                continue;
-            }
-            m.locals[self.var as usize] = id as i64;
-            if let Some(f) = &self.filter
-                && f.get(m, ctx)? == 0
-            {
-                continue;
-            }
-            let v = match &self.body {
-                Some(b) => b.get(m, ctx)?,
-                None => 1,
-            };
-            if fold.take(v, self.span)? {
-                break;
-            }
-        }
-        Ok(())
     }
 }
