@@ -399,29 +399,13 @@ fn parse_dice(text: &str) -> Option<Dice> {
 mod tests {
     use super::PRATT_ONLY;
     use crate::syntax::ast::FileId;
-    use std::path::Path;
 
     /// A lone operand built without the Pratt parser is what the Pratt parser builds: every
     /// `.turn` file of `rulesets/` and `tests/` parses to the same tree (spans included) and the
     /// same errors both ways.
     #[test]
     fn one_operand() {
-        fn walk(dir: &Path, out: &mut Vec<String>) {
-            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    walk(&path, out);
-                } else if path.extension().is_some_and(|e| e == "turn")
-                    && let Ok(text) = std::fs::read_to_string(&path)
-                {
-                    out.push(text);
-                }
-            }
-        }
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut texts = Vec::new();
-        walk(&root.join("rulesets"), &mut texts);
-        walk(&root.join("tests"), &mut texts);
+        let texts = crate::syntax::parser::corpus::files(&["rulesets", "tests"], true);
         assert!(texts.len() > 200, "{} files", texts.len());
         let read = |text: &str, pratt_only: bool| {
             PRATT_ONLY.set(pratt_only);

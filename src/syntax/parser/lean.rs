@@ -398,46 +398,11 @@ mod tests {
     use crate::syntax::parser::{Grammar, each_item_read};
     use pest::Parser as _;
     use std::ops::ControlFlow;
-    use std::path::Path;
 
     /// Every `.turn` file of `rulesets/` and `tests/`, and each cut short, with a byte taken out
     /// and with a word taken out, every 499 bytes.
     fn texts() -> Vec<String> {
-        fn walk(dir: &Path, out: &mut Vec<String>) {
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                return;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    walk(&path, out);
-                } else if path.extension().is_some_and(|e| e == "turn")
-                    && let Ok(text) = std::fs::read_to_string(&path)
-                {
-                    out.push(text);
-                }
-            }
-        }
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut files = Vec::new();
-        walk(&root.join("rulesets"), &mut files);
-        walk(&root.join("tests"), &mut files);
-        let mut texts = Vec::new();
-        for text in files {
-            for at in (0..text.len()).step_by(499).filter(|i| text.is_char_boundary(*i)) {
-                texts.push(text[..at].to_string());
-                let next = (at + 1..=text.len())
-                    .find(|i| text.is_char_boundary(*i))
-                    .unwrap_or(text.len());
-                texts.push(format!("{}{}", &text[..at], &text[next..]));
-                let word = text[at..]
-                    .find(|c: char| c.is_whitespace())
-                    .map_or(text.len(), |i| at + i);
-                texts.push(format!("{}{}", &text[..at], &text[word..]));
-            }
-            texts.push(text);
-        }
-        texts
+        crate::syntax::parser::corpus::broken(crate::syntax::parser::corpus::files(&["rulesets", "tests"], true), 499)
     }
 
     /// Every pair of a read: its rule and span, in order.

@@ -2,6 +2,8 @@
 //! pest derive, and the helpers every part of the grammar shares.
 
 mod bounds;
+#[cfg(test)]
+mod corpus;
 mod deck;
 mod errors;
 mod expr;
@@ -497,40 +499,7 @@ mod tests {
     /// Every bundled file (`rulesets/` and below), and each cut short, with a byte taken out and
     /// with a word taken out, every 307 bytes.
     fn bundled_and_broken() -> Vec<String> {
-        fn walk(dir: &std::path::Path, out: &mut Vec<String>) {
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                return;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    walk(&path, out);
-                } else if let Ok(text) = std::fs::read_to_string(&path) {
-                    out.push(text);
-                }
-            }
-        }
-        let mut files = Vec::new();
-        walk(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets"),
-            &mut files,
-        );
-        let mut texts = Vec::new();
-        for text in files {
-            for at in (0..text.len()).step_by(307).filter(|i| text.is_char_boundary(*i)) {
-                texts.push(text[..at].to_string());
-                let next = (at + 1..=text.len())
-                    .find(|i| text.is_char_boundary(*i))
-                    .unwrap_or(text.len());
-                texts.push(format!("{}{}", &text[..at], &text[next..]));
-                let word = text[at..]
-                    .find(|c: char| c.is_whitespace())
-                    .map_or(text.len(), |i| at + i);
-                texts.push(format!("{}{}", &text[..at], &text[word..]));
-            }
-            texts.push(text);
-        }
-        texts
+        super::corpus::broken(super::corpus::files(&["rulesets"], false), 307)
     }
 
     /// The fast read (`next_item_fast`) reads, item by item, the same pairs as the plain read
