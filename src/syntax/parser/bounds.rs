@@ -224,7 +224,7 @@ impl Builder {
     }
 }
 
-fn is_infix(r: Rule) -> bool {
+pub(super) fn is_infix(r: Rule) -> bool {
     matches!(
         r,
         Rule::op_or

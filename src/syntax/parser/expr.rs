@@ -31,27 +31,10 @@ thread_local! {
     static PRATT_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// The rules of an expression's operators (all the others are its operands).
+/// The rules of an expression's operators (all the others are its operands): the infix ones
+/// the nesting bound counts, and the prefix and postfix ones.
 fn is_operator(r: Rule) -> bool {
-    matches!(
-        r,
-        Rule::op_or
-            | Rule::op_and
-            | Rule::op_not
-            | Rule::op_eq
-            | Rule::op_ne
-            | Rule::op_lt
-            | Rule::op_le
-            | Rule::op_gt
-            | Rule::op_ge
-            | Rule::op_add
-            | Rule::op_sub
-            | Rule::op_mul
-            | Rule::op_div
-            | Rule::op_neg
-            | Rule::op_is
-            | Rule::op_field
-    )
+    super::bounds::is_infix(r) || matches!(r, Rule::op_not | Rule::op_neg | Rule::op_is | Rule::op_field)
 }
 
 impl Builder {
