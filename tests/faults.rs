@@ -5,9 +5,12 @@
 //! and that the user's file is intact.
 #![cfg(target_os = "linux")]
 
+mod common;
+
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 const LEGENDS: &str = "rulesets/legends.turn";
 const LEGENDS_CAST: &str = "rulesets/encounters/legends.turn";
@@ -47,7 +50,7 @@ struct Done {
 }
 
 /// Runs turnscript in `dir` with `args`, `input` on stdin, stdout and stderr as told.
-fn turnscript(dir: &Path, args: &[&str], input: &str, out: To, err: To) -> Done {
+fn turnscript<S: AsRef<OsStr>>(dir: &Path, args: &[S], input: &str, out: To, err: To) -> Done {
     let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
         .current_dir(dir)
         .args(args)
@@ -76,10 +79,7 @@ fn root() -> PathBuf {
 
 /// A fresh scratch folder under the target folder.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("faults-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    common::scratch("faults", name)
 }
 
 /// A failed write ends with status 1 and says so on stderr, never a panic.
@@ -178,17 +178,7 @@ fn sim_with_a_full_stdout_says_so_and_exits_1() {
 #[test]
 fn sim_that_cannot_start_its_threads_says_so() {
     // An address space too small for a run stack: the thread cannot be made.
-    let bin = env!("CARGO_BIN_EXE_turnscript");
-    let o = Command::new("sh")
-        .current_dir(root())
-        .arg("-c")
-        .arg(format!("ulimit -v 200000 && exec {bin} sim {LEGENDS_CAST} -n 4"))
-        .output()
-        .expect("sh runs");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!err.contains("panicked"), "a panic: {err}");
-    assert!(err.contains("error: cannot start"), "{err}");
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    without_room(&format!("sim {LEGENDS_CAST} -n 4"), "error: cannot start");
 }
 
 // ---- fmt's read -----------------------------------------------------------------------------
@@ -292,44 +282,39 @@ fn legends() -> (String, String) {
     )
 }
 
-#[test]
-fn an_autosave_on_a_full_disk_is_refused_at_the_start() {
-    let Some(disk) = Tmpfs::mount("autosave-full-start", 64) else {
-        return;
-    };
-    disk.fill();
+/// The arguments of a REPL at the Legends table autosaving to `fight.tsession` in the folder it
+/// runs in.
+fn autosaving() -> [String; 6] {
     let (rules, cast) = legends();
-    let d = turnscript(
-        &disk.0,
-        &["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"],
-        "step\n",
-        To::Kept,
-        To::Kept,
-    );
-    assert!(
-        d.err.contains("error: cannot write the autosave fight.tsession"),
-        "{}",
-        d.err
-    );
-    assert_eq!(d.code, Some(1), "{}", d.err);
-    assert!(!d.out.contains("autosaved in"), "{}", d.out);
-    assert_eq!(disk.temporaries(), Vec::<String>::new());
+    ["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"].map(String::from)
 }
 
-#[test]
-fn an_autosave_that_stops_fitting_is_an_error_and_claims_nothing() {
-    // Room for the start and a few commands, not for a long fight.
-    let Some(disk) = Tmpfs::mount("autosave-full-later", 8) else {
-        return;
-    };
-    let (rules, cast) = legends();
-    let d = turnscript(
-        &disk.0,
-        &["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"],
-        "step\nauto all\ncontinue until round=40\n",
-        To::Kept,
-        To::Kept,
-    );
+/// The REPL at the Legends table autosaving to `fight.tsession` in `dir`, started with its stdin
+/// and stdout piped and stderr as given.
+fn spawn_autosaving(dir: &Path, stderr: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_turnscript"))
+        .current_dir(dir)
+        .args(autosaving())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("turnscript starts")
+}
+
+/// `burst` written to the child's stdin on a thread of its own. The child may end (a signal)
+/// before it reads all of it: the rest has no reader, and that is not an error.
+fn feed(child: &mut Child, burst: String) -> std::thread::JoinHandle<()> {
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::thread::spawn(move || {
+        let _ = stdin.write_all(burst.as_bytes());
+    })
+}
+
+/// The REPL autosaving on `disk` (a full one) given `input`: the autosave cannot be written.
+/// It says so, exits 1, claims no save, and leaves no temporary file.
+fn autosave_refused(disk: &Tmpfs, input: &str) {
+    let d = turnscript(&disk.0, &autosaving(), input, To::Kept, To::Kept);
     assert!(
         d.err.contains("error: cannot write the autosave fight.tsession"),
         "{}",
@@ -342,6 +327,24 @@ fn an_autosave_that_stops_fitting_is_an_error_and_claims_nothing() {
     );
     assert_eq!(d.code, Some(1), "{}", d.err);
     assert_eq!(disk.temporaries(), Vec::<String>::new());
+}
+
+#[test]
+fn an_autosave_on_a_full_disk_is_refused_at_the_start() {
+    let Some(disk) = Tmpfs::mount("autosave-full-start", 64) else {
+        return;
+    };
+    disk.fill();
+    autosave_refused(&disk, "step\n");
+}
+
+#[test]
+fn an_autosave_that_stops_fitting_is_an_error_and_claims_nothing() {
+    // Room for the start and a few commands, not for a long fight.
+    let Some(disk) = Tmpfs::mount("autosave-full-later", 8) else {
+        return;
+    };
+    autosave_refused(&disk, "step\nauto all\ncontinue until round=40\n");
     // The last autosave that fitted is whole.
     let kept = std::fs::read_to_string(disk.0.join("fight.tsession")).expect("the last autosave");
     assert!(
@@ -379,14 +382,7 @@ fn stale_temporary_files_of_dead_sessions_are_removed_at_the_start_and_only_they
     for name in kept.iter().chain([&stale]) {
         std::fs::write(dir.join(name), "partial").expect("a file");
     }
-    let (rules, cast) = legends();
-    let d = turnscript(
-        &dir,
-        &["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"],
-        "quit\n",
-        To::Kept,
-        To::Kept,
-    );
+    let d = turnscript(&dir, &autosaving(), "quit\n", To::Kept, To::Kept);
     assert_eq!(d.code, Some(0), "{}", d.err);
     assert!(!dir.join(&stale).exists(), "the dead session's temporary file is left");
     for name in &kept {
@@ -420,23 +416,12 @@ fn a_link_planted_at_the_temporary_name_is_not_written_through() {
 fn signal_during_a_burst(name: &str, signal: &str, after: usize) {
     use std::io::{BufRead, BufReader};
     let dir = scratch(name);
-    let (rules, cast) = legends();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
-        .current_dir(&dir)
-        .args(["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("turnscript starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || {
-        let burst: String = (0..40_000)
-            .map(|i| format!("set Kessa.dex = {}\n", i % 9 + 1))
-            .collect();
-        // The REPL ends on the signal: the rest of the burst has no reader.
-        let _ = stdin.write_all(burst.as_bytes());
-    });
+    let mut child = spawn_autosaving(&dir, Stdio::piped());
+    let burst: String = (0..40_000)
+        .map(|i| format!("set Kessa.dex = {}\n", i % 9 + 1))
+        .collect();
+    // The REPL ends on the signal: the rest of the burst has no reader.
+    let writer = feed(&mut child, burst);
     let pid = child.id().to_string();
     let mut answered = 0;
     let mut signalled = false;
@@ -481,15 +466,7 @@ fn sighup_during_a_burst_keeps_every_answered_command() {
 fn sigterm_while_the_repl_waits_for_input_ends_it_with_everything_written() {
     use std::io::{BufRead, BufReader};
     let dir = scratch("sigterm-waiting");
-    let (rules, cast) = legends();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
-        .current_dir(&dir)
-        .args(["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("turnscript starts");
+    let mut child = spawn_autosaving(&dir, Stdio::null());
     // Kept open: the REPL waits for more.
     let mut stdin = child.stdin.take().expect("stdin");
     stdin
@@ -561,14 +538,7 @@ fn every_writer_fails_cleanly(disk: &Tmpfs, break_it: impl Fn(&Tmpfs)) {
         ),
     ];
     for (args, input, file) in cases {
-        let d = turnscript(&disk.0, args, input, To::Kept, To::Kept);
-        assert!(!d.err.contains("panicked"), "{args:?}: {}", d.err);
-        assert!(
-            d.err.contains(&format!("error: cannot write {file}")),
-            "{args:?}: {}",
-            d.err
-        );
-        assert_eq!(d.code, Some(1), "{args:?}: {}", d.err);
+        says_cannot_write(&turnscript(&disk.0, args, input, To::Kept, To::Kept), file);
     }
     assert_eq!(
         std::fs::read_to_string(disk.0.join("rules.turn")).expect("kept"),
@@ -626,6 +596,12 @@ fn documents_on_stdout_to_a_full_disk_fail_and_to_a_closed_pipe_end_quietly() {
 /// `turnscript ARGS` in an address space too small for the run stack: the thread cannot be
 /// made, and it says so with status 1, never a panic.
 fn without_room_for_the_run_thread(args: &str) {
+    without_room(args, "error: cannot start the run thread");
+}
+
+/// `turnscript ARGS` in an address space too small for a run stack: it `says` so on stderr with
+/// status 1, never a panic.
+fn without_room(args: &str, says: &str) {
     let bin = env!("CARGO_BIN_EXE_turnscript");
     let o = Command::new("sh")
         .current_dir(root())
@@ -635,7 +611,7 @@ fn without_room_for_the_run_thread(args: &str) {
         .expect("sh runs");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("panicked"), "{args}: a panic: {err}");
-    assert!(err.contains("error: cannot start the run thread"), "{args}: {err}");
+    assert!(err.contains(says), "{args}: {err}");
     assert_eq!(o.status.code(), Some(1), "{args}: {err}");
 }
 
@@ -655,16 +631,7 @@ fn a_run_that_cannot_start_its_run_thread_says_so() {
 #[test]
 fn the_library_run_that_cannot_start_its_thread_returns_an_error() {
     if std::env::var_os("TURNSCRIPT_FAULTS_CHILD").is_some() {
-        let files = [
-            (
-                LEGENDS,
-                std::fs::read_to_string(root().join(LEGENDS)).expect("the ruleset"),
-            ),
-            (
-                LEGENDS_CAST,
-                std::fs::read_to_string(root().join(LEGENDS_CAST)).expect("the cast"),
-            ),
-        ];
+        let files = [LEGENDS, LEGENDS_CAST].map(|p| (p, common::read_bundled(p)));
         let program = turnscript::Project::load(files).compile().expect("it compiles");
         let config = turnscript::RunConfig::default();
         let mut decider = turnscript::runtime::decide::Policy::new(turnscript::compile::PolicyRef::First, 0);
@@ -705,15 +672,7 @@ fn the_library_run_that_cannot_start_its_thread_returns_an_error() {
 fn sigkill_during_a_burst_with_undos_loses_no_answered_command() {
     use std::io::{BufRead, BufReader};
     let dir = scratch("sigkill-undo");
-    let (rules, cast) = legends();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_turnscript"))
-        .current_dir(&dir)
-        .args(["repl", &rules, "--encounter", &cast, "--autosave", "fight.tsession"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("turnscript starts");
+    let mut child = spawn_autosaving(&dir, Stdio::null());
     // Three changes and an undo, over and over (a redo now and then): after each undo the file
     // must be written whole before the next change is answered.
     let commands: Vec<String> = (0..20_000)
@@ -724,11 +683,8 @@ fn sigkill_during_a_burst_with_undos_loses_no_answered_command() {
         })
         .collect();
     let burst: String = commands.iter().map(|c| format!("{c}\n")).collect();
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || {
-        // The REPL is killed: the rest of the burst has no reader.
-        let _ = stdin.write_all(burst.as_bytes());
-    });
+    // The REPL is killed: the rest of the burst has no reader.
+    let writer = feed(&mut child, burst);
     let mut echoed = 0;
     let mut killed = false;
     for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {

@@ -2,6 +2,8 @@
 //! encounter template for a ruleset, which checks clean and runs as written for every bundled
 //! and library ruleset; written whole, never over an existing file without `--force`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -22,10 +24,7 @@ fn turnscript(args: &[&str]) -> (String, String, i32) {
 
 /// A fresh scratch folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("new-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    common::scratch("new", name)
 }
 
 /// The file a template's `uses "PATH"` names, read from the template's folder.

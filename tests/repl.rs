@@ -23,10 +23,7 @@ fn header<'a>(text: &'a str, key: &str) -> Option<&'a str> {
 
 /// A fresh scratch directory under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("repl-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+    common::scratch("repl", name)
 }
 
 fn quoted(s: &str) -> Vec<String> {

@@ -3,6 +3,8 @@
 //! encounters, failed runs and measures counted in bins; `--shard` out of range is refused; and
 //! merge's diagnostics, snapshots driven by the cases in `tests/sim_merge/`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -32,10 +34,7 @@ fn root() -> &'static Path {
 
 /// A fresh folder for one test's files.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("sim-shards-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
+    common::scratch("sim-shards", name)
 }
 
 /// The whole run's report in `format` and the merge of its `k` shards' JSON reports (given to

@@ -280,6 +280,15 @@ pub fn sim_report(src: &str, n: u64, threads: usize) -> turnscript::sim::Report 
     Report::new(&program, &opts, &stats, |_| String::new())
 }
 
+/// A fresh scratch folder `GROUP-NAME` under the target folder, emptied of what a run before
+/// left in it: each test writes its files in a folder of its own.
+pub fn scratch(group: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{group}-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
 /// Every bundled ruleset with its example encounter: (ruleset path, encounter path), for the
 /// tests that run them all two ways (`tests/compiled.rs`, `tests/policy_path.rs`).
 pub fn bundled() -> Vec<(String, String)> {
