@@ -5,7 +5,8 @@ use std::path::Path;
 
 use super::{FileKey, Project, Style, from_folder_of, paths};
 use crate::diag::Diag;
-use crate::syntax::ast::Item;
+use crate::syntax::ast::relabel::relabelled;
+use crate::syntax::ast::{File, Item};
 
 /// What `turnscript check` found in a set of files: each build that failed, with its project, and
 /// notes about encounters that were only parsed.
@@ -62,12 +63,16 @@ impl CheckReport {
 /// Checks files as `turnscript check` does. Each file is first parsed alone to tell rulesets
 /// from encounters; each ruleset is checked alone, and each encounter with the ruleset of the
 /// same file name when one is given (`encounters/NAME.turn` with `NAME.turn`), else with every
-/// ruleset given. Encounters given without any ruleset are only parsed.
+/// ruleset given. Encounters given without any ruleset are only parsed. Each file is parsed
+/// once: an encounter's parse alone is moved to the file id it takes in each pair
+/// ([`Relabel`](crate::syntax::ast::relabel::Relabel)).
 pub fn check_set(texts: &[(String, String)]) -> CheckReport {
     let mut report = CheckReport::default();
     // Each ruleset with its project, parsed once: checked alone, and the base of each pair.
     let mut rulesets: Vec<(&(String, String), Project)> = Vec::new();
     let mut encounters = Vec::new();
+    // Each encounter's parse alone (as file 0), in the order of `encounters`.
+    let mut parses: Vec<Option<File>> = Vec::new();
     for t in texts {
         let p = Project::load([t.clone()]);
         // The characters a file may not hold are reported here, once per file, whether or not
@@ -90,7 +95,8 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
         }
         if p.is_encounter() {
             // The ruleset it names, found once (from the file already parsed).
-            encounters.push((t, p.uses(&t.0)))
+            encounters.push((t, p.uses(&t.0)));
+            parses.push(p.files.into_iter().next());
         } else {
             rulesets.push((t, p))
         }
@@ -98,6 +104,12 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
     (report.rulesets, report.encounters) = (rulesets.len(), encounters.len());
     let ruleset_files: Vec<&(String, String)> = rulesets.iter().map(|(r, _)| *r).collect();
     let paired = pairings(&ruleset_files, &encounters);
+    // How many pairs each encounter is still to be checked in: the last takes its parse, the
+    // others a copy.
+    let mut left = vec![0usize; encounters.len()];
+    for &k in paired.iter().flatten() {
+        left[k] += 1;
+    }
     for ((r, alone), with) in rulesets.into_iter().zip(&paired) {
         let mut clean = |p: Project| match p.compile() {
             Ok(_) => true,
@@ -112,7 +124,9 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             }
         };
         if !clean(alone.clone()) {
-            for (e, _) in with.iter().map(|&k| &encounters[k]) {
+            for &k in with {
+                let e = encounters[k].0;
+                left[k] -= 1;
                 report.notes.push(format!(
                     "note: {} was not checked against {}: the ruleset has errors (above)\n",
                     e.0, r.0
@@ -120,9 +134,18 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             }
             continue;
         }
-        for (e, _) in with.iter().map(|&k| &encounters[k]) {
+        for &k in with {
+            let e = encounters[k].0;
+            left[k] -= 1;
+            let parsed = match left[k] {
+                0 => parses[k].take(),
+                _ => parses[k].clone(),
+            };
             let mut pair = alone.clone();
-            pair.add(e.0.clone(), e.1.clone());
+            pair.add_parsed(e.0.clone(), e.1.clone(), |text, id| match parsed {
+                Some(file) => Ok(relabelled(file, id)),
+                None => crate::syntax::parse(text, id),
+            });
             clean(pair);
         }
     }
@@ -227,20 +250,60 @@ mod tests {
 
     const RULESET: &str = "ruleset \"r\"\nstat hp\nplay { }\n";
 
-    /// `check R E`: the ruleset is parsed once (it was parsed alone, again to be checked alone and
-    /// again with the encounter); the encounter alone, then with the ruleset.
+    fn file(name: &str, text: &str) -> (String, String) {
+        (name.to_string(), text.to_string())
+    }
+
+    /// `check R E` parses each file once: the ruleset alone (it was parsed again to be checked
+    /// alone and again with the encounter), the encounter alone (it was parsed again with the
+    /// ruleset: its parse alone is moved to its id in the pair).
     #[test]
-    fn check_parses_the_ruleset_once() {
+    fn check_parses_each_file_once() {
         let texts = [
-            ("r.turn".to_string(), RULESET.to_string()),
-            (
-                "e.turn".to_string(),
-                "encounter \"e\"\ncharacter Ana { hp = 1 }\n".to_string(),
-            ),
+            file("r.turn", RULESET),
+            file("e.turn", "encounter \"e\"\ncharacter Ana { hp = 1 }\n"),
         ];
         let mut report = CheckReport::default();
-        assert_eq!(parses(|| report = check_set(&texts)), 3);
+        assert_eq!(parses(|| report = check_set(&texts)), 2);
         assert!(report.is_clean(), "{}", report.render(Style::default()));
+    }
+
+    /// Encounters checked with two rulesets each (no file names match): still one parse per file,
+    /// the parse of each encounter given to both of its pairs.
+    #[test]
+    fn an_encounter_checked_in_two_pairs_is_parsed_once() {
+        let texts = [
+            file("r1.turn", RULESET),
+            file("r2.turn", RULESET),
+            file("e1.turn", "encounter \"e\"\ncharacter Ana { hp = 1 }\n"),
+            file("e2.turn", "character Bo { hp = 2 }\n"),
+        ];
+        let mut report = CheckReport::default();
+        assert_eq!(parses(|| report = check_set(&texts)), 4);
+        assert!(report.is_clean(), "{}", report.render(Style::default()));
+        assert_eq!((report.rulesets, report.encounters), (2, 2));
+    }
+
+    /// An error found in a pair points into the encounter, in both pairs, as when the encounter was
+    /// parsed again in each: its spans were moved to the encounter's id there (as file 0 they
+    /// would point into the ruleset).
+    #[test]
+    fn an_error_in_a_pair_points_into_the_encounter() {
+        let texts = [
+            file("r1.turn", RULESET),
+            file("r2.turn", RULESET),
+            file("e.turn", "encounter \"e\"\ncharacter Ana { mp = 1 }\n"),
+        ];
+        let report = check_set(&texts);
+        assert_eq!(report.failures.len(), 2, "{}", report.render(Style::default()));
+        for (p, d) in &report.failures {
+            // Each diagnostic's first label, the one its report shows the file of.
+            let at = d.iter().filter_map(|d| d.labels.first().map(|l| l.0));
+            let names: Vec<&str> = at.map(|s| p.sources().name(s.file)).collect();
+            assert!(!names.is_empty() && names.iter().all(|n| *n == "e.turn"), "{names:?}");
+            let shown = p.render(d, Style::default());
+            assert!(shown.contains("e.turn:2:"), "{shown}");
+        }
     }
 
     /// Finding the ruleset an encounter names parses nothing when no `uses` is written outside
