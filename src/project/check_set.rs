@@ -110,20 +110,19 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
     for &k in paired.iter().flatten() {
         left[k] += 1;
     }
-    for ((r, alone), with) in rulesets.into_iter().zip(&paired) {
-        let mut clean = |p: Project| match p.compile() {
-            Ok(_) => true,
-            Err(mut d) => {
-                // Reported above, with the file alone.
-                d.retain(|d| d.code != crate::syntax::text::CODE);
-                if d.is_empty() {
-                    return true;
-                }
-                report.failures.push((p, d));
-                false
-            }
-        };
-        if !clean(alone.clone()) {
+    // The errors of a build, less the characters no file may hold (reported above, with each file
+    // alone).
+    let errors = |p: &Project| match p.compile() {
+        Ok(_) => Vec::new(),
+        Err(mut d) => {
+            d.retain(|d| d.code != crate::syntax::text::CODE);
+            d
+        }
+    };
+    for ((r, mut alone), with) in rulesets.into_iter().zip(&paired) {
+        let found = errors(&alone);
+        if !found.is_empty() {
+            report.failures.push((alone, found));
             for &k in with {
                 let e = encounters[k].0;
                 left[k] -= 1;
@@ -134,19 +133,26 @@ pub fn check_set(texts: &[(String, String)]) -> CheckReport {
             }
             continue;
         }
-        for &k in with {
+        for (n, &k) in with.iter().enumerate() {
             let e = encounters[k].0;
             left[k] -= 1;
             let parsed = match left[k] {
                 0 => parses[k].take(),
                 _ => parses[k].clone(),
             };
-            let mut pair = alone.clone();
+            // The last pair takes the ruleset's project, the others a copy.
+            let mut pair = match n + 1 == with.len() {
+                true => std::mem::take(&mut alone),
+                false => alone.clone(),
+            };
             pair.add_parsed(e.0.clone(), e.1.clone(), |text, id| match parsed {
                 Some(file) => Ok(relabelled(file, id)),
                 None => crate::syntax::parse(text, id),
             });
-            clean(pair);
+            let found = errors(&pair);
+            if !found.is_empty() {
+                report.failures.push((pair, found));
+            }
         }
     }
     if ruleset_files.is_empty() {
