@@ -10,7 +10,6 @@
 
 use std::fmt;
 use std::io::Write;
-use std::path::Path;
 
 use crate::check::Checked;
 use crate::compile::{PolicyRef, Program};
@@ -22,7 +21,9 @@ use crate::source::{FileId, Sources};
 use crate::syntax::ast::{File, Item};
 use crate::trace::{Event, JsonLines, Sink, Text, World};
 
+mod check_set;
 mod paths;
+pub use check_set::{CheckReport, check_set, named_ruleset};
 use paths::NotAFile;
 #[cfg(test)]
 pub(crate) use paths::canonicalised;
@@ -587,213 +588,6 @@ fn play_here<S: Sink>(
     (Some(sink), result)
 }
 
-/// What `turnscript check` found in a set of files: each build that failed, with its project, and
-/// notes about encounters that were only parsed.
-#[derive(Debug, Default)]
-pub struct CheckReport {
-    pub failures: Vec<(Project, Vec<Diag>)>,
-    pub notes: Vec<String>,
-    /// The files read as rulesets, as encounters, and those that did not parse.
-    pub rulesets: usize,
-    pub encounters: usize,
-    pub unparsed: usize,
-}
-
-impl CheckReport {
-    /// Whether every file is clean.
-    pub fn is_clean(&self) -> bool {
-        self.failures.is_empty()
-    }
-
-    /// One line that says what was checked and how it went: `checked 2 rulesets, 5 encounters:
-    /// no problems` (`check` shows it on a terminal).
-    pub fn summary(&self) -> String {
-        let many = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
-        let mut what = vec![many(self.rulesets, "ruleset"), many(self.encounters, "encounter")];
-        if self.unparsed > 0 {
-            what.push(format!("{} that did not parse", many(self.unparsed, "file")));
-        }
-        let errors: usize = self.failures.iter().map(|f| f.1.len()).sum();
-        let verdict = if errors == 0 {
-            "no problems".to_string()
-        } else {
-            format!("{} (above)", many(errors, "error"))
-        };
-        let notes = match self.notes.len() {
-            0 => String::new(),
-            n => format!("; {} above", many(n, "note")),
-        };
-        format!("checked {}: {verdict}{notes}\n", what.join(", "))
-    }
-
-    /// The diagnostics of every failed build, then the notes.
-    pub fn render(&self, style: Style) -> String {
-        let mut out = String::new();
-        for (p, d) in &self.failures {
-            out.push_str(&p.render(d, style));
-        }
-        for n in &self.notes {
-            out.push_str(n);
-        }
-        out
-    }
-}
-
-/// Checks files as `turnscript check` does. Each file is first parsed alone to tell rulesets
-/// from encounters; each ruleset is checked alone, and each encounter with the ruleset of the
-/// same file name when one is given (`encounters/NAME.turn` with `NAME.turn`), else with every
-/// ruleset given. Encounters given without any ruleset are only parsed.
-pub fn check_set(texts: &[(String, String)]) -> CheckReport {
-    let mut report = CheckReport::default();
-    // Each ruleset with its project, parsed once: checked alone, and the base of each pair.
-    let mut rulesets: Vec<(&(String, String), Project)> = Vec::new();
-    let mut encounters = Vec::new();
-    for t in texts {
-        let p = Project::load([t.clone()]);
-        // The characters a file may not hold are reported here, once per file, whether or not
-        // it is checked with others later.
-        let mut alone = p.characters.clone();
-        if !p.syntax_errors().is_empty() {
-            alone.extend(p.syntax_errors().iter().cloned());
-            report.unparsed += 1;
-            report.failures.push((p, alone));
-            continue;
-        }
-        if p.is_encounter() && !p.bad_uses().is_empty() {
-            // Reported as `turnscript run` would report it, playing it under itself.
-            alone.extend(p.bad_uses());
-            report.failures.push((p, alone));
-            continue;
-        }
-        if !alone.is_empty() {
-            report.failures.push((p.clone(), alone));
-        }
-        if p.is_encounter() {
-            // The ruleset it names, found once (from the file already parsed).
-            encounters.push((t, p.uses(&t.0)))
-        } else {
-            rulesets.push((t, p))
-        }
-    }
-    (report.rulesets, report.encounters) = (rulesets.len(), encounters.len());
-    let ruleset_files: Vec<&(String, String)> = rulesets.iter().map(|(r, _)| *r).collect();
-    let paired = pairings(&ruleset_files, &encounters);
-    for ((r, alone), with) in rulesets.into_iter().zip(&paired) {
-        let mut clean = |p: Project| match p.compile() {
-            Ok(_) => true,
-            Err(mut d) => {
-                // Reported above, with the file alone.
-                d.retain(|d| d.code != crate::syntax::text::CODE);
-                if d.is_empty() {
-                    return true;
-                }
-                report.failures.push((p, d));
-                false
-            }
-        };
-        if !clean(alone.clone()) {
-            for (e, _) in with.iter().map(|&k| &encounters[k]) {
-                report.notes.push(format!(
-                    "note: {} was not checked against {}: the ruleset has errors (above)\n",
-                    e.0, r.0
-                ));
-            }
-            continue;
-        }
-        for (e, _) in with.iter().map(|&k| &encounters[k]) {
-            let mut pair = alone.clone();
-            pair.add(e.0.clone(), e.1.clone());
-            clean(pair);
-        }
-    }
-    if ruleset_files.is_empty() {
-        // A file that does not parse may be the ruleset: say so rather than ask for it.
-        let unparsed = !report.failures.is_empty();
-        for (e, _) in &encounters {
-            report.notes.push(if unparsed {
-                format!(
-                    "note: {} is an encounter and was only parsed: no ruleset given parses (fix the errors above, then check again)\n",
-                    e.0
-                )
-            } else {
-                format!(
-                    "note: {} is an encounter and was only parsed: give its ruleset too to check it\n",
-                    e.0
-                )
-            });
-        }
-    }
-    report
-}
-
-fn stem(path: &str) -> &str {
-    Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or(path)
-}
-
-/// For each ruleset, the encounters (with the ruleset each names, if it names one) checked with
-/// it, in order: the ruleset an encounter names (`encounter "..." uses "PATH"`), else the ruleset
-/// of the same file name if one is given, else every ruleset given. Paths are compared by their
-/// keys, each made once, and file names in a map: no pair of files is compared.
-fn pairings(rulesets: &[&(String, String)], encounters: &[(&(String, String), Option<String>)]) -> Vec<Vec<usize>> {
-    use std::collections::HashMap;
-    let mut by_key: HashMap<FileKey, Vec<usize>> = HashMap::new();
-    let mut by_stem: HashMap<&str, Vec<usize>> = HashMap::new();
-    let any_named = encounters.iter().any(|e| e.1.is_some());
-    for (i, r) in rulesets.iter().enumerate() {
-        if any_named {
-            by_key.entry(FileKey::of(&r.0)).or_default().push(i);
-        }
-        by_stem.entry(stem(&r.0)).or_default().push(i);
-    }
-    let every: Vec<usize> = (0..rulesets.len()).collect();
-    let mut out = vec![Vec::new(); rulesets.len()];
-    for (k, (e, named)) in encounters.iter().enumerate() {
-        let with = match named {
-            Some(path) => by_key.get(&FileKey::of(path)),
-            None => by_stem.get(stem(&e.0)).or(Some(&every)),
-        };
-        for &i in with.into_iter().flatten() {
-            out[i].push(k);
-        }
-    }
-    out
-}
-
-/// The ruleset an encounter file names (`uses "PATH"`), as a path from where the encounter is:
-/// `PATH` is read from the encounter's own folder.
-/// Only the items up to the `encounter` declaration that names one are parsed, one at a time.
-pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
-    // Without the word `uses` outside strings and comments, no line names a ruleset: nothing to
-    // parse (the command parses the file once, after).
-    if !paths::has_uses(text) {
-        return None;
-    }
-    let mut uses = None;
-    let _ = crate::syntax::each_item(text, 0, |item| match item {
-        Item::Encounter { uses: Some(u), .. } => {
-            uses = Some(u);
-            std::ops::ControlFlow::Break(())
-        }
-        _ => std::ops::ControlFlow::Continue(()),
-    });
-    let uses = uses?;
-    paths::not_a_file(encounter_path, &uses.node)
-        .is_none()
-        .then(|| from_folder_of(encounter_path, &uses.node))
-}
-
-impl Project {
-    /// The ruleset the encounter among these files names (`uses "PATH"`), as a path from
-    /// `encounter_path`, the encounter's own.
-    fn uses(&self, encounter_path: &str) -> Option<String> {
-        let uses = self.files.iter().flat_map(|f| &f.items).find_map(|i| match i {
-            Item::Encounter { uses: Some(u), .. } => Some(u.node.clone()),
-            _ => None,
-        })?;
-        Some(from_folder_of(encounter_path, &uses))
-    }
-}
-
 /// The trace in one of its two views, chosen at run time: JSON lines or the GM's text, written
 /// into `W` as each event happens. [`View::new`] writes into memory (read it back with
 /// [`View::out`]); [`View::with_writer`] writes into any writer, as `turnscript run` does into a
@@ -851,45 +645,5 @@ impl<W: Write> View<W> {
             View::Json(s) => s.flush(),
             View::Text(s) => s.flush(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// How many files `f` parses (`syntax::each_item` calls on this thread).
-    fn parses(f: impl FnOnce()) -> usize {
-        let before = crate::syntax::PARSES.with(|n| n.get());
-        f();
-        crate::syntax::PARSES.with(|n| n.get()) - before
-    }
-
-    const RULESET: &str = "ruleset \"r\"\nstat hp\nplay { }\n";
-
-    /// `check R E`: the ruleset is parsed once (it was parsed alone, again to be checked alone and
-    /// again with the encounter); the encounter alone, then with the ruleset.
-    #[test]
-    fn check_parses_the_ruleset_once() {
-        let texts = [
-            ("r.turn".to_string(), RULESET.to_string()),
-            (
-                "e.turn".to_string(),
-                "encounter \"e\"\ncharacter Ana { hp = 1 }\n".to_string(),
-            ),
-        ];
-        let mut report = CheckReport::default();
-        assert_eq!(parses(|| report = check_set(&texts)), 3);
-        assert!(report.is_clean(), "{}", report.render(Style::default()));
-    }
-
-    /// Finding the ruleset an encounter names parses nothing when no `uses` is written outside
-    /// strings and comments (it parsed the whole file, and the command parsed it again).
-    #[test]
-    fn an_encounter_without_uses_is_not_parsed_for_it() {
-        let plain = "encounter \"e\" # uses nothing\ncharacter \"uses\" { hp = 1 }\n";
-        assert_eq!(parses(|| assert_eq!(named_ruleset("e.turn", plain), None)), 0);
-        let named = "character Ana { hp = 1 }\nencounter \"e\" uses \"r.turn\"\n";
-        assert_eq!(named_ruleset("x/e.turn", named).as_deref(), Some("x/r.turn"));
     }
 }

@@ -6,6 +6,7 @@ mod cards;
 mod expr;
 pub use cards::*;
 mod functions;
+pub mod relabel;
 pub use expr::*;
 pub use functions::*;
 

@@ -5,7 +5,7 @@ use std::path::Path;
 
 /// The text of every file under each of `dirs` (relative to the crate's root), or of every
 /// `.turn` file only when `turn_only`.
-pub(super) fn files(dirs: &[&str], turn_only: bool) -> Vec<String> {
+pub(crate) fn files(dirs: &[&str], turn_only: bool) -> Vec<String> {
     fn walk(dir: &Path, turn_only: bool, out: &mut Vec<String>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return;
@@ -31,7 +31,7 @@ pub(super) fn files(dirs: &[&str], turn_only: bool) -> Vec<String> {
 
 /// Each of `texts`, after it the text cut short, with a byte taken out and with a word taken
 /// out, every `every` bytes.
-pub(super) fn broken(texts: Vec<String>, every: usize) -> Vec<String> {
+pub(crate) fn broken(texts: Vec<String>, every: usize) -> Vec<String> {
     let mut out = Vec::new();
     for text in texts {
         for at in (0..text.len()).step_by(every).filter(|i| text.is_char_boundary(*i)) {

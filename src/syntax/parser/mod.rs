@@ -3,7 +3,7 @@
 
 mod bounds;
 #[cfg(test)]
-mod corpus;
+pub(crate) mod corpus;
 mod deck;
 mod errors;
 mod expr;

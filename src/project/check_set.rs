@@ -1,0 +1,324 @@
+//! `turnscript check` over a set of files: [`check_set`] tells rulesets from encounters, checks
+//! each ruleset alone and each encounter with its ruleset, and [`CheckReport`] says how it went.
+
+use std::path::Path;
+
+use super::{FileKey, Project, Style, from_folder_of, paths};
+use crate::diag::Diag;
+use crate::syntax::ast::relabel::relabelled;
+use crate::syntax::ast::{File, Item};
+
+/// What `turnscript check` found in a set of files: each build that failed, with its project, and
+/// notes about encounters that were only parsed.
+#[derive(Debug, Default)]
+pub struct CheckReport {
+    pub failures: Vec<(Project, Vec<Diag>)>,
+    pub notes: Vec<String>,
+    /// The files read as rulesets, as encounters, and those that did not parse.
+    pub rulesets: usize,
+    pub encounters: usize,
+    pub unparsed: usize,
+}
+
+impl CheckReport {
+    /// Whether every file is clean.
+    pub fn is_clean(&self) -> bool {
+        self.failures.is_empty()
+    }
+
+    /// One line that says what was checked and how it went: `checked 2 rulesets, 5 encounters:
+    /// no problems` (`check` shows it on a terminal).
+    pub fn summary(&self) -> String {
+        let many = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+        let mut what = vec![many(self.rulesets, "ruleset"), many(self.encounters, "encounter")];
+        if self.unparsed > 0 {
+            what.push(format!("{} that did not parse", many(self.unparsed, "file")));
+        }
+        let errors: usize = self.failures.iter().map(|f| f.1.len()).sum();
+        let verdict = if errors == 0 {
+            "no problems".to_string()
+        } else {
+            format!("{} (above)", many(errors, "error"))
+        };
+        let notes = match self.notes.len() {
+            0 => String::new(),
+            n => format!("; {} above", many(n, "note")),
+        };
+        format!("checked {}: {verdict}{notes}\n", what.join(", "))
+    }
+
+    /// The diagnostics of every failed build, then the notes.
+    pub fn render(&self, style: Style) -> String {
+        let mut out = String::new();
+        for (p, d) in &self.failures {
+            out.push_str(&p.render(d, style));
+        }
+        for n in &self.notes {
+            out.push_str(n);
+        }
+        out
+    }
+}
+
+/// Checks files as `turnscript check` does. Each file is first parsed alone to tell rulesets
+/// from encounters; each ruleset is checked alone, and each encounter with the ruleset of the
+/// same file name when one is given (`encounters/NAME.turn` with `NAME.turn`), else with every
+/// ruleset given. Encounters given without any ruleset are only parsed. Each file is parsed
+/// once: an encounter's parse alone is moved to the file id it takes in each pair
+/// ([`Relabel`](crate::syntax::ast::relabel::Relabel)).
+pub fn check_set(texts: &[(String, String)]) -> CheckReport {
+    let mut report = CheckReport::default();
+    // Each ruleset with its project, parsed once: checked alone, and the base of each pair.
+    let mut rulesets: Vec<(&(String, String), Project)> = Vec::new();
+    let mut encounters = Vec::new();
+    // Each encounter's parse alone (as file 0), in the order of `encounters`.
+    let mut parses: Vec<Option<File>> = Vec::new();
+    for t in texts {
+        let p = Project::load([t.clone()]);
+        // The characters a file may not hold are reported here, once per file, whether or not
+        // it is checked with others later.
+        let mut alone = p.characters.clone();
+        if !p.syntax_errors().is_empty() {
+            alone.extend(p.syntax_errors().iter().cloned());
+            report.unparsed += 1;
+            report.failures.push((p, alone));
+            continue;
+        }
+        if p.is_encounter() && !p.bad_uses().is_empty() {
+            // Reported as `turnscript run` would report it, playing it under itself.
+            alone.extend(p.bad_uses());
+            report.failures.push((p, alone));
+            continue;
+        }
+        if !alone.is_empty() {
+            report.failures.push((p.clone(), alone));
+        }
+        if p.is_encounter() {
+            // The ruleset it names, found once (from the file already parsed).
+            encounters.push((t, p.uses(&t.0)));
+            parses.push(p.files.into_iter().next());
+        } else {
+            rulesets.push((t, p))
+        }
+    }
+    (report.rulesets, report.encounters) = (rulesets.len(), encounters.len());
+    let ruleset_files: Vec<&(String, String)> = rulesets.iter().map(|(r, _)| *r).collect();
+    let paired = pairings(&ruleset_files, &encounters);
+    // How many pairs each encounter is still to be checked in: the last takes its parse, the
+    // others a copy.
+    let mut left = vec![0usize; encounters.len()];
+    for &k in paired.iter().flatten() {
+        left[k] += 1;
+    }
+    // The errors of a build, less the characters no file may hold (reported above, with each file
+    // alone).
+    let errors = |p: &Project| match p.compile() {
+        Ok(_) => Vec::new(),
+        Err(mut d) => {
+            d.retain(|d| d.code != crate::syntax::text::CODE);
+            d
+        }
+    };
+    for ((r, mut alone), with) in rulesets.into_iter().zip(&paired) {
+        let found = errors(&alone);
+        if !found.is_empty() {
+            report.failures.push((alone, found));
+            for &k in with {
+                let e = encounters[k].0;
+                left[k] -= 1;
+                report.notes.push(format!(
+                    "note: {} was not checked against {}: the ruleset has errors (above)\n",
+                    e.0, r.0
+                ));
+            }
+            continue;
+        }
+        for (n, &k) in with.iter().enumerate() {
+            let e = encounters[k].0;
+            left[k] -= 1;
+            let parsed = match left[k] {
+                0 => parses[k].take(),
+                _ => parses[k].clone(),
+            };
+            // The last pair takes the ruleset's project, the others a copy.
+            let mut pair = match n + 1 == with.len() {
+                true => std::mem::take(&mut alone),
+                false => alone.clone(),
+            };
+            pair.add_parsed(e.0.clone(), e.1.clone(), |text, id| match parsed {
+                Some(file) => Ok(relabelled(file, id)),
+                None => crate::syntax::parse(text, id),
+            });
+            let found = errors(&pair);
+            if !found.is_empty() {
+                report.failures.push((pair, found));
+            }
+        }
+    }
+    if ruleset_files.is_empty() {
+        // A file that does not parse may be the ruleset: say so rather than ask for it.
+        let unparsed = !report.failures.is_empty();
+        for (e, _) in &encounters {
+            report.notes.push(if unparsed {
+                format!(
+                    "note: {} is an encounter and was only parsed: no ruleset given parses (fix the errors above, then check again)\n",
+                    e.0
+                )
+            } else {
+                format!(
+                    "note: {} is an encounter and was only parsed: give its ruleset too to check it\n",
+                    e.0
+                )
+            });
+        }
+    }
+    report
+}
+
+fn stem(path: &str) -> &str {
+    Path::new(path).file_stem().and_then(|s| s.to_str()).unwrap_or(path)
+}
+
+/// For each ruleset, the encounters (with the ruleset each names, if it names one) checked with
+/// it, in order: the ruleset an encounter names (`encounter "..." uses "PATH"`), else the ruleset
+/// of the same file name if one is given, else every ruleset given. Paths are compared by their
+/// keys, each made once, and file names in a map: no pair of files is compared.
+fn pairings(rulesets: &[&(String, String)], encounters: &[(&(String, String), Option<String>)]) -> Vec<Vec<usize>> {
+    use std::collections::HashMap;
+    let mut by_key: HashMap<FileKey, Vec<usize>> = HashMap::new();
+    let mut by_stem: HashMap<&str, Vec<usize>> = HashMap::new();
+    let any_named = encounters.iter().any(|e| e.1.is_some());
+    for (i, r) in rulesets.iter().enumerate() {
+        if any_named {
+            by_key.entry(FileKey::of(&r.0)).or_default().push(i);
+        }
+        by_stem.entry(stem(&r.0)).or_default().push(i);
+    }
+    let every: Vec<usize> = (0..rulesets.len()).collect();
+    let mut out = vec![Vec::new(); rulesets.len()];
+    for (k, (e, named)) in encounters.iter().enumerate() {
+        let with = match named {
+            Some(path) => by_key.get(&FileKey::of(path)),
+            None => by_stem.get(stem(&e.0)).or(Some(&every)),
+        };
+        for &i in with.into_iter().flatten() {
+            out[i].push(k);
+        }
+    }
+    out
+}
+
+/// The ruleset an encounter file names (`uses "PATH"`), as a path from where the encounter is:
+/// `PATH` is read from the encounter's own folder.
+/// Only the items up to the `encounter` declaration that names one are parsed, one at a time.
+pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
+    // Without the word `uses` outside strings and comments, no line names a ruleset: nothing to
+    // parse (the command parses the file once, after).
+    if !paths::has_uses(text) {
+        return None;
+    }
+    let mut uses = None;
+    let _ = crate::syntax::each_item(text, 0, |item| match item {
+        Item::Encounter { uses: Some(u), .. } => {
+            uses = Some(u);
+            std::ops::ControlFlow::Break(())
+        }
+        _ => std::ops::ControlFlow::Continue(()),
+    });
+    let uses = uses?;
+    paths::not_a_file(encounter_path, &uses.node)
+        .is_none()
+        .then(|| from_folder_of(encounter_path, &uses.node))
+}
+
+impl Project {
+    /// The ruleset the encounter among these files names (`uses "PATH"`), as a path from
+    /// `encounter_path`, the encounter's own.
+    fn uses(&self, encounter_path: &str) -> Option<String> {
+        let uses = self.files.iter().flat_map(|f| &f.items).find_map(|i| match i {
+            Item::Encounter { uses: Some(u), .. } => Some(u.node.clone()),
+            _ => None,
+        })?;
+        Some(from_folder_of(encounter_path, &uses))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many files `f` parses (`syntax::each_item` calls on this thread).
+    fn parses(f: impl FnOnce()) -> usize {
+        let before = crate::syntax::PARSES.with(|n| n.get());
+        f();
+        crate::syntax::PARSES.with(|n| n.get()) - before
+    }
+
+    const RULESET: &str = "ruleset \"r\"\nstat hp\nplay { }\n";
+
+    fn file(name: &str, text: &str) -> (String, String) {
+        (name.to_string(), text.to_string())
+    }
+
+    /// `check R E` parses each file once: the ruleset alone (it was parsed again to be checked
+    /// alone and again with the encounter), the encounter alone (it was parsed again with the
+    /// ruleset: its parse alone is moved to its id in the pair).
+    #[test]
+    fn check_parses_each_file_once() {
+        let texts = [
+            file("r.turn", RULESET),
+            file("e.turn", "encounter \"e\"\ncharacter Ana { hp = 1 }\n"),
+        ];
+        let mut report = CheckReport::default();
+        assert_eq!(parses(|| report = check_set(&texts)), 2);
+        assert!(report.is_clean(), "{}", report.render(Style::default()));
+    }
+
+    /// Encounters checked with two rulesets each (no file names match): still one parse per file,
+    /// the parse of each encounter given to both of its pairs.
+    #[test]
+    fn an_encounter_checked_in_two_pairs_is_parsed_once() {
+        let texts = [
+            file("r1.turn", RULESET),
+            file("r2.turn", RULESET),
+            file("e1.turn", "encounter \"e\"\ncharacter Ana { hp = 1 }\n"),
+            file("e2.turn", "character Bo { hp = 2 }\n"),
+        ];
+        let mut report = CheckReport::default();
+        assert_eq!(parses(|| report = check_set(&texts)), 4);
+        assert!(report.is_clean(), "{}", report.render(Style::default()));
+        assert_eq!((report.rulesets, report.encounters), (2, 2));
+    }
+
+    /// An error found in a pair points into the encounter, in both pairs, as when the encounter was
+    /// parsed again in each: its spans were moved to the encounter's id there (as file 0 they
+    /// would point into the ruleset).
+    #[test]
+    fn an_error_in_a_pair_points_into_the_encounter() {
+        let texts = [
+            file("r1.turn", RULESET),
+            file("r2.turn", RULESET),
+            file("e.turn", "encounter \"e\"\ncharacter Ana { mp = 1 }\n"),
+        ];
+        let report = check_set(&texts);
+        assert_eq!(report.failures.len(), 2, "{}", report.render(Style::default()));
+        for (p, d) in &report.failures {
+            // Each diagnostic's first label, the one its report shows the file of.
+            let at = d.iter().filter_map(|d| d.labels.first().map(|l| l.0));
+            let names: Vec<&str> = at.map(|s| p.sources().name(s.file)).collect();
+            assert!(!names.is_empty() && names.iter().all(|n| *n == "e.turn"), "{names:?}");
+            let shown = p.render(d, Style::default());
+            assert!(shown.contains("e.turn:2:"), "{shown}");
+        }
+    }
+
+    /// Finding the ruleset an encounter names parses nothing when no `uses` is written outside
+    /// strings and comments (it parsed the whole file, and the command parsed it again).
+    #[test]
+    fn an_encounter_without_uses_is_not_parsed_for_it() {
+        let plain = "encounter \"e\" # uses nothing\ncharacter \"uses\" { hp = 1 }\n";
+        assert_eq!(parses(|| assert_eq!(named_ruleset("e.turn", plain), None)), 0);
+        let named = "character Ana { hp = 1 }\nencounter \"e\" uses \"r.turn\"\n";
+        assert_eq!(named_ruleset("x/e.turn", named).as_deref(), Some("x/r.turn"));
+    }
+}
