@@ -425,8 +425,108 @@ fn parse_dice(text: &str) -> Option<Dice> {
 
 #[cfg(test)]
 mod tests {
-    use super::PRATT_ONLY;
-    use crate::syntax::ast::FileId;
+    use super::{Affix, Builder, LEVELS, PRATT_ONLY, R};
+    use crate::syntax::ast::*;
+    use crate::syntax::parser::node::{Nodes, queue_of_tokens};
+    use crate::syntax::parser::{Grammar, Rule};
+    use pest::Parser as _;
+    use pest::iterators::Pair;
+    use pest::pratt_parser::{Assoc, Op, PrattParser};
+
+    /// pest's `PrattParser` made from [`LEVELS`]: the parser `Builder::climb` took the place of.
+    fn pest_pratt() -> PrattParser<Rule> {
+        LEVELS.iter().fold(PrattParser::new(), |pratt, level| {
+            let mut ops = level.iter().map(|&(rule, affix)| match affix {
+                Affix::Infix => Op::infix(rule, Assoc::Left),
+                Affix::Prefix => Op::prefix(rule),
+                Affix::Postfix => Op::postfix(rule),
+            });
+            let first = ops.next().expect("no level of LEVELS is empty");
+            pratt.op(ops.fold(first, |all, op| all | op))
+        })
+    }
+
+    /// An `expr` pair of pest's read built as it was before `climb`: by pest's `PrattParser`,
+    /// each operand and operator handed to the builder as the node of the same pair.
+    fn by_pest(b: &Builder, pratt: &PrattParser<Rule>, text: &str, pair: Pair<Rule>) -> R<Expr> {
+        let queued = |p: Pair<Rule>| queue_of_tokens(p.tokens());
+        let primary = |p: Pair<Rule>| {
+            let q = queued(p);
+            let node = Nodes::new(text, &q).next().expect("a pair is queued");
+            b.primary(node)
+        };
+        let op = |p: Pair<Rule>, f: &mut dyn FnMut(super::Pair) -> R<Expr>| {
+            let q = queued(p);
+            f(Nodes::new(text, &q).next().expect("a pair is queued"))
+        };
+        pratt
+            .map_primary(primary)
+            .map_prefix(|p, rhs| {
+                let rhs = rhs?;
+                op(p, &mut |n| {
+                    let s = b.span(&n);
+                    let span = Span::new(b.file, s.start as usize, rhs.span.end as usize);
+                    let u = if n.as_rule() == Rule::op_neg {
+                        UnOp::Neg
+                    } else {
+                        UnOp::Not
+                    };
+                    Ok(Spanned::new(ExprKind::Unary(u, Box::new(rhs.clone())), span))
+                })
+            })
+            .map_postfix(|lhs, p| {
+                let lhs = lhs?;
+                op(p, &mut |n| b.postfix(lhs.clone(), n))
+            })
+            .map_infix(|lhs, p, rhs| {
+                let (lhs, rhs) = (lhs?, rhs?);
+                op(p, &mut |n| Ok(b.infix(lhs.clone(), &n, rhs.clone())))
+            })
+            .parse(pair.into_inner())
+    }
+
+    /// `climb` builds what pest's `PrattParser` built from the same table: every expression of
+    /// pest's read of every `.turn` file of `rulesets/` and `tests/`, a lone operand too, the same
+    /// tree, spans included, or the same error.
+    #[test]
+    fn climbing_builds_what_pests_pratt_parser_built() {
+        let texts = crate::syntax::parser::corpus::files(&["rulesets", "tests"], true);
+        let (pratt, b) = (
+            pest_pratt(),
+            Builder {
+                file: FileId::default(),
+                offset: 0,
+                lean: false,
+            },
+        );
+        let (mut compared, mut with_operators) = (0, 0);
+        for text in &texts {
+            let Ok(pairs) = Grammar::parse(Rule::file, text) else {
+                continue;
+            };
+            for pair in pairs.flatten().filter(|p| p.as_rule() == Rule::expr) {
+                with_operators += usize::from(pair.clone().into_inner().count() > 1);
+                let q = queue_of_tokens(pair.clone().tokens());
+                let node = Nodes::new(text, &q).next().expect("a pair is queued");
+                let mine = b.climb(
+                    &mut node.into_inner(),
+                    0,
+                    b.span(&Nodes::new(text, &q).next().expect("queued")),
+                );
+                assert_eq!(
+                    format!("{mine:?}"),
+                    format!("{:?}", by_pest(&b, &pratt, text, pair.clone())),
+                    "{}",
+                    pair.as_str()
+                );
+                compared += 1;
+            }
+        }
+        assert!(
+            compared > 2_500 && with_operators > 500,
+            "{compared} expressions, {with_operators} with operators"
+        );
+    }
 
     /// A lone operand built without the Pratt parser is what the Pratt parser builds: every
     /// `.turn` file of `rulesets/` and `tests/` parses to the same tree (spans included) and the

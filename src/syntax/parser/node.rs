@@ -5,7 +5,7 @@
 //! and line index, per item). What pest's plain read gives (`Grammar::parse`, the read the lean
 //! one is compared with) is queued the same way by [`queue_of`].
 
-use pest::iterators::Pairs;
+use pest::iterators::{Pairs, Tokens};
 
 use super::Rule;
 use super::lean::{Queue, Token};
@@ -146,9 +146,14 @@ impl<'i> Iterator for Nodes<'i> {
 
 /// pest's pairs, queued as the lean read queues them (each `Start` knowing where its `End` is).
 pub(super) fn queue_of(pairs: Pairs<Rule>) -> Queue {
+    queue_of_tokens(pairs.tokens())
+}
+
+/// pest's tokens (of pairs, or of one pair: `Pair::tokens`), queued as the lean read queues them.
+pub(super) fn queue_of_tokens(tokens: Tokens<Rule>) -> Queue {
     let mut queue = Vec::new();
     let mut open = Vec::new();
-    for token in pairs.tokens() {
+    for token in tokens {
         match token {
             pest::Token::Start { pos, .. } => {
                 open.push(queue.len());
