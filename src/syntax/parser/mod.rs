@@ -285,7 +285,7 @@ impl Builder {
 
 /// The length of `text` without trailing whitespace and trailing `#` comments.
 fn trimmed_len(text: &str) -> usize {
-    let mut t = text.trim_end();
+    let mut t = trim_end(text);
     // Most pairs hold no `#` at all, so no comment: one search, not a line's.
     if !t.as_bytes().contains(&b'#') {
         return t.len();
@@ -304,9 +304,24 @@ fn trimmed_len(text: &str) -> usize {
             _ => false,
         });
         match comment {
-            Some(i) => t = t[..line_start + i].trim_end(),
+            Some(i) => t = trim_end(&t[..line_start + i]),
             None => return t.len(),
         }
+    }
+}
+
+/// `text.trim_end()`, the ASCII blanks a pair most often ends with taken byte by byte.
+fn trim_end(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    // The ASCII characters `char::is_whitespace` holds.
+    while end > 0 && matches!(bytes[end - 1], b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c') {
+        end -= 1;
+    }
+    match bytes.get(end.wrapping_sub(1)) {
+        // Unicode's blanks are not ASCII: what is left may end with one.
+        Some(b) if !b.is_ascii() => text[..end].trim_end(),
+        _ => &text[..end],
     }
 }
 
@@ -439,6 +454,30 @@ mod tests {
             }
         }
         assert!(cases > 100, "{cases} cases");
+    }
+
+    /// `trim_end` is `str::trim_end`: ASCII blanks, Unicode's, both, none, a text of blanks only.
+    #[test]
+    fn trim_end_is_strs() {
+        let texts = [
+            "",
+            " ",
+            "a",
+            "a \t\r\n",
+            "a\x0b\x0c",
+            "a\u{a0}",
+            "a \u{2003}\n ",
+            "a\u{85}",
+            "é",
+            "é \n",
+            "\u{3000}",
+            " \u{a0} ",
+            "a # b\n",
+            "\u{feff}",
+        ];
+        for t in texts {
+            assert_eq!(trim_end(t), t.trim_end(), "{t:?}");
+        }
     }
 
     fn shown(d: &Diag) -> (String, Vec<(Span, String)>) {
