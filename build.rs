@@ -16,7 +16,19 @@ fn main() {
     let at = code
         .find("impl :: pest :: Parser")
         .expect("pest_generator writes the parser's impl after the rules' enum");
-    let code = code[at..]
+    // The read gives the lean queue of pairs (`lean::Queue`), which the AST builder reads as it
+    // is (`syntax::parser::node`), not pest's `Pairs`.
+    let header = "impl :: pest :: Parser < Rule > for Lean { fn parse < 'i > (rule : Rule , input : & 'i str) -> \
+                  :: std :: result :: Result < :: pest :: iterators :: Pairs < 'i , Rule > , :: pest :: error :: Error < Rule > >";
+    let code = &code[at..];
+    let code = code
+        .strip_prefix(header)
+        .expect("pest_generator writes the parser's impl as it did when this was written");
+    let code = format!(
+        "impl Lean {{ pub(in crate::syntax::parser) fn parse (rule : Rule , input : & str) \
+         -> Option < crate :: syntax :: parser :: lean :: Queue > {code}"
+    );
+    let code = code
         .replace(":: pest :: ParserState", "crate :: syntax :: parser :: lean :: State")
         .replace(":: pest :: state (", "crate :: syntax :: parser :: lean :: state (");
     let out = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("lean.rs");

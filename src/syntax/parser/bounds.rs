@@ -1,7 +1,7 @@
 //! Bounds that pest does not give: nesting depth before parsing, and the length
 //! of operator chains and prefix runs in an expression.
 
-use pest::iterators::Pairs;
+use super::Pairs;
 
 use super::{Builder, R, Rule};
 use crate::diag::Diag;
@@ -188,7 +188,7 @@ pub(super) fn check_nesting_at(src: &str, file: FileId, base: usize) -> Result<(
 impl Builder {
     /// Bound the shapes of an expression's pairs that would recurse deeply: long operator
     /// chains and prefix runs.
-    pub(super) fn check_operators(&self, inner: &Pairs<Rule>) -> R<()> {
+    pub(super) fn check_operators(&self, inner: &Pairs) -> R<()> {
         let mut infix = 0usize;
         let mut prefix_run = 0usize;
         for p in inner.clone() {

@@ -1,6 +1,6 @@
 //! `deck NAME, PLURAL { ... }`: a deck written out as its thing, its suits' params and its cards.
 
-use pest::iterators::Pair;
+use super::Pair;
 
 use super::items::once;
 use super::{Builder, R, Rule, last_inner, next, parts, too_large};
@@ -11,7 +11,7 @@ impl Builder {
     /// `deck NAME, PLURAL { suits ... ranks ... jokers ... fields }`, written out as a thing with
     /// `rank`, `suit` and `joker`, a param per suit (its place, lowest first), an entity per
     /// card (suits within rank: `2 clubs`, `2 hearts`, ..., then `joker 1`, ...), and the marker.
-    pub(super) fn deck_decl(&self, pair: Pair<Rule>) -> R<Vec<Item>> {
+    pub(super) fn deck_decl(&self, pair: Pair) -> R<Vec<Item>> {
         let span = self.span(&pair);
         let mut it = parts(pair);
         let name = self.ident(next(&mut it, span)?);
@@ -34,7 +34,7 @@ impl Builder {
             span: name.span,
         };
         // A rank: a whole number from 0 to 1,000,000.
-        let number = |p: Pair<Rule>| -> R<i64> {
+        let number = |p: Pair| -> R<i64> {
             let pspan = self.span(&p);
             let text = p.as_str();
             match text.parse::<i64>() {
@@ -48,7 +48,7 @@ impl Builder {
             }
         };
         // How many jokers: a whole number (the deck's size is held to its limit below).
-        let count = |p: Pair<Rule>| -> R<usize> {
+        let count = |p: Pair| -> R<usize> {
             let pspan = self.span(&p);
             let text = p.as_str();
             match text.parse::<i64>() {
@@ -337,7 +337,7 @@ impl Builder {
 
     /// A deck in a statement: `NAME`, or `x.PLURAL` / `x.FIELD.PLURAL` / `(EXPR).PLURAL` (an
     /// entity's deck).
-    pub(super) fn deck_ref(&self, pair: Pair<Rule>) -> R<DeckRef> {
+    pub(super) fn deck_ref(&self, pair: Pair) -> R<DeckRef> {
         let span = self.span(&pair);
         let inner = last_inner(pair, span)?;
         if inner.as_rule() != Rule::deck_owned {
@@ -354,7 +354,7 @@ impl Builder {
             _ => Spanned::new(ExprKind::Name(first.as_str().to_string()), fspan),
         };
         // `d.holder.abilities`: every name but the last is a field read on the way.
-        let mut names: Vec<Pair<Rule>> = it.collect();
+        let mut names: Vec<Pair> = it.collect();
         let name = self.ident(next(&mut names.pop().into_iter(), span)?);
         let names: Vec<Ident> = names.into_iter().map(|p| self.ident(p)).collect();
         for f in names {

@@ -1,51 +1,70 @@
-//! Expressions: the Pratt parser over operators, primaries, quantifiers and dice.
-
-use pest::iterators::{Pair, Pairs};
-use pest::pratt_parser::{Assoc, Op, PrattParser};
+//! Expressions: precedence climbing over operators, primaries, quantifiers and dice.
 
 use super::{Builder, R, Rule, internal, is_keyword, last_inner, next, too_large};
+use super::{Pair, Pairs};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
-pub(super) fn pratt() -> PrattParser<Rule> {
-    PrattParser::new()
-        .op(Op::infix(Rule::op_or, Assoc::Left))
-        .op(Op::infix(Rule::op_and, Assoc::Left))
-        .op(Op::prefix(Rule::op_not))
-        .op(Op::infix(Rule::op_eq, Assoc::Left)
-            | Op::infix(Rule::op_ne, Assoc::Left)
-            | Op::infix(Rule::op_lt, Assoc::Left)
-            | Op::infix(Rule::op_le, Assoc::Left)
-            | Op::infix(Rule::op_gt, Assoc::Left)
-            | Op::infix(Rule::op_ge, Assoc::Left))
-        .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
-        .op(Op::infix(Rule::op_mul, Assoc::Left) | Op::infix(Rule::op_div, Assoc::Left))
-        .op(Op::prefix(Rule::op_neg))
-        .op(Op::postfix(Rule::op_is))
-        .op(Op::postfix(Rule::op_field))
+/// Where an operator stands: between two operands, before one or after one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Affix {
+    /// Left-associative: `a - b - c` is `(a - b) - c`.
+    Infix,
+    Prefix,
+    Postfix,
+}
+
+/// The operators of an expression by precedence, loosest first: the operators of a level bind
+/// alike, and tighter than every level above it. The one table of the language's precedence
+/// (docs/language.md, "Operators"), which [`Builder::climb`] reads.
+const LEVELS: &[&[(Rule, Affix)]] = &[
+    &[(Rule::op_or, Affix::Infix)],
+    &[(Rule::op_and, Affix::Infix)],
+    &[(Rule::op_not, Affix::Prefix)],
+    &[
+        (Rule::op_eq, Affix::Infix),
+        (Rule::op_ne, Affix::Infix),
+        (Rule::op_lt, Affix::Infix),
+        (Rule::op_le, Affix::Infix),
+        (Rule::op_gt, Affix::Infix),
+        (Rule::op_ge, Affix::Infix),
+    ],
+    &[(Rule::op_add, Affix::Infix), (Rule::op_sub, Affix::Infix)],
+    &[(Rule::op_mul, Affix::Infix), (Rule::op_div, Affix::Infix)],
+    &[(Rule::op_neg, Affix::Prefix)],
+    &[(Rule::op_is, Affix::Postfix)],
+    &[(Rule::op_field, Affix::Postfix)],
+];
+
+/// An operator's place and how tightly it binds (1 for the loosest level, as `LEVELS` reads);
+/// `None` for an operand.
+fn operator(r: Rule) -> Option<(Affix, u32)> {
+    (1..).zip(LEVELS).find_map(|(level, ops)| {
+        let (_, affix) = ops.iter().find(|(op, _)| *op == r)?;
+        Some((*affix, level))
+    })
 }
 
 #[cfg(test)]
 thread_local! {
-    /// Every expression through the Pratt parser, a lone operand too (`tests::one_operand`).
+    /// Every expression through the precedence climbing, a lone operand too (`tests::one_operand`).
     static PRATT_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// The rules of an expression's operators (all the others are its operands): the infix ones
-/// the nesting bound counts, and the prefix and postfix ones.
+/// The rules of an expression's operators (all the others are its operands).
 fn is_operator(r: Rule) -> bool {
-    super::bounds::is_infix(r) || matches!(r, Rule::op_not | Rule::op_neg | Rule::op_is | Rule::op_field)
+    operator(r).is_some()
 }
 
 impl Builder {
-    pub(super) fn expr(&self, pair: Pair<Rule>) -> R<Expr> {
+    pub(super) fn expr(&self, pair: Pair) -> R<Expr> {
         let span = self.span(&pair);
         if pair.as_rule() != Rule::expr {
             return Err(internal(span, pair.as_rule()));
         }
         let inner = pair.into_inner();
-        // One operand and no operator (`1`, `c.pool`): what the Pratt parser would make of it,
-        // the operand, without setting it up.
+        // One operand and no operator (`1`, `c.pool`): what the precedence climbing would make
+        // of it, the operand, without setting it up.
         #[cfg(test)]
         let pratt_only = PRATT_ONLY.get();
         #[cfg(not(test))]
@@ -58,62 +77,88 @@ impl Builder {
             return self.primary(p);
         }
         self.check_operators(&inner)?;
-        self.pratt_expr(inner)
+        self.climb(&mut inner.clone(), 0, span)
     }
 
-    fn pratt_expr(&self, pairs: Pairs<Rule>) -> R<Expr> {
-        self.pratt
-            .map_primary(|p| self.primary(p))
-            .map_prefix(|op, rhs| {
-                let rhs = rhs?;
-                let s = self.span(&op);
+    /// The expression of `pairs` (operands and operators, in the order written) up to the first
+    /// operator that binds no tighter than `bound` (0: to the end), by precedence climbing over
+    /// [`LEVELS`], as pest's `PrattParser` reads them. The first error met, in the order written,
+    /// is the one returned. Its depth is bounded with the operators' (`check_operators`).
+    fn climb(&self, pairs: &mut Pairs, bound: u32, span: Span) -> R<Expr> {
+        let first = next(pairs, span)?;
+        let mut lhs = match operator(first.as_rule()) {
+            None => self.primary(first)?,
+            Some((Affix::Prefix, level)) => {
+                let rhs = self.climb(pairs, level - 1, span)?;
+                let s = self.span(&first);
                 let span = Span::new(self.file, s.start as usize, rhs.span.end as usize);
-                let u = if op.as_rule() == Rule::op_neg {
+                let u = if first.as_rule() == Rule::op_neg {
                     UnOp::Neg
                 } else {
                     UnOp::Not
                 };
-                Ok(Spanned::new(ExprKind::Unary(u, Box::new(rhs)), span))
-            })
-            .map_postfix(|lhs, op| {
-                let lhs = lhs?;
-                let s = self.span(&op);
-                let span = Span::new(self.file, lhs.span.start as usize, s.end as usize);
-                if op.as_rule() == Rule::op_field {
-                    let name = op.into_inner().next().map(|p| self.ident(p));
-                    let name = name.ok_or_else(|| internal(s, Rule::op_field))?;
-                    return Ok(Spanned::new(ExprKind::Field(Box::new(lhs), name), span));
+                Spanned::new(ExprKind::Unary(u, Box::new(rhs)), span)
+            }
+            Some(_) => return Err(internal(self.span(&first), first.as_rule())),
+        };
+        while let Some(op) = pairs.peek() {
+            let Some((affix, level)) = operator(op.as_rule()) else {
+                return Err(internal(self.span(&op), op.as_rule()));
+            };
+            if level <= bound {
+                break;
+            }
+            pairs.next();
+            lhs = match affix {
+                Affix::Infix => {
+                    let rhs = self.climb(pairs, level, span)?;
+                    self.infix(lhs, &op, rhs)
                 }
-                let name = op
-                    .into_inner()
-                    .find(|p| p.as_rule() == Rule::ident)
-                    .map(|p| self.ident(p));
-                let name = name.ok_or_else(|| internal(s, Rule::op_is))?;
-                Ok(Spanned::new(ExprKind::Is(Box::new(lhs), name), span))
-            })
-            .map_infix(|lhs, op, rhs| {
-                let (lhs, rhs) = (lhs?, rhs?);
-                let b = match op.as_rule() {
-                    Rule::op_or => BinOp::Or,
-                    Rule::op_and => BinOp::And,
-                    Rule::op_eq => BinOp::Eq,
-                    Rule::op_ne => BinOp::Ne,
-                    Rule::op_lt => BinOp::Lt,
-                    Rule::op_le => BinOp::Le,
-                    Rule::op_gt => BinOp::Gt,
-                    Rule::op_ge => BinOp::Ge,
-                    Rule::op_add => BinOp::Add,
-                    Rule::op_sub => BinOp::Sub,
-                    Rule::op_mul => BinOp::Mul,
-                    _ => BinOp::Div,
-                };
-                let span = Span::new(self.file, lhs.span.start as usize, rhs.span.end as usize);
-                Ok(Spanned::new(ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span))
-            })
-            .parse(pairs)
+                Affix::Postfix => self.postfix(lhs, op)?,
+                Affix::Prefix => return Err(internal(self.span(&op), op.as_rule())),
+            };
+        }
+        Ok(lhs)
     }
 
-    pub(super) fn primary(&self, pair: Pair<Rule>) -> R<Expr> {
+    /// `lhs OP rhs`.
+    fn infix(&self, lhs: Expr, op: &Pair, rhs: Expr) -> Expr {
+        let b = match op.as_rule() {
+            Rule::op_or => BinOp::Or,
+            Rule::op_and => BinOp::And,
+            Rule::op_eq => BinOp::Eq,
+            Rule::op_ne => BinOp::Ne,
+            Rule::op_lt => BinOp::Lt,
+            Rule::op_le => BinOp::Le,
+            Rule::op_gt => BinOp::Gt,
+            Rule::op_ge => BinOp::Ge,
+            Rule::op_add => BinOp::Add,
+            Rule::op_sub => BinOp::Sub,
+            Rule::op_mul => BinOp::Mul,
+            _ => BinOp::Div,
+        };
+        let span = Span::new(self.file, lhs.span.start as usize, rhs.span.end as usize);
+        Spanned::new(ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)), span)
+    }
+
+    /// `lhs.field`, `lhs is KIND`.
+    fn postfix(&self, lhs: Expr, op: Pair) -> R<Expr> {
+        let s = self.span(&op);
+        let span = Span::new(self.file, lhs.span.start as usize, s.end as usize);
+        if op.as_rule() == Rule::op_field {
+            let name = op.into_inner().next().map(|p| self.ident(p));
+            let name = name.ok_or_else(|| internal(s, Rule::op_field))?;
+            return Ok(Spanned::new(ExprKind::Field(Box::new(lhs), name), span));
+        }
+        let name = op
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::ident)
+            .map(|p| self.ident(p));
+        let name = name.ok_or_else(|| internal(s, Rule::op_is))?;
+        Ok(Spanned::new(ExprKind::Is(Box::new(lhs), name), span))
+    }
+
+    pub(super) fn primary(&self, pair: Pair) -> R<Expr> {
         let span = self.span(&pair);
         let kind = match pair.as_rule() {
             Rule::expr => return self.expr(pair),
@@ -217,7 +262,7 @@ impl Builder {
         Ok(Spanned::new(kind, span))
     }
     /// `any c in characters where ...: ...`, and the other quantifiers.
-    fn quantifier(&self, pair: Pair<Rule>, span: Span) -> R<ExprKind> {
+    fn quantifier(&self, pair: Pair, span: Span) -> R<ExprKind> {
         let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let quant = quant_word(next(&mut it, span)?.as_str());
         let var = self.ident(next(&mut it, span)?);
@@ -254,7 +299,7 @@ impl Builder {
 
 impl Builder {
     /// `(EXPR)`, or dice counted by it: `(EXPR)d...`.
-    fn paren(&self, pair: Pair<Rule>, span: Span) -> R<Expr> {
+    fn paren(&self, pair: Pair, span: Span) -> R<Expr> {
         let mut it = pair.into_inner();
         let inner = next(&mut it, span)?;
         let ispan = self.span(&inner);
@@ -271,7 +316,7 @@ impl Builder {
 
     /// `NdS[khK]` with some part computed: each part an expression in parentheses or digits; a
     /// missing count is 1.
-    fn dyn_dice(&self, pair: Pair<Rule>, span: Span) -> R<ExprKind> {
+    fn dyn_dice(&self, pair: Pair, span: Span) -> R<ExprKind> {
         let count = match pair.as_str().starts_with('d') {
             // An empty span of its own: spans key what the checker records about an expression.
             true => Some(Spanned::new(
@@ -287,7 +332,7 @@ impl Builder {
     }
 
     /// The parts of computed dice, in order: the count (unless given), the sides, the number kept.
-    fn dice_parts(&self, pairs: Pairs<Rule>, count: Option<Expr>, span: Span) -> R<ExprKind> {
+    fn dice_parts(&self, pairs: Pairs, count: Option<Expr>, span: Span) -> R<ExprKind> {
         let mut parts: Vec<Expr> = count.into_iter().collect();
         let mut kind = Keep::Highest;
         let (mut faces, mut explode) = (None, None);
@@ -380,8 +425,108 @@ fn parse_dice(text: &str) -> Option<Dice> {
 
 #[cfg(test)]
 mod tests {
-    use super::PRATT_ONLY;
-    use crate::syntax::ast::FileId;
+    use super::{Affix, Builder, LEVELS, PRATT_ONLY, R};
+    use crate::syntax::ast::*;
+    use crate::syntax::parser::node::{Nodes, queue_of_tokens};
+    use crate::syntax::parser::{Grammar, Rule};
+    use pest::Parser as _;
+    use pest::iterators::Pair;
+    use pest::pratt_parser::{Assoc, Op, PrattParser};
+
+    /// pest's `PrattParser` made from [`LEVELS`]: the parser `Builder::climb` took the place of.
+    fn pest_pratt() -> PrattParser<Rule> {
+        LEVELS.iter().fold(PrattParser::new(), |pratt, level| {
+            let mut ops = level.iter().map(|&(rule, affix)| match affix {
+                Affix::Infix => Op::infix(rule, Assoc::Left),
+                Affix::Prefix => Op::prefix(rule),
+                Affix::Postfix => Op::postfix(rule),
+            });
+            let first = ops.next().expect("no level of LEVELS is empty");
+            pratt.op(ops.fold(first, |all, op| all | op))
+        })
+    }
+
+    /// An `expr` pair of pest's read built as it was before `climb`: by pest's `PrattParser`,
+    /// each operand and operator handed to the builder as the node of the same pair.
+    fn by_pest(b: &Builder, pratt: &PrattParser<Rule>, text: &str, pair: Pair<Rule>) -> R<Expr> {
+        let queued = |p: Pair<Rule>| queue_of_tokens(p.tokens());
+        let primary = |p: Pair<Rule>| {
+            let q = queued(p);
+            let node = Nodes::new(text, &q).next().expect("a pair is queued");
+            b.primary(node)
+        };
+        let op = |p: Pair<Rule>, f: &mut dyn FnMut(super::Pair) -> R<Expr>| {
+            let q = queued(p);
+            f(Nodes::new(text, &q).next().expect("a pair is queued"))
+        };
+        pratt
+            .map_primary(primary)
+            .map_prefix(|p, rhs| {
+                let rhs = rhs?;
+                op(p, &mut |n| {
+                    let s = b.span(&n);
+                    let span = Span::new(b.file, s.start as usize, rhs.span.end as usize);
+                    let u = if n.as_rule() == Rule::op_neg {
+                        UnOp::Neg
+                    } else {
+                        UnOp::Not
+                    };
+                    Ok(Spanned::new(ExprKind::Unary(u, Box::new(rhs.clone())), span))
+                })
+            })
+            .map_postfix(|lhs, p| {
+                let lhs = lhs?;
+                op(p, &mut |n| b.postfix(lhs.clone(), n))
+            })
+            .map_infix(|lhs, p, rhs| {
+                let (lhs, rhs) = (lhs?, rhs?);
+                op(p, &mut |n| Ok(b.infix(lhs.clone(), &n, rhs.clone())))
+            })
+            .parse(pair.into_inner())
+    }
+
+    /// `climb` builds what pest's `PrattParser` built from the same table: every expression of
+    /// pest's read of every `.turn` file of `rulesets/` and `tests/`, a lone operand too, the same
+    /// tree, spans included, or the same error.
+    #[test]
+    fn climbing_builds_what_pests_pratt_parser_built() {
+        let texts = crate::syntax::parser::corpus::files(&["rulesets", "tests"], true);
+        let (pratt, b) = (
+            pest_pratt(),
+            Builder {
+                file: FileId::default(),
+                offset: 0,
+                lean: false,
+            },
+        );
+        let (mut compared, mut with_operators) = (0, 0);
+        for text in &texts {
+            let Ok(pairs) = Grammar::parse(Rule::file, text) else {
+                continue;
+            };
+            for pair in pairs.flatten().filter(|p| p.as_rule() == Rule::expr) {
+                with_operators += usize::from(pair.clone().into_inner().count() > 1);
+                let q = queue_of_tokens(pair.clone().tokens());
+                let node = Nodes::new(text, &q).next().expect("a pair is queued");
+                let mine = b.climb(
+                    &mut node.into_inner(),
+                    0,
+                    b.span(&Nodes::new(text, &q).next().expect("queued")),
+                );
+                assert_eq!(
+                    format!("{mine:?}"),
+                    format!("{:?}", by_pest(&b, &pratt, text, pair.clone())),
+                    "{}",
+                    pair.as_str()
+                );
+                compared += 1;
+            }
+        }
+        assert!(
+            compared > 2_500 && with_operators > 500,
+            "{compared} expressions, {with_operators} with operators"
+        );
+    }
 
     /// A lone operand built without the Pratt parser is what the Pratt parser builds: every
     /// `.turn` file of `rulesets/` and `tests/` parses to the same tree (spans included) and the

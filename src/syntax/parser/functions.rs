@@ -1,7 +1,7 @@
 //! The statements of issue 26's functions: counted loops (`for each i in A [down] to B`, read
 //! from a `for_stmt`) and `give EXPR`; and a routine's `gives TYPE`.
 
-use pest::iterators::Pair;
+use super::Pair;
 
 use super::{Builder, Parts, R, Rule, next};
 use crate::diag::Diag;
@@ -13,7 +13,7 @@ impl Builder {
         &self,
         together: bool,
         var: Ident,
-        range: Pair<'_, Rule>,
+        range: Pair<'_>,
         mut it: Parts<'_>,
         span: Span,
     ) -> R<Stmt> {

@@ -1,13 +1,13 @@
 //! Top-level declarations: ruleset, stats, resources, actions, orders, characters, hooks...
 
-use pest::iterators::Pair;
+use super::Pair;
 
 use super::{Builder, Parts, R, Rule, internal, is_keyword, last_inner, next, parts, too_large};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 impl Builder {
-    pub(super) fn item(&self, pair: Pair<Rule>) -> R<Item> {
+    pub(super) fn item(&self, pair: Pair) -> R<Item> {
         let span = self.span(&pair);
         let rule = pair.as_rule();
         let mut it = parts(pair);
@@ -118,7 +118,7 @@ impl Builder {
     }
 
     /// One moment of an attempt's `at`.
-    fn moment(&self, m: Pair<Rule>) -> R<Spanned<Moment>> {
+    fn moment(&self, m: Pair) -> R<Spanned<Moment>> {
         let mspan = self.span(&m);
         let inner = last_inner(m, mspan)?;
         let mut wi = parts(inner.clone());
@@ -190,7 +190,7 @@ impl Builder {
     }
 
     /// One level of `per LEVEL, ...`: a level's name, or `any turn`.
-    fn per_level(&self, q: Pair<Rule>) -> R<Per> {
+    fn per_level(&self, q: Pair) -> R<Per> {
         let qspan = self.span(&q);
         let inner = next(&mut q.into_inner(), qspan)?;
         Ok(match inner.as_rule() {
@@ -200,7 +200,7 @@ impl Builder {
     }
 
     /// `decimals N`: N from 1 to 6 (`syntax::number` otherwise).
-    fn decimals(&self, d: Pair<Rule>) -> R<u8> {
+    fn decimals(&self, d: Pair) -> R<u8> {
         let dspan = self.span(&d);
         let n = last_inner(d, dspan)?;
         match n.as_str().parse::<u8>() {
@@ -361,7 +361,7 @@ impl Builder {
     }
 
     /// `chosen by WHO [when COND]`.
-    fn chosen_key(&self, pair: Pair<Rule>, span: Span) -> R<OrderKey> {
+    fn chosen_key(&self, pair: Pair, span: Span) -> R<OrderKey> {
         let mut it = parts(pair);
         let who = self.expr(next(&mut it, span)?)?;
         let when = match it.next() {
@@ -529,7 +529,7 @@ impl Builder {
 
     /// Where a hook runs or a measure is taken: `start of`/`end of` a turn, a level or the
     /// encounter, or a trigger; with the variables bound there and a turn's type of entity.
-    fn hook_point(&self, what: Pair<Rule>) -> R<(HookOn, Vec<Ident>, Option<Ident>)> {
+    fn hook_point(&self, what: Pair) -> R<(HookOn, Vec<Ident>, Option<Ident>)> {
         let wspan = self.span(&what);
         if what.as_rule() != Rule::hook_edge {
             let mut wi = what.into_inner();
@@ -602,7 +602,7 @@ impl Builder {
 
     /// `action(c)`, `action of kind K, ...(c)` or `NAME(c)` after `before`/`after`: which
     /// actions, and the variable bound to the actor.
-    pub(super) fn hook_action(&self, pair: Pair<Rule>) -> R<(ActionSel, Ident)> {
+    pub(super) fn hook_action(&self, pair: Pair) -> R<(ActionSel, Ident)> {
         let span = self.span(&pair);
         let mut any = false;
         let mut sel = None;
@@ -621,7 +621,7 @@ impl Builder {
     }
 
     /// `of kind K, ...`: the actions of those kinds.
-    pub(super) fn of_kind(&self, p: Pair<Rule>) -> R<ActionSel> {
+    pub(super) fn of_kind(&self, p: Pair) -> R<ActionSel> {
         let kspan = self.span(&p);
         let list = p.into_inner().find(|k| k.as_rule() == Rule::ident_list);
         let list = list.ok_or_else(|| internal(kspan, Rule::of_kind))?;

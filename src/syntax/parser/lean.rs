@@ -10,9 +10,7 @@
 //! The grammar stays the language's definition: the rules, their order and what each matches
 //! are pest's generated code; only the state under them is this file.
 
-use pest::error::{Error, ErrorVariant};
-use pest::iterators::{Pairs, PairsBuilder};
-use pest::{Atomicity, Lookahead, MatchDir, ParseResult, Position};
+use pest::{Atomicity, Lookahead, MatchDir, ParseResult};
 
 use super::Rule;
 
@@ -23,18 +21,23 @@ pub(super) use generated::Lean;
 mod generated {
     use super::Rule;
 
-    /// The generated parser of the grammar's rules; `Lean::parse(rule, text)` as pest's.
+    /// The generated parser of the grammar's rules; `Lean::parse(rule, text)` gives the queue of
+    /// the pairs read, or `None` where pest's parser fails.
     pub(in crate::syntax::parser) struct Lean;
 
     include!(concat!(env!("OUT_DIR"), "/lean.rs"));
 }
 
 /// One end of a pair being read, as pest queues them: a `Start` knows where its `End` is.
-#[derive(Clone, Copy)]
-enum Token<R> {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Token<R> {
     Start { end: usize, pos: usize },
     End { rule: R, pos: usize },
 }
+
+/// The pairs of a read, as pest queues them (each pair its `Start`, its children's tokens, its
+/// `End`; positions are bytes of the text read): what `node::Nodes` reads.
+pub(in crate::syntax::parser) type Queue = Vec<Token<Rule>>;
 
 /// The parser state under the generated code: its position in the text, the pairs read so far (as
 /// pest queues them), whether inside a lookahead or an atomic rule, and the stack of `PUSH`.
@@ -48,9 +51,9 @@ pub struct State<'i, R> {
 }
 
 /// What the generated `parse` calls, in place of `pest::state`: runs `f` from the start of
-/// `input`, and gives the pairs it read, or an error that says no more than that it failed (the
-/// plain read says why).
-pub fn state<'i, F>(input: &'i str, f: F) -> Result<Pairs<'i, Rule>, Error<Rule>>
+/// `input`, and gives the queue of the pairs it read, or `None` when it failed (the plain read
+/// says why). The queue is the one [`keep`] kept, when there is one.
+pub fn state<'i, F>(input: &'i str, f: F) -> Option<Queue>
 where
     F: FnOnce(Box<State<'i, Rule>>) -> ParseResult<Box<State<'i, Rule>>>,
 {
@@ -63,36 +66,22 @@ where
         atomicity: Atomicity::NonAtomic,
         stack: Vec::new(),
     });
-    let (pairs, mut queue) = match f(start) {
-        Ok(s) => {
-            // The pairs hold the text up to the end of the last one read, and no more: pest's
-            // line index of the text is built over it.
-            let end = match s.queue.last() {
-                Some(Token::End { pos, .. }) => *pos,
-                _ => 0,
-            };
-            let text = input.get(..end).unwrap_or(input);
-            (
-                Ok(build(PairsBuilder::new(text), &s.queue, 0, s.queue.len()).build()),
-                s.queue,
-            )
-        }
+    match f(start) {
+        Ok(s) => Some(s.queue),
         Err(s) => {
-            let refused = Error::new_from_pos(
-                ErrorVariant::CustomError {
-                    message: "the lean read refused this text".to_string(),
-                },
-                Position::from_start(input),
-            );
-            (Err(refused), s.queue)
+            keep(s.queue);
+            None
         }
-    };
-    // Kept when it holds a usual item's pairs (a few hundred), not an outsized one's.
+    }
+}
+
+/// Keeps `queue` for the next read, emptied, when it holds a usual item's pairs (a few hundred),
+/// not an outsized one's.
+pub(super) fn keep(mut queue: Queue) {
     if queue.capacity() <= KEPT_QUEUE {
         queue.clear();
         QUEUE.set(queue);
     }
-    pairs
 }
 
 /// The most pairs' ends a kept queue holds room for (96 KiB).
@@ -100,39 +89,7 @@ const KEPT_QUEUE: usize = 4096;
 
 thread_local! {
     /// The queue of the last read, kept for the next (it grew to an item's size once).
-    static QUEUE: std::cell::Cell<Vec<Token<Rule>>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// The pairs of `queue[from..to]`, and of their children, added to `b` in order.
-fn build<'i, R: pest::RuleType>(
-    mut b: PairsBuilder<'i, R>,
-    queue: &[Token<R>],
-    from: usize,
-    to: usize,
-) -> PairsBuilder<'i, R> {
-    let mut i = from;
-    while i < to {
-        let (Some(&Token::Start { end, pos: start }), Some(&Token::End { rule, pos })) =
-            (queue.get(i), queue.get(end_of(queue, i)))
-        else {
-            // Every `Start` is closed by its `End` (`State::rule`): nothing else is queued.
-            break;
-        };
-        b = if end == i + 1 {
-            b.rule(rule, start, pos)
-        } else {
-            b.rule_with(rule, start, pos, |inner| build(inner, queue, i + 1, end))
-        };
-        i = end + 1;
-    }
-    b
-}
-
-fn end_of<R>(queue: &[Token<R>], i: usize) -> usize {
-    match queue.get(i) {
-        Some(Token::Start { end, .. }) => *end,
-        _ => i,
-    }
+    static QUEUE: std::cell::Cell<Queue> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// The combinators pest's generated code calls, each doing to the position, the pairs and the
@@ -395,8 +352,10 @@ fn index(i: i32, len: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::parser::node::Nodes;
     use crate::syntax::parser::{Grammar, each_item_read};
     use pest::Parser as _;
+    use pest::iterators::Pairs;
     use std::ops::ControlFlow;
 
     /// Every `.turn` file of `rulesets/` and `tests/`, and each cut short, with a byte taken out
@@ -405,12 +364,42 @@ mod tests {
         crate::syntax::parser::corpus::broken(crate::syntax::parser::corpus::files(&["rulesets", "tests"], true), 499)
     }
 
-    /// Every pair of a read: its rule and span, in order.
-    fn shape(pairs: Pairs<Rule>) -> Vec<(Rule, usize, usize)> {
-        pairs
+    /// Every pair of pest's read, each before its children: its rule, span and depth.
+    fn shape(pairs: Pairs<Rule>) -> Vec<(Rule, usize, usize, usize)> {
+        fn walk(pairs: Pairs<Rule>, depth: usize, out: &mut Vec<(Rule, usize, usize, usize)>) {
+            for p in pairs {
+                out.push((p.as_rule(), p.as_span().start(), p.as_span().end(), depth));
+                walk(p.into_inner(), depth + 1, out);
+            }
+        }
+        let mut out = Vec::new();
+        walk(pairs, 0, &mut out);
+        out
+    }
+
+    /// The same of the lean read, as the AST builder reads it (`node`), whose `flatten`, `len`,
+    /// `peek` and `as_str` agree with its walk.
+    fn lean_shape(text: &str, queue: &Queue) -> Vec<(Rule, usize, usize, usize)> {
+        fn walk(text: &str, pairs: Nodes, depth: usize, out: &mut Vec<(Rule, usize, usize, usize)>) {
+            let (len, first) = (pairs.len(), pairs.peek().map(|p| p.as_span().start()));
+            let before = out.len();
+            for p in pairs {
+                let (start, end) = (p.as_span().start(), p.as_span().end());
+                assert_eq!(p.as_str(), &text[start..end]);
+                out.push((p.as_rule(), start, end, depth));
+                walk(text, p.into_inner(), depth + 1, out);
+            }
+            let mine: Vec<_> = out[before..].iter().filter(|s| s.3 == depth).collect();
+            assert_eq!((mine.len(), mine.first().map(|s| s.1)), (len, first));
+        }
+        let mut out = Vec::new();
+        walk(text, Nodes::new(text, queue), 0, &mut out);
+        let flat: Vec<_> = Nodes::new(text, queue)
             .flatten()
             .map(|p| (p.as_rule(), p.as_span().start(), p.as_span().end()))
-            .collect()
+            .collect();
+        assert_eq!(flat, out.iter().map(|s| (s.0, s.1, s.2)).collect::<Vec<_>>());
+        out
     }
 
     /// The lean read gives the pairs pest gives, or refuses what pest refuses: the whole file
@@ -428,14 +417,14 @@ mod tests {
                 loop {
                     let rest = &text[at..];
                     let (lean, pest) = match (Lean::parse(rule, rest), Grammar::parse(rule, rest)) {
-                        (Ok(lean), Ok(pest)) => (shape(lean), shape(pest)),
-                        (Err(_), Err(_)) => {
+                        (Some(lean), Ok(pest)) => (lean_shape(rest, &lean), shape(pest)),
+                        (None, Err(_)) => {
                             refused += 1;
                             break;
                         }
                         (lean, pest) => panic!(
                             "{rule:?}: lean read {}, pest {}, at byte {at} of:\n{text}",
-                            lean.is_ok(),
+                            lean.is_some(),
                             pest.is_ok()
                         ),
                     };
@@ -443,7 +432,7 @@ mod tests {
                     items += 1;
                     // The item read (the child of `next_item`), or the end.
                     match lean.get(1) {
-                        Some(&(r, _, end)) if rule != Rule::file && r != Rule::EOI && end > 0 => {
+                        Some(&(r, _, end, _)) if rule != Rule::file && r != Rule::EOI && end > 0 => {
                             at += lean.first().map_or(end, |p| p.2)
                         }
                         _ => break,

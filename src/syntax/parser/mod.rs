@@ -1,5 +1,6 @@
-//! pest → spanned AST. The only module that sees pest's `Pair`s: the entry [`parse`], the
-//! pest derive, and the helpers every part of the grammar shares.
+//! pest's grammar → spanned AST. The entry [`parse`], the pest derive, and the helpers every part
+//! of the grammar shares. The builder reads the lean read's queue of pairs (`node`), not pest's
+//! `Pairs`; pest's parser reads a text the lean read refuses, for its syntax error.
 
 mod bounds;
 #[cfg(test)]
@@ -12,6 +13,7 @@ mod hints;
 mod items;
 mod lean;
 mod names;
+mod node;
 pub(super) mod pools;
 mod stmt;
 mod timing;
@@ -19,8 +21,6 @@ mod timing;
 use std::ops::ControlFlow;
 
 use pest::Parser as _;
-use pest::iterators::{Pair, Pairs};
-use pest::pratt_parser::PrattParser;
 use pest_derive::Parser;
 
 use super::ast::*;
@@ -28,8 +28,8 @@ use crate::diag::Diag;
 use crate::limits::MAX_SOURCE_BYTES;
 use bounds::check_nesting;
 use errors::pest_error;
-use expr::pratt;
 use names::keyword_text;
+use node::{Node as Pair, Nodes as Pairs};
 
 #[derive(Parser)]
 #[grammar = "../grammar/turnscript.pest"]
@@ -80,10 +80,9 @@ fn each_item_read(
     check_nesting(src, file).map_err(|d| vec![d])?;
     let mut b = Builder {
         file,
-        pratt: pratt(),
         // A byte-order mark, as some editors begin a UTF-8 file with, is no part of the text.
         offset: if src.starts_with(BOM) { BOM.len_utf8() } else { 0 },
-        beyond: None,
+        lean,
     };
     // Where the item before this one started.
     let mut previous: Option<usize> = None;
@@ -96,24 +95,22 @@ fn each_item_read(
         // Read fast, and lean (pest's generated parser on a state that keeps no record of what it
         // tried); what the lean read refuses is read again plainly by pest, for its syntax error
         // (the plain read is the grammar's definition; the reads give the same pairs).
-        let parsed = if lean {
-            lean::Lean::parse(Rule::next_item_fast, rest)
-        } else {
-            Grammar::parse(Rule::next_item_fast, rest)
+        let read = match lean {
+            true => lean::Lean::parse(Rule::next_item_fast, rest),
+            false => Grammar::parse(Rule::next_item_fast, rest).ok().map(node::queue_of),
         };
-        let parsed = parsed.or_else(|_| Grammar::parse(Rule::next_item, rest));
-        let mut pairs = match parsed {
-            Ok(pairs) => pairs,
-            Err(e) => return Err(vec![error_at(src, file, previous, b.offset, e)]),
+        let queue = match read {
+            Some(queue) => queue,
+            None => match Grammar::parse(Rule::next_item, rest) {
+                Ok(pairs) => node::queue_of(pairs),
+                Err(e) => return Err(vec![error_at(src, file, previous, b.offset, e)]),
+            },
         };
-        let Some(pair) = pairs.next().and_then(|top| top.into_inner().next()) else {
+        let Some(pair) = Pairs::new(rest, &queue).next().and_then(|top| top.into_inner().next()) else {
             return Ok(());
         };
         let end = pair.as_span().end();
         let start = b.offset + pair.as_span().start();
-        b.beyond = src
-            .get(b.offset + pair.as_span().get_input().len()..)
-            .and_then(|t| t.chars().next());
         if pair.as_rule() == Rule::kind_decl
             && let Some(action_end) = bodiless_action
             && !src[action_end..start].contains('\n')
@@ -138,6 +135,7 @@ fn each_item_read(
             }
             _ => f(b.item(pair).map_err(|d| vec![d])?),
         };
+        lean::keep(queue);
         if flow.is_break() {
             return Ok(());
         }
@@ -189,28 +187,26 @@ fn error_at(src: &str, file: FileId, previous: Option<usize>, at: usize, e: pest
 
 struct Builder {
     file: FileId,
-    pratt: PrattParser<Rule>,
     /// Where the text being built starts in its file (non-zero for `{...}` inside a string).
     offset: usize,
-    /// The character right after the text the item's pairs hold, if any: the lean read's pairs
-    /// hold the text up to the item's end only, and what follows it still counts where the
-    /// builder looks past a pair ([`Builder::after`]).
-    beyond: Option<char>,
+    /// Whether the lean read reads the `{...}` of a message (always but in the tests that
+    /// compare it with pest's read).
+    lean: bool,
 }
 
 impl Builder {
     /// The pair's span, without the whitespace and comments pest lets a rule end with.
-    fn span(&self, pair: &Pair<Rule>) -> Span {
+    fn span(&self, pair: &Pair) -> Span {
         let s = pair.as_span();
         let start = self.offset + s.start();
         Span::new(self.file, start, start + trimmed_len(pair.as_str()))
     }
 
-    fn ident(&self, pair: Pair<Rule>) -> Ident {
+    fn ident(&self, pair: Pair) -> Ident {
         Spanned::new(pair.as_str().to_string(), self.span(&pair))
     }
 
-    fn string(&self, pair: Pair<Rule>) -> Spanned<String> {
+    fn string(&self, pair: Pair) -> Spanned<String> {
         let span = self.span(&pair);
         let text = pair
             .into_inner()
@@ -220,12 +216,12 @@ impl Builder {
         Spanned::new(text, span)
     }
 
-    fn ident_list(&self, pair: Pair<Rule>) -> Vec<Ident> {
+    fn ident_list(&self, pair: Pair) -> Vec<Ident> {
         pair.into_inner().map(|p| self.ident(p)).collect()
     }
 
     /// A `name` pair: an identifier or a quoted string.
-    fn name(&self, pair: Pair<Rule>) -> Ident {
+    fn name(&self, pair: Pair) -> Ident {
         match pair.clone().into_inner().next() {
             Some(p) if p.as_rule() == Rule::string => self.string(p),
             Some(p) => self.ident(p),
@@ -234,7 +230,7 @@ impl Builder {
     }
 
     /// `NAME [: TYPE]` (a `typed` or `param_arg` pair).
-    fn typed(&self, pair: Pair<Rule>) -> R<Typed> {
+    fn typed(&self, pair: Pair) -> R<Typed> {
         let span = self.span(&pair);
         let mut it = pair.into_inner().peekable();
         let name = self.ident(next(&mut it, span)?);
@@ -244,26 +240,26 @@ impl Builder {
         })
     }
 
-    fn typed_list(&self, pair: Pair<Rule>) -> R<Vec<Typed>> {
+    fn typed_list(&self, pair: Pair) -> R<Vec<Typed>> {
         pair.into_inner().map(|p| self.typed(p)).collect()
     }
 
     /// An optional `: TYPE` next in `it`.
-    fn of_type<'i>(&self, it: &mut std::iter::Peekable<impl Iterator<Item = Pair<'i, Rule>>>) -> Option<Ident> {
+    fn of_type<'i>(&self, it: &mut std::iter::Peekable<impl Iterator<Item = Pair<'i>>>) -> Option<Ident> {
         let p = it.next_if(|p| p.as_rule() == Rule::of_type)?;
         let t = p.into_inner().next()?;
         Some(self.ident(t))
     }
 
     /// `field = value` (a `char_field` pair).
-    fn field_value(&self, pair: Pair<Rule>) -> R<(Ident, Expr)> {
+    fn field_value(&self, pair: Pair) -> R<(Ident, Expr)> {
         let span = self.span(&pair);
         let mut pi = pair.into_inner();
         let f = self.ident(next(&mut pi, span)?);
         Ok((f, self.expr(next(&mut pi, span)?)?))
     }
 
-    fn collection(&self, pair: Pair<Rule>) -> R<Collection> {
+    fn collection(&self, pair: Pair) -> R<Collection> {
         let pile = pair.clone().into_inner().find(|p| p.as_rule() == Rule::pile_of);
         if let Some(pile) = pile {
             let mut inner = pile.into_inner();
@@ -279,7 +275,7 @@ impl Builder {
     }
 
     /// `out of play`, `including out of play` (a `presence` pair): whom a walk draws from.
-    fn presence(pair: Pair<Rule>) -> Presence {
+    fn presence(pair: Pair) -> Presence {
         match pair.into_inner().next().map(|q| q.as_rule()) {
             Some(Rule::presence_both) => Presence::Both,
             _ => Presence::OutOfPlay,
@@ -289,7 +285,7 @@ impl Builder {
 
 /// The length of `text` without trailing whitespace and trailing `#` comments.
 fn trimmed_len(text: &str) -> usize {
-    let mut t = text.trim_end();
+    let mut t = trim_end(text);
     // Most pairs hold no `#` at all, so no comment: one search, not a line's.
     if !t.as_bytes().contains(&b'#') {
         return t.len();
@@ -308,9 +304,24 @@ fn trimmed_len(text: &str) -> usize {
             _ => false,
         });
         match comment {
-            Some(i) => t = t[..line_start + i].trim_end(),
+            Some(i) => t = trim_end(&t[..line_start + i]),
             None => return t.len(),
         }
+    }
+}
+
+/// `text.trim_end()`, the ASCII blanks a pair most often ends with taken byte by byte.
+fn trim_end(text: &str) -> &str {
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    // The ASCII characters `char::is_whitespace` holds.
+    while end > 0 && matches!(bytes[end - 1], b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c') {
+        end -= 1;
+    }
+    match bytes.get(end.wrapping_sub(1)) {
+        // Unicode's blanks are not ASCII: what is left may end with one.
+        Some(b) if !b.is_ascii() => text[..end].trim_end(),
+        _ => &text[..end],
     }
 }
 
@@ -320,12 +331,12 @@ fn too_large(span: Span) -> Diag {
         .help(format!("numbers go up to {}", i64::MAX))
 }
 
-fn next<'a>(it: &mut impl Iterator<Item = Pair<'a, Rule>>, span: Span) -> R<Pair<'a, Rule>> {
+fn next<'a>(it: &mut impl Iterator<Item = Pair<'a>>, span: Span) -> R<Pair<'a>> {
     it.next()
         .ok_or_else(|| Diag::new("internal", "the parser met a shape it does not know").label(span, "here"))
 }
 
-fn last_inner(pair: Pair<Rule>, span: Span) -> R<Pair<Rule>> {
+fn last_inner(pair: Pair, span: Span) -> R<Pair> {
     pair.into_inner()
         .filter(|p| !is_keyword(p.as_rule()))
         .last()
@@ -342,14 +353,14 @@ fn internal(span: Span, rule: Rule) -> Diag {
 }
 
 /// A pair's children without its keywords: what every declaration and statement is read from.
-type Parts<'i> = std::iter::Peekable<std::iter::Filter<Pairs<'i, Rule>, fn(&Pair<'i, Rule>) -> bool>>;
+type Parts<'i> = std::iter::Peekable<std::iter::Filter<Pairs<'i>, fn(&Pair<'i>) -> bool>>;
 
-fn parts<'i>(pair: Pair<'i, Rule>) -> Parts<'i> {
-    let keep: fn(&Pair<'i, Rule>) -> bool = not_keyword;
+fn parts<'i>(pair: Pair<'i>) -> Parts<'i> {
+    let keep: fn(&Pair<'i>) -> bool = not_keyword;
     pair.into_inner().filter(keep).peekable()
 }
 
-fn not_keyword(p: &Pair<Rule>) -> bool {
+fn not_keyword(p: &Pair) -> bool {
     !is_keyword(p.as_rule())
 }
 
@@ -373,11 +384,11 @@ mod tests {
         };
         let b = Builder {
             file: 0,
-            pratt: pratt(),
             offset: 0,
-            beyond: None,
+            lean: false,
         };
-        top.into_inner().find_map(|pair| match pair.as_rule() {
+        let queue = node::queue_of(top.into_inner());
+        Pairs::new(src, &queue).find_map(|pair| match pair.as_rule() {
             Rule::EOI => None,
             Rule::deck_decl => b.deck_decl(pair).err(),
             _ => b.item(pair).err(),
@@ -445,6 +456,30 @@ mod tests {
         assert!(cases > 100, "{cases} cases");
     }
 
+    /// `trim_end` is `str::trim_end`: ASCII blanks, Unicode's, both, none, a text of blanks only.
+    #[test]
+    fn trim_end_is_strs() {
+        let texts = [
+            "",
+            " ",
+            "a",
+            "a \t\r\n",
+            "a\x0b\x0c",
+            "a\u{a0}",
+            "a \u{2003}\n ",
+            "a\u{85}",
+            "é",
+            "é \n",
+            "\u{3000}",
+            " \u{a0} ",
+            "a # b\n",
+            "\u{feff}",
+        ];
+        for t in texts {
+            assert_eq!(trim_end(t), t.trim_end(), "{t:?}");
+        }
+    }
+
     fn shown(d: &Diag) -> (String, Vec<(Span, String)>) {
         (d.message.clone(), d.labels.clone())
     }
@@ -507,7 +542,7 @@ mod tests {
     /// pass over alternatives that cannot match.
     #[test]
     fn the_fast_read_reads_what_the_plain_read_reads() {
-        let shape = |pairs: Pairs<Rule>| -> Vec<(Rule, usize, usize)> {
+        let shape = |pairs: pest::iterators::Pairs<Rule>| -> Vec<(Rule, usize, usize)> {
             let top = pairs.into_iter().next().map(|p| p.into_inner().flatten());
             top.into_iter()
                 .flatten()

@@ -1,7 +1,7 @@
 //! Dice pools in the syntax: listed faces (`d[0,1,2]`, also after a computed count) and
 //! exploding dice (`d6!`, `d10!9`, `(n)d(s)!(t)`), and the refusals that keep them unambiguous.
 
-use pest::iterators::Pair;
+use super::Pair;
 
 use super::{Builder, R, Rule, is_keyword, last_inner, next};
 use crate::diag::Diag;
@@ -9,15 +9,11 @@ use crate::source::Span;
 use crate::syntax::ast::*;
 
 impl Builder {
-    /// The character right after a pair (to tell `d10!>=9` from `d10! >= 9`), read past the end
-    /// of the text the pairs hold when the pair ends it (the lean read's pairs end with their
-    /// item: what follows the item is still right after the pair).
-    pub(super) fn after(&self, pair: &Pair<'_, Rule>) -> Option<char> {
+    /// The character right after a pair (to tell `d10!>=9` from `d10! >= 9`), if any in the text
+    /// read (the rest of the file, or a message's `{...}`).
+    pub(super) fn after(&self, pair: &Pair<'_>) -> Option<char> {
         let s = pair.as_span();
-        match s.get_input().get(s.end()..).and_then(|t| t.chars().next()) {
-            Some(c) => Some(c),
-            None => self.beyond,
-        }
+        s.get_input().get(s.end()..).and_then(|t| t.chars().next())
     }
 }
 
@@ -54,7 +50,7 @@ pub(super) fn explode_and_keep(both: bool, span: Span) -> R<()> {
 }
 
 /// The faces of `[F, F, ...]`, within the limit of sides.
-pub(super) fn listed_faces(pair: Pair<Rule>) -> Option<Vec<i64>> {
+pub(super) fn listed_faces(pair: Pair) -> Option<Vec<i64>> {
     let faces = pair
         .into_inner()
         .filter(|p| p.as_rule() == Rule::face)
@@ -82,7 +78,7 @@ pub fn explode_ends(t: i64, faces: &[i64]) -> bool {
 
 impl Builder {
     /// `[N]d[F, ...][khK|klK][!|!T]`: within the limits of literal dice; `None` when out of them.
-    pub(super) fn face_dice(&self, pair: Pair<Rule>, span: Span) -> R<Option<ExprKind>> {
+    pub(super) fn face_dice(&self, pair: Pair, span: Span) -> R<Option<ExprKind>> {
         let text = pair.as_str();
         let count: u32 = match text.split_once('d') {
             Some(("", _)) | None => 1,
@@ -161,7 +157,7 @@ impl Builder {
     }
 
     /// `!` (on the highest face), `!N` or `!(EXPR)`.
-    pub(super) fn bang(&self, pair: Pair<Rule>) -> R<Option<Expr>> {
+    pub(super) fn bang(&self, pair: Pair) -> R<Option<Expr>> {
         match pair.into_inner().next() {
             None => Ok(None),
             Some(p) if p.as_rule() == Rule::dice_digits => {
@@ -179,7 +175,7 @@ impl Builder {
 
 impl Builder {
     /// `count f in 6d10 where f >= 7: ...`: a quantifier over the faces of one roll.
-    pub(super) fn faces_quant(&self, pair: Pair<Rule>, span: Span) -> R<ExprKind> {
+    pub(super) fn faces_quant(&self, pair: Pair, span: Span) -> R<ExprKind> {
         let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let quant = super::expr::quant_word(next(&mut it, span)?.as_str());
         let var = self.ident(next(&mut it, span)?);
@@ -233,7 +229,7 @@ impl Builder {
 
     /// The dice of one roll (`6d10`, `(n)d[0,1,2]`, `d(s)!`) that a quantifier over faces walks
     /// or a pool holds; anything else is `syntax::faces`, with `message` and `help`.
-    fn one_roll(&self, source: Pair<Rule>, message: &str, help: &str) -> R<Expr> {
+    fn one_roll(&self, source: Pair, message: &str, help: &str) -> R<Expr> {
         let sspan = self.span(&source);
         let dice = self.primary(last_inner(source, sspan)?)?;
         if !matches!(

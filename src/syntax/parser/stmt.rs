@@ -1,14 +1,13 @@
 //! Statements and blocks, and the `{...}` parts of refusal messages.
 
 use pest::Parser as _;
-use pest::iterators::Pair;
 
-use super::{Builder, Grammar, Parts, R, Rule, internal, is_keyword, last_inner, next, parts, pratt};
+use super::{Builder, Grammar, Pair, Pairs, Parts, R, Rule, internal, is_keyword, last_inner, next, parts};
 use crate::diag::Diag;
 use crate::syntax::ast::*;
 
 impl Builder {
-    fn refusal(&self, pair: Pair<Rule>) -> R<Refusal> {
+    fn refusal(&self, pair: Pair) -> R<Refusal> {
         let span = self.span(&pair);
         let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
         let cond = self.expr(next(&mut it, span)?)?;
@@ -16,7 +15,7 @@ impl Builder {
     }
 
     /// A refusal of `cond` whose reason is the string `text` (its `{...}` parts read in place).
-    pub(super) fn reason(&self, cond: Expr, text: Pair<Rule>, span: Span) -> R<Refusal> {
+    pub(super) fn reason(&self, cond: Expr, text: Pair, span: Span) -> R<Refusal> {
         let inner = text.into_inner().next().ok_or_else(|| internal(span, Rule::string))?;
         let base = self.offset + inner.as_span().start();
         Ok(Refusal {
@@ -45,18 +44,20 @@ impl Builder {
             let start = at + open + 1;
             let sub = Builder {
                 file: self.file,
-                pratt: pratt(),
                 offset: start,
-                // The expression's pairs hold the text up to the closing brace, and no more.
-                beyond: None,
+                lean: self.lean,
             };
             super::bounds::check_nesting_at(inner, self.file, start)?;
-            let mut pairs = Grammar::parse(Rule::expr, inner).map_err(|_| {
+            let read = match self.lean {
+                true => super::lean::Lean::parse(Rule::expr, inner),
+                false => Grammar::parse(Rule::expr, inner).ok().map(super::node::queue_of),
+            };
+            let queue = read.ok_or_else(|| {
                 Diag::new("syntax::message", format!("`{inner}` is not an expression"))
                     .label(Span::new(self.file, start, start + inner.len()), "inside `{...}`")
                     .help("put a character expression between the braces, such as `{c}`")
             })?;
-            let pair = pairs
+            let pair = Pairs::new(inner, &queue)
                 .next()
                 .ok_or_else(|| internal(Span::new(self.file, start, start), Rule::expr))?;
             if pair.as_str().len() != inner.len() {
@@ -74,13 +75,13 @@ impl Builder {
         Ok(parts)
     }
 
-    pub(super) fn block(&self, pair: Pair<Rule>) -> R<Block> {
+    pub(super) fn block(&self, pair: Pair) -> R<Block> {
         let span = self.span(&pair);
         let stmts = pair.into_inner().map(|p| self.stmt(p)).collect::<R<Vec<_>>>()?;
         Ok(Block { stmts, span })
     }
 
-    fn repeat(&self, pair: Pair<Rule>) -> R<Loop> {
+    fn repeat(&self, pair: Pair) -> R<Loop> {
         let span = self.span(&pair);
         match pair.into_inner().find(|p| !is_keyword(p.as_rule())) {
             None => Ok(Loop::Forever),
@@ -96,7 +97,7 @@ impl Builder {
         }
     }
 
-    fn target(&self, pair: Pair<Rule>) -> R<Target> {
+    fn target(&self, pair: Pair) -> R<Target> {
         let span = self.span(&pair);
         let mut it = pair.into_inner();
         let first = next(&mut it, span)?;
@@ -157,7 +158,7 @@ impl Builder {
         })
     }
 
-    fn stmt(&self, pair: Pair<Rule>) -> R<Stmt> {
+    fn stmt(&self, pair: Pair) -> R<Stmt> {
         // `... at end of moment|LEVEL`: the change statement, deferred.
         let deferrable = matches!(
             pair.as_rule(),
@@ -190,7 +191,7 @@ impl Builder {
         Ok(Stmt::Deferred(Box::new(Deferred { stmt, level, at, span })))
     }
 
-    fn plain_stmt(&self, pair: Pair<Rule>) -> R<Stmt> {
+    fn plain_stmt(&self, pair: Pair) -> R<Stmt> {
         let span = self.span(&pair);
         let rule = pair.as_rule();
         let mut it = parts(pair);
@@ -315,7 +316,7 @@ impl Builder {
     }
 
     /// `counting from A [down] [to B | within LO to HI]`.
-    fn counting(&self, pair: Pair<Rule>) -> R<Counting> {
+    fn counting(&self, pair: Pair) -> R<Counting> {
         let span = self.span(&pair);
         let mut it = parts(pair);
         let from = self.expr(next(&mut it, span)?)?;
@@ -537,7 +538,7 @@ impl Builder {
     fn choose_from(
         &self,
         (name, chooser, (secret, held)): (Ident, Expr, (bool, bool)),
-        from: Pair<Rule>,
+        from: Pair,
         span: Span,
     ) -> R<Stmt> {
         let fspan = self.span(&from);
@@ -597,7 +598,7 @@ impl Builder {
     }
 
     /// One `option` of a `choose`.
-    fn option(&self, o: Pair<Rule>) -> R<OptionDecl> {
+    fn option(&self, o: Pair) -> R<OptionDecl> {
         let ospan = self.span(&o);
         let mut opt = OptionDecl {
             name: None,

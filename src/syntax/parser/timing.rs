@@ -1,7 +1,7 @@
 //! The statements of timing that arm, give up and anchor: `ready`, `disarm`, and the edges
 //! (`start|end of turn(x)|LEVEL`) a duration or an expiry is anchored to.
 
-use pest::iterators::Pair;
+use super::Pair;
 
 use super::{Builder, Parts, R, Rule, is_keyword, last_inner, next};
 use crate::syntax::ast::*;
@@ -97,7 +97,7 @@ impl Builder {
     }
 
     /// `start|end of turn(x)|LEVEL`: an edge a duration or an expiry is anchored to.
-    pub(super) fn count_edge_at(&self, pair: Pair<Rule>) -> R<CountAt> {
+    pub(super) fn count_edge_at(&self, pair: Pair) -> R<CountAt> {
         let aspan = self.span(&pair);
         let mut ai = pair
             .into_inner()
