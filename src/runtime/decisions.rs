@@ -4,6 +4,7 @@
 use super::attempts::AGAIN;
 use super::control;
 use super::decide::{DecisionPoint, SecretAt};
+use super::policy_path::Listed;
 use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R, too_deep};
 use super::stmt::Flow;
 use crate::compile::ir::*;
@@ -27,19 +28,23 @@ struct Offered {
 impl Machine<'_> {
     /// `choose`: the options offered now (each `when` holding, no `unless` refusing, and for an
     /// actor the actions of the option's kinds it can afford); the one picked is performed (an
-    /// action) and its body runs.
+    /// action) and its body runs. `listed`: its options listed when its code was made.
     pub(super) fn choose(
         &mut self,
         decision: DecisionId,
         chooser: &ChooserEx,
         (options, prefs, written): (&[OptionDef], &[PolicyPrefs], (bool, bool)),
         span: Span,
+        listed: Option<&Listed>,
     ) -> R<Flow> {
         // A decision at which an attempt was carried out is offered anew, as it was written.
         let mut tries = 0;
         loop {
             let flow = if self.policy_path(options, written.0) {
-                self.choose_by_policy(decision, chooser, (options, prefs), span)?
+                match listed {
+                    Some(l) => self.choose_by_list(decision, chooser, l, (options, prefs), span)?,
+                    None => self.choose_by_policy(decision, chooser, (options, prefs), span)?,
+                }
             } else {
                 self.choose_once(decision, chooser, (options, prefs, written), span)?
             };
