@@ -208,7 +208,17 @@ pub(in crate::runtime) struct Listed {
 struct Entry {
     option: u16,
     using: Option<FieldId>,
-    cost: Option<(FieldId, i64)>,
+    cost: Option<Cost>,
+}
+
+/// A fixed cost: the resource, the amount, and whether the resource's limits are fixed for the
+/// run (not `resource NAME(c) min ...`): reading them then evaluates nothing, so the chooser's
+/// amount and lower limit are read once for every action of the decision paid from it.
+#[derive(Clone, Copy)]
+struct Cost {
+    field: FieldId,
+    amount: i64,
+    fixed_limits: bool,
 }
 
 impl Listed {
@@ -225,11 +235,19 @@ impl Listed {
                 for (ai, a) in p.actions.iter().enumerate() {
                     if o.kinds.is_empty() || a.kinds.iter().any(|k| o.kinds.contains(k)) {
                         keys.push(OptionKey::Action(ActionId::try_from(ai).ok()?));
-                        let cost = p.fixed.costs.get(ai).copied().flatten();
+                        let cost = p.fixed.costs.get(ai).copied().flatten().map(|(f, amount)| {
+                            let field = o.using.unwrap_or(f);
+                            let fixed_limits = p.fields.get(field as usize).is_some_and(|d| d.owned.is_none());
+                            Cost {
+                                field,
+                                amount,
+                                fixed_limits,
+                            }
+                        });
                         entries.push(Entry {
                             option,
                             using: o.using,
-                            cost: cost.map(|(f, c)| (o.using.unwrap_or(f), c)),
+                            cost,
                         });
                     }
                 }
@@ -324,12 +342,33 @@ impl Machine<'_> {
     fn offer_listed(&mut self, listed: &Listed, actor: Option<EntityId>, keys: &mut Vec<OptionKey>) -> R<u64> {
         let p = self.p;
         let mut set = 0u64;
+        // The last resource with fixed limits read: its amount and lower limit for the chooser.
+        let mut read: Option<(FieldId, i64, Option<i64>)> = None;
         for (at, (&key, entry)) in listed.keys.iter().zip(listed.entries.iter()).enumerate() {
             let open = match (key, actor) {
-                (OptionKey::Action(a), Some(e)) => match entry.cost {
-                    Some((f, cost)) => self.covers(e, f, cost)?,
-                    None => self.shortfall(&p.actions[a as usize], e, entry.using)?.is_none(),
-                },
+                (OptionKey::Action(_), Some(e))
+                    if let Some(c) = entry.cost
+                        && c.fixed_limits =>
+                {
+                    // What `covers` finds: nothing it reads changes between the actions.
+                    let (has, lo) = match read {
+                        Some((f, has, lo)) if f == c.field => (has, lo),
+                        _ => {
+                            let (has, lo) = (self.get(e, c.field), self.bounds(e, c.field)?.0);
+                            read = Some((c.field, has, lo));
+                            (has, lo)
+                        }
+                    };
+                    c.amount >= 0 && lo.is_none_or(|lo| has.saturating_sub(c.amount) >= lo)
+                }
+                (OptionKey::Action(a), Some(e)) => {
+                    // A cost worked out may read anything: nothing read before is kept.
+                    read = None;
+                    match entry.cost {
+                        Some(c) => self.covers(e, c.field, c.amount)?,
+                        None => self.shortfall(&p.actions[a as usize], e, entry.using)?.is_none(),
+                    }
+                }
                 // An action is offered only to a character.
                 (OptionKey::Action(_), None) => false,
                 _ => true,
