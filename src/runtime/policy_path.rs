@@ -184,7 +184,7 @@ impl Machine<'_> {
     }
 }
 
-/// At most this many keys are listed for a `choose` (one bit each in the set offered).
+/// At most this many keys are listed for a `choose` (each place in the list is a byte).
 const MAX_LISTED: usize = 64;
 
 /// A `choose`'s options listed once for the program, when its code is made (`code/stmt.rs`),
@@ -315,10 +315,12 @@ impl Machine<'_> {
             return self.block(&options[listed.entries[picked].option as usize].body);
         }
         let mut keys = self.keys.take();
-        let offered = self.offer_listed(listed, actor, &mut keys);
-        let picked = offered.and_then(|set| Ok((set, self.pick_by_policy(decision, who, &keys, prefs, span)?)));
-        let (set, picked) = match picked {
-            Ok(x) => x,
+        // The place in the list of each key offered.
+        let mut places = [0u8; MAX_LISTED];
+        let offered = self.offer_listed(listed, actor, &mut keys, &mut places);
+        let picked = offered.and_then(|()| self.pick_by_policy(decision, who, &keys, prefs, span));
+        let picked = match picked {
+            Ok(i) => i,
             Err(e) => {
                 self.keys.put(keys);
                 return Err(e);
@@ -326,7 +328,7 @@ impl Machine<'_> {
         };
         let key = keys[picked];
         self.keys.put(keys);
-        let entry = listed.entries[nth_offered(set, picked)];
+        let entry = listed.entries[places[picked] as usize];
         let option = &options[entry.option as usize];
         match (key, actor) {
             (OptionKey::Action(a), Some(e)) => match self.perform(a, e, entry.using, span)? {
@@ -337,11 +339,16 @@ impl Machine<'_> {
         }
     }
 
-    /// The keys of `listed` offered now, as [`Machine::offer_plain`] finds them; returns the set
-    /// of the listed keys offered (bit `i`: `listed.keys[i]`).
-    fn offer_listed(&mut self, listed: &Listed, actor: Option<EntityId>, keys: &mut Vec<OptionKey>) -> R<u64> {
+    /// The keys of `listed` offered now, as [`Machine::offer_plain`] finds them, each with its
+    /// place in the list (`places[i]`: the place of `keys[i]`).
+    fn offer_listed(
+        &mut self,
+        listed: &Listed,
+        actor: Option<EntityId>,
+        keys: &mut Vec<OptionKey>,
+        places: &mut [u8; MAX_LISTED],
+    ) -> R<()> {
         let p = self.p;
-        let mut set = 0u64;
         // The last resource with fixed limits read: its amount and lower limit for the chooser.
         let mut read: Option<(FieldId, i64, Option<i64>)> = None;
         for (at, (&key, entry)) in listed.keys.iter().zip(listed.entries.iter()).enumerate() {
@@ -373,20 +380,11 @@ impl Machine<'_> {
                 (OptionKey::Action(_), None) => false,
                 _ => true,
             };
-            if open {
+            if open && let Some(place) = places.get_mut(keys.len()) {
+                *place = at as u8;
                 keys.push(key);
-                set |= 1 << at;
             }
         }
-        Ok(set)
+        Ok(())
     }
-}
-
-/// The place in the list of the `n`th key offered (from 0) in `set`.
-#[inline]
-fn nth_offered(mut set: u64, n: usize) -> usize {
-    for _ in 0..n {
-        set &= set.wrapping_sub(1);
-    }
-    set.trailing_zeros() as usize
 }
