@@ -132,3 +132,45 @@ fn compiled_conditions_and_lets_give_the_walks_values() {
     let end = ends(src, 10_000);
     assert!(end.contains("Complete"), "{end}");
 }
+
+#[test]
+fn a_choose_with_its_options_listed_offers_and_performs_what_the_walk_does() {
+    // `choose` compiled with its options listed (`policy_path.rs`, `Listed`): actions of some
+    // kinds, paid from another resource (`using`), an action with a `when` and one with a cost
+    // that is not fixed among them, named options alone, chosen by a character and by a role.
+    // Every policy, several seeds.
+    let src = "resource pool min 0\nresource spare min 0\nstat speed\nrole table\n\
+               action lunge(c) kind quick costs 2 pool\n\
+               action brace(c) kind slow costs c.speed pool\n\
+               action feint(c) kind quick costs 1 pool when c.speed > 1\n\
+               action wait(c) kind slow\n\
+               policy keen {\n  act: feint, lunge, brace, hold\n  pace: slow\n}\n\
+               play {\n  for each c in characters { reset c.pool to 3 + c.speed  reset c.spare to 2 }\n\
+               repeat while any c in characters: c.pool > 0 {\n\
+               for each c in characters where c.pool > 0 {\n\
+               choose pace by c { option fast  option slow { spend 1 c.pool } }\n\
+               choose act by c {\n  option action of kind quick\n  option action of kind slow using spare\n\
+               option hold { spend all c.pool }\n  }\n  }\n\
+               choose round_end by table { option go_on  option stop { end encounter } }\n  }\n}\n\
+               character Ana { speed = 2 }\ncharacter Bo { speed = 1 }\ncharacter Cy { speed = 3 }\n";
+    let program = Project::load([("t.turn", src.to_string())])
+        .compile()
+        .expect("the ruleset compiles");
+    let policies = [
+        PolicyRef::First,
+        PolicyRef::Random,
+        program.policy("keen").expect("declared"),
+    ];
+    let mut decisions = 0;
+    for policy in policies {
+        for seed in SEEDS {
+            let (trace, end) = compare(&program, "listed options", policy, seed, 5_000);
+            assert!(
+                end.contains("Complete") || end.contains("Ended"),
+                "{policy:?}, {seed}: {end}"
+            );
+            decisions += trace.lines().filter(|l| l.contains("\"decision\"")).count();
+        }
+    }
+    assert!(decisions > 100, "{decisions} decisions compared");
+}

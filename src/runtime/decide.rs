@@ -122,6 +122,13 @@ pub trait Decider {
     fn policy_only(&self) -> bool {
         false
     }
+
+    /// The policy that answers every decision from now on, when [`Decider::policy_only`] holds:
+    /// the runtime's fast path asks it for its pick directly ([`Policy::pick_among`]), with no
+    /// [`DecisionPoint`] built. `None` (the default): the decider is asked through `decide`.
+    fn sole_policy(&mut self) -> Option<&mut Policy> {
+        None
+    }
 }
 
 /// A moment the runtime asks about attempts at: before or after a turn, a level's start or end.
@@ -147,14 +154,27 @@ impl Policy {
     }
 
     pub fn pick(&mut self, p: &Program, d: &DecisionPoint<'_>) -> usize {
+        self.pick_among(p, d.decision, d.options, d.suggested)
+    }
+
+    /// [`Policy::pick`] of what it reads of a decision point: the decision, the options offered
+    /// and the pick the runtime worked out for conditional preferences.
+    #[inline]
+    pub fn pick_among(
+        &mut self,
+        p: &Program,
+        decision: DecisionId,
+        options: &[OptionKey],
+        suggested: Option<usize>,
+    ) -> usize {
         match self.which {
             PolicyRef::First => 0,
-            PolicyRef::Random => (roll_die(&mut self.rng, d.options.len().max(1) as u32) - 1) as usize,
-            PolicyRef::Declared(_) if d.suggested.is_some() => d.suggested.unwrap_or(0),
-            PolicyRef::Declared(i) => match p.fixed.ranks.get(i as usize).and_then(|r| r.get(d.decision as usize)) {
+            PolicyRef::Random => (roll_die(&mut self.rng, options.len().max(1) as u32) - 1) as usize,
+            PolicyRef::Declared(_) if suggested.is_some() => suggested.unwrap_or(0),
+            PolicyRef::Declared(i) => match p.fixed.ranks.get(i as usize).and_then(|r| r.get(decision as usize)) {
                 // The rank table the compiler made of its preferences: the lowest rank offered.
-                Some(Some(ranks)) => lowest_rank(p, ranks, d.options),
-                _ => walk_prefs(p, i, d),
+                Some(Some(ranks)) => lowest_rank(p, ranks, options),
+                _ => walk_prefs(p, i, decision, options),
             },
         }
     }
@@ -185,13 +205,13 @@ fn lowest_rank(p: &Program, ranks: &[u16], options: &[OptionKey]) -> usize {
 
 /// Policy `i`'s preferences for the decision, walked best first: the first one offered (0 when
 /// none is). What [`lowest_rank`] finds where the compiler made a rank table.
-pub fn walk_prefs(p: &Program, i: u16, d: &DecisionPoint<'_>) -> usize {
+pub fn walk_prefs(p: &Program, i: u16, decision: DecisionId, options: &[OptionKey]) -> usize {
     let prefs = p
         .policies
         .get(i as usize)
-        .and_then(|pol| pol.prefs.get(d.decision as usize));
+        .and_then(|pol| pol.prefs.get(decision as usize));
     prefs
-        .and_then(|prefs| prefs.iter().find_map(|want| d.options.iter().position(|o| o == want)))
+        .and_then(|prefs| prefs.iter().find_map(|want| options.iter().position(|o| o == want)))
         .unwrap_or(0)
 }
 
@@ -206,6 +226,10 @@ impl Decider for Policy {
 
     fn policy_only(&self) -> bool {
         true
+    }
+
+    fn sole_policy(&mut self) -> Option<&mut Policy> {
+        Some(self)
     }
 }
 
@@ -776,6 +800,15 @@ impl Decider for Scripted {
     /// role's policy: the policy answers everything.
     fn policy_only(&self) -> bool {
         self.next >= self.answers.len() && self.addressed.is_empty() && self.by_side.is_empty()
+    }
+
+    /// Its policy, once [`Decider::policy_only`] holds (`decide` then hands it every decision).
+    fn sole_policy(&mut self) -> Option<&mut Policy> {
+        if self.policy_only() {
+            Some(&mut self.policy)
+        } else {
+            None
+        }
     }
 
     /// The policy that will answer `chooser`: its side's or role's, or, once the answers in order

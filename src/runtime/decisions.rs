@@ -4,11 +4,12 @@
 use super::attempts::AGAIN;
 use super::control;
 use super::decide::{DecisionPoint, SecretAt};
-use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R, too_deep};
+use super::policy_path::Listed;
+use super::state::{Ctx, Machine, NO_CTX, NO_LABEL, R};
 use super::stmt::Flow;
 use crate::compile::ir::*;
 use crate::diag::Diag;
-use crate::limits::{MAX_CALL_DEPTH, MAX_REFUSALS};
+use crate::limits::MAX_REFUSALS;
 use crate::source::Span;
 use crate::syntax::ast::Presence;
 use crate::trace::{DecidedBy, Event, World};
@@ -27,19 +28,23 @@ struct Offered {
 impl Machine<'_> {
     /// `choose`: the options offered now (each `when` holding, no `unless` refusing, and for an
     /// actor the actions of the option's kinds it can afford); the one picked is performed (an
-    /// action) and its body runs.
+    /// action) and its body runs. `listed`: its options listed when its code was made.
     pub(super) fn choose(
         &mut self,
         decision: DecisionId,
         chooser: &ChooserEx,
         (options, prefs, written): (&[OptionDef], &[PolicyPrefs], (bool, bool)),
         span: Span,
+        listed: Option<&Listed>,
     ) -> R<Flow> {
         // A decision at which an attempt was carried out is offered anew, as it was written.
         let mut tries = 0;
         loop {
             let flow = if self.policy_path(options, written.0) {
-                self.choose_by_policy(decision, chooser, (options, prefs), span)?
+                match listed {
+                    Some(l) => self.choose_by_list(decision, chooser, l, (options, prefs), span)?,
+                    None => self.choose_by_policy(decision, chooser, (options, prefs), span)?,
+                }
             } else {
                 self.choose_once(decision, chooser, (options, prefs, written), span)?
             };
@@ -760,88 +765,6 @@ impl Machine<'_> {
     /// (from `using`, when the option says so).
     fn affordable(&mut self, a: &ActionDef, who: EntityId, using: Option<FieldId>) -> R<bool> {
         Ok(self.shortfall(a, who, using)?.is_none())
-    }
-
-    /// An action performed by `who`: traced, its frame of slots kept and put back around it
-    /// (actions may nest), its costs paid, then its body between its moments.
-    pub(super) fn perform(&mut self, a: ActionId, who: EntityId, using: Option<FieldId>, span: Span) -> R<Flow> {
-        let p = self.p;
-        let def = &p.actions[a as usize];
-        if self.depth >= MAX_CALL_DEPTH {
-            return Err(Box::new(too_deep(span)));
-        }
-        self.emit(Event::Action { actor: who, action: a });
-        let (lo, hi) = (def.frame.0 as usize, def.frame.1 as usize);
-        // A frame of one slot (the actor alone) is kept in a register, not in `saved`.
-        if hi == lo + 1 {
-            let kept = self.locals[lo];
-            let flow = self.acting_out(def, a, who, using, span);
-            self.locals[lo] = kept;
-            return flow;
-        }
-        let mark = self.saved.len();
-        self.saved.extend_from_slice(&self.locals[lo..hi]);
-        let flow = self.acting_out(def, a, who, using, span);
-        self.locals[lo..hi].copy_from_slice(&self.saved[mark..]);
-        self.saved.truncate(mark);
-        flow
-    }
-
-    /// [`Machine::perform`] inside the action's frame: the actor bound and acting, the action
-    /// paid for and run.
-    #[inline]
-    fn acting_out(
-        &mut self,
-        def: &ActionDef,
-        a: ActionId,
-        who: EntityId,
-        using: Option<FieldId>,
-        span: Span,
-    ) -> R<Flow> {
-        self.depth += 1;
-        self.locals[def.actor as usize] = who as i64;
-        self.acting.push(who);
-        let flow = self.pay_and_run(def, a, who, using, span);
-        self.acting.pop();
-        self.depth -= 1;
-        flow
-    }
-
-    /// The costs, then (between the action's moments before and after, see `ready.rs`) its body.
-    fn pay_and_run(
-        &mut self,
-        def: &ActionDef,
-        a: ActionId,
-        who: EntityId,
-        using: Option<FieldId>,
-        span: Span,
-    ) -> R<Flow> {
-        let p = self.p;
-        // A cost the compiler fixed is paid as it is (`Fixed::costs`).
-        match p.fixed.costs.get(a as usize).copied().flatten() {
-            Some((f, cost)) => self.spend(who, using.unwrap_or(f), cost, span)?,
-            None => {
-                for (amount, f) in &def.costs {
-                    let ctx = Ctx {
-                        label: def.label,
-                        actor: Some(who),
-                    };
-                    let cost = match super::afford::constant(p, amount) {
-                        Some(cost) => cost,
-                        None => self.eval(amount, ctx)?,
-                    };
-                    self.spend(who, using.unwrap_or(*f), cost, span)?;
-                }
-            }
-        }
-        // Nothing can run around an action with no hooks where no response readies on actions.
-        if p.fixed.edges.get(a as usize).copied().unwrap_or(true) {
-            self.around_action(a, who, span, |m| m.block(&def.body))
-        } else if def.body.is_empty() {
-            Ok(Flow::Next)
-        } else {
-            self.block(&def.body)
-        }
     }
 }
 

@@ -27,6 +27,7 @@ mod levels;
 mod limits;
 mod moments;
 mod orders;
+mod perform;
 mod policy_path;
 mod pools;
 mod presence;

@@ -4,7 +4,8 @@
 //! The statements a run meets at every step whose work is an expression (`if` with its
 //! condition, `let`) get a closure of their own, their expressions compiled too (`expr.rs`): a
 //! local's field compared with a number (`c.speed > 0`), `and`/`or`/`not`, arithmetic,
-//! quantifiers over a collection read in place, with no walk of the expression's tree. Every
+//! quantifiers over a collection read in place, with no walk of the expression's tree. A
+//! `choose` whose options are fixed gets one holding them listed (`policy_path.rs`). Every
 //! other statement is `None` and walked as before ([`Machine::stmt`]); its nested blocks still
 //! reach their compiled code through their numbers. A block none of whose statements is compiled
 //! is walked whole.

@@ -5,6 +5,7 @@
 
 use super::expr::{Filter, Opd, operand};
 use crate::compile::ir::*;
+use crate::runtime::policy_path::Listed;
 use crate::runtime::state::{Machine, NO_CTX, R};
 use crate::runtime::stmt::Flow;
 
@@ -31,6 +32,13 @@ pub(super) fn compile(p: &Program, s: &St) -> Option<StFn> {
         St::ForEach { filter: Some(f), .. } => {
             let f = operand(p, f);
             Some(Box::new(move |m, s| for_each(m, &f, s)))
+        }
+        // A `choose` whose options are fixed: listed once, here, for its fast path.
+        St::Choose {
+            options, secret: false, ..
+        } => {
+            let listed = Listed::new(p, options)?;
+            Some(Box::new(move |m, s| m.choose_listed(&listed, s)))
         }
         _ => None,
     }
