@@ -72,10 +72,7 @@ impl Machine<'_> {
             self.hide(None);
         }
         let who = self.who(chooser, span)?;
-        let actor = match who {
-            Who::Character(e) => Some(e),
-            Who::Role(_) => None,
-        };
+        let actor = who.character();
         let Offered { keys, sources, refused } = self.offered(options, actor)?;
         if keys.is_empty() {
             return Err(Box::new(no_option(p, who, decision, span)));
@@ -133,13 +130,7 @@ impl Machine<'_> {
                 None => Ok(Flow::Next),
             };
         }
-        match (key, actor) {
-            (OptionKey::Action(a), Some(e)) => match self.perform(a, e, option.using, span)? {
-                Flow::Next => self.block(&option.body),
-                other => Ok(other),
-            },
-            _ => self.block(&option.body),
-        }
+        self.take_picked(key, actor, option.using, &option.body, span)
     }
 
     /// The options of a `choose` offered now, to `actor` when a character chooses.
@@ -481,6 +472,26 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// The option picked, taken: an action is performed by `actor` first (`using` its field),
+    /// then the option's body runs, unless the action ended the flow. Every path of `choose`
+    /// ends here.
+    pub(super) fn take_picked(
+        &mut self,
+        key: OptionKey,
+        actor: Option<EntityId>,
+        using: Option<FieldId>,
+        body: &Block,
+        span: Span,
+    ) -> R<Flow> {
+        match (key, actor) {
+            (OptionKey::Action(a), Some(e)) => match self.perform(a, e, using, span)? {
+                Flow::Next => self.block(body),
+                other => Ok(other),
+            },
+            _ => self.block(body),
+        }
+    }
+
     pub(super) fn who(&mut self, chooser: &ChooserEx, span: Span) -> R<Who> {
         Ok(match chooser {
             ChooserEx::Role(r) => Who::Role(*r),
@@ -789,4 +800,14 @@ pub(super) fn no_such_option(span: Span) -> Box<Diag> {
             .label(span, "this decision")
             .help("this is a bug in the decider"),
     )
+}
+
+impl Who {
+    /// The character choosing, if a character chooses (not a role).
+    pub(super) fn character(self) -> Option<EntityId> {
+        match self {
+            Who::Character(e) => Some(e),
+            Who::Role(_) => None,
+        }
+    }
 }

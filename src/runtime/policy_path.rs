@@ -40,10 +40,7 @@ impl Machine<'_> {
         span: Span,
     ) -> R<Flow> {
         let who = self.who(chooser, span)?;
-        let actor = match who {
-            Who::Character(e) => Some(e),
-            Who::Role(_) => None,
-        };
+        let actor = who.character();
         let (mut keys, mut sources) = (self.keys.take(), self.indices.take());
         let offered = self.offer_plain(options, actor, &mut keys, &mut sources);
         let picked = offered.and_then(|()| self.pick_by_policy(decision, who, &keys, prefs, span));
@@ -58,13 +55,7 @@ impl Machine<'_> {
         let (key, option) = (keys[picked], &options[sources[picked]]);
         self.keys.put(keys);
         self.indices.put(sources);
-        match (key, actor) {
-            (OptionKey::Action(a), Some(e)) => match self.perform(a, e, option.using, span)? {
-                Flow::Next => self.block(&option.body),
-                other => Ok(other),
-            },
-            _ => self.block(&option.body),
-        }
+        self.take_picked(key, actor, option.using, &option.body, span)
     }
 
     /// The options offered now, as `offered` in `decisions.rs` finds them when no option has
@@ -305,10 +296,7 @@ impl Machine<'_> {
         span: Span,
     ) -> R<Flow> {
         let who = self.who(chooser, span)?;
-        let actor = match who {
-            Who::Character(e) => Some(e),
-            Who::Role(_) => None,
-        };
+        let actor = who.character();
         self.unaffordable.clear();
         if listed.named {
             let picked = self.pick_by_policy(decision, who, &listed.keys, prefs, span)?;
@@ -330,13 +318,7 @@ impl Machine<'_> {
         self.keys.put(keys);
         let entry = listed.entries[places[picked] as usize];
         let option = &options[entry.option as usize];
-        match (key, actor) {
-            (OptionKey::Action(a), Some(e)) => match self.perform(a, e, entry.using, span)? {
-                Flow::Next => self.block(&option.body),
-                other => Ok(other),
-            },
-            _ => self.block(&option.body),
-        }
+        self.take_picked(key, actor, entry.using, &option.body, span)
     }
 
     /// The keys of `listed` offered now, as [`Machine::offer_plain`] finds them, each with its
