@@ -23,7 +23,7 @@ use crate::trace::{Event, JsonLines, Sink, Text, World};
 
 mod check_set;
 mod paths;
-pub use check_set::{CheckReport, check_set, named_ruleset};
+pub use check_set::{CheckReport, check_named, check_set, named_ruleset};
 use paths::NotAFile;
 #[cfg(test)]
 pub(crate) use paths::canonicalised;

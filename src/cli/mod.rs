@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::limits::{MAX_ANSWER_LINES, MAX_ANSWERS_BYTES, MAX_SOURCE_BYTES};
 use crate::output::{stderr, stderrln};
-use crate::project::{FileKey, RunOptions, Style, check_set, parse_answers, play};
+use crate::project::{RunOptions, Style, parse_answers, play};
 use crate::source::{read_path, read_stream};
 use crate::trace::{Event, JsonLines, Sink, Text, World};
 
@@ -487,14 +487,14 @@ fn check_files(paths: &[PathBuf], colour: bool, summary: bool) -> i32 {
             return 1;
         }
     };
-    let texts = match with_named_rulesets(texts) {
-        Ok(t) => t,
+    // The rulesets the encounters name are read in too when they were not given.
+    let report = match crate::project::check_named(texts, |p| read(Path::new(p))) {
+        Ok(r) => r,
         Err(e) => {
             stderr!("{e}");
             return 1;
         }
     };
-    let report = check_set(&texts);
     stderr!(
         "{}",
         report.render(Style {
@@ -536,30 +536,6 @@ pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, 
             (first.to_path_buf(), Some(e.to_path_buf()))
         }
     }
-}
-
-/// The files, with the rulesets their encounters name (`uses "PATH"`) read in too when they were
-/// not given (before the others, the last named first). Paths are compared by their keys, each
-/// made once: no pair of files is compared.
-fn with_named_rulesets(texts: Vec<(String, String)>) -> Result<Vec<(String, String)>, String> {
-    let named: Vec<String> = texts
-        .iter()
-        .filter_map(|(path, text)| crate::project::named_ruleset(path, text))
-        .collect();
-    if named.is_empty() {
-        return Ok(texts);
-    }
-    let mut given: std::collections::HashSet<FileKey> = texts.iter().map(|(p, _)| FileKey::of(p)).collect();
-    let mut added = Vec::new();
-    for path in named {
-        if given.insert(FileKey::of(&path)) {
-            let text = read(Path::new(&path))?;
-            added.push((path, text));
-        }
-    }
-    added.reverse();
-    added.extend(texts);
-    Ok(added)
 }
 
 fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: bool) -> i32 {
@@ -722,36 +698,4 @@ fn session_files(
         ))
     });
     (ruleset, encounter, autosave.filter(|_| !no_autosave))
-}
-
-#[cfg(test)]
-mod tests {
-    /// Issue 29: each encounter's named ruleset was compared with every file given, through the
-    /// file system. Each path is canonicalised once.
-    #[test]
-    fn the_rulesets_encounters_name_are_found_with_a_key_per_path() {
-        let dir = std::env::temp_dir().join(format!("turnscript-named-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let n = 12;
-        let mut texts = Vec::new();
-        for k in 0..n {
-            let r = dir.join(format!("r{k}.turn")).display().to_string();
-            std::fs::write(&r, "play { }\n").unwrap();
-            texts.push((r, "play { }\n".to_string()));
-            let e = dir.join(format!("e{k}.turn")).display().to_string();
-            texts.push((e, format!("encounter \"e{k}\" uses \"./r{k}.turn\"\n")));
-        }
-        // The last encounter's ruleset is not given: it is read in.
-        texts.remove(2 * n - 2);
-        let before = crate::project::canonicalised();
-        let all = super::with_named_rulesets(texts).unwrap();
-        let calls = crate::project::canonicalised() - before;
-        std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(all.len(), 2 * n);
-        assert!(all[0].0.ends_with(&format!("r{}.turn", n - 1)), "{:?}", all[0].0);
-        assert!(
-            calls <= 3 * n,
-            "{calls} paths canonicalised for {n} rulesets and {n} encounters"
-        );
-    }
 }

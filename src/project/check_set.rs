@@ -60,6 +60,56 @@ impl CheckReport {
     }
 }
 
+/// A file given to `check`, with its project: the file parsed alone.
+type Loaded = ((String, String), Project);
+
+/// Each file parsed alone, in order.
+fn load_each(texts: Vec<(String, String)>) -> Vec<Loaded> {
+    texts
+        .into_iter()
+        .map(|t| {
+            let p = Project::load([t.clone()]);
+            (t, p)
+        })
+        .collect()
+}
+
+/// Checks files as `turnscript check` does, with the rulesets their encounters name (`uses
+/// "PATH"`) and that were not given read in by `read` (a path to its text, or the message of
+/// why not), before the others, the last named first. The ruleset a file names is found in its
+/// parse alone (see [`check_set`]), so each file is still parsed once.
+pub fn check_named(
+    texts: Vec<(String, String)>,
+    read: impl FnMut(&str) -> Result<String, String>,
+) -> Result<CheckReport, String> {
+    Ok(check_loaded(with_named(load_each(texts), read)?))
+}
+
+/// The files, with the rulesets they name read in and parsed too when they were not given
+/// (before the others, the last named first). Paths are compared by their keys, each made once:
+/// no pair of files is compared.
+fn with_named(
+    loaded: Vec<Loaded>,
+    mut read: impl FnMut(&str) -> Result<String, String>,
+) -> Result<Vec<Loaded>, String> {
+    let named: Vec<String> = loaded.iter().filter_map(|(t, p)| p.named_ruleset(&t.0, &t.1)).collect();
+    if named.is_empty() {
+        return Ok(loaded);
+    }
+    let mut given: std::collections::HashSet<FileKey> = loaded.iter().map(|(t, _)| FileKey::of(&t.0)).collect();
+    let mut added = Vec::new();
+    for path in named {
+        if given.insert(FileKey::of(&path)) {
+            let text = read(&path)?;
+            added.push((path, text));
+        }
+    }
+    added.reverse();
+    let mut all = load_each(added);
+    all.extend(loaded);
+    Ok(all)
+}
+
 /// Checks files as `turnscript check` does. Each file is first parsed alone to tell rulesets
 /// from encounters; each ruleset is checked alone, and each encounter with the ruleset of the
 /// same file name when one is given (`encounters/NAME.turn` with `NAME.turn`), else with every
@@ -67,14 +117,19 @@ impl CheckReport {
 /// once: an encounter's parse alone is moved to the file id it takes in each pair
 /// ([`Relabel`](crate::syntax::ast::relabel::Relabel)).
 pub fn check_set(texts: &[(String, String)]) -> CheckReport {
+    check_loaded(load_each(texts.to_vec()))
+}
+
+/// [`check_set`] of files already parsed alone.
+fn check_loaded(loaded: Vec<Loaded>) -> CheckReport {
+    let (texts, projects): (Vec<(String, String)>, Vec<Project>) = loaded.into_iter().unzip();
     let mut report = CheckReport::default();
     // Each ruleset with its project, parsed once: checked alone, and the base of each pair.
     let mut rulesets: Vec<(&(String, String), Project)> = Vec::new();
     let mut encounters = Vec::new();
     // Each encounter's parse alone (as file 0), in the order of `encounters`.
     let mut parses: Vec<Option<File>> = Vec::new();
-    for t in texts {
-        let p = Project::load([t.clone()]);
+    for (t, p) in texts.iter().zip(projects) {
         // The characters a file may not hold are reported here, once per file, whether or not
         // it is checked with others later.
         let mut alone = p.characters.clone();
@@ -232,6 +287,21 @@ pub fn named_ruleset(encounter_path: &str, text: &str) -> Option<String> {
 }
 
 impl Project {
+    /// [`named_ruleset`] of this project's one file, `(path, text)`, found in its parse; in the
+    /// items up to its first syntax error when it does not parse (as [`named_ruleset`] reads).
+    fn named_ruleset(&self, path: &str, text: &str) -> Option<String> {
+        if !self.syntax.is_empty() {
+            return named_ruleset(path, text);
+        }
+        let uses = self.files.first()?.items.iter().find_map(|i| match i {
+            Item::Encounter { uses: Some(u), .. } => Some(u),
+            _ => None,
+        })?;
+        paths::not_a_file(path, &uses.node)
+            .is_none()
+            .then(|| from_folder_of(path, &uses.node))
+    }
+
     /// The ruleset the encounter among these files names (`uses "PATH"`), as a path from
     /// `encounter_path`, the encounter's own.
     fn uses(&self, encounter_path: &str) -> Option<String> {
@@ -320,5 +390,71 @@ mod tests {
         assert_eq!(parses(|| assert_eq!(named_ruleset("e.turn", plain), None)), 0);
         let named = "character Ana { hp = 1 }\nencounter \"e\" uses \"r.turn\"\n";
         assert_eq!(named_ruleset("x/e.turn", named).as_deref(), Some("x/r.turn"));
+    }
+
+    /// Issue 29: each encounter's named ruleset was compared with every file given, through the
+    /// file system. Each path is canonicalised once.
+    #[test]
+    fn the_rulesets_encounters_name_are_found_with_a_key_per_path() {
+        let dir = std::env::temp_dir().join(format!("turnscript-named-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let n = 12;
+        let mut texts = Vec::new();
+        for k in 0..n {
+            let r = dir.join(format!("r{k}.turn")).display().to_string();
+            std::fs::write(&r, "play { }\n").unwrap();
+            texts.push((r, "play { }\n".to_string()));
+            let e = dir.join(format!("e{k}.turn")).display().to_string();
+            texts.push((e, format!("encounter \"e{k}\" uses \"./r{k}.turn\"\n")));
+        }
+        // The last encounter's ruleset is not given: it is read in.
+        texts.remove(2 * n - 2);
+        let loaded = load_each(texts);
+        let before = crate::project::canonicalised();
+        let all = with_named(loaded, |p| std::fs::read_to_string(p).map_err(|e| e.to_string())).unwrap();
+        let calls = crate::project::canonicalised() - before;
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(all.len(), 2 * n);
+        assert!(all[0].0.0.ends_with(&format!("r{}.turn", n - 1)), "{:?}", all[0].0.0);
+        assert!(
+            calls <= 3 * n,
+            "{calls} paths canonicalised for {n} rulesets and {n} encounters"
+        );
+    }
+
+    /// `check` finds the ruleset an encounter names in the encounter's one parse, wherever its
+    /// `encounter ... uses` line stands (it read the file's items again to find it, the whole file
+    /// when the line came last), and reads in a ruleset not given: one parse per file.
+    #[test]
+    fn the_ruleset_an_encounter_names_is_found_in_its_one_parse() {
+        let first = "encounter \"e\" uses \"r.turn\"\ncharacter Ana { hp = 1 }\n";
+        let last = "character Ana { hp = 1 }\nencounter \"e\" uses \"r.turn\"\n";
+        for e in [first, last] {
+            let given = vec![file("r.turn", RULESET), file("e.turn", e)];
+            let mut report = Ok(CheckReport::default());
+            let no_reading = |p: &str| Err(format!("{p} was read"));
+            assert_eq!(parses(|| report = check_named(given, no_reading)), 2);
+            let report = report.unwrap();
+            assert!(report.is_clean(), "{}", report.render(Style::default()));
+            assert_eq!((report.rulesets, report.encounters), (1, 1));
+            // The ruleset named and not given is read in, and parsed once.
+            let mut read = Vec::new();
+            let reading = |p: &str| {
+                read.push(p.to_string());
+                Ok(RULESET.to_string())
+            };
+            let mut report = Ok(CheckReport::default());
+            assert_eq!(parses(|| report = check_named(vec![file("e.turn", e)], reading)), 2);
+            let report = report.unwrap();
+            assert!(report.is_clean(), "{}", report.render(Style::default()));
+            assert_eq!(
+                (report.rulesets, report.encounters, read),
+                (1, 1, vec!["r.turn".to_string()])
+            );
+        }
+        // A file that does not parse names its ruleset in the items before its error, as before.
+        let broken = "encounter \"e\" uses \"r.turn\"\ncharacter Ana { hp = }\n";
+        let report = check_named(vec![file("e.turn", broken)], |_| Ok(RULESET.to_string())).unwrap();
+        assert_eq!((report.rulesets, report.unparsed), (1, 1));
     }
 }
