@@ -3,6 +3,7 @@
 
 use super::Pairs;
 
+use super::expr::is_infix;
 use super::{Builder, R, Rule};
 use crate::diag::Diag;
 use crate::limits::{MAX_EXPR_OPERATORS, MAX_NESTING, MAX_PREFIX_CHAIN};
@@ -222,22 +223,4 @@ impl Builder {
         }
         Ok(())
     }
-}
-
-pub(super) fn is_infix(r: Rule) -> bool {
-    matches!(
-        r,
-        Rule::op_or
-            | Rule::op_and
-            | Rule::op_eq
-            | Rule::op_ne
-            | Rule::op_lt
-            | Rule::op_le
-            | Rule::op_gt
-            | Rule::op_ge
-            | Rule::op_add
-            | Rule::op_sub
-            | Rule::op_mul
-            | Rule::op_div
-    )
 }

@@ -56,6 +56,12 @@ fn is_operator(r: Rule) -> bool {
     operator(r).is_some()
 }
 
+/// The rules of the operators between two operands (those the nesting bound counts), as
+/// `LEVELS` has them.
+pub(super) fn is_infix(r: Rule) -> bool {
+    matches!(operator(r), Some((Affix::Infix, _)))
+}
+
 impl Builder {
     pub(super) fn expr(&self, pair: Pair) -> R<Expr> {
         let span = self.span(&pair);
