@@ -204,7 +204,8 @@ struct Entry {
 
 /// A fixed cost: the resource, the amount, and whether the resource's limits are fixed for the
 /// run (not `resource NAME(c) min ...`): reading them then evaluates nothing, so the chooser's
-/// amount and lower limit are read once for every action of the decision paid from it.
+/// amount and lower limit, once read, serve the actions after it paid from the same resource
+/// (the last resource read is kept; a cost worked out forgets it).
 #[derive(Clone, Copy)]
 struct Cost {
     field: FieldId,
