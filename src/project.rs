@@ -23,7 +23,7 @@ use crate::trace::{Event, JsonLines, Sink, Text, World};
 
 mod check_set;
 mod paths;
-pub use check_set::{CheckReport, check_named, check_set, named_ruleset};
+pub use check_set::{CheckReport, Parsed, check_named, check_set, named_ruleset, named_ruleset_parsed};
 use paths::NotAFile;
 #[cfg(test)]
 pub(crate) use paths::canonicalised;
@@ -551,7 +551,18 @@ pub fn play<S: Sink + Send>(
     opts: &RunOptions,
     sink: impl FnOnce(&Program) -> S + Send,
 ) -> (Option<S>, Result<(Outcome, String), Failure>) {
-    crate::runtime::try_on_run_stack(|| play_here(files, opts, sink)).unwrap_or_else(|e| {
+    play_with(files, None, opts, sink)
+}
+
+/// [`play`], with a file already parsed to find the ruleset it names
+/// ([`named_ruleset_parsed`]): the file of the same text is not parsed again.
+pub fn play_with<S: Sink + Send>(
+    files: &[(String, String)],
+    parsed: Option<Parsed>,
+    opts: &RunOptions,
+    sink: impl FnOnce(&Program) -> S + Send,
+) -> (Option<S>, Result<(Outcome, String), Failure>) {
+    crate::runtime::try_on_run_stack(|| play_here(files, parsed, opts, sink)).unwrap_or_else(|e| {
         (
             None,
             Err(Failure::Thread(format!(
@@ -564,10 +575,11 @@ pub fn play<S: Sink + Send>(
 
 fn play_here<S: Sink>(
     files: &[(String, String)],
+    parsed: Option<Parsed>,
     opts: &RunOptions,
     sink: impl FnOnce(&Program) -> S,
 ) -> (Option<S>, Result<(Outcome, String), Failure>) {
-    let project = Project::load(files.iter().cloned());
+    let project = Project::load_with(files.iter().cloned(), parsed);
     let program = match project.compile() {
         Ok(p) => p,
         Err(d) => return (None, Err(Failure::Build(project, d))),

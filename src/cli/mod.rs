@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::limits::{MAX_ANSWER_LINES, MAX_ANSWERS_BYTES, MAX_SOURCE_BYTES};
 use crate::output::{stderr, stderrln};
-use crate::project::{RunOptions, Style, parse_answers, play};
+use crate::project::{Parsed, RunOptions, Style, parse_answers, play_with};
 use crate::source::{read_path, read_stream};
 use crate::trace::{Event, JsonLines, Sink, Text, World};
 
@@ -510,20 +510,22 @@ fn check_files(paths: &[PathBuf], colour: bool, summary: bool) -> i32 {
 
 /// The ruleset and encounter a command runs: as given; or, given only an encounter that names its
 /// ruleset (`uses "PATH"`), that ruleset and the encounter. With both given, a note when the
-/// encounter names another ruleset than the one given (the one given is used).
-pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, Option<PathBuf>) {
-    let named = |p: &Path| {
-        read(p)
-            .ok()
-            .and_then(|t| crate::project::named_ruleset(&p.display().to_string(), &t))
+/// encounter names another ruleset than the one given (the one given is used). The encounter's
+/// parse, when it was parsed to find the ruleset it names, is handed on for the command's
+/// project ([`crate::project::Project::load_with`]): each file is parsed once.
+pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, Option<PathBuf>, Option<Parsed>) {
+    let named = |p: &Path| match read(p) {
+        Ok(t) => crate::project::named_ruleset_parsed(&p.display().to_string(), &t),
+        Err(_) => (None, None),
     };
     match encounter {
         None => match named(first) {
-            Some(r) => (PathBuf::from(r), Some(first.to_path_buf())),
-            None => (first.to_path_buf(), None),
+            (Some(r), parsed) => (PathBuf::from(r), Some(first.to_path_buf()), parsed),
+            (None, parsed) => (first.to_path_buf(), None, parsed),
         },
         Some(e) => {
-            if let Some(r) = named(e)
+            let (r, parsed) = named(e);
+            if let Some(r) = r
                 && !is_stdin(first)
                 && !crate::project::same_file(&r, &first.display().to_string())
             {
@@ -533,14 +535,14 @@ pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, 
                     first.display()
                 );
             }
-            (first.to_path_buf(), Some(e.to_path_buf()))
+            (first.to_path_buf(), Some(e.to_path_buf()), parsed)
         }
     }
 }
 
 fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: bool) -> i32 {
     // `run ENCOUNTER`: an encounter that names its ruleset runs under it.
-    let (ruleset, encounter) = resolve_pair(ruleset, encounter);
+    let (ruleset, encounter, parsed) = resolve_pair(ruleset, encounter);
     let paths: Vec<&Path> = std::iter::once(ruleset.as_path()).chain(encounter.as_deref()).collect();
     let read_answers = |p: &PathBuf| {
         let text = read_up_to(p, MAX_ANSWERS_BYTES)?;
@@ -575,7 +577,7 @@ fn run_files(ruleset: &Path, encounter: Option<&Path>, mut opts: Opts, colour: b
     }
     // Without an encounter, a ruleset that declares no one is warned of as its run starts.
     let alone = encounter.is_none().then(|| shown(&ruleset));
-    let (view, result) = play(&texts, &opts.run, |p| {
+    let (view, result) = play_with(&texts, parsed, &opts.run, |p| {
         if let Some(ruleset) = &alone {
             stderr!("{}", no_cast_warning(ruleset, p));
         }
@@ -685,7 +687,7 @@ fn session_files(
 ) -> (Option<PathBuf>, Option<PathBuf>, Option<PathBuf>) {
     let (ruleset, encounter) = match ruleset {
         Some(r) => {
-            let (r, e) = resolve_pair(&r, encounter.as_deref());
+            let (r, e, _) = resolve_pair(&r, encounter.as_deref());
             (Some(r), e)
         }
         None => (None, encounter),

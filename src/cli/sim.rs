@@ -95,7 +95,7 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
     };
     let mut texts = Vec::new();
     // `sim ENCOUNTER`: an encounter that names its ruleset plays under it.
-    let (ruleset, encounter) = super::resolve_pair(ruleset, args.encounter.as_deref());
+    let (ruleset, encounter, parsed) = super::resolve_pair(ruleset, args.encounter.as_deref());
     for path in std::iter::once(&ruleset).chain(&encounter) {
         match super::read(path) {
             Ok(t) => texts.push((super::shown(path), t)),
@@ -109,7 +109,7 @@ pub fn main(args: SimArgs, colour: bool) -> i32 {
         width: crate::diag::terminal_width(80),
         colour,
     };
-    let project = Project::load(texts.clone());
+    let project = Project::load_with(texts.clone(), parsed);
     let program = match project.compile() {
         Ok(p) => p,
         Err(d) => {

@@ -263,6 +263,59 @@ fn pairings(rulesets: &[&(String, String)], encounters: &[(&(String, String), Op
     out
 }
 
+/// [`named_ruleset`] of a file that parsed, `path`'s, found in its parse.
+fn uses_of(path: &str, file: &File) -> Option<String> {
+    let uses = file.items.iter().find_map(|i| match i {
+        Item::Encounter { uses: Some(u), .. } => Some(u),
+        _ => None,
+    })?;
+    paths::not_a_file(path, &uses.node)
+        .is_none()
+        .then(|| from_folder_of(path, &uses.node))
+}
+
+/// A file parsed (as file 0) before its project was made, to find the ruleset it names: handed
+/// to the project that loads the same text ([`Project::load_with`]), so that it is parsed once.
+#[derive(Debug)]
+pub struct Parsed {
+    text: String,
+    file: File,
+}
+
+/// The ruleset the file `(path, text)` names, as [`named_ruleset`] finds it, and the file's parse
+/// when it parses: a command that runs the file hands the parse to its project, so the file is
+/// parsed once whether or not it names a ruleset (a scan for `uses` first would cost a tenth of
+/// a parse).
+pub fn named_ruleset_parsed(path: &str, text: &str) -> (Option<String>, Option<Parsed>) {
+    match crate::syntax::parse(text, 0) {
+        Ok(file) => (
+            uses_of(path, &file),
+            Some(Parsed {
+                text: text.to_string(),
+                file,
+            }),
+        ),
+        // Read again item by item, up to the error, as `check` reads it.
+        Err(_) => (named_ruleset(path, text), None),
+    }
+}
+
+impl Project {
+    /// Loads files as [`Project::load`] does; a file whose text is `parsed`'s takes that parse,
+    /// moved to the file's id, instead of being parsed again.
+    pub fn load_with(files: impl IntoIterator<Item = (String, String)>, parsed: Option<Parsed>) -> Self {
+        let mut project = Project::new();
+        let mut parsed = parsed;
+        for (name, text) in files {
+            match parsed.take_if(|p| p.text == text) {
+                Some(p) => project.add_parsed(name, text, |_, id| Ok(relabelled(p.file, id))),
+                None => project.add(name, text),
+            };
+        }
+        project
+    }
+}
+
 /// The ruleset an encounter file names (`uses "PATH"`), as a path from where the encounter is:
 /// `PATH` is read from the encounter's own folder.
 /// Only the items up to the `encounter` declaration that names one are parsed, one at a time.
@@ -293,13 +346,7 @@ impl Project {
         if !self.syntax.is_empty() {
             return named_ruleset(path, text);
         }
-        let uses = self.files.first()?.items.iter().find_map(|i| match i {
-            Item::Encounter { uses: Some(u), .. } => Some(u),
-            _ => None,
-        })?;
-        paths::not_a_file(path, &uses.node)
-            .is_none()
-            .then(|| from_folder_of(path, &uses.node))
+        uses_of(path, self.files.first()?)
     }
 
     /// The ruleset the encounter among these files names (`uses "PATH"`), as a path from
@@ -456,5 +503,43 @@ mod tests {
         let broken = "encounter \"e\" uses \"r.turn\"\ncharacter Ana { hp = }\n";
         let report = check_named(vec![file("e.turn", broken)], |_| Ok(RULESET.to_string())).unwrap();
         assert_eq!((report.rulesets, report.unparsed), (1, 1));
+    }
+
+    /// `run` and `sim` find the ruleset an encounter names in the encounter's one parse, handed
+    /// to their project (it read the encounter's items to find it, all of them when its `uses`
+    /// line came last, then parsed it again); a parse of another text is not taken.
+    #[test]
+    fn a_run_parses_the_encounter_that_names_its_ruleset_once() {
+        let first = "encounter \"e\" uses \"r.turn\"\ncharacter Ana { mp = 1 }\n";
+        let last = "character Ana { mp = 1 }\nencounter \"e\" uses \"r.turn\"\n";
+        for e in [first, last] {
+            let mut project = Project::new();
+            let n = parses(|| {
+                let (named, parsed) = named_ruleset_parsed("x/e.turn", e);
+                assert_eq!(named.as_deref(), Some("x/r.turn"));
+                project = Project::load_with([file("x/r.turn", RULESET), file("x/e.turn", e)], parsed);
+            });
+            assert_eq!(n, 2);
+            // The same errors as the files parsed in the project, in the encounter.
+            let plain = Project::load([file("x/r.turn", RULESET), file("x/e.turn", e)]);
+            let (got, want) = (project.check().unwrap_err(), plain.check().unwrap_err());
+            let shown = project.render(&got, Style::default());
+            assert_eq!(shown, plain.render(&want, Style::default()));
+            assert!(shown.contains("x/e.turn:"), "{shown}");
+        }
+        // A parse of another text (the file changed between the reads) is not taken.
+        let (_, parsed) = named_ruleset_parsed("e.turn", first);
+        let n = parses(|| {
+            drop(Project::load_with(
+                [file("r.turn", RULESET), file("e.turn", last)],
+                parsed,
+            ))
+        });
+        assert_eq!(n, 2);
+        // A file that does not parse names its ruleset in its items before the error; no parse
+        // is handed on.
+        let broken = "encounter \"e\" uses \"r.turn\"\ncharacter Ana { hp = }\n";
+        let (named, parsed) = named_ruleset_parsed("e.turn", broken);
+        assert_eq!((named.as_deref(), parsed.is_none()), (Some("r.turn"), true));
     }
 }
