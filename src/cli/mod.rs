@@ -514,8 +514,17 @@ fn check_files(paths: &[PathBuf], colour: bool, summary: bool) -> i32 {
 /// parse, when it was parsed to find the ruleset it names, is handed on for the command's
 /// project ([`crate::project::Project::load_with`]): each file is parsed once.
 pub(crate) fn resolve_pair(first: &Path, encounter: Option<&Path>) -> (PathBuf, Option<PathBuf>, Option<Parsed>) {
+    find_pair(first, encounter, crate::project::named_ruleset_parsed)
+}
+
+/// [`resolve_pair`] with `named` to find the ruleset a file `(path, text)` names (and its parse).
+fn find_pair(
+    first: &Path,
+    encounter: Option<&Path>,
+    named: impl Fn(&str, &str) -> (Option<String>, Option<Parsed>),
+) -> (PathBuf, Option<PathBuf>, Option<Parsed>) {
     let named = |p: &Path| match read(p) {
-        Ok(t) => crate::project::named_ruleset_parsed(&p.display().to_string(), &t),
+        Ok(t) => named(&p.display().to_string(), &t),
         Err(_) => (None, None),
     };
     match encounter {
@@ -687,7 +696,10 @@ fn session_files(
 ) -> (Option<PathBuf>, Option<PathBuf>, Option<PathBuf>) {
     let (ruleset, encounter) = match ruleset {
         Some(r) => {
-            let (r, e, _) = resolve_pair(&r, encounter.as_deref());
+            // The table parses its files itself: only the items up to a `uses` line are read
+            // here, none in a file without the word.
+            let up_to_uses = |p: &str, t: &str| (crate::project::named_ruleset(p, t), None);
+            let (r, e, _) = find_pair(&r, encounter.as_deref(), up_to_uses);
             (Some(r), e)
         }
         None => (None, encounter),
