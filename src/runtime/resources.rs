@@ -34,40 +34,54 @@ impl Machine<'_> {
     }
 
     /// What is left after taking `amount` from a resource, or the error if it cannot be taken.
+    /// Inlined into `spend` and `transfer`, its errors out of line: a payment's hot path.
+    #[inline(always)]
     pub(super) fn take(&mut self, e: EntityId, f: FieldId, amount: i64, span: Span) -> R<i64> {
         let have = self.read(e, f, span)?;
         if amount < 0 {
-            let p = self.p;
-            let amount = Decimal(amount, p.fields[f as usize].decimals);
-            return Err(Box::new(
-                Diag::new(
-                    "run::overspend",
-                    format!(
-                        "{} cannot spend {amount} {}: an amount spent is never below 0",
-                        p.character_name(e),
-                        p.fields[f as usize].name
-                    ),
-                )
-                .label(span, "a negative amount here")
-                .help(
-                    "to add to a resource, `gain` it; guard a computed amount with `highest(AMOUNT, 0)` or a condition",
-                ),
-            ));
+            return Err(self.negative_spend(e, f, amount, span));
         }
         let left = checked(have.checked_sub(amount), span)?;
         let floor = self.bounds(e, f)?.0;
         if floor.is_some_and(|lo| left < lo) {
-            let p = self.p;
-            let d = p.fields[f as usize].decimals;
-            let (amount, have) = (Decimal(amount, d), Decimal(have, d));
-            return Err(Box::new(Diag::new(
-                "run::overspend",
-                format!("{} cannot spend {amount} {}: they have {have}", p.character_name(e), p.fields[f as usize].name),
-            )
-            .label(span, "spent here")
-            .help("guard the spend with a condition, or make it the cost of an action so it is offered only when affordable")));
+            return Err(self.overspend(e, f, amount, have, span));
         }
         Ok(left)
+    }
+
+    /// `run::overspend`: a negative amount spent.
+    #[cold]
+    #[inline(never)]
+    fn negative_spend(&self, e: EntityId, f: FieldId, amount: i64, span: Span) -> Box<Diag> {
+        let p = self.p;
+        let amount = Decimal(amount, p.fields[f as usize].decimals);
+        Box::new(
+            Diag::new(
+                "run::overspend",
+                format!(
+                    "{} cannot spend {amount} {}: an amount spent is never below 0",
+                    p.character_name(e),
+                    p.fields[f as usize].name
+                ),
+            )
+            .label(span, "a negative amount here")
+            .help("to add to a resource, `gain` it; guard a computed amount with `highest(AMOUNT, 0)` or a condition"),
+        )
+    }
+
+    /// `run::overspend`: more spent than the resource has above its floor.
+    #[cold]
+    #[inline(never)]
+    fn overspend(&self, e: EntityId, f: FieldId, amount: i64, have: i64, span: Span) -> Box<Diag> {
+        let p = self.p;
+        let d = p.fields[f as usize].decimals;
+        let (amount, have) = (Decimal(amount, d), Decimal(have, d));
+        Box::new(Diag::new(
+            "run::overspend",
+            format!("{} cannot spend {amount} {}: they have {have}", p.character_name(e), p.fields[f as usize].name),
+        )
+        .label(span, "spent here")
+        .help("guard the spend with a condition, or make it the cost of an action so it is offered only when affordable"))
     }
 
     /// How much `spend`/`transfer` takes from `e`'s resource: the amount written, or with `all`,

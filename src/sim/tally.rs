@@ -432,7 +432,16 @@ impl Tally {
         s.steps_max = s.steps_max.max(steps);
     }
 
+    /// The levels in `tail` ran to their end: an event other than another level's end came.
+    #[inline(always)]
     fn flush_complete(&mut self) {
+        if !self.tail.is_empty() {
+            self.flush_tail();
+        }
+    }
+
+    #[inline(never)]
+    fn flush_tail(&mut self) {
         for l in self.tail.drain(..) {
             self.cur.complete[l as usize] += 1;
         }
@@ -447,6 +456,7 @@ impl Tally {
     /// The state at the end of a finished encounter: each declared entity in play, each global,
     /// each side's fields. A field that holds an entity, a side or a role is counted by what it
     /// held, not added up.
+    #[inline(never)]
     fn finals(&mut self, p: &Program, state: &FinalState<'_>) {
         let nf = self.n_fields;
         for (e, in_play) in state.entities(p) {
@@ -520,6 +530,7 @@ impl Tally {
         (e < self.n_chars && f < self.n_fields).then_some(e * self.n_fields + f)
     }
 
+    #[inline(never)]
     fn start(&mut self) {
         self.stats.runs += 1;
         self.encounter += 1;
@@ -529,6 +540,7 @@ impl Tally {
         self.tail.clear();
     }
 
+    #[inline(never)]
     fn end(&mut self, reason: &EndReason) {
         if *reason == EndReason::Complete {
             self.flush_complete();
@@ -573,6 +585,9 @@ impl Tally {
 }
 
 impl Sink for Tally {
+    /// The events every encounter sends by the thousand (turns, actions, decisions, rolls,
+    /// resources) are counted here; the rest ([`Tally::rare`]) out of line, so this stays small.
+    #[inline]
     fn event(&mut self, w: &World<'_>, event: &Event<'_>) {
         match event {
             Event::LevelEnd {
@@ -605,6 +620,35 @@ impl Sink for Tally {
                 }
                 self.left(*actor, *field, *left);
             }
+            Event::TurnStart { actor } => {
+                self.flush_complete();
+                if let Some(x) = self.cur.turns.get_mut(*actor as usize) {
+                    *x += 1;
+                }
+            }
+            Event::Action { actor, .. } => {
+                self.flush_complete();
+                if let Some(x) = self.cur.actions.get_mut(*actor as usize) {
+                    *x += 1;
+                }
+            }
+            Event::LevelStart { level, .. } => {
+                self.flush_complete();
+                if let Some(x) = self.cur.iters.get_mut(*level as usize) {
+                    *x += 1;
+                }
+            }
+            Event::Decision { .. } | Event::Roll { .. } => self.flush_complete(),
+            _ => self.rare(w, event),
+        }
+    }
+}
+
+impl Tally {
+    /// [`Sink::event`] for every event it does not count itself.
+    #[inline(never)]
+    fn rare(&mut self, w: &World<'_>, event: &Event<'_>) {
+        match event {
             Event::Transfer {
                 from, to, left, total, ..
             } => {
@@ -628,24 +672,22 @@ impl Sink for Tally {
             Event::EncounterStart { .. } => self.start(),
             Event::EncounterEnd { reason } => self.end(reason),
             Event::Final { state } => self.finals(w.p, state),
+            // Counted in `event`, never sent here.
+            Event::LevelEnd { reason: None, .. }
+            | Event::TurnEnd { .. }
+            | Event::ReactionEnd { .. }
+            | Event::EffectEnd { .. }
+            | Event::EffectTick { .. }
+            | Event::Flag { .. }
+            | Event::Resource { .. }
+            | Event::TurnStart { .. }
+            | Event::Action { .. }
+            | Event::Decision { .. }
+            | Event::Roll { .. }
+            | Event::LevelStart { .. } => {}
             other => {
                 self.flush_complete();
                 match other {
-                    Event::LevelStart { level, .. } => {
-                        if let Some(x) = self.cur.iters.get_mut(*level as usize) {
-                            *x += 1;
-                        }
-                    }
-                    Event::TurnStart { actor } => {
-                        if let Some(x) = self.cur.turns.get_mut(*actor as usize) {
-                            *x += 1;
-                        }
-                    }
-                    Event::Action { actor, .. } => {
-                        if let Some(x) = self.cur.actions.get_mut(*actor as usize) {
-                            *x += 1;
-                        }
-                    }
                     Event::Order { order, ids } => {
                         let o = *order as usize;
                         if o < self.seen.len() && !self.seen[o] {
