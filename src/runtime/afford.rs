@@ -49,10 +49,7 @@ impl Machine<'_> {
             return Ok(false);
         }
         let has = self.get(who, field);
-        Ok(self
-            .bounds(who, field)?
-            .0
-            .is_none_or(|lo| has.saturating_sub(cost) >= lo))
+        Ok(affords(has, self.bounds(who, field)?.0, cost))
     }
 
     /// [`Machine::shortfall`] of any action: its `when` and costs worked out with the actor bound.
@@ -155,4 +152,12 @@ pub(super) fn constant(p: &Program, e: &Ex) -> Option<i64> {
         },
         _ => None,
     }
+}
+
+/// Whether `has` of a resource whose lower limit is `lo` pays `cost`: a cost is never below 0,
+/// and what is left stays at or above the limit. What [`Machine::covers`] asks, and the listed
+/// choices of `policy_path.rs` with the amount and limit read once.
+#[inline(always)]
+pub(super) fn affords(has: i64, lo: Option<i64>, cost: i64) -> bool {
+    cost >= 0 && lo.is_none_or(|lo| has.saturating_sub(cost) >= lo)
 }

@@ -10,6 +10,7 @@
 //! so a decision tests only its actions' costs; a decider that is one policy is asked for its
 //! pick with no [`DecisionPoint`] built (`tests/compiled.rs` compares that with the walk).
 
+use super::afford::affords;
 use super::decide::DecisionPoint;
 use super::decisions::no_such_option;
 use super::state::{Ctx, Machine, NO_LABEL, R};
@@ -349,7 +350,7 @@ impl Machine<'_> {
                             (has, lo)
                         }
                     };
-                    c.amount >= 0 && lo.is_none_or(|lo| has.saturating_sub(c.amount) >= lo)
+                    affords(has, lo, c.amount)
                 }
                 (OptionKey::Action(a), Some(e)) => {
                     // A cost worked out may read anything: nothing read before is kept.
